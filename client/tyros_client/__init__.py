@@ -1,0 +1,1 @@
+"""tyros client: the terminal client, the bots and the offline arena."""

@@ -1,0 +1,276 @@
+"""The Tyros board: spaces, ports, grid adjacency and sea links, loaded from data.
+
+The board lives in ``data/board.json``; :func:`parse_board` checks every rule a
+board must obey and :data:`BOARD` is the default board, loaded at import.
+
+Identifiers are small integers so the engine can index lists with them:
+Tyros is space 0, numbered spaces keep their number. A *port* is where a ship
+stands: every space has one port whose id is the space id; Italy's second
+coast gets an id past the last space.
+
+>>> BOARD.space_label(BOARD.parse_space("TY"))
+'TY'
+>>> BOARD.distance[BOARD.parse_port("TY")][BOARD.parse_port("23")]
+4
+>>> [BOARD.port_label(p) for p in BOARD.route(BOARD.parse_port("16E"), BOARD.parse_port("16W"))]
+['16E', '17', '16W']
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+SpaceId = int
+PortId = int
+
+TYROS: SpaceId = 0
+
+
+class BoardError(ValueError):
+    """A board file breaks a rule of the board (see BOARD.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """An immutable, validated board."""
+
+    space_labels: tuple[str, ...]
+    """Label of each space id ("TY", "1", ... "32")."""
+    names: tuple[str, ...]
+    """Display name of each space id."""
+    positions: tuple[tuple[int, int], ...]
+    """(row, column) of each space id in the grid, 0-based."""
+    grid: tuple[tuple[str, ...], ...]
+    """The grid as in the data file (rows of cell labels)."""
+    blocked: frozenset[str]
+    """Cell labels that are not spaces (serpent, desert)."""
+    neighbours: tuple[tuple[SpaceId, ...], ...]
+    """Orthogonal grid neighbours of each space that are spaces (for empires)."""
+    port_labels: tuple[str, ...]
+    port_space: tuple[SpaceId, ...]
+    space_ports: tuple[tuple[PortId, ...], ...]
+    """Ports of each space; the first is where a newly built ship goes."""
+    links: tuple[tuple[PortId, ...], ...]
+    """Sea links of each port."""
+    distance: tuple[tuple[int, ...], ...]
+    """Fewest steps between two ports; -1 when unreachable."""
+
+    @property
+    def space_count(self) -> int:
+        return len(self.space_labels)
+
+    @property
+    def port_count(self) -> int:
+        return len(self.port_labels)
+
+    def space_label(self, space: SpaceId) -> str:
+        return self.space_labels[space]
+
+    def port_label(self, port: PortId) -> str:
+        return self.port_labels[port]
+
+    def build_port(self, space: SpaceId) -> PortId:
+        return self.space_ports[space][0]
+
+    def parse_space(self, label: str) -> SpaceId:
+        """The space id of a label such as ``"TY"`` or ``"23"``.
+
+        >>> BOARD.parse_space("ty")
+        0
+        >>> BOARD.parse_space("~~")
+        Traceback (most recent call last):
+        ...
+        tyros_protocol.board.BoardError: unknown space '~~'
+        """
+        key = label.strip().upper()
+        for space, known in enumerate(self.space_labels):
+            if known == key:
+                return space
+        raise BoardError(f"unknown space {label!r}")
+
+    def parse_port(self, label: str) -> PortId:
+        """The port id of a label; a space with one port may be named by its number.
+
+        >>> BOARD.port_label(BOARD.parse_port("16e"))
+        '16E'
+        >>> BOARD.parse_port("16")
+        Traceback (most recent call last):
+        ...
+        tyros_protocol.board.BoardError: space 16 has several coasts: name one of 16W, 16E
+        """
+        key = label.strip().upper()
+        for port, known in enumerate(self.port_labels):
+            if known == key:
+                return port
+        space = self.parse_space(key)
+        ports = self.space_ports[space]
+        if len(ports) > 1:
+            names = ", ".join(self.port_labels[p] for p in ports)
+            raise BoardError(f"space {key} has several coasts: name one of {names}")
+        return ports[0]
+
+    def route(self, start: PortId, end: PortId) -> list[PortId]:
+        """One shortest sea route from start to end, both included ([] if none)."""
+        if start == end:
+            return [start]
+        previous: dict[PortId, PortId] = {start: start}
+        queue = deque([start])
+        while queue:
+            port = queue.popleft()
+            for nxt in self.links[port]:
+                if nxt not in previous:
+                    previous[nxt] = port
+                    if nxt == end:
+                        path = [end]
+                        while path[-1] != start:
+                            path.append(previous[path[-1]])
+                        return path[::-1]
+                    queue.append(nxt)
+        return []
+
+
+def parse_board(data: dict[str, Any]) -> Board:
+    """Build a :class:`Board` from the data file's JSON, checking every board rule."""
+    try:
+        grid = tuple(tuple(str(cell) for cell in row) for row in data["grid"])
+        tyros_label = str(data["tyros"])
+        blocked = frozenset(str(data[key]) for key in ("serpent", "desert"))
+        coasts = {str(k): [str(c) for c in v] for k, v in data.get("coasts", {}).items()}
+        link_texts = [str(link) for link in data["links"]]
+        name_map = {str(k): str(v) for k, v in data.get("names", {}).items()}
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise BoardError(f"malformed board data: {exc!r}") from exc
+
+    if not grid or any(len(row) != len(grid[0]) for row in grid):
+        raise BoardError("the grid must be a non-empty rectangle")
+
+    cells: dict[str, tuple[int, int]] = {}
+    for r, row in enumerate(grid):
+        for c, label in enumerate(row):
+            if label in blocked:
+                continue
+            if label in cells:
+                raise BoardError(f"cell {label!r} appears twice in the grid")
+            cells[label] = (r, c)
+    if tyros_label not in cells:
+        raise BoardError("Tyros is not on the grid")
+    numbered = sorted(label for label in cells if label != tyros_label)
+    if not all(label.isdigit() for label in numbered):
+        raise BoardError(f"space labels must be numbers: {numbered}")
+    count = len(numbered)
+    if sorted(int(label) for label in numbered) != list(range(1, count + 1)):
+        raise BoardError(f"numbered spaces must be 1..{count}, each once")
+
+    space_labels = (tyros_label, *(str(n) for n in range(1, count + 1)))
+    space_of = {label: i for i, label in enumerate(space_labels)}
+    positions = tuple(cells[label] for label in space_labels)
+    at = {pos: space for space, pos in enumerate(positions)}
+
+    neighbours: list[tuple[SpaceId, ...]] = []
+    for r, c in positions:
+        around = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        neighbours.append(tuple(sorted(at[p] for p in around if p in at)))
+
+    # Ports: a space's first port shares its id; extra coasts are numbered after the spaces.
+    port_labels = list(space_labels)
+    port_space = list(range(len(space_labels)))
+    space_ports: list[list[PortId]] = [[s] for s in range(len(space_labels))]
+    for space_label, coast_labels in coasts.items():
+        if space_label not in space_of:
+            raise BoardError(f"coasts given for unknown space {space_label!r}")
+        if len(coast_labels) < 2 or len(set(coast_labels)) != len(coast_labels):
+            raise BoardError(f"space {space_label} needs two or more distinct coasts")
+        space = space_of[space_label]
+        port_labels[space] = coast_labels[0]
+        for extra in coast_labels[1:]:
+            space_ports[space].append(len(port_labels))
+            port_labels.append(extra)
+            port_space.append(space)
+    if len(set(port_labels)) != len(port_labels):
+        raise BoardError("port labels must be unique")
+    port_of = {label: p for p, label in enumerate(port_labels)}
+
+    links: list[set[PortId]] = [set() for _ in port_labels]
+    for text in link_texts:
+        ends = text.split("-")
+        if len(ends) != 2:
+            raise BoardError(f"link {text!r} must join two ports, as 'A-B'")
+        for end in ends:
+            if end in blocked:
+                raise BoardError(f"link {text!r} enters {end!r}, which is not a space")
+            if end not in port_of:
+                raise BoardError(f"link {text!r} names unknown port {end!r}")
+        a, b = port_of[ends[0]], port_of[ends[1]]
+        sa, sb = port_space[a], port_space[b]
+        if sa == sb:
+            raise BoardError(f"link {text!r} joins a space to itself")
+        if sb not in neighbours[sa]:
+            raise BoardError(f"link {text!r} joins spaces that are not orthogonal neighbours")
+        if b in links[a]:
+            raise BoardError(f"link {text!r} is listed twice")
+        links[a].add(b)
+        links[b].add(a)
+
+    for port, linked in enumerate(links):
+        if not linked:
+            raise BoardError(f"port {port_labels[port]} has no sea link")
+        if any(port not in links[other] for other in linked):
+            raise BoardError(f"links of port {port_labels[port]} are not symmetric")
+
+    frozen_links = tuple(tuple(sorted(linked)) for linked in links)
+    distance = tuple(_distances_from(p, frozen_links) for p in range(len(port_labels)))
+    tyros_port = 0
+    for space in range(len(space_labels)):
+        if all(distance[tyros_port][p] < 0 for p in space_ports[space]):
+            raise BoardError(f"space {space_labels[space]} cannot be reached by sea from Tyros")
+
+    return Board(
+        space_labels=space_labels,
+        names=tuple(name_map.get(label, label) for label in space_labels),
+        positions=positions,
+        grid=grid,
+        blocked=blocked,
+        neighbours=tuple(neighbours),
+        port_labels=tuple(port_labels),
+        port_space=tuple(port_space),
+        space_ports=tuple(tuple(ports) for ports in space_ports),
+        links=frozen_links,
+        distance=distance,
+    )
+
+
+def _distances_from(start: PortId, links: tuple[tuple[PortId, ...], ...]) -> tuple[int, ...]:
+    dist = [-1] * len(links)
+    dist[start] = 0
+    queue = deque([start])
+    while queue:
+        port = queue.popleft()
+        for nxt in links[port]:
+            if dist[nxt] < 0:
+                dist[nxt] = dist[port] + 1
+                queue.append(nxt)
+    return tuple(dist)
+
+
+def load_board(path: str | None = None) -> Board:
+    """Load and validate a board file (the packaged default when ``path`` is None)."""
+    if path is None:
+        text = resources.files("tyros_protocol").joinpath("data/board.json").read_text("utf-8")
+    else:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BoardError(f"board file is not JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise BoardError("board file must hold a JSON object")
+    return parse_board(data)
+
+
+BOARD: Board = load_board()
+"""The default board (BOARD.md)."""

@@ -1,0 +1,1 @@
+"""tyros server: the rules engine, the table/session layer, the websocket shell, storage."""

@@ -1,0 +1,87 @@
+"""Game records: one JSON document per game that lists everything that happened.
+
+A record holds the options, the players and every event in order: each chance
+outcome (the starting seat, every shuffle's resulting order, every tile and
+card dealt or drawn) and every decision with its seat, then the score sheet.
+A program that does not share our RNG can check it; :func:`replay` feeds its
+shuffles and decisions back through the engine and must reach the same state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tyros_protocol.board import BOARD, Board
+from tyros_protocol.cards import parse_card
+
+from .actions import parse_action
+from .errors import IllegalActionError, RecordError
+from .rules import new_game, push
+from .state import GameState, Options
+
+RECORD_FORMAT = "tyros-record/1"
+
+
+def export_record(state: GameState, names: list[str] | None = None) -> dict[str, Any]:
+    """The game so far (finished or not) as one JSON-ready document."""
+    if state.log is None:
+        raise RecordError("this state keeps no log (a search copy?)")
+    if names is None:
+        names = [f"seat {seat}" for seat in range(state.players)]
+    options = state.options.to_json()
+    options["starting_seat"] = state.log[0]["seat"]  # resolved, so a replay needs no RNG
+    return {
+        "format": RECORD_FORMAT,
+        "options": options,
+        "players": [{"seat": seat, "name": name} for seat, name in enumerate(names)],
+        "events": list(state.log),
+        "actions": state.version,
+        "finished": state.score is not None,
+        "score": state.score,
+    }
+
+
+def _shuffles(events: list[dict[str, Any]], board: Board) -> list[list[int]]:
+    script = []
+    for event in events:
+        if event.get("type") != "shuffle":
+            continue
+        pile, order = event.get("pile"), event.get("order")
+        if not isinstance(order, list):
+            raise RecordError("a shuffle event has no order")
+        if pile == "tiles":
+            script.append([board.parse_space(str(label)) for label in order])
+        elif pile == "cards":
+            script.append([parse_card(str(name)) for name in order])
+        else:
+            raise RecordError(f"unknown pile {pile!r} in a shuffle event")
+    return script
+
+
+def replay(record: dict[str, Any], board: Board = BOARD) -> GameState:
+    """Play a record's shuffles and decisions through the engine; check every event.
+
+    Raises :class:`RecordError` if the record is malformed, holds an illegal
+    decision, or if the engine's events differ from the recorded ones.
+    """
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"not a {RECORD_FORMAT} document")
+    events = record.get("events")
+    if not isinstance(events, list):
+        raise RecordError("the record has no event list")
+    try:
+        options = Options(**record["options"])
+        state = new_game(options, board, script=_shuffles(events, board))
+        for event in events:
+            if event.get("type") == "action":
+                push(state, event["seat"], parse_action(event["action"], board))
+    except IllegalActionError as exc:
+        raise RecordError(f"the record holds an illegal decision: {exc}") from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordError(f"malformed record: {exc!r}") from exc
+    if state.log != events:
+        assert state.log is not None
+        at = next((i for i, (a, b) in enumerate(zip(state.log, events, strict=False)) if a != b),
+                  min(len(state.log), len(events)))
+        raise RecordError(f"replay differs from the record at event {at}")
+    return state

@@ -1,0 +1,242 @@
+"""The game state: plain lists and tuples in a ``__slots__`` class, copied cheaply.
+
+The state holds the whole truth, secrets included; nothing outside the engine
+reads it directly (see :mod:`.views`).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from tyros_protocol.board import BOARD, Board
+from tyros_protocol.cards import CardCounts
+
+MAX_SEATS = 4
+"""Ships are stored per port with this stride, whatever the player count."""
+SHIPS_PER_PLAYER = 10
+CITIES_PER_PLAYER = 10
+START_SHIPS_IN_TYROS = 2
+HAND_TILES = 4
+KEEP_CARDS = 3
+FIRST_GAME_STARTS: tuple[tuple[int, int], ...] = ((7, 0), (13, 1), (23, 2), (26, 3))
+"""(space, colour) of the four empires in a first game."""
+
+NOT_ASKED = -2
+PENDING = -1
+DECLINED = 0
+ACCEPTED = 1
+
+
+class Phase(IntEnum):
+    EXPAND = 0
+    """The current seat plays a tile (or, if it cannot, puts one under the pile)."""
+    ACTIONS = 1
+    """The current seat takes a card action or passes."""
+    TRADE = 2
+    """A trade proposal waits for answers and for the proposer to complete or withdraw."""
+    GIVE_CARD = 3
+    """The current seat, having moved into another player's city, gives that player a card."""
+    KEEP = 4
+    """End of round: every seat holding more than 3 cards chooses which 3 to keep."""
+    OVER = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What a table chooses before the game. ``seed`` drives every chance outcome."""
+
+    players: int = 4
+    setup: str = "first"
+    seed: int = 0
+    starting_seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4):
+            raise ValueError("Tyros is played by 3 or 4 players")
+        if self.setup not in ("first", "variable"):
+            raise ValueError("setup must be 'first' or 'variable'")
+        if self.starting_seat is not None and not 0 <= self.starting_seat < self.players:
+            raise ValueError("starting_seat must be a seat number")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "setup": self.setup, "seed": self.seed,
+                "starting_seat": self.starting_seat}
+
+
+class GameState:
+    """Everything about one game. Mutated only by :func:`tyros_server.engine.push`."""
+
+    __slots__ = (
+        "board", "options", "players", "rng", "script", "log", "version",
+        "phase", "round", "starting_seat", "current", "expand_queue", "passes",
+        "trade_tried", "trade", "answers", "owed_to", "keep_pending",
+        "hands", "tiles", "revealed", "tile_pile", "removed_tiles", "draw_pile", "discard",
+        "chips", "cities", "ships", "ship_supply", "city_supply", "all_four_bonus",
+        "score",
+    )
+
+    board: Board
+    options: Options
+    players: int
+    rng: random.Random
+    script: list[list[int]] | None
+    """Recorded shuffle results to use instead of the RNG (replaying a record)."""
+    log: list[dict[str, Any]] | None
+    """Every event, chance outcomes included; None in copies made for search."""
+    version: int
+    """Number of actions applied so far."""
+    phase: Phase
+    round: int
+    starting_seat: int
+    current: int
+    expand_queue: list[int]
+    """Seats still to take an expansion turn this round, after ``current``."""
+    passes: int
+    """Consecutive passes in the card-action phase."""
+    trade_tried: bool
+    """The current seat's proposal failed this turn: no second one."""
+    trade: tuple[int, ...] | None
+    """Pending proposal: (proposer, asked_mask, *give, *get)."""
+    answers: list[int]
+    owed_to: int
+    keep_pending: list[bool]
+    hands: list[CardCounts]
+    tiles: list[tuple[int, ...]]
+    """Map tiles in each hand, sorted."""
+    revealed: list[tuple[int, ...]]
+    """Tiles in each hand that everyone has seen (revealed when unable to expand)."""
+    tile_pile: list[int]
+    """Top of the pile is the end of the list."""
+    removed_tiles: list[int]
+    """Tiles out of the game: the four start spaces and every tile played."""
+    draw_pile: list[int]
+    """Commerce cards by kind; the top is the end of the list."""
+    discard: CardCounts
+    chips: list[int]
+    """Empire colour of each space, -1 for none."""
+    cities: list[int]
+    """Seat owning the city in each space, -1 for none."""
+    ships: list[int]
+    """Ships per port and seat: ``ships[port * MAX_SEATS + seat]``."""
+    ship_supply: list[int]
+    city_supply: list[int]
+    all_four_bonus: int
+    """The seat that first had cities in all four empires, or -1."""
+    score: dict[str, Any] | None
+
+    def copy(self, *, keep_log: bool = False, rng: random.Random | None = None) -> GameState:
+        """A copy that shares nothing mutable with this state.
+
+        Search copies drop the log (``keep_log=False``); give them their own ``rng``
+        to make chance outcomes independent of this game's seed.
+        """
+        new = GameState.__new__(GameState)
+        new.board = self.board
+        new.options = self.options
+        new.players = self.players
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new.script = None if self.script is None else [list(s) for s in self.script]
+        new.log = list(self.log) if keep_log and self.log is not None else None
+        new.version = self.version
+        new.phase = self.phase
+        new.round = self.round
+        new.starting_seat = self.starting_seat
+        new.current = self.current
+        new.expand_queue = self.expand_queue[:]
+        new.passes = self.passes
+        new.trade_tried = self.trade_tried
+        new.trade = self.trade
+        new.answers = self.answers[:]
+        new.owed_to = self.owed_to
+        new.keep_pending = self.keep_pending[:]
+        new.hands = self.hands[:]
+        new.tiles = self.tiles[:]
+        new.revealed = self.revealed[:]
+        new.tile_pile = self.tile_pile[:]
+        new.removed_tiles = self.removed_tiles[:]
+        new.draw_pile = self.draw_pile[:]
+        new.discard = self.discard
+        new.chips = self.chips[:]
+        new.cities = self.cities[:]
+        new.ships = self.ships[:]
+        new.ship_supply = self.ship_supply[:]
+        new.city_supply = self.city_supply[:]
+        new.all_four_bonus = self.all_four_bonus
+        new.score = self.score
+        return new
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Every rules-relevant field, for comparing two states (RNG, seed and log excluded)."""
+        return (
+            self.players, self.options.setup, self.version, self.phase, self.round, self.starting_seat,
+            self.current, tuple(self.expand_queue), self.passes, self.trade_tried, self.trade,
+            tuple(self.answers), self.owed_to, tuple(self.keep_pending), tuple(self.hands),
+            tuple(self.tiles), tuple(self.revealed), tuple(self.tile_pile),
+            tuple(self.removed_tiles), tuple(self.draw_pile), self.discard, tuple(self.chips),
+            tuple(self.cities), tuple(self.ships), tuple(self.ship_supply),
+            tuple(self.city_supply), self.all_four_bonus,
+        )
+
+    # Small queries used everywhere -------------------------------------------------
+
+    def ships_of(self, port: int, seat: int) -> int:
+        return self.ships[port * MAX_SEATS + seat]
+
+    def ships_in_space(self, space: int, seat: int) -> int:
+        return sum(self.ships[port * MAX_SEATS + seat] for port in self.board.space_ports[space])
+
+    def total_ships_in_space(self, space: int) -> int:
+        ships = self.ships
+        total = 0
+        for port in self.board.space_ports[space]:
+            base = port * MAX_SEATS
+            total += ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3]
+        return total
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.players
+
+
+def blank_state(options: Options, board: Board = BOARD) -> GameState:
+    """A state with empty board and piles, before setup (used by setup and by tests)."""
+    state = GameState.__new__(GameState)
+    n = options.players
+    state.board = board
+    state.options = options
+    state.players = n
+    state.rng = random.Random(options.seed)
+    state.script = None
+    state.log = []
+    state.version = 0
+    state.phase = Phase.EXPAND
+    state.round = 0
+    state.starting_seat = 0
+    state.current = 0
+    state.expand_queue = []
+    state.passes = 0
+    state.trade_tried = False
+    state.trade = None
+    state.answers = [NOT_ASKED] * n
+    state.owed_to = -1
+    state.keep_pending = [False] * n
+    state.hands = [(0, 0, 0, 0, 0)] * n
+    state.tiles = [()] * n
+    state.revealed = [()] * n
+    state.tile_pile = []
+    state.removed_tiles = []
+    state.draw_pile = []
+    state.discard = (0, 0, 0, 0, 0)
+    state.chips = [-1] * board.space_count
+    state.cities = [-1] * board.space_count
+    state.ships = [0] * (board.port_count * MAX_SEATS)
+    state.ship_supply = [SHIPS_PER_PLAYER] * n
+    state.city_supply = [CITIES_PER_PLAYER] * n
+    state.all_four_bonus = -1
+    state.score = None
+    return state

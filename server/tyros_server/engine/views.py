@@ -1,0 +1,172 @@
+"""The one gate for hidden information: what a seat (or a spectator) may see.
+
+Everything leaving the engine goes through :func:`view` or :func:`event_view`.
+Both build their output from allow-lists: a field not named here is never
+shown, so a field added to the state or to an event stays secret until
+someone decides it is public (RULINGS.md, "Who sees what").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, names_from_counts
+
+from .actions import KIND_NAMES, Kind, seats_in_mask
+from .rules import seats_to_act
+from .scoring import empire_ranks
+from .state import MAX_SEATS, PENDING, GameState
+
+Viewer = int | None
+"""A seat number, or None for a spectator."""
+
+# Event type -> (fields everyone sees, extra fields for the seats it concerns).
+# Events not listed here (the shuffles) are shown to nobody: they live in the record.
+_EVENT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "starting_seat": (("seat",), ()),
+    "start_tile": (("tile", "accepted"), ()),
+    "empire_founded": (("space", "colour"), ()),
+    "tyros_coloured": (("colour",), ()),
+    "tiles_dealt": (("seat", "count"), ("tiles",)),
+    "round_start": (("round", "starting_seat"), ()),
+    "cards_dealt": (("seat", "count"), ("cards",)),
+    "expansion_skipped": (("seat", "reason"), ()),
+    "tiles_revealed": (("seat", "tiles"), ()),
+    "tile_drawn": (("seat", "count"), ("tile",)),
+    "actions_start": (("seat",), ()),
+    "action": (("seat",), ("to",)),
+    "cards_drawn": (("seat", "count"), ("cards",)),
+    "trade_completed": (("seat", "with", "give", "get"), ()),
+    "all_four_empires": (("seat",), ()),
+    "cards_discarded": (("seat", "cards"), ()),
+    "round_end": (("round",), ()),
+    "game_end": (("score",), ()),
+}
+
+# Action kind -> (fields everyone sees, fields only the acting seat and its counterpart see).
+_ACTION_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "pass": ((), ()),
+    "expand": (("tile", "colour"), ()),
+    "return_tile": (("tile",), ()),
+    "move": (("from", "to", "pay"), ()),
+    "city": (("space", "ship", "pay"), ()),
+    "ship": (("space", "pay"), ()),
+    "bank_draw": (("pay",), ()),
+    "bank_pick": (("pay", "take"), ()),
+    "propose": (("to", "give", "get"), ()),
+    "answer": (("accept",), ()),
+    "complete": (("with",), ()),
+    "withdraw": ((), ()),
+    "give_card": (("to",), ("card",)),
+    "keep": ((), ("cards",)),
+}
+
+
+def _concerns(event: dict[str, Any], viewer: Viewer) -> bool:
+    """Whether the event's private part belongs to the viewer (its seat or counterpart)."""
+    return viewer is not None and viewer in (event.get("seat"), event.get("to"))
+
+
+def event_view(event: dict[str, Any], viewer: Viewer) -> dict[str, Any] | None:
+    """What ``viewer`` may see of one event, or None if nothing."""
+    rule = _EVENT_FIELDS.get(event.get("type", ""))
+    if rule is None:
+        return None
+    public, private = rule
+    allowed = public + private if _concerns(event, viewer) else public
+    out: dict[str, Any] = {"type": event["type"]}
+    for name in allowed:
+        if name in event:
+            out[name] = event[name]
+    if event["type"] == "action":
+        out["action"] = _action_view(event, viewer)
+    return out
+
+
+def _action_view(event: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    action = event["action"]
+    public, private = _ACTION_FIELDS[action["kind"]]
+    allowed = public + private if _concerns(event, viewer) else public
+    out: dict[str, Any] = {"kind": action["kind"]}
+    for name in allowed:
+        if name in action:
+            out[name] = action[name]
+    if action["kind"] == "give_card" and "to" in event:
+        out["to"] = event["to"]
+    return out
+
+
+def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, as plain JSON-ready data."""
+    board = state.board
+    label = board.space_label
+    sizes, ranks = empire_ranks(state.chips)
+    ships = []
+    for port in range(board.port_count):
+        for seat in range(state.players):
+            count = state.ships[port * MAX_SEATS + seat]
+            if count:
+                ships.append({"port": board.port_label(port), "seat": seat, "count": count})
+    seats = []
+    for seat in range(state.players):
+        seats.append({
+            "seat": seat,
+            "cards": sum(state.hands[seat]),
+            "tiles": len(state.tiles[seat]),
+            "revealed_tiles": [label(t) for t in state.revealed[seat]],
+            "ships_in_supply": state.ship_supply[seat],
+            "cities_in_supply": state.city_supply[seat],
+        })
+    out: dict[str, Any] = {
+        "viewer": viewer,
+        "version": state.version,
+        "players": state.players,
+        "setup": state.options.setup,
+        "round": state.round,
+        "phase": state.phase.name.lower(),
+        "current": state.current,
+        "to_act": seats_to_act(state),
+        "starting_seat": state.starting_seat,
+        "passes": state.passes,
+        "trade_tried": state.trade_tried,
+        "chips": {label(s): COLOUR_NAMES[c] for s, c in enumerate(state.chips) if c >= 0},
+        "cities": {label(s): owner for s, owner in enumerate(state.cities) if owner >= 0},
+        "ships": ships,
+        "empires": [{"colour": name, "size": sizes[c], "rank": ranks[c] + 1}
+                    for c, name in enumerate(COLOUR_NAMES)],
+        "seats": seats,
+        "discard": {CARD_NAMES[k]: n for k, n in enumerate(state.discard)},
+        "draw_pile": len(state.draw_pile),
+        "tile_pile": len(state.tile_pile),
+        "removed_tiles": [label(t) for t in state.removed_tiles],
+        "all_four_bonus": state.all_four_bonus if state.all_four_bonus >= 0 else None,
+        "trade": _trade_view(state),
+        "owed_to": state.owed_to if state.owed_to >= 0 else None,
+        "keep_pending": [s for s, pending in enumerate(state.keep_pending) if pending],
+        "score": state.score,
+    }
+    if viewer is not None:
+        out["hand"] = names_from_counts(state.hands[viewer])
+        out["tiles"] = [label(t) for t in state.tiles[viewer]]
+    return out
+
+
+def _trade_view(state: GameState) -> dict[str, Any] | None:
+    trade = state.trade
+    if trade is None:
+        return None
+    answers = []
+    for seat in seats_in_mask(trade[1]):
+        answer = state.answers[seat]
+        said = "pending" if answer == PENDING else ("accept" if answer else "decline")
+        answers.append({"seat": seat, "answer": said})
+    return {
+        "proposer": trade[0],
+        "to": seats_in_mask(trade[1]),
+        "give": names_from_counts(trade[2:7]),
+        "get": names_from_counts(trade[7:12]),
+        "answers": answers,
+    }
+
+
+__all__ = ["KIND_NAMES", "Kind", "Viewer", "event_view", "view"]

@@ -27,8 +27,8 @@ Outside the engine an action is a JSON object (:func:`action_to_json`,
 
 >>> from tyros_protocol.board import BOARD
 >>> a = parse_action({"kind": "move", "from": "TY", "to": "23", "pay": ["green"] * 4}, BOARD)
->>> a
-(3, 0, 23, 0, 0, 4, 0, 0)
+>>> a == (Kind.MOVE, 0, 23, 0, 0, 4, 0, 0)
+True
 >>> action_to_json(a, BOARD)
 {'kind': 'move', 'from': 'TY', 'to': '23', 'pay': ['green', 'green', 'green', 'green']}
 >>> describe_action(a, BOARD)

@@ -58,6 +58,8 @@ class Board:
     """Sea links of each port."""
     distance: tuple[tuple[int, ...], ...]
     """Fewest steps between two ports; -1 when unreachable."""
+    nearest: tuple[tuple[tuple[PortId, int], ...], ...]
+    """For each port, every other reachable port with its distance, nearest first."""
 
     @property
     def space_count(self) -> int:
@@ -240,6 +242,10 @@ def parse_board(data: dict[str, Any]) -> Board:
         space_ports=tuple(tuple(ports) for ports in space_ports),
         links=frozen_links,
         distance=distance,
+        nearest=tuple(
+            tuple(sorted(((p, d) for p, d in enumerate(row) if d > 0), key=lambda pd: pd[1]))
+            for row in distance
+        ),
     )
 
 

@@ -34,7 +34,7 @@ CARD_NAMES: tuple[str, ...] = (*COLOUR_NAMES, "wild")
 
 CARDS_PER_COLOUR = 14
 WILD_CARDS = 4
-DECK: CardCounts = (CARDS_PER_COLOUR,) * 4 + (WILD_CARDS,)  # type: ignore[assignment]
+DECK: CardCounts = (CARDS_PER_COLOUR,) * 4 + (WILD_CARDS,)
 DECK_SIZE = sum(DECK)
 NO_CARDS: CardCounts = (0, 0, 0, 0, 0)
 

@@ -15,16 +15,9 @@ and :func:`view` is the only way state leaves the engine.
 
 from .actions import Action, Kind, Seat, action_to_json, describe_action, parse_action
 from .errors import EngineError, IllegalActionError, Reason, RecordError
+from .legal import check_action, legal_actions, proposal_problem, seats_to_act
 from .record import RECORD_FORMAT, export_record, replay
-from .rules import (
-    check_action,
-    legal_actions,
-    new_game,
-    proposal_problem,
-    push,
-    push_unchecked,
-    seats_to_act,
-)
+from .rules import new_game, push, push_unchecked
 from .scoring import score_game
 from .state import GameState, Options, Phase
 from .views import Viewer, event_view, view

@@ -264,8 +264,8 @@ def _encode(kind: Kind, data: dict[str, Any], board: Board) -> Action:
         return (kind, board.parse_port(_text(data["from"])), board.parse_port(_text(data["to"])),
                 *_cards(data["pay"]))
     if kind == Kind.CITY:
-        return (kind, board.parse_space(_text(data["space"])), board.parse_port(_text(data["ship"])),
-                *_cards(data["pay"]))
+        space, ship = board.parse_space(_text(data["space"])), board.parse_port(_text(data["ship"]))
+        return (kind, space, ship, *_cards(data["pay"]))
     if kind == Kind.SHIP:
         return (kind, board.parse_space(_text(data["space"])), *_cards(data["pay"]))
     if kind == Kind.BANK_DRAW:

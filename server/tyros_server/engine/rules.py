@@ -1,41 +1,23 @@
-"""The rules of Tyros: setup, the round, every action, in one place.
+"""The flow of a game of Tyros: setup, the round, and applying every action.
 
-:func:`legal_actions` is the one source of legality: :func:`push` accepts an
-action only if it is among them (trade proposals, which are too many to list,
-are checked by :func:`proposal_problem`, which the enumeration obeys too).
+What a seat may do is decided in :mod:`.legal`; :func:`push` applies an action
+only after :func:`.legal.check_action` accepts it.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
 from tyros_protocol.board import BOARD, TYROS, Board
-from tyros_protocol.cards import (
-    CARD_NAMES,
-    COLOUR_NAMES,
-    DECK,
-    WILD,
-    CardCounts,
-    names_from_counts,
-)
+from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, DECK, names_from_counts
 
-from .actions import (
-    KIND_NAMES,
-    LENGTH,
-    PASS,
-    WITHDRAW,
-    Action,
-    Kind,
-    Seat,
-    action_to_json,
-    payment,
-    seats_in_mask,
-)
-from .errors import IllegalActionError, Reason, RecordError
+from .actions import Action, Kind, Seat, action_to_json, seats_in_mask
+from .errors import RecordError
+from .legal import check_action, playable_tiles
+from .payments import ONE, minus, plus
 from .scoring import score_game
 from .state import (
-    ACCEPTED,
     FIRST_GAME_STARTS,
     HAND_TILES,
     KEEP_CARDS,
@@ -50,76 +32,6 @@ from .state import (
 )
 
 CARDS_DEALT = {3: 12, 4: 10}
-BANK_DRAW_MAX = 3
-BANK_PICK_COST = 3
-CITY_COST = (5, 4)
-"""Cards to build a city with one ship / with two ships there."""
-SHIP_LIMIT = 2
-
-
-# Card arithmetic ------------------------------------------------------------------
-
-
-def _minus(a: CardCounts, b: tuple[int, ...]) -> CardCounts:
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3], a[4] - b[4])
-
-
-def _plus(a: CardCounts, b: tuple[int, ...]) -> CardCounts:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
-
-
-def covers(hand: tuple[int, ...], cards: tuple[int, ...]) -> bool:
-    """Whether ``hand`` holds at least ``cards``."""
-    return (hand[0] >= cards[0] and hand[1] >= cards[1] and hand[2] >= cards[2]
-            and hand[3] >= cards[3] and hand[4] >= cards[4])
-
-
-def _one(card: int) -> CardCounts:
-    counts = [0, 0, 0, 0, 0]
-    counts[card] = 1
-    return tuple(counts)  # type: ignore[return-value]
-
-
-@lru_cache(maxsize=1 << 16)
-def submultisets(hand: CardCounts, size: int) -> tuple[CardCounts, ...]:
-    """Every distinct choice of ``size`` cards from ``hand``.
-
-    >>> submultisets((2, 0, 0, 0, 1), 2)
-    ((2, 0, 0, 0, 0), (1, 0, 0, 0, 1))
-    """
-    out: list[CardCounts] = []
-
-    def walk(kind: int, left: int, chosen: list[int]) -> None:
-        if kind == 5:
-            if left == 0:
-                out.append(tuple(chosen))  # type: ignore[arg-type]
-            return
-        rest = sum(hand[kind + 1:])
-        for take in range(min(hand[kind], left), -1, -1):
-            if left - take > rest:
-                break
-            chosen.append(take)
-            walk(kind + 1, left - take, chosen)
-            chosen.pop()
-
-    walk(0, size, [])
-    return tuple(out)
-
-
-@lru_cache(maxsize=1 << 12)
-def colour_payments(colour: int, count: int, have: int, wilds: int) -> tuple[CardCounts, ...]:
-    """Every way to pay ``count`` cards of ``colour`` (each may be a wild), fewest wilds first.
-
-    >>> colour_payments(2, 3, 2, 4)
-    ((0, 0, 2, 0, 1), (0, 0, 1, 0, 2), (0, 0, 0, 0, 3))
-    """
-    out = []
-    for wild in range(max(0, count - have), min(wilds, count) + 1):
-        pay = [0, 0, 0, 0, 0]
-        pay[colour] = count - wild
-        pay[WILD] += wild
-        out.append(tuple(pay))
-    return tuple(out)  # type: ignore[arg-type]
 
 
 # Setup and the flow of a round ----------------------------------------------------
@@ -241,26 +153,12 @@ def _start_round(state: GameState) -> None:
         for card in state.draw_pile[-deal:]:
             cards[card] += 1
         del state.draw_pile[-deal:]
-        state.hands[seat] = _plus(state.hands[seat], cards)
+        state.hands[seat] = plus(state.hands[seat], tuple(cards))
         _log(state, {"type": "cards_dealt", "seat": seat, "count": deal,
                      "cards": names_from_counts(cards)})
     order = _seats_from(state, state.starting_seat)
     state.expand_queue = order * expansion_passes(state.players, state.round)
     _next_expansion_turn(state)
-
-
-def playable_tiles(state: GameState, seat: Seat) -> list[tuple[int, list[int]]]:
-    """(tile, colours it may take) for each tile of the seat next to an empire."""
-    chips = state.chips
-    neighbours = state.board.neighbours
-    out = []
-    for tile in state.tiles[seat]:
-        if chips[tile] >= 0:
-            continue
-        colours = sorted({chips[n] for n in neighbours[tile] if chips[n] >= 0})
-        if colours:
-            out.append((tile, colours))
-    return out
 
 
 def _next_expansion_turn(state: GameState) -> None:
@@ -316,242 +214,7 @@ def _next_round(state: GameState) -> None:
     _start_round(state)
 
 
-# Who acts, and what they may do ---------------------------------------------------
-
-
-def seats_to_act(state: GameState) -> list[Seat]:
-    """Seats that must decide now; during a trade the asked seats come before the proposer."""
-    phase = state.phase
-    if phase == Phase.OVER:
-        return []
-    if phase == Phase.KEEP:
-        return [seat for seat, pending in enumerate(state.keep_pending) if pending]
-    if phase == Phase.TRADE:
-        waiting = [seat for seat, answer in enumerate(state.answers) if answer == PENDING]
-        return [*waiting, state.current]
-    return [state.current]
-
-
-def legal_actions(state: GameState, seat: Seat) -> list[Action]:
-    """Every action ``seat`` may take now (trade proposals: a canonical family)."""
-    phase = state.phase
-    hand = state.hands[seat]
-    if phase == Phase.OVER:
-        return []
-    if phase == Phase.KEEP:
-        if not state.keep_pending[seat]:
-            return []
-        return [(Kind.KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS)]
-    if phase == Phase.TRADE:
-        return _trade_replies(state, seat)
-    if seat != state.current:
-        return []
-    if phase == Phase.EXPAND:
-        playable = playable_tiles(state, seat)
-        if playable:
-            return [(Kind.EXPAND, tile, colour) for tile, colours in playable
-                    for colour in colours]
-        return [(Kind.RETURN_TILE, tile) for tile in state.tiles[seat]]
-    if phase == Phase.GIVE_CARD:
-        return [(Kind.GIVE_CARD, card) for card in range(5) if hand[card]]
-    out: list[Action] = [PASS]
-    _moves(state, seat, hand, out)
-    _cities(state, seat, hand, out)
-    _ships(state, seat, hand, out)
-    _bank_trades(state, hand, out)
-    _proposals(state, seat, hand, out)
-    return out
-
-
-def _room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
-    """Whether one more ship of ``seat`` may end a move in ``space``."""
-    if space == TYROS and state.cities[TYROS] < 0:
-        return state.ships_in_space(TYROS, seat) < SHIP_LIMIT
-    return state.total_ships_in_space(space) < SHIP_LIMIT
-
-
-def _moves(state: GameState, seat: Seat, hand: CardCounts, out: list[Action]) -> None:
-    board = state.board
-    ships = state.ships
-    chips = state.chips
-    port_space = board.port_space
-    wilds = hand[WILD]
-    room: dict[int, bool] = {}
-    for start in range(board.port_count):
-        if not ships[start * MAX_SEATS + seat]:
-            continue
-        start_space = port_space[start]
-        for end, steps in enumerate(board.distance[start]):
-            if steps <= 0:
-                continue  # the same port, or unreachable
-            space = port_space[end]
-            colour = chips[space]
-            if colour < 0 or hand[colour] + wilds < steps:
-                continue
-            if space != start_space:  # leaving 16 and coming back keeps its ship count
-                ok = room.get(space)
-                if ok is None:
-                    ok = room[space] = _room_for_ship(state, seat, space)
-                if not ok:
-                    continue
-            for pay in colour_payments(colour, steps, hand[colour], wilds):
-                out.append((Kind.MOVE, start, end, *pay))
-
-
-def _cities(state: GameState, seat: Seat, hand: CardCounts, out: list[Action]) -> None:
-    if not state.city_supply[seat]:
-        return
-    board = state.board
-    ships = state.ships
-    for space in range(board.space_count):
-        colour = state.chips[space]
-        if colour < 0 or state.cities[space] >= 0:
-            continue
-        mine = state.ships_in_space(space, seat)
-        if not mine or state.total_ships_in_space(space) != mine:
-            continue
-        cost = CITY_COST[1] if mine >= 2 else CITY_COST[0]
-        pays = colour_payments(colour, cost, hand[colour], hand[WILD])
-        if not pays:
-            continue
-        for port in board.space_ports[space]:
-            if ships[port * MAX_SEATS + seat]:
-                for pay in pays:
-                    out.append((Kind.CITY, space, port, *pay))
-
-
-def ship_payments(state: GameState, seat: Seat, space: int) -> tuple[CardCounts, ...]:
-    """Every way ``seat`` may pay to build a ship in ``space`` now (empty if it may not)."""
-    hand = state.hands[seat]
-    if not state.ship_supply[seat]:
-        return ()
-    owner = state.cities[space]
-    if space == TYROS and owner < 0:
-        if state.ships_in_space(TYROS, seat) >= SHIP_LIMIT:
-            return ()
-        return submultisets(hand, state.total_ships_in_space(TYROS) + 1)
-    if owner != seat:
-        return ()
-    colour = state.chips[space]
-    present = state.total_ships_in_space(space)
-    if present == 0:
-        return colour_payments(colour, 1, hand[colour], hand[WILD])
-    if present == 1:
-        return tuple(pay for pay in submultisets(hand, 2) if pay[colour] + pay[WILD] >= 1)
-    return ()
-
-
-def _ships(state: GameState, seat: Seat, hand: CardCounts, out: list[Action]) -> None:
-    if not state.ship_supply[seat]:
-        return
-    for space in range(state.board.space_count):
-        if space == TYROS or state.cities[space] == seat:
-            for pay in ship_payments(state, seat, space):
-                out.append((Kind.SHIP, space, *pay))
-
-
-def _bank_trades(state: GameState, hand: CardCounts, out: list[Action]) -> None:
-    available = len(state.draw_pile)
-    for size in range(1, min(BANK_DRAW_MAX, available) + 1):
-        for pay in submultisets(hand, size):
-            out.append((Kind.BANK_DRAW, *pay))
-    discard = state.discard
-    if any(discard):
-        pays = submultisets(hand, BANK_PICK_COST)
-        for take in range(5):
-            if discard[take]:
-                for pay in pays:
-                    out.append((Kind.BANK_PICK, take, *pay))
-
-
-def _may_propose(state: GameState, seat: Seat) -> str | None:
-    if state.phase != Phase.ACTIONS or seat != state.current:
-        return "a trade can be proposed only as your card action"
-    if state.trade_tried:
-        return "your trade fell through this turn: take another action or pass"
-    return None
-
-
-def _proposals(state: GameState, seat: Seat, hand: CardCounts, out: list[Action]) -> None:
-    """The canonical family: one card for one card of another kind, asked of everyone."""
-    if _may_propose(state, seat) is not None:
-        return
-    others = 0
-    for other in range(state.players):
-        if other != seat:
-            others |= 1 << other
-    for give in range(5):
-        if hand[give]:
-            for get in range(5):
-                if get != give:
-                    out.append((Kind.PROPOSE, others, *_one(give), *_one(get)))
-
-
-def proposal_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reason, str] | None:
-    """Why a trade proposal is not allowed, or None if it is."""
-    problem = _may_propose(state, seat)
-    if problem is not None:
-        reason = Reason.TRADE_ALREADY_TRIED if state.trade_tried else Reason.WRONG_PHASE
-        return reason, problem
-    mask = action[1]
-    give, get = action[2:7], action[7:12]
-    if mask <= 0 or mask >> state.players or mask >> seat & 1:
-        return Reason.ILLEGAL, "ask one or more other seats of this table"
-    if min(give) < 0 or min(get) < 0 or not any(give) and not any(get):
-        return Reason.ILLEGAL, "a trade must move at least one card"
-    if any(n > limit for n, limit in zip(get, DECK, strict=True)):
-        return Reason.ILLEGAL, "you ask for more cards of a kind than the game has"
-    if not covers(state.hands[seat], give):
-        return Reason.CANNOT_AFFORD, "you do not hold the cards you offer"
-    return None
-
-
-def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
-    trade = state.trade
-    assert trade is not None
-    if seat == state.current:
-        completes = [(Kind.COMPLETE, other) for other, answer in enumerate(state.answers)
-                     if answer == ACCEPTED]
-        return [WITHDRAW, *completes]
-    if state.answers[seat] != PENDING:
-        return []
-    get = trade[7:12]
-    if covers(state.hands[seat], get):
-        return [(Kind.ANSWER, 0), (Kind.ANSWER, 1)]
-    return [(Kind.ANSWER, 0)]
-
-
 # Applying actions -----------------------------------------------------------------
-
-
-def check_action(state: GameState, seat: Seat, action: Action) -> None:
-    """Raise :class:`IllegalActionError` unless ``seat`` may take ``action`` now."""
-    if state.phase == Phase.OVER:
-        raise IllegalActionError(Reason.GAME_OVER, "the game is over")
-    if (not isinstance(action, tuple) or not action
-            or not all(type(x) is int or isinstance(x, Kind) for x in action)
-            or not 0 <= action[0] < len(Kind) or len(action) != LENGTH[action[0]]):
-        raise IllegalActionError(Reason.MALFORMED, "not an action")
-    if not isinstance(seat, int) or seat not in seats_to_act(state):
-        raise IllegalActionError(Reason.NOT_YOUR_TURN, f"seat {seat} is not to act now")
-    if action[0] == Kind.PROPOSE:
-        found = proposal_problem(state, seat, action)
-        if found is not None:
-            raise IllegalActionError(*found)
-        return
-    legal = legal_actions(state, seat)
-    if action in legal:
-        return
-    kinds = sorted({KIND_NAMES[Kind(a[0])] for a in legal})
-    name = KIND_NAMES[Kind(action[0])]
-    if name not in kinds:
-        raise IllegalActionError(Reason.WRONG_PHASE,
-                                 f"you cannot {name} now; you may: {', '.join(kinds)}")
-    pay = payment(action)
-    if min(pay) < 0 or not covers(state.hands[seat], pay):
-        raise IllegalActionError(Reason.CANNOT_AFFORD, "you do not hold those cards")
-    raise IllegalActionError(Reason.ILLEGAL, f"that {name} is not allowed now")
-
 
 def push(state: GameState, seat: Seat, action: Action) -> None:
     """Check and apply ``seat``'s action; an illegal one raises and changes nothing."""
@@ -600,8 +263,8 @@ def _return_tile(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _pay(state: GameState, seat: Seat, pay: tuple[int, ...]) -> None:
-    state.hands[seat] = _minus(state.hands[seat], pay)
-    state.discard = _plus(state.discard, pay)
+    state.hands[seat] = minus(state.hands[seat], pay)
+    state.discard = plus(state.discard, pay)
 
 
 def _move(state: GameState, seat: Seat, action: Action) -> None:
@@ -618,10 +281,10 @@ def _move(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _give_card(state: GameState, seat: Seat, action: Action) -> None:
-    card = _one(action[1])
+    card = ONE[action[1]]
     owner = state.owed_to
-    state.hands[seat] = _minus(state.hands[seat], card)
-    state.hands[owner] = _plus(state.hands[owner], card)
+    state.hands[seat] = minus(state.hands[seat], card)
+    state.hands[owner] = plus(state.hands[owner], card)
     state.owed_to = -1
     state.phase = Phase.ACTIONS
     _end_turn(state, passed=False)
@@ -658,17 +321,17 @@ def _bank_draw(state: GameState, seat: Seat, action: Action) -> None:
     for card in state.draw_pile[-count:]:
         drawn[card] += 1
     del state.draw_pile[-count:]
-    state.hands[seat] = _plus(state.hands[seat], drawn)
+    state.hands[seat] = plus(state.hands[seat], tuple(drawn))
     _log(state, {"type": "cards_drawn", "seat": seat, "count": count,
                  "cards": names_from_counts(drawn)})
     _end_turn(state, passed=False)
 
 
 def _bank_pick(state: GameState, seat: Seat, action: Action) -> None:
-    taken = _one(action[1])
-    state.discard = _minus(state.discard, taken)  # it was there before this action's payment
+    taken = ONE[action[1]]
+    state.discard = minus(state.discard, taken)  # it was there before this action's payment
     _pay(state, seat, action[2:7])
-    state.hands[seat] = _plus(state.hands[seat], taken)
+    state.hands[seat] = plus(state.hands[seat], taken)
     _end_turn(state, passed=False)
 
 
@@ -694,8 +357,8 @@ def _complete(state: GameState, seat: Seat, action: Action) -> None:
     assert trade is not None
     partner = action[1]
     give, get = trade[2:7], trade[7:12]
-    state.hands[seat] = _plus(_minus(state.hands[seat], give), get)
-    state.hands[partner] = _plus(_minus(state.hands[partner], get), give)
+    state.hands[seat] = plus(minus(state.hands[seat], give), get)
+    state.hands[partner] = plus(minus(state.hands[partner], get), give)
     _log(state, {"type": "trade_completed", "seat": seat, "with": partner,
                  "give": names_from_counts(give), "get": names_from_counts(get)})
     _close_trade(state)
@@ -709,9 +372,9 @@ def _withdraw(state: GameState, seat: Seat, action: Action) -> None:
 
 def _keep(state: GameState, seat: Seat, action: Action) -> None:
     keep = action[1:6]
-    dropped = _minus(state.hands[seat], keep)
+    dropped = minus(state.hands[seat], keep)
     state.hands[seat] = keep  # type: ignore[assignment]
-    state.discard = _plus(state.discard, dropped)
+    state.discard = plus(state.discard, dropped)
     state.keep_pending[seat] = False
     _log(state, {"type": "cards_discarded", "seat": seat, "cards": names_from_counts(dropped)})
     if not any(state.keep_pending):
@@ -722,15 +385,10 @@ def _pass(state: GameState, seat: Seat, action: Action) -> None:
     _end_turn(state, passed=True)
 
 
-_APPLY = {
+_APPLY: dict[int, Callable[[GameState, Seat, Action], None]] = {
     Kind.PASS: _pass, Kind.EXPAND: _expand, Kind.RETURN_TILE: _return_tile, Kind.MOVE: _move,
     Kind.CITY: _city, Kind.SHIP: _ship, Kind.BANK_DRAW: _bank_draw, Kind.BANK_PICK: _bank_pick,
     Kind.PROPOSE: _propose, Kind.ANSWER: _answer, Kind.COMPLETE: _complete,
     Kind.WITHDRAW: _withdraw, Kind.GIVE_CARD: _give_card, Kind.KEEP: _keep,
 }
 
-__all__ = [
-    "CARD_NAMES", "check_action", "colour_payments", "covers", "expansion_passes",
-    "legal_actions", "new_game", "playable_tiles", "proposal_problem", "push",
-    "push_unchecked", "seats_to_act", "ship_payments", "submultisets",
-]

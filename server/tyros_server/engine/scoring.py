@@ -53,7 +53,7 @@ def score_game(state: GameState) -> dict[str, Any]:
         alone = len(present) == 1 and state.cities[space] < 0
         ship_controller.append(present[0] if alone else -1)
 
-    players = []
+    players: list[dict[str, Any]] = []
     for seat in range(n):
         empires = []
         for colour, colour_name in enumerate(COLOUR_NAMES):

@@ -70,12 +70,38 @@ class GameState:
     """Everything about one game. Mutated only by :func:`tyros_server.engine.push`."""
 
     __slots__ = (
-        "board", "options", "players", "rng", "script", "log", "version",
-        "phase", "round", "starting_seat", "current", "expand_queue", "passes",
-        "trade_tried", "trade", "answers", "owed_to", "keep_pending",
-        "hands", "tiles", "revealed", "tile_pile", "removed_tiles", "draw_pile", "discard",
-        "chips", "cities", "ships", "ship_supply", "city_supply", "all_four_bonus",
+        "all_four_bonus",
+        "answers",
+        "board",
+        "chips",
+        "cities",
+        "city_supply",
+        "current",
+        "discard",
+        "draw_pile",
+        "expand_queue",
+        "hands",
+        "keep_pending",
+        "log",
+        "options",
+        "owed_to",
+        "passes",
+        "phase",
+        "players",
+        "removed_tiles",
+        "revealed",
+        "rng",
+        "round",
         "score",
+        "script",
+        "ship_supply",
+        "ships",
+        "starting_seat",
+        "tile_pile",
+        "tiles",
+        "trade",
+        "trade_tried",
+        "version",
     )
 
     board: Board
@@ -174,8 +200,9 @@ class GameState:
     def fingerprint(self) -> tuple[Any, ...]:
         """Every rules-relevant field, for comparing two states (RNG, seed and log excluded)."""
         return (
-            self.players, self.options.setup, self.version, self.phase, self.round, self.starting_seat,
-            self.current, tuple(self.expand_queue), self.passes, self.trade_tried, self.trade,
+            self.players, self.options.setup, self.version, self.phase, self.round,
+            self.starting_seat, self.current, tuple(self.expand_queue), self.passes,
+            self.trade_tried, self.trade,
             tuple(self.answers), self.owed_to, tuple(self.keep_pending), tuple(self.hands),
             tuple(self.tiles), tuple(self.revealed), tuple(self.tile_pile),
             tuple(self.removed_tiles), tuple(self.draw_pile), self.discard, tuple(self.chips),
@@ -189,7 +216,10 @@ class GameState:
         return self.ships[port * MAX_SEATS + seat]
 
     def ships_in_space(self, space: int, seat: int) -> int:
-        return sum(self.ships[port * MAX_SEATS + seat] for port in self.board.space_ports[space])
+        ports = self.board.space_ports[space]
+        if len(ports) == 1:  # a space's only port has the space's id
+            return self.ships[space * MAX_SEATS + seat]
+        return sum(self.ships[port * MAX_SEATS + seat] for port in ports)
 
     def total_ships_in_space(self, space: int) -> int:
         ships = self.ships

@@ -13,7 +13,7 @@ from typing import Any
 from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, names_from_counts
 
 from .actions import KIND_NAMES, Kind, seats_in_mask
-from .rules import seats_to_act
+from .legal import seats_to_act
 from .scoring import empire_ranks
 from .state import MAX_SEATS, PENDING, GameState
 

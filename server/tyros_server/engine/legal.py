@@ -1,0 +1,294 @@
+"""Who must act, and what they may do: the one source of legality.
+
+:func:`legal_actions` enumerates; :func:`check_action` accepts an action only
+if it is among them (trade proposals, too many to list, are checked by
+:func:`proposal_problem`, which the enumeration obeys too).
+
+The enumeration is the engine's hot path (bots and search call it at every
+step), so the action tuples for a given hand are built once and cached.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from tyros_protocol.board import TYROS
+from tyros_protocol.cards import DECK, WILD, CardCounts
+
+from .actions import KIND_NAMES, LENGTH, PASS, WITHDRAW, Action, Kind, Seat, payment
+from .errors import IllegalActionError, Reason
+from .payments import ONE, colour_payments, covers, submultisets
+from .state import ACCEPTED, KEEP_CARDS, MAX_SEATS, PENDING, GameState, Phase
+
+BANK_DRAW_MAX = 3
+BANK_PICK_COST = 3
+CITY_COST = (5, 4)
+"""Cards to build a city with one ship / with two ships there."""
+SHIP_LIMIT = 2
+
+_MOVE, _CITY, _SHIP = Kind.MOVE, Kind.CITY, Kind.SHIP
+
+
+def seats_to_act(state: GameState) -> list[Seat]:
+    """Seats that must decide now; during a trade the asked seats come before the proposer."""
+    phase = state.phase
+    if phase == Phase.OVER:
+        return []
+    if phase == Phase.KEEP:
+        return [seat for seat, pending in enumerate(state.keep_pending) if pending]
+    if phase == Phase.TRADE:
+        waiting = [seat for seat, answer in enumerate(state.answers) if answer == PENDING]
+        return [*waiting, state.current]
+    return [state.current]
+
+
+def playable_tiles(state: GameState, seat: Seat) -> list[tuple[int, list[int]]]:
+    """(tile, colours it may take) for each tile of the seat next to an empire."""
+    chips = state.chips
+    neighbours = state.board.neighbours
+    out = []
+    for tile in state.tiles[seat]:
+        if chips[tile] >= 0:
+            continue
+        colours = sorted({chips[n] for n in neighbours[tile] if chips[n] >= 0})
+        if colours:
+            out.append((tile, colours))
+    return out
+
+
+def legal_actions(state: GameState, seat: Seat) -> list[Action]:
+    """Every action ``seat`` may take now (trade proposals: a canonical family)."""
+    phase = state.phase
+    hand = state.hands[seat]
+    if phase == Phase.ACTIONS:
+        if seat != state.current:
+            return []
+        out: list[Action] = [PASS]
+        ports = [p for p in range(state.board.port_count) if state.ships[p * MAX_SEATS + seat]]
+        _moves(state, seat, hand, ports, out)
+        _cities(state, seat, hand, ports, out)
+        _ships(state, seat, out)
+        _bank_trades(state, hand, out)
+        if _may_propose(state, seat) is None:
+            out.extend(_proposals(hand, _others_mask(state.players, seat)))
+        return out
+    if phase == Phase.OVER:
+        return []
+    if phase == Phase.KEEP:
+        return list(_keeps(hand)) if state.keep_pending[seat] else []
+    if phase == Phase.TRADE:
+        return _trade_replies(state, seat)
+    if seat != state.current:
+        return []
+    if phase == Phase.EXPAND:
+        playable = playable_tiles(state, seat)
+        if playable:
+            return [(Kind.EXPAND, tile, colour) for tile, colours in playable
+                    for colour in colours]
+        return [(Kind.RETURN_TILE, tile) for tile in state.tiles[seat]]
+    # Phase.GIVE_CARD
+    return [(Kind.GIVE_CARD, card) for card in range(5) if hand[card]]
+
+
+def room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
+    """Whether one more ship of ``seat`` may end a move in ``space``."""
+    if space == TYROS and state.cities[TYROS] < 0:
+        return state.ships_in_space(TYROS, seat) < SHIP_LIMIT
+    return state.total_ships_in_space(space) < SHIP_LIMIT
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
+                  wilds: int) -> tuple[Action, ...]:
+    return tuple((_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
+
+
+def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
+           out: list[Action]) -> None:
+    if not ports:
+        return
+    board = state.board
+    chips = state.chips
+    port_space = board.port_space
+    wilds = hand[WILD]
+    reach = max(hand[0], hand[1], hand[2], hand[3]) + wilds
+    room: dict[int, bool] = {}
+    for start in ports:
+        start_space = port_space[start]
+        for end, steps in board.nearest[start]:
+            if steps > reach:
+                break
+            space = port_space[end]
+            colour = chips[space]
+            if colour < 0 or steps > hand[colour] + wilds:
+                continue
+            # Leaving Italy and coming back to its other coast keeps its ship count.
+            if space != start_space:
+                fits = room.get(space)
+                if fits is None:
+                    fits = room[space] = room_for_ship(state, seat, space)
+                if not fits:
+                    continue
+            out.extend(_move_actions(start, end, colour, steps, hand[colour], wilds))
+
+
+def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
+            out: list[Action]) -> None:
+    if not state.city_supply[seat]:
+        return
+    board = state.board
+    port_space = board.port_space
+    for space in sorted({port_space[p] for p in ports}):
+        colour = state.chips[space]
+        if colour < 0 or state.cities[space] >= 0:
+            continue
+        mine = state.ships_in_space(space, seat)
+        if state.total_ships_in_space(space) != mine:
+            continue
+        cost = CITY_COST[1] if mine >= 2 else CITY_COST[0]
+        pays = colour_payments(colour, cost, hand[colour], hand[WILD])
+        for port in board.space_ports[space]:
+            if port in ports:
+                out.extend((_CITY, space, port, *pay) for pay in pays)
+
+
+def ship_payments(state: GameState, seat: Seat, space: int) -> tuple[CardCounts, ...]:
+    """Every way ``seat`` may pay to build a ship in ``space`` now (empty if it may not)."""
+    hand = state.hands[seat]
+    if not state.ship_supply[seat]:
+        return ()
+    owner = state.cities[space]
+    if space == TYROS and owner < 0:
+        if state.ships_in_space(TYROS, seat) >= SHIP_LIMIT:
+            return ()
+        return submultisets(hand, state.total_ships_in_space(TYROS) + 1)
+    if owner != seat:
+        return ()
+    colour = state.chips[space]
+    present = state.total_ships_in_space(space)
+    if present == 0:
+        return colour_payments(colour, 1, hand[colour], hand[WILD])
+    if present == 1:
+        return tuple(pay for pay in submultisets(hand, 2) if pay[colour] + pay[WILD] >= 1)
+    return ()
+
+
+def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
+    if not state.ship_supply[seat]:
+        return
+    for space, owner in enumerate(state.cities):
+        if owner == seat or (space == TYROS and owner < 0):
+            out.extend(_ship_actions(space, ship_payments(state, seat, space)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _ship_actions(space: int, pays: tuple[CardCounts, ...]) -> tuple[Action, ...]:
+    return tuple((_SHIP, space, *pay) for pay in pays)
+
+
+@lru_cache(maxsize=1 << 14)
+def _bank_draws(hand: CardCounts, most: int) -> tuple[Action, ...]:
+    return tuple((Kind.BANK_DRAW, *pay) for size in range(1, most + 1)
+                 for pay in submultisets(hand, size))
+
+
+@lru_cache(maxsize=1 << 15)
+def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
+    return tuple((Kind.BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
+
+
+def _bank_trades(state: GameState, hand: CardCounts, out: list[Action]) -> None:
+    most = min(BANK_DRAW_MAX, len(state.draw_pile))
+    if most:
+        out.extend(_bank_draws(hand, most))
+    discard = state.discard
+    if sum(hand) >= BANK_PICK_COST:
+        for take in range(5):
+            if discard[take]:
+                out.extend(_bank_picks(hand, take))
+
+
+@lru_cache(maxsize=1 << 12)
+def _keeps(hand: CardCounts) -> tuple[Action, ...]:
+    return tuple((Kind.KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS))
+
+
+def _others_mask(players: int, seat: Seat) -> int:
+    return ((1 << players) - 1) & ~(1 << seat)
+
+
+def _may_propose(state: GameState, seat: Seat) -> str | None:
+    if state.phase != Phase.ACTIONS or seat != state.current:
+        return "a trade can be proposed only as your card action"
+    if state.trade_tried:
+        return "your trade fell through this turn: take another action or pass"
+    return None
+
+
+@lru_cache(maxsize=1 << 10)
+def _proposals(hand: CardCounts, others: int) -> tuple[Action, ...]:
+    """The canonical family: one card for one card of another kind, asked of everyone."""
+    return tuple((Kind.PROPOSE, others, *ONE[give], *ONE[get])
+                 for give in range(5) if hand[give] for get in range(5) if get != give)
+
+
+def proposal_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reason, str] | None:
+    """Why a trade proposal is not allowed, or None if it is."""
+    problem = _may_propose(state, seat)
+    if problem is not None:
+        reason = Reason.TRADE_ALREADY_TRIED if state.trade_tried else Reason.WRONG_PHASE
+        return reason, problem
+    mask = action[1]
+    give, get = action[2:7], action[7:12]
+    if mask <= 0 or mask >> state.players or mask >> seat & 1:
+        return Reason.ILLEGAL, "ask one or more other seats of this table"
+    if min(give) < 0 or min(get) < 0 or (not any(give) and not any(get)):
+        return Reason.ILLEGAL, "a trade must move at least one card"
+    if any(n > limit for n, limit in zip(get, DECK, strict=True)):
+        return Reason.ILLEGAL, "you ask for more cards of a kind than the game has"
+    if not covers(state.hands[seat], give):
+        return Reason.CANNOT_AFFORD, "you do not hold the cards you offer"
+    return None
+
+
+def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
+    trade = state.trade
+    assert trade is not None
+    if seat == state.current:
+        completes = [(Kind.COMPLETE, other) for other, answer in enumerate(state.answers)
+                     if answer == ACCEPTED]
+        return [WITHDRAW, *completes]
+    if state.answers[seat] != PENDING:
+        return []
+    if covers(state.hands[seat], trade[7:12]):
+        return [(Kind.ANSWER, 0), (Kind.ANSWER, 1)]
+    return [(Kind.ANSWER, 0)]
+
+
+def check_action(state: GameState, seat: Seat, action: Action) -> None:
+    """Raise :class:`IllegalActionError` unless ``seat`` may take ``action`` now."""
+    if state.phase == Phase.OVER:
+        raise IllegalActionError(Reason.GAME_OVER, "the game is over")
+    if (not isinstance(action, tuple) or not action
+            or not all(type(x) is int or isinstance(x, Kind) for x in action)
+            or not 0 <= action[0] < len(Kind) or len(action) != LENGTH[action[0]]):
+        raise IllegalActionError(Reason.MALFORMED, "not an action")
+    if not isinstance(seat, int) or seat not in seats_to_act(state):
+        raise IllegalActionError(Reason.NOT_YOUR_TURN, f"seat {seat} is not to act now")
+    if action[0] == Kind.PROPOSE:
+        found = proposal_problem(state, seat, action)
+        if found is not None:
+            raise IllegalActionError(*found)
+        return
+    legal = legal_actions(state, seat)
+    if action in legal:
+        return
+    kinds = sorted({KIND_NAMES[Kind(a[0])] for a in legal})
+    name = KIND_NAMES[Kind(action[0])]
+    if name not in kinds:
+        raise IllegalActionError(Reason.WRONG_PHASE,
+                                 f"you cannot {name} now; you may: {', '.join(kinds)}")
+    pay = payment(action)
+    if min(pay) < 0 or not covers(state.hands[seat], pay):
+        raise IllegalActionError(Reason.CANNOT_AFFORD, "you do not hold those cards")
+    raise IllegalActionError(Reason.ILLEGAL, f"that {name} is not allowed now")

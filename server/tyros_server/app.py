@@ -1,0 +1,178 @@
+"""The websocket shell: feeds frames to the :class:`~.session.Session`, sends what it returns.
+
+Everything about the game lives in the session; this module only owns
+sockets, per-connection send queues, connection caps, the hello timer, the
+clock that drives :meth:`Session.tick`, and a graceful shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+import signal
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
+from .storage import Store
+
+log = logging.getLogger("tyros.server")
+
+MAX_MESSAGE_BYTES = 64 * 1024
+SEND_QUEUE_LIMIT = 1000
+"""Frames waiting for a slow client before it is dropped."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    db: str = "tyros.db"
+    max_connections: int = 1024
+    max_per_address: int = 256
+    hello_seconds: float = 30.0
+    tick_seconds: float = 0.2
+    limits: Limits = field(default_factory=Limits)
+
+
+class _Peer:
+    """One connection: its socket and an ordered outbound queue drained by a writer task."""
+
+    def __init__(self, ws: ServerConnection) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.writer = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, tuple):
+                    await self.ws.close(*item)
+                    return
+                await self.ws.send(item)
+        except ConnectionClosed:
+            pass
+
+
+class TyrosServer:
+    """A running server: the session plus the sockets attached to it."""
+
+    def __init__(self, config: ServerConfig, takeover: TakeoverPolicy | None = None,
+                 store: Store | None = None) -> None:
+        self.config = config
+        self.store = store or Store(config.db)
+        self.session = Session(self.store, limits=config.limits, takeover=takeover)
+        self.peers: dict[ConnId, _Peer] = {}
+        self.per_address: Counter[str] = Counter()
+        self._ids = itertools.count(1)
+        self._server: Server | None = None
+        self._ticker: asyncio.Task[None] | None = None
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        sockets = list(self._server.sockets)
+        return int(sockets[0].getsockname()[1])
+
+    async def start(self) -> None:
+        self._server = await serve(
+            self._handle, self.config.host, self.config.port,
+            max_size=MAX_MESSAGE_BYTES, compression=None, origins=[None],
+            ping_interval=20, ping_timeout=20, max_queue=32,
+        )
+        self._ticker = asyncio.create_task(self._tick_forever())
+        log.info("tyros server listening on ws://%s:%d", self.config.host, self.port)
+
+    async def stop(self) -> None:
+        """Close every connection with 1001 (going away) and the database."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+        self.store.close()
+        log.info("tyros server stopped")
+
+    def deliver(self, output: Output) -> None:
+        for item in output:
+            peer = self.peers.get(item.conn)
+            if peer is None:
+                continue
+            if isinstance(item, Send):
+                if peer.queue.qsize() > SEND_QUEUE_LIMIT:
+                    peer.queue.put_nowait((1008, "too slow to read"))
+                    continue
+                peer.queue.put_nowait(json.dumps(item.message, separators=(",", ":")))
+            elif isinstance(item, Close):
+                peer.queue.put_nowait((item.code, item.reason))
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.tick_seconds)
+            try:
+                self.deliver(self.session.tick())
+            except Exception:  # keep the clock running whatever one table does
+                log.exception("tick failed")
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        address = str(ws.remote_address[0]) if ws.remote_address else "?"
+        if (len(self.peers) >= self.config.max_connections
+                or self.per_address[address] >= self.config.max_per_address):
+            await ws.close(1013, "too many connections, try again later")
+            return
+        conn = next(self._ids)
+        peer = _Peer(ws)
+        self.peers[conn] = peer
+        self.per_address[address] += 1
+        hello_timer = asyncio.get_running_loop().call_later(
+            self.config.hello_seconds, self._hello_overdue, conn)
+        try:
+            self.deliver(self.session.connect(conn, address))
+            async for frame in ws:
+                try:
+                    self.deliver(self.session.receive(conn, frame))
+                except Exception:  # a bug must cost one message, not the server
+                    log.exception("handling a message failed")
+                    self.deliver([Send(conn, {"type": "error", "re": None,
+                                              "code": "internal_error",
+                                              "message": "the server failed on that message"})])
+        except ConnectionClosed:
+            pass
+        finally:
+            hello_timer.cancel()
+            self.peers.pop(conn, None)
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
+            self.deliver(self.session.disconnect(conn))
+            peer.writer.cancel()
+
+    def _hello_overdue(self, conn: ConnId) -> None:
+        info = self.session.conns.get(conn)
+        if info is not None and info.table is None:
+            self.deliver([Close(conn, 1008, "say hello sooner")])
+
+
+async def run_server(config: ServerConfig, takeover: TakeoverPolicy | None = None,
+                     ready: Callable[[TyrosServer], Any] | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down gracefully."""
+    server = TyrosServer(config, takeover)
+    await server.start()
+    if ready is not None:
+        ready(server)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        await server.stop()

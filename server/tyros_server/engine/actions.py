@@ -239,7 +239,8 @@ def parse_action(data: Any, board: Board) -> Action:
     """
     if not isinstance(data, dict):
         raise IllegalActionError(Reason.MALFORMED, "an action must be a JSON object")
-    kind = _KIND_BY_NAME.get(data.get("kind"))  # type: ignore[arg-type]
+    name = data.get("kind")
+    kind = _KIND_BY_NAME.get(name) if isinstance(name, str) else None
     if kind is None:
         raise IllegalActionError(Reason.MALFORMED, f"unknown action kind {data.get('kind')!r}")
     fields = set(data) - {"kind"}

@@ -28,6 +28,17 @@ SHIP_LIMIT = 2
 
 _MOVE, _CITY, _SHIP = Kind.MOVE, Kind.CITY, Kind.SHIP
 
+PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
+    Phase.EXPAND: frozenset({Kind.EXPAND, Kind.RETURN_TILE}),
+    Phase.ACTIONS: frozenset({Kind.PASS, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW,
+                              Kind.BANK_PICK, Kind.PROPOSE}),
+    Phase.TRADE: frozenset({Kind.ANSWER, Kind.COMPLETE, Kind.WITHDRAW}),
+    Phase.GIVE_CARD: frozenset({Kind.GIVE_CARD}),
+    Phase.KEEP: frozenset({Kind.KEEP}),
+    Phase.OVER: frozenset(),
+}
+"""The kinds of action each phase is about (whether or not one is legal right now)."""
+
 
 def seats_to_act(state: GameState) -> list[Seat]:
     """Seats that must decide now; during a trade the asked seats come before the proposer."""
@@ -280,14 +291,14 @@ def check_action(state: GameState, seat: Seat, action: Action) -> None:
         if found is not None:
             raise IllegalActionError(*found)
         return
-    legal = legal_actions(state, seat)
-    if action in legal:
+    if action in legal_actions(state, seat):
         return
-    kinds = sorted({KIND_NAMES[Kind(a[0])] for a in legal})
     name = KIND_NAMES[Kind(action[0])]
-    if name not in kinds:
+    if action[0] not in PHASE_KINDS[state.phase]:
+        allowed = ", ".join(sorted(KIND_NAMES[k] for k in PHASE_KINDS[state.phase]))
         raise IllegalActionError(Reason.WRONG_PHASE,
-                                 f"you cannot {name} now; you may: {', '.join(kinds)}")
+                                 f"you cannot {name} in the {state.phase.name.lower()} phase; "
+                                 f"its actions are: {allowed}")
     pay = payment(action)
     if min(pay) < 0 or not covers(state.hands[seat], pay):
         raise IllegalActionError(Reason.CANNOT_AFFORD, "you do not hold those cards")

@@ -13,8 +13,7 @@ two runs do the same work. Everything runs in one thread, so on one core
     (4 players, first-game setup).
 (b) games/s: whole random 4-player games with ``push_unchecked``, setup included,
     for the first-game and the variable setup.
-(c) copies/s: ``state.copy()`` of states sampled along random games, and
-    ``state.copy(rng=...)``, which skips copying the Mersenne Twister's state.
+(c) copies/s: ``state.copy()`` of states sampled along random games.
 (d) games/s with ``push`` (every action checked), first-game setup.
 """
 
@@ -103,16 +102,15 @@ def sample_states(count: int, seed: int) -> list[GameState]:
     return states
 
 
-def bench_copies(seconds: float, seed: int, own_rng: bool) -> dict[str, float]:
-    """Copies per second; ``own_rng`` gives each copy a ready RNG (no RNG state copied)."""
+def bench_copies(seconds: float, seed: int) -> dict[str, float]:
+    """Copies per second of states sampled along random games."""
     states = sample_states(100, seed)
-    rng = random.Random(seed) if own_rng else None
     copies = 0
     start = time.perf_counter()
     elapsed = 0.0
     while elapsed < seconds:
         for state in states:
-            state.copy(rng=rng)
+            state.copy()
         copies += len(states)
         elapsed = time.perf_counter() - start
     return {"copies": copies, "copies_per_second": copies / elapsed}
@@ -135,10 +133,8 @@ def run(games: int, seed: int, copy_seconds: float, repeat: int,
     bench_games(3, "first", seed + 10_000, push_unchecked)  # warm the engine's caches
     unchecked_first = best_of(repeat, games, "first", seed, push_unchecked)
     unchecked_variable = best_of(repeat, games, "variable", seed, push_unchecked)
-    copies = max(bench_copies(copy_seconds / repeat, seed, False)["copies_per_second"]
+    copies = max(bench_copies(copy_seconds / repeat, seed)["copies_per_second"]
                  for _ in range(repeat))
-    copies_own_rng = max(bench_copies(copy_seconds / repeat, seed, True)["copies_per_second"]
-                         for _ in range(repeat))
     checked_first = best_of(repeat, games, "first", seed, push)
     return {
         "python": platform.python_version(),
@@ -153,7 +149,6 @@ def run(games: int, seed: int, copy_seconds: float, repeat: int,
         "setup_ms_first": round(unchecked_first["setup_ms"], 3),
         "setup_ms_variable": round(unchecked_variable["setup_ms"], 3),
         "copies_per_second": round(copies),
-        "copies_per_second_own_rng": round(copies_own_rng),
         "games_per_second_checked": round(checked_first["games_per_second"], 1),
         "steps_per_second_checked": round(checked_first["steps_per_second"]),
     }
@@ -168,7 +163,6 @@ def table(report: dict[str, Any]) -> str:
         ("    new_game ms, first / variable",
          f"{report['setup_ms_first']} / {report['setup_ms_variable']}"),
         ("(c) state.copy() per second", f"{report['copies_per_second']:,}"),
-        ("    state.copy(rng=...) per second", f"{report['copies_per_second_own_rng']:,}"),
         ("(d) random 4p games/s with checked push", f"{report['games_per_second_checked']:,}"),
         ("    steps/s with checked push", f"{report['steps_per_second_checked']:,}"),
     ]

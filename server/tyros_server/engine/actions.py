@@ -148,8 +148,25 @@ def describe_action(action: Action, board: Board) -> str:
     return KIND_NAMES[Kind(kind)]
 
 
+_JSON_CACHE: dict[tuple[int, Action], dict[str, Any]] = {}
+_JSON_CACHE_LIMIT = 1 << 16
+
+
 def action_to_json(action: Action, board: Board) -> dict[str, Any]:
-    """The wire form of an action: a JSON object with a ``kind``."""
+    """The wire form of an action: a JSON object with a ``kind``.
+
+    The result may be shared with other callers (it is cached): do not mutate it.
+    """
+    key = (id(board), action)
+    found = _JSON_CACHE.get(key)
+    if found is None:
+        if len(_JSON_CACHE) >= _JSON_CACHE_LIMIT:
+            _JSON_CACHE.clear()
+        found = _JSON_CACHE[key] = _action_json(action, board)
+    return found
+
+
+def _action_json(action: Action, board: Board) -> dict[str, Any]:
     kind = Kind(action[0])
     out: dict[str, Any] = {"kind": KIND_NAMES[kind]}
     if kind == Kind.EXPAND:

@@ -72,17 +72,7 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
     phase = state.phase
     hand = state.hands[seat]
     if phase == Phase.ACTIONS:
-        if seat != state.current:
-            return []
-        out: list[Action] = [PASS]
-        ports = [p for p in range(state.board.port_count) if state.ships[p * MAX_SEATS + seat]]
-        _moves(state, seat, hand, ports, out)
-        _cities(state, seat, hand, ports, out)
-        _ships(state, seat, out)
-        _bank_trades(state, hand, out)
-        if _may_propose(state, seat) is None:
-            out.extend(_proposals(hand, _others_mask(state.players, seat)))
-        return out
+        return card_actions(state, seat) if seat == state.current else []
     if phase == Phase.OVER:
         return []
     if phase == Phase.KEEP:
@@ -99,6 +89,24 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
         return [(Kind.RETURN_TILE, tile) for tile in state.tiles[seat]]
     # Phase.GIVE_CARD
     return [(Kind.GIVE_CARD, card) for card in range(5) if hand[card]]
+
+
+def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[Action]:
+    """The card actions of the seat to act: all of them, or only those of one ``kind``."""
+    hand = state.hands[seat]
+    out: list[Action] = [PASS] if kind is None or kind == Kind.PASS else []
+    ports = [p for p in range(state.board.port_count) if state.ships[p * MAX_SEATS + seat]]
+    if kind is None or kind == Kind.MOVE:
+        _moves(state, seat, hand, ports, out)
+    if kind is None or kind == Kind.CITY:
+        _cities(state, seat, hand, ports, out)
+    if kind is None or kind == Kind.SHIP:
+        _ships(state, seat, out)
+    if kind is None or kind in (Kind.BANK_DRAW, Kind.BANK_PICK):
+        _bank_trades(state, hand, out)
+    if (kind is None or kind == Kind.PROPOSE) and _may_propose(state, seat) is None:
+        out.extend(_proposals(hand, _others_mask(state.players, seat)))
+    return out
 
 
 def room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
@@ -291,7 +299,11 @@ def check_action(state: GameState, seat: Seat, action: Action) -> None:
         if found is not None:
             raise IllegalActionError(*found)
         return
-    if action in legal_actions(state, seat):
+    if state.phase == Phase.ACTIONS:  # only the family the action belongs to
+        candidates = card_actions(state, seat, action[0])
+    else:
+        candidates = legal_actions(state, seat)
+    if action in candidates:
         return
     name = KIND_NAMES[Kind(action[0])]
     if action[0] not in PHASE_KINDS[state.phase]:

@@ -3,6 +3,8 @@
 A record holds the options, the players and every event in order: each chance
 outcome (the starting seat, every shuffle's resulting order, every tile and
 card dealt or drawn) and every decision with its seat, then the score sheet.
+The options hold the seed too; a replay does not need it, and a replayed
+unfinished game plays on exactly as the original would have.
 A program that does not share our RNG can check it; :func:`replay` feeds its
 shuffles and decisions back through the engine and must reach the same state.
 """
@@ -29,7 +31,6 @@ def export_record(state: GameState, names: list[str] | None = None) -> dict[str,
     if names is None:
         names = [f"seat {seat}" for seat in range(state.players)]
     options = state.options.to_json()
-    options["starting_seat"] = state.log[0]["seat"]  # resolved, so a replay needs no RNG
     return {
         "format": RECORD_FORMAT,
         "options": options,
@@ -41,9 +42,14 @@ def export_record(state: GameState, names: list[str] | None = None) -> dict[str,
     }
 
 
-def _shuffles(events: list[dict[str, Any]], board: Board) -> list[list[int]]:
+def _chance_outcomes(events: list[dict[str, Any]], board: Board,
+                     seat_drawn: bool) -> list[list[int]]:
+    """The recorded chance outcomes in order: the starting seat if drawn, then the shuffles."""
     script = []
     for event in events:
+        if event.get("type") == "starting_seat" and seat_drawn:
+            script.append([int(event["seat"])])
+            continue
         if event.get("type") != "shuffle":
             continue
         pile, order = event.get("pile"), event.get("order")
@@ -71,10 +77,14 @@ def replay(record: dict[str, Any], board: Board = BOARD) -> GameState:
         raise RecordError("the record has no event list")
     try:
         options = Options(**record["options"])
-        state = new_game(options, board, script=_shuffles(events, board))
+        script = _chance_outcomes(events, board, options.starting_seat is None)
+        state = new_game(options, board, script=script)
         for event in events:
             if event.get("type") == "action":
                 push(state, event["seat"], parse_action(event["action"], board))
+        if state.script:
+            raise RecordError("the record holds chance outcomes the game never used")
+        state.script = None  # from here on, chance comes from the seed again
     except IllegalActionError as exc:
         raise RecordError(f"the record holds an illegal decision: {exc}") from exc
     except (KeyError, TypeError, ValueError) as exc:

@@ -47,7 +47,8 @@ def new_game(options: Options, board: Board = BOARD,
     state.script = script
     n = state.players
     if options.starting_seat is None:
-        state.starting_seat = state.rng.randrange(n)
+        state.starting_seat = _next_script(state, "starting seat", list(range(n)))[0] \
+            if state.script is not None else state.chance_rng().randrange(n)
     else:
         state.starting_seat = options.starting_seat
     _log(state, {"type": "starting_seat", "seat": state.starting_seat})
@@ -65,10 +66,10 @@ def new_game(options: Options, board: Board = BOARD,
         pile = _shuffle(state, every_tile, "tiles")
         starts = _draw_start_spaces(state, pile)
     for space, colour in starts:
-        _place_chip(state, space, colour)
-        state.removed_tiles.append(space)
         _log(state, {"type": "empire_founded", "space": board.space_label(space),
                      "colour": COLOUR_NAMES[colour]})
+        _place_chip(state, space, colour)
+        state.removed_tiles.append(space)
     state.tile_pile = _shuffle(state, pile, "tiles")
     for seat in _seats_from(state, state.starting_seat):
         dealt = state.tile_pile[-HAND_TILES:]
@@ -99,17 +100,26 @@ def _draw_start_spaces(state: GameState, pile: list[int]) -> list[tuple[int, int
     return [(space, colour) for colour, space in enumerate(accepted)]
 
 
+def _next_script(state: GameState, what: str, items: list[int]) -> list[int]:
+    """The next recorded chance outcome: a permutation of ``items`` (or one of them)."""
+    assert state.script is not None
+    if not state.script:
+        raise RecordError(f"the record has no {what} left")
+    outcome = list(state.script.pop(0))
+    state.chances += 1  # as if drawn, so that play after a replay goes on identically
+    fits = sorted(outcome) == sorted(items) if len(items) == len(outcome) else (
+        len(outcome) == 1 and outcome[0] in items)
+    if not fits:
+        raise RecordError(f"the recorded {what} does not fit the game")
+    return outcome
+
+
 def _shuffle(state: GameState, items: list[int], pile: str) -> list[int]:
     if state.script is not None:
-        if not state.script:
-            raise RecordError(f"the record has no shuffle left for the {pile} pile")
-        order = state.script.pop(0)
-        if sorted(order) != sorted(items):
-            raise RecordError(f"recorded {pile} shuffle does not hold the cards of the pile")
-        order = list(order)
+        order = _next_script(state, f"shuffle of the {pile} pile", items)
     else:
         order = items[:]
-        state.rng.shuffle(order)
+        state.chance_rng().shuffle(order)
     if state.log is not None:
         names = state.board.space_labels if pile == "tiles" else CARD_NAMES
         state.log.append({"type": "shuffle", "pile": pile, "order": [names[i] for i in order]})

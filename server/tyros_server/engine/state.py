@@ -73,6 +73,7 @@ class GameState:
         "all_four_bonus",
         "answers",
         "board",
+        "chances",
         "chips",
         "cities",
         "city_supply",
@@ -90,10 +91,10 @@ class GameState:
         "players",
         "removed_tiles",
         "revealed",
-        "rng",
         "round",
         "score",
         "script",
+        "seed",
         "ship_supply",
         "ships",
         "starting_seat",
@@ -107,7 +108,10 @@ class GameState:
     board: Board
     options: Options
     players: int
-    rng: random.Random
+    seed: int
+    """Drives every chance outcome: the n-th one uses ``chance_rng`` seeded by (seed, n)."""
+    chances: int
+    """Chance outcomes drawn so far."""
     script: list[list[int]] | None
     """Recorded shuffle results to use instead of the RNG (replaying a record)."""
     log: list[dict[str, Any]] | None
@@ -153,20 +157,20 @@ class GameState:
     """The seat that first had cities in all four empires, or -1."""
     score: dict[str, Any] | None
 
-    def copy(self, *, keep_log: bool = False, rng: random.Random | None = None) -> GameState:
+    def copy(self, *, keep_log: bool = False, seed: int | None = None) -> GameState:
         """A copy that shares nothing mutable with this state.
 
-        Search copies drop the log (``keep_log=False``); give them their own ``rng``
-        to make chance outcomes independent of this game's seed.
+        Search copies drop the log (``keep_log=False``); give them their own ``seed``
+        to make their future chance outcomes independent of this game's.
         """
         new = GameState.__new__(GameState)
         new.board = self.board
         new.options = self.options
         new.players = self.players
-        if rng is None:
-            rng = random.Random()
-            rng.setstate(self.rng.getstate())
-        new.rng = rng
+        if seed is None:
+            new.seed, new.chances = self.seed, self.chances
+        else:
+            new.seed, new.chances = seed, 0
         new.script = None if self.script is None else [list(s) for s in self.script]
         new.log = list(self.log) if keep_log and self.log is not None else None
         new.version = self.version
@@ -232,6 +236,14 @@ class GameState:
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players
 
+    def chance_rng(self) -> random.Random:
+        """A generator for the next chance outcome, seeded by (seed, how many came before).
+
+        Copying a state copies two ints, not a generator's state.
+        """
+        self.chances += 1
+        return random.Random(self.seed * 1_000_003 + self.chances)
+
 
 def blank_state(options: Options, board: Board = BOARD) -> GameState:
     """A state with empty board and piles, before setup (used by setup and by tests)."""
@@ -240,7 +252,8 @@ def blank_state(options: Options, board: Board = BOARD) -> GameState:
     state.board = board
     state.options = options
     state.players = n
-    state.rng = random.Random(options.seed)
+    state.seed = options.seed
+    state.chances = 0
     state.script = None
     state.log = []
     state.version = 0

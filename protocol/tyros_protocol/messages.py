@@ -252,6 +252,8 @@ class GameView(Model):
     phase: Literal["expand", "actions", "trade", "give_card", "keep", "over"]
     current: SeatNumber
     to_act: list[SeatNumber]
+    expand_queue: list[SeatNumber]
+    """Seats still to take an expansion turn this round, after ``current``."""
     starting_seat: SeatNumber
     passes: int
     trade_tried: bool

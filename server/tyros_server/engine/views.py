@@ -126,6 +126,7 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "phase": state.phase.name.lower(),
         "current": state.current,
         "to_act": seats_to_act(state),
+        "expand_queue": list(state.expand_queue),
         "starting_seat": state.starting_seat,
         "passes": state.passes,
         "trade_tried": state.trade_tried,

@@ -1,0 +1,209 @@
+"""Chaos: games of bots against a server killed with SIGKILL at random moments.
+
+The server runs in a subprocess on loopback and is killed (no shutdown code
+runs) every 0.5-2.5 s, then restarted on the same database. Bots reconnect and
+resume their seats with their tokens. At the end it reports games completed,
+acknowledged actions lost, actions applied twice, the fewest kills any game
+lived through, and whether every finished game equals a replay of its record.
+
+    python bench/chaos.py --games 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import ServerProcess
+
+
+@dataclass
+class Seat:
+    table: str
+    name: str
+    token: str | None = None
+    seat: int | None = None
+    sent: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """message id -> (version it was made for, action)."""
+    acked: set[int] = field(default_factory=set)
+    score: dict[str, Any] | None = None
+    finished_at: float | None = None
+
+
+async def play_seat(url: str, seat: Seat, rng: random.Random, think: float,
+                    give_up_at: float) -> None:
+    ids = itertools.count(1)
+    while seat.score is None and time.monotonic() < give_up_at:
+        try:
+            async with connect(url, max_size=2**23, compression=None, open_timeout=5) as ws:
+                if seat.token is None:
+                    await ws.send(json.dumps({"type": "hello", "id": next(ids), "protocol": 1,
+                                              "name": seat.name, "table": seat.table,
+                                              "players": 4, "trade_seconds": 30}))
+                else:
+                    await ws.send(json.dumps({"type": "resume", "id": next(ids),
+                                              "protocol": 1, "token": seat.token}))
+                async for frame in ws:
+                    message = json.loads(frame)
+                    kind = message["type"]
+                    if kind == "welcome":
+                        seat.token = message["token"] or seat.token
+                        seat.seat = message["seat"]
+                    elif kind == "accepted":
+                        seat.acked.add(message["re"])
+                    elif kind == "update":
+                        if message["view"]["phase"] == "over":
+                            seat.score = message["view"]["score"]
+                            seat.finished_at = time.monotonic()
+                            return
+                        prompt = message.get("prompt")
+                        if prompt:
+                            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                            action = rng.choice(prompt["legal"])
+                            msg_id = next(ids)
+                            seat.sent[msg_id] = (prompt["version"], action)
+                            await ws.send(json.dumps({"type": "action", "id": msg_id,
+                                                      "version": prompt["version"],
+                                                      "action": action}))
+        except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+            await asyncio.sleep(0.2)
+
+
+async def killer(server: ServerProcess, seats: list[Seat], rng: random.Random,
+                 kills: list[float]) -> None:
+    while any(s.score is None for s in seats):
+        await asyncio.sleep(rng.uniform(0.5, 2.5))
+        if all(s.score is not None for s in seats):
+            return
+        server.kill()
+        kills.append(time.monotonic())
+        await asyncio.sleep(rng.uniform(0.05, 0.5))
+        await asyncio.to_thread(server.start)
+
+
+def check(db: Path, seats: list[Seat]) -> dict[str, Any]:
+    """Compare what clients were told with what the database holds."""
+    conn = sqlite3.connect(db)
+    stored: dict[str, dict[int, tuple[int, dict[str, Any]]]] = {}
+    for table, seq, seat, text in conn.execute("SELECT table_name, seq, seat, action FROM actions"):
+        stored.setdefault(table, {})[seq] = (seat, json.loads(text))
+    conn.close()
+    lost = acked = unsent = auto_declines = 0
+    for s in seats:
+        rows = stored.get(s.table, {})
+        for msg_id, (version, action) in s.sent.items():
+            if msg_id in s.acked:
+                acked += 1
+                lost += rows.get(version + 1) != (s.seat, action)
+        # Every stored action of this seat must be one it sent for exactly that version:
+        # anything else was applied twice or made up (the server's own trade timeouts aside).
+        sent = {(version + 1, json.dumps(action, sort_keys=True))
+                for version, action in s.sent.values()}
+        for seq, (seat, action) in rows.items():
+            if seat != s.seat or (seq, json.dumps(action, sort_keys=True)) in sent:
+                continue
+            if action == {"kind": "answer", "accept": False}:
+                auto_declines += 1
+            else:
+                unsent += 1
+    return {"acknowledged": acked, "lost": lost, "applied_twice": unsent,
+            "trade_timeouts": auto_declines}
+
+
+def replays_match(db: Path, seats: list[Seat]) -> tuple[int, int]:
+    """(finished games whose exported record replays to the score the bots saw, all finished)."""
+    from tyros_server.engine import replay
+
+    ok = total = 0
+    for table in sorted({s.table for s in seats}):
+        seen = {json.dumps(s.score, sort_keys=True) for s in seats if s.table == table}
+        if None in [s.score for s in seats if s.table == table]:
+            continue
+        total += 1
+        out = subprocess.run([sys.executable, "-m", "tyros_server.cli", "export", "--db", str(db),
+                              table], capture_output=True, text=True, check=True).stdout
+        state = replay(json.loads(out))
+        ok += len(seen) == 1 and json.dumps(state.score, sort_keys=True) in seen
+    return ok, total
+
+
+def run(games: int, think_ms: float, seed: int, limit: float) -> dict[str, Any]:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "chaos.db"
+        server = ServerProcess(db)
+        server.start()
+        seats = [Seat(f"chaos-{g}", f"b{i}") for g in range(games) for i in range(4)]
+        kills: list[float] = []
+        started = time.monotonic()
+
+        async def main() -> None:
+            give_up = time.monotonic() + limit
+            killing = asyncio.create_task(killer(server, seats, random.Random(rng.random()),
+                                                 kills))
+            # Seats join in order, so that each table's seat numbers follow the list.
+            players = []
+            for s in seats:
+                players.append(asyncio.create_task(
+                    play_seat(server.url, s, random.Random(rng.random()), think_ms / 1000,
+                              give_up)))
+                await asyncio.sleep(0.01)
+            await asyncio.gather(*players)
+            killing.cancel()
+
+        try:
+            asyncio.run(main())
+        finally:
+            server.stop()
+        elapsed = time.monotonic() - started
+        finished_tables = {s.table for s in seats if s.score is not None}
+        complete = [t for t in finished_tables
+                    if all(s.score is not None for s in seats if s.table == t)]
+        result = check(db, seats)
+        same, total = replays_match(db, seats)
+    return {
+        "games": games, "games_completed": len(complete), "kills": len(kills),
+        "kills_per_game_min": min((sum(1 for k in kills if k < max(
+            s.finished_at or 0 for s in seats if s.table == t)) for t in complete), default=0),
+        "seconds": round(elapsed, 1),
+        **result, "replays_identical": same, "replays_checked": total,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--think-ms", type=float, default=20.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--limit", type=float, default=900.0, help="give up after (s)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = run(args.games, args.think_ms, args.seed, args.limit)
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        for key, value in result.items():
+            print(f"{key:>22}: {value}")
+    ok = (result["games_completed"] == args.games and result["lost"] == 0
+          and result["applied_twice"] == 0 and result["replays_identical"] == args.games)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

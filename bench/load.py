@@ -1,0 +1,167 @@
+"""Load: one server process, T tables of 4 random bots each, all on loopback.
+
+Reports actions per second, the latency from an action sent to the update it
+caused (p50, p99, max), errors, and the server's peak memory. Bots think for
+``--think-ms`` (uniformly 0.5x-1.5x) before acting, as players do; 0 means they
+answer at once, which saturates the server.
+
+    python bench/load.py --tables 50 --seconds 30
+    python bench/load.py --sweep 10,25,50,100 --seconds 20 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import ServerProcess, cpu_note, percentile
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    stale: int = 0
+    games: int = 0
+
+
+async def bot(url: str, table: str, name: str, rng: random.Random, stats: Stats,
+              think: float, stop_at: float) -> bool:
+    """Play one seat until the game ends (True) or time is up (False)."""
+    ids = itertools.count(1)
+    pending: dict[int, float] = {}
+    async with connect(url, max_size=2**23, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "id": next(ids), "protocol": 1,
+                                  "name": name, "table": table, "players": 4,
+                                  "trade_seconds": 5}))
+        waiting_since: float | None = None
+        while time.monotonic() < stop_at:
+            try:
+                frame = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at -
+                                                                       time.monotonic()))
+            except TimeoutError:
+                return False
+            message = json.loads(frame)
+            kind = message["type"]
+            if kind == "accepted":
+                waiting_since = pending.pop(message["re"], None)
+            elif kind == "error":
+                if message["code"] == "stale_version":
+                    stats.stale += 1
+                else:
+                    stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+                pending.pop(message.get("re") or -1, None)
+            elif kind == "update":
+                if waiting_since is not None:
+                    stats.latencies.append(time.perf_counter() - waiting_since)
+                    stats.actions += 1
+                    waiting_since = None
+                if message["view"]["phase"] == "over":
+                    return True
+                prompt = message.get("prompt")
+                if prompt:
+                    if think:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                    action = rng.choice(prompt["legal"])
+                    msg_id = next(ids)
+                    pending[msg_id] = time.perf_counter()
+                    await ws.send(json.dumps({"type": "action", "id": msg_id,
+                                              "version": prompt["version"], "action": action}))
+    return False
+
+
+async def table_loop(url: str, index: int, seconds: float, think: float, stats: Stats,
+                     seed: int) -> None:
+    stop_at = time.monotonic() + seconds
+    for game in itertools.count():
+        name = f"load-{index}-{game}"
+        rng = random.Random(seed * 1000 + index * 10 + game)
+        try:
+            results = await asyncio.gather(*(
+                bot(url, name, f"b{seat}", random.Random(rng.random()), stats, think, stop_at)
+                for seat in range(4)))
+        except (ConnectionClosed, OSError) as exc:
+            stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
+            return
+        if all(results):
+            stats.games += 1
+        if time.monotonic() >= stop_at:
+            return
+
+
+def run(tables: int, seconds: float, think_ms: float, seed: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProcess(Path(tmp) / "load.db")
+        server.start()
+        stats = Stats()
+        started = time.monotonic()
+
+        async def main() -> None:
+            await asyncio.gather(*(table_loop(server.url, i, seconds, think_ms / 1000, stats,
+                                              seed) for i in range(tables)))
+
+        try:
+            asyncio.run(main())
+            elapsed = time.monotonic() - started
+            memory = server.peak_memory_kib()
+        finally:
+            server.stop()
+    ms = [x * 1000 for x in stats.latencies]
+    return {
+        "tables": tables, "connections": tables * 4, "seconds": round(elapsed, 1),
+        "think_ms": think_ms, "actions": stats.actions,
+        "actions_per_second": round(stats.actions / elapsed, 1),
+        "games_finished": stats.games,
+        "latency_ms": {"p50": round(percentile(ms, 50), 2), "p99": round(percentile(ms, 99), 2),
+                       "max": round(max(ms, default=float("nan")), 2)},
+        "errors": sum(stats.errors.values()), "error_codes": stats.errors,
+        "stale_versions": stats.stale,
+        "server_peak_memory_mib": round(memory / 1024, 1) if memory else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--sweep", default=None, help="comma-separated table counts")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think-ms", type=float, default=100.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    counts = [int(x) for x in args.sweep.split(",")] if args.sweep else [args.tables]
+    results = [run(t, args.seconds, args.think_ms, args.seed) for t in counts]
+    if args.json:
+        print(json.dumps(results if args.sweep else results[0], indent=1))
+        return 0
+    print(f"load bench ({cpu_note()}, server and bots on loopback, think {args.think_ms} ms)")
+    print(f"{'tables':>6} {'conns':>5} {'actions/s':>10} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'max ms':>7} {'errors':>6} {'games':>5} {'peak MiB':>8}")
+    for r in results:
+        lat = r["latency_ms"]
+        print(f"{r['tables']:>6} {r['connections']:>5} {r['actions_per_second']:>10} "
+              f"{lat['p50']:>7} {lat['p99']:>7} {lat['max']:>7} {r['errors']:>6} "
+              f"{r['games_finished']:>5} {r['server_peak_memory_mib']:>8}")
+    meets = [r["tables"] for r in results if r["errors"] == 0 and r["latency_ms"]["p99"] < 50]
+    if args.sweep:
+        print(f"largest table count meeting p99 < 50 ms with 0 errors: {max(meets, default=0)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -18,6 +18,7 @@ token) or ``list_tables``.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -36,7 +37,9 @@ PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[^\x00
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    # Strict: the wire must match the schema exactly (no "7" for 7, no Python field names).
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True,
+                              validate_by_alias=True, validate_by_name=False)
 
 
 # Actions (mirroring the engine's; payments are card lists) -----------------------
@@ -350,7 +353,7 @@ class Accepted(Model):
 class Error(Model):
     type: Literal["error"] = "error"
     re: MessageId | None
-    code: ErrorCode
+    code: Annotated[ErrorCode, Field(strict=False)]  # a string on the wire
     message: str
 
 
@@ -364,13 +367,17 @@ ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
-    """Validate one client frame (raises pydantic.ValidationError)."""
-    return CLIENT_ADAPTER.validate_json(text)
+    """Validate one client frame (raises ValueError for bad JSON, ValidationError otherwise).
+
+    The JSON is decoded first: validating the decoded object is stricter about
+    repeated keys than pydantic's own JSON mode.
+    """
+    return CLIENT_ADAPTER.validate_python(json.loads(text), by_alias=True, by_name=False)
 
 
 def parse_server_message(text: str | bytes) -> ServerMessage:
-    """Validate one server frame (raises pydantic.ValidationError)."""
-    return SERVER_ADAPTER.validate_json(text)
+    """Validate one server frame (raises ValueError for bad JSON, ValidationError otherwise)."""
+    return SERVER_ADAPTER.validate_python(json.loads(text), by_alias=True, by_name=False)
 
 
 def protocol_schema() -> dict[str, Any]:

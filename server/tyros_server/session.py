@@ -76,6 +76,8 @@ class SeatSlot:
     digest: str
     conn: ConnId | None = None
     absent_since: float | None = None
+    bot: bool = False
+    """A takeover bot is playing this seat until its owner returns."""
 
 
 @dataclass(slots=True)
@@ -193,7 +195,7 @@ class Session:
         re = raw.get("id") if isinstance(raw, dict) else None
         re = re if type(re) is int and 0 <= re <= 2**53 else None
         try:
-            message = CLIENT_ADAPTER.validate_python(raw)
+            message = CLIENT_ADAPTER.validate_python(raw, by_alias=True, by_name=False)
         except ValidationError as exc:
             return [self._error(conn, re, ErrorCode.BAD_MESSAGE, _summary(exc))]
         except RecursionError:
@@ -290,7 +292,7 @@ class Session:
             if old is not None:
                 old.table = old.seat = None
             out.append(Close(slot.conn, 4000, "this seat was taken back by a new connection"))
-        slot.conn, slot.absent_since = conn, None
+        slot.conn, slot.absent_since, slot.bot = conn, None, False
         info.table, info.seat = table.name, seat
         log.info("seat %d of table %s is back", seat, table.name)
         out.append(Send(conn, self._welcome(resume.id, table, seat, slot.name, None)))
@@ -359,7 +361,9 @@ class Session:
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (None: nothing pending)."""
-        times = [t.trade_deadline for t in self.tables.values() if t.trade_deadline is not None]
+        times = [t.trade_deadline for t in self.tables.values()
+                 if t.trade_deadline is not None and t.state is not None
+                 and any(seat != t.state.current for seat in seats_to_act(t.state))]
         takeover = self.limits.takeover_seconds
         if takeover is not None and self.takeover is not None:
             for table in self.tables.values():
@@ -398,8 +402,16 @@ class Session:
             if not due or state.phase == Phase.OVER:
                 break
             seat = due[0]
-            action = self.takeover(table.name, seat, view(state, seat), legal_actions(state, seat))
-            check_action(state, seat, action)  # a policy's mistake must not corrupt the game
+            if not table.seats[seat].bot:
+                table.seats[seat].bot = True
+                out += self._table_update(table)
+            legal = legal_actions(state, seat)
+            action = self.takeover(table.name, seat, view(state, seat), legal)
+            try:
+                check_action(state, seat, action)  # a policy's mistake must not corrupt the game
+            except IllegalActionError:
+                log.exception("the takeover policy chose an illegal action; passing on")
+                action = legal[0]
             committed = self._commit(table, seat, action)
             if committed is None:
                 break
@@ -419,15 +431,11 @@ class Session:
 
     def _table_info(self, table: Table) -> dict[str, Any]:
         seats = []
-        wait = self.limits.takeover_seconds
-        now = self.clock()
         for seat in range(table.options.players):
             if seat < len(table.seats):
                 slot = table.seats[seat]
-                bot = (wait is not None and self.takeover is not None
-                       and slot.absent_since is not None and now >= slot.absent_since + wait)
                 seats.append({"seat": seat, "name": slot.name, "connected": slot.conn is not None,
-                              "bot": bot})
+                              "bot": slot.bot})
             else:
                 seats.append({"seat": seat, "name": None, "connected": False, "bot": False})
         return {"name": table.name, "players": table.options.players,

@@ -1,0 +1,515 @@
+"""The protocol's pydantic models: what parses, what is refused, the schema, the engine's views.
+
+Client messages must parse exactly when the protocol allows them (unknown fields, types and
+kinds, wrong field types, oversize lists and bad labels are refused with a
+``ValidationError``). The models must also accept everything the engine produces: every
+``view`` of many states of seeded random games validates as ``GameView`` and every legal
+action's JSON validates as the ``Action`` union.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from tyros_protocol.__main__ import main as protocol_main
+from tyros_protocol.board import BOARD
+from tyros_protocol.errors import ErrorCode
+from tyros_protocol.messages import (
+    ACTION_ADAPTER,
+    CLIENT_ADAPTER,
+    SERVER_ADAPTER,
+    Act,
+    AnswerAction,
+    BankDrawAction,
+    BankPickAction,
+    CityAction,
+    CompleteAction,
+    ExpandAction,
+    GameView,
+    GiveCardAction,
+    Hello,
+    KeepAction,
+    ListTables,
+    MoveAction,
+    PassAction,
+    ProposeAction,
+    Resume,
+    ReturnTileAction,
+    ShipAction,
+    WithdrawAction,
+    parse_client_message,
+    parse_server_message,
+    protocol_schema,
+)
+from tyros_server.engine import (
+    GameState,
+    Options,
+    Phase,
+    action_to_json,
+    legal_actions,
+    new_game,
+    push,
+    seats_to_act,
+    view,
+)
+
+CLIENT_TYPES = ("hello", "resume", "list_tables", "action")
+SERVER_TYPES = ("welcome", "tables", "table", "update", "accepted", "error")
+
+# One example of every action kind, as a client sends it.
+ACTION_EXAMPLES: dict[str, tuple[dict[str, Any], type]] = {
+    "pass": ({"kind": "pass"}, PassAction),
+    "expand": ({"kind": "expand", "tile": "12", "colour": "green"}, ExpandAction),
+    "return_tile": ({"kind": "return_tile", "tile": "5"}, ReturnTileAction),
+    "move": ({"kind": "move", "from": "TY", "to": "16W", "pay": ["violet", "wild"]},
+             MoveAction),
+    "city": ({"kind": "city", "space": "16", "ship": "16E", "pay": ["orange"] * 3}, CityAction),
+    "ship": ({"kind": "ship", "space": "TY", "pay": ["yellow", "yellow"]}, ShipAction),
+    "bank_draw": ({"kind": "bank_draw", "pay": ["green"]}, BankDrawAction),
+    "bank_pick": ({"kind": "bank_pick", "pay": ["green", "orange", "wild"], "take": "violet"},
+                  BankPickAction),
+    "propose": ({"kind": "propose", "to": [1, 3], "give": ["green"], "get": ["orange", "wild"]},
+                ProposeAction),
+    "answer": ({"kind": "answer", "accept": False}, AnswerAction),
+    "complete": ({"kind": "complete", "with": 2}, CompleteAction),
+    "withdraw": ({"kind": "withdraw"}, WithdrawAction),
+    "give_card": ({"kind": "give_card", "card": "wild"}, GiveCardAction),
+    "keep": ({"kind": "keep", "cards": ["orange", "yellow", "green"]}, KeepAction),
+}
+
+
+def act(action: dict[str, Any], *, version: int = 3, id_: int = 9) -> dict[str, Any]:
+    return {"type": "action", "id": id_, "version": version, "action": action}
+
+
+def refused(message: dict[str, Any] | str) -> None:
+    """The message must fail client validation with a pydantic ValidationError."""
+    text = message if isinstance(message, str) else json.dumps(message)
+    with pytest.raises(ValidationError):
+        parse_client_message(text)
+
+
+# Client messages that parse ------------------------------------------------------------
+
+
+def test_list_tables_parses() -> None:
+    msg = parse_client_message('{"type": "list_tables", "id": 1}')
+    assert isinstance(msg, ListTables) and msg.id == 1
+    assert isinstance(parse_client_message('{"type": "list_tables"}'), ListTables)
+
+
+def test_hello_parses_with_defaults_and_with_every_field() -> None:
+    msg = parse_client_message(
+        '{"type": "hello", "id": 2, "protocol": 1, "name": "Ann", "table": "friday"}')
+    assert isinstance(msg, Hello)
+    assert (msg.id, msg.protocol, msg.name, msg.table) == (2, 1, "Ann", "friday")
+    assert (msg.players, msg.setup, msg.seed, msg.trade_seconds, msg.spectate) == (
+        4, "first", None, 60, False)
+    full = parse_client_message(json.dumps({
+        "type": "hello", "id": 3, "protocol": 1, "name": "Bo Ærø", "table": "a_b.c-9",
+        "players": 3, "setup": "variable", "seed": 2**63 - 1, "trade_seconds": 5,
+        "spectate": True}))
+    assert isinstance(full, Hello)
+    assert (full.players, full.setup, full.seed, full.trade_seconds, full.spectate) == (
+        3, "variable", 2**63 - 1, 5, True)
+    assert full.name == "Bo Ærø"
+
+
+def test_resume_parses() -> None:
+    msg = parse_client_message('{"type": "resume", "id": 4, "protocol": 1, "token": "abc"}')
+    assert isinstance(msg, Resume) and msg.token == "abc" and msg.id == 4
+
+
+@pytest.mark.parametrize("kind", sorted(ACTION_EXAMPLES))
+def test_every_action_kind_parses(kind: str) -> None:
+    action, model = ACTION_EXAMPLES[kind]
+    msg = parse_client_message(json.dumps(act(action)))
+    assert isinstance(msg, Act)
+    assert (msg.id, msg.version) == (9, 3)
+    assert isinstance(msg.action, model)
+    assert msg.action.kind == kind
+    # What was sent comes back unchanged when dumped by alias.
+    assert msg.action.model_dump(by_alias=True) == action
+    assert isinstance(ACTION_ADAPTER.validate_python(action), model)
+
+
+def test_every_action_kind_has_an_example() -> None:
+    schema = protocol_schema()
+    mapping = schema["$defs"]["Act"]["properties"]["action"]["discriminator"]["mapping"]
+    assert set(mapping) == set(ACTION_EXAMPLES)
+
+
+def test_aliases_round_trip() -> None:
+    move = parse_client_message(json.dumps(act(ACTION_EXAMPLES["move"][0])))
+    assert isinstance(move, Act) and isinstance(move.action, MoveAction)
+    assert move.action.from_ == "TY"
+    dumped = move.model_dump(by_alias=True)
+    assert dumped["action"] == {"kind": "move", "from": "TY", "to": "16W",
+                                "pay": ["violet", "wild"]}
+    assert "from_" not in json.dumps(dumped)
+    assert parse_client_message(json.dumps(dumped)) == move
+    complete = ACTION_ADAPTER.validate_python({"kind": "complete", "with": 2})
+    assert isinstance(complete, CompleteAction) and complete.with_ == 2
+    assert complete.model_dump(by_alias=True) == {"kind": "complete", "with": 2}
+    assert ACTION_ADAPTER.validate_json(complete.model_dump_json(by_alias=True)) == complete
+
+
+def test_models_are_frozen() -> None:
+    msg = parse_client_message('{"type": "list_tables", "id": 1}')
+    with pytest.raises(ValidationError):
+        setattr(msg, "id", 2)  # noqa: B010 - assignment must be refused at run time
+
+
+# Client messages that are refused --------------------------------------------------------
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "list_tables", "id": 1, "extra": 1},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "colour": "red"},
+    {"type": "resume", "protocol": 1, "token": "x", "seat": 0},
+    {"type": "action", "version": 1, "action": {"kind": "pass"}, "seat": 0},
+    act({"kind": "pass", "pay": []}),
+    act({"kind": "move", "from": "TY", "to": "1", "pay": [], "via": "2"}),
+], ids=lambda m: json.dumps(m)[:60])
+def test_unknown_fields_are_refused(message: dict[str, Any]) -> None:
+    refused(message)
+
+
+@pytest.mark.parametrize("action", [
+    {"kind": "move", "from_": "TY", "to": "1", "pay": []},
+    {"kind": "complete", "with_": 1},
+    {"kind": "complete", "with": 1, "with_": 2},
+], ids=["from_", "with_", "with-and-with_"])
+def test_python_field_names_are_not_wire_names(action: dict[str, Any]) -> None:
+    # On the wire the fields are "from" and "with" only (the schema says so, with
+    # additionalProperties false); "from_"/"with_" are unknown fields there.
+    refused(act(action))
+    with pytest.raises(ValidationError):
+        CLIENT_ADAPTER.validate_python(act(action))
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "welcome", "id": 1},
+    {"type": "update", "id": 1},
+    {"type": "HELLO", "protocol": 1, "name": "A", "table": "t"},
+    {"type": "chat", "text": "hi"},
+    {"id": 1},
+    {"type": None},
+    act({"kind": "cheat"}),
+    act({"kind": "PASS"}),
+    act({}),
+], ids=lambda m: json.dumps(m)[:60])
+def test_unknown_types_and_kinds_are_refused(message: dict[str, Any]) -> None:
+    refused(message)
+
+
+@pytest.mark.parametrize("text", ["[]", "1", '"hello"', "null", "true"])
+def test_non_objects_are_refused(text: str) -> None:
+    refused(text)
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "list_tables", "id": [1]},
+    {"type": "list_tables", "id": "one"},
+    {"type": "list_tables", "id": -1},
+    {"type": "list_tables", "id": 2**53 + 1},
+    {"type": "list_tables", "id": 1.5},
+    {"type": "hello", "protocol": "one", "name": "A", "table": "t"},
+    {"type": "hello", "protocol": 1, "name": 7, "table": "t"},
+    {"type": "hello", "protocol": 1, "name": "A", "table": ["t"]},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "players": 2},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "players": 5},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "setup": "random"},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "seed": -1},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "seed": 2**63},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "trade_seconds": 4},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "trade_seconds": 601},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "spectate": {}},
+    {"type": "hello", "name": "A", "table": "t"},
+    {"type": "hello", "protocol": 1, "table": "t"},
+    {"type": "hello", "protocol": 1, "name": "A"},
+    {"type": "resume", "protocol": 1, "token": ""},
+    {"type": "resume", "protocol": 1, "token": "x" * 65},
+    {"type": "resume", "protocol": 1, "token": 12},
+    {"type": "resume", "protocol": 1},
+    {"type": "action", "id": 1, "action": {"kind": "pass"}},
+    {"type": "action", "id": 1, "version": -1, "action": {"kind": "pass"}},
+    {"type": "action", "id": 1, "version": 1},
+    {"type": "action", "id": 1, "version": 1, "action": "pass"},
+    act({"kind": "answer", "accept": [True]}),
+    act({"kind": "answer"}),
+    act({"kind": "complete", "with": 4}),
+    act({"kind": "complete", "with": -1}),
+    act({"kind": "complete", "with": "one"}),
+    act({"kind": "move", "from": "TY", "to": "1", "pay": "green"}),
+    act({"kind": "move", "from": "TY", "to": "1", "pay": ["gold"]}),
+    act({"kind": "move", "from": "TY", "to": "1", "pay": [None]}),
+    act({"kind": "move", "from": 1, "to": "1", "pay": []}),
+    act({"kind": "move", "to": "1", "pay": []}),
+    act({"kind": "expand", "tile": "1", "colour": "wild"}),
+    act({"kind": "expand", "tile": "1", "colour": "red"}),
+    act({"kind": "bank_pick", "pay": ["green"] * 3, "take": "red"}),
+    act({"kind": "give_card", "card": 3}),
+    act({"kind": "keep", "cards": {"green": 3}}),
+    act({"kind": "propose", "to": [4], "give": [], "get": []}),
+    act({"kind": "propose", "to": 1, "give": [], "get": []}),
+], ids=lambda m: json.dumps(m)[:70])
+def test_wrong_field_types_and_values_are_refused(message: dict[str, Any]) -> None:
+    refused(message)
+
+
+@pytest.mark.parametrize("message", [
+    {"type": "hello", "protocol": 1, "name": "", "table": "t"},
+    {"type": "hello", "protocol": 1, "name": "x" * 33, "table": "t"},
+    {"type": "hello", "protocol": 1, "name": "a\nb", "table": "t"},
+    {"type": "hello", "protocol": 1, "name": "a\x00", "table": "t"},
+    {"type": "hello", "protocol": 1, "name": "a\x7f", "table": "t"},
+    {"type": "hello", "protocol": 1, "name": "A", "table": ""},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "t" * 33},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "fri day"},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "../etc"},
+    {"type": "hello", "protocol": 1, "name": "A", "table": "tä"},
+], ids=lambda m: json.dumps(m)[:70])
+def test_bad_names_are_refused(message: dict[str, Any]) -> None:
+    refused(message)
+
+
+def test_name_and_table_limits_are_inclusive() -> None:
+    msg = parse_client_message(json.dumps(
+        {"type": "hello", "protocol": 1, "name": "x" * 32, "table": "t" * 32}))
+    assert isinstance(msg, Hello) and len(msg.name) == 32 and len(msg.table) == 32
+
+
+@pytest.mark.parametrize("action", [
+    {"kind": "move", "from": "TY", "to": "1", "pay": ["green"] * 61},
+    {"kind": "city", "space": "1", "ship": "1", "pay": ["wild"] * 61},
+    {"kind": "ship", "space": "1", "pay": ["wild"] * 100},
+    {"kind": "bank_draw", "pay": ["orange"] * 61},
+    {"kind": "bank_pick", "pay": ["orange"] * 61, "take": "green"},
+    {"kind": "propose", "to": [1], "give": ["green"] * 61, "get": []},
+    {"kind": "propose", "to": [1], "give": [], "get": ["green"] * 61},
+    {"kind": "propose", "to": [0, 1, 2, 3], "give": ["green"], "get": ["orange"]},
+    {"kind": "propose", "to": [], "give": ["green"], "get": ["orange"]},
+    {"kind": "keep", "cards": ["yellow"] * 61},
+], ids=lambda a: f"{a['kind']}-{len(json.dumps(a))}")
+def test_oversize_lists_are_refused(action: dict[str, Any]) -> None:
+    refused(act(action))
+
+
+def test_lists_at_their_limit_parse() -> None:
+    msg = parse_client_message(json.dumps(act(
+        {"kind": "propose", "to": [1, 2, 3], "give": ["green"] * 60, "get": ["wild"] * 60})))
+    assert isinstance(msg, Act) and isinstance(msg.action, ProposeAction)
+    assert len(msg.action.give) == 60 and msg.action.to == [1, 2, 3]
+
+
+@pytest.mark.parametrize("label", ["ty", "Ty", "TYR", "", "123", "1W", "16E", "T", "-1", "1 ",
+                                   " 1", "1.", "٣"])
+def test_bad_space_labels_are_refused(label: str) -> None:
+    refused(act({"kind": "expand", "tile": label, "colour": "green"}))
+    refused(act({"kind": "ship", "space": label, "pay": []}))
+    refused(act({"kind": "city", "space": label, "ship": "1", "pay": []}))
+    refused(act({"kind": "return_tile", "tile": label}))
+
+
+@pytest.mark.parametrize("label", ["ty", "", "123", "16X", "16w", "W", "16WE", "TYW", "1 ",
+                                   "-1"])
+def test_bad_port_labels_are_refused(label: str) -> None:
+    refused(act({"kind": "move", "from": label, "to": "1", "pay": []}))
+    refused(act({"kind": "move", "from": "TY", "to": label, "pay": []}))
+    refused(act({"kind": "city", "space": "1", "ship": label, "pay": []}))
+
+
+@pytest.mark.parametrize("label", ["TY", "1", "9", "16", "32", "16W", "16E"])
+def test_good_port_labels_parse(label: str) -> None:
+    msg = parse_client_message(json.dumps(act({"kind": "move", "from": label, "to": label,
+                                               "pay": []})))
+    assert isinstance(msg, Act) and isinstance(msg.action, MoveAction)
+    assert msg.action.from_ == label == msg.action.to
+
+
+def test_every_board_label_is_a_valid_label() -> None:
+    for space in range(BOARD.space_count):
+        label = BOARD.space_label(space)
+        ACTION_ADAPTER.validate_python({"kind": "expand", "tile": label, "colour": "orange"})
+    for port in range(BOARD.port_count):
+        label = BOARD.port_label(port)
+        ACTION_ADAPTER.validate_python({"kind": "move", "from": label, "to": label, "pay": []})
+
+
+# Server messages -------------------------------------------------------------------------
+
+
+def test_server_messages_parse_and_refuse_unknown_fields() -> None:
+    welcome = {"type": "welcome", "re": 2, "protocol": 1, "table": "friday", "seat": 0,
+               "name": "Ann", "token": "x" * 43}
+    assert parse_server_message(json.dumps(welcome)).type == "welcome"
+    spectator = {**welcome, "seat": None, "name": None, "token": None}
+    assert SERVER_ADAPTER.validate_python(spectator).type == "welcome"
+    error = {"type": "error", "re": None, "code": "bad_json", "message": "no"}
+    assert SERVER_ADAPTER.validate_python(error).type == "error"
+    with pytest.raises(ValidationError):
+        SERVER_ADAPTER.validate_python({**error, "code": "no_such_code"})
+    with pytest.raises(ValidationError):
+        SERVER_ADAPTER.validate_python({**welcome, "secret": 1})
+    with pytest.raises(ValidationError):
+        SERVER_ADAPTER.validate_python({"type": "hello", "protocol": 1, "name": "A",
+                                        "table": "t"})
+    accepted = {"type": "accepted", "re": 1, "version": 4}
+    assert SERVER_ADAPTER.validate_python(accepted).type == "accepted"
+    table = {"type": "table", "table": {
+        "name": "t", "players": 3, "setup": "first", "started": False, "finished": False,
+        "seats": [{"seat": 0, "name": "A", "connected": True, "bot": False},
+                  {"seat": 1, "name": None, "connected": False}]}}
+    assert SERVER_ADAPTER.validate_python(table).type == "table"
+    tables = {"type": "tables", "re": 0, "tables": [table["table"]]}
+    assert SERVER_ADAPTER.validate_python(tables).type == "tables"
+
+
+def test_every_error_code_is_a_valid_error() -> None:
+    for code in ErrorCode:
+        SERVER_ADAPTER.validate_python({"type": "error", "re": 1, "code": code.value,
+                                        "message": "m"})
+
+
+# The schema ----------------------------------------------------------------------------------
+
+
+def run_schema_command() -> dict[str, Any]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = protocol_main(["schema"])
+    assert code == 0
+    parsed = json.loads(out.getvalue())
+    assert isinstance(parsed, dict)
+    return parsed
+
+
+def test_schema_command_prints_the_whole_protocol() -> None:
+    schema = run_schema_command()
+    assert schema == json.loads(json.dumps(protocol_schema()))
+    defs = schema["$defs"]
+    assert "ClientMessage" in defs and "ServerMessage" in defs
+    client = defs["ClientMessage"]["discriminator"]["mapping"]
+    server = defs["ServerMessage"]["discriminator"]["mapping"]
+    assert set(client) == set(CLIENT_TYPES)
+    assert set(server) == set(SERVER_TYPES)
+    text = json.dumps(schema)
+    for name in (*CLIENT_TYPES, *SERVER_TYPES, *ACTION_EXAMPLES):
+        assert f'"{name}"' in text, name
+    # Aliases appear as the wire names; every model forbids unknown fields.
+    assert "from" in defs["MoveAction"]["properties"]
+    assert "with" in defs["CompleteAction"]["properties"]
+    assert "from_" not in text and "with_" not in text
+    for name, definition in defs.items():
+        if definition.get("type") == "object" and "properties" in definition:
+            assert definition.get("additionalProperties") is False, name
+    assert set(defs["ErrorCode"]["enum"]) == {code.value for code in ErrorCode}
+
+
+def test_schema_command_usage() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert protocol_main([]) == 2
+        assert protocol_main(["nonsense"]) == 2
+    assert out.getvalue() == "" and "usage" in err.getvalue()
+
+
+def test_schema_agrees_with_the_models() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = run_schema_command()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    for action, _ in ACTION_EXAMPLES.values():
+        validator.validate(act(action))
+    validator.validate({"type": "hello", "id": 1, "protocol": 1, "name": "A", "table": "t"})
+    assert not validator.is_valid({"type": "list_tables", "id": 1, "x": 2})
+    assert not validator.is_valid(act({"kind": "move", "from": "ty", "to": "1", "pay": []}))
+
+
+# The engine's output validates ------------------------------------------------------------
+
+
+def is_over(state: GameState) -> bool:
+    return state.phase == Phase.OVER
+
+
+def random_game_states(seed: int, players: int, setup: str, every: int) -> Any:
+    """Play a seeded random game, yielding the state every ``every`` actions and at the end."""
+    state = new_game(Options(players=players, setup=setup, seed=seed))
+    rng = random.Random(seed)
+    steps = 0
+    yield state
+    while not is_over(state):
+        seat = seats_to_act(state)[0]
+        push(state, seat, rng.choice(legal_actions(state, seat)))
+        steps += 1
+        assert steps < 20_000
+        if steps % every == 0 or is_over(state):
+            yield state
+
+
+@pytest.mark.parametrize(("seed", "players", "setup"), [
+    (1, 3, "first"), (2, 4, "first"), (3, 3, "variable"), (4, 4, "variable")])
+def test_engine_views_validate_as_game_view(seed: int, players: int, setup: str) -> None:
+    phases: set[str] = set()
+    checked = 0
+    for state in random_game_states(seed, players, setup, every=7):
+        for viewer in (*range(players), None):
+            raw = view(state, viewer)
+            model = GameView.model_validate(raw)
+            assert model.viewer == viewer
+            assert model.version == state.version
+            assert model.players == players and model.setup == setup
+            if viewer is None:
+                assert model.hand is None and model.tiles is None
+                assert "hand" not in raw and "tiles" not in raw
+            else:
+                assert model.hand is not None and model.tiles is not None
+            # The view survives the trip through JSON, as it does on the wire.
+            assert GameView.model_validate_json(json.dumps(raw)) == model
+            phases.add(model.phase)
+            checked += 1
+    assert "over" in phases and "actions" in phases
+    assert checked > 50
+    final = GameView.model_validate(view(state, None))
+    assert final.phase == "over" and final.score is not None and final.score.winners
+
+
+@pytest.mark.parametrize(("seed", "players", "setup"), [
+    (11, 3, "first"), (12, 4, "variable"), (13, 4, "first"), (14, 3, "variable")])
+def test_every_legal_action_validates_as_an_action(seed: int, players: int, setup: str) -> None:
+    state = new_game(Options(players=players, setup=setup, seed=seed))
+    rng = random.Random(seed)
+    kinds: set[str] = set()
+    steps = 0
+    while state.phase != Phase.OVER:
+        for seat in seats_to_act(state):
+            for action in legal_actions(state, seat):
+                raw = action_to_json(action, BOARD)
+                model = ACTION_ADAPTER.validate_python(raw)
+                assert model.model_dump(by_alias=True) == raw
+                kinds.add(raw["kind"])
+        seat = seats_to_act(state)[0]
+        push(state, seat, rng.choice(legal_actions(state, seat)))
+        steps += 1
+        assert steps < 20_000
+    assert {"pass", "expand", "move", "propose", "answer"} <= kinds
+
+
+def test_update_messages_built_from_engine_views_validate() -> None:
+    state = new_game(Options(players=4, seed=5))
+    seat = seats_to_act(state)[0]
+    legal = [action_to_json(a, BOARD) for a in legal_actions(state, seat)]
+    update = {"type": "update", "version": state.version, "events": list(state.log or []),
+              "view": view(state, seat),
+              "prompt": {"version": state.version, "deadline": None, "legal": legal}}
+    parsed = SERVER_ADAPTER.validate_json(json.dumps(update))
+    assert parsed.type == "update"
+    assert CLIENT_ADAPTER.validate_python(act(legal[0], version=state.version)).type == "action"

@@ -164,8 +164,12 @@ def parse_board(data: dict[str, Any]) -> Board:
     if not all(label.isdigit() for label in numbered):
         raise BoardError(f"space labels must be numbers: {numbered}")
     count = len(numbered)
-    if sorted(int(label) for label in numbered) != list(range(1, count + 1)):
-        raise BoardError(f"numbered spaces must be 1..{count}, each once")
+    numbers = {int(label) for label in numbered}
+    if numbers != set(range(1, count + 1)) or len(numbers) != count:
+        top = max(numbers, default=0)
+        missing = sorted(set(range(1, top + 1)) - numbers)
+        raise BoardError(f"numbered spaces must be 1..N, each once: missing {missing}"
+                         if missing else f"numbered spaces must be 1..{count}, each once")
 
     space_labels = (tyros_label, *(str(n) for n in range(1, count + 1)))
     space_of = {label: i for i, label in enumerate(space_labels)}

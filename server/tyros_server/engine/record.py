@@ -89,6 +89,11 @@ def replay(record: dict[str, Any], board: Board = BOARD) -> GameState:
         raise RecordError(f"the record holds an illegal decision: {exc}") from exc
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"malformed record: {exc!r}") from exc
+    finished = state.score is not None
+    if (record.get("actions") != state.version or record.get("finished") != finished
+            or record.get("score") != state.score):
+        raise RecordError("the record's action count, finished flag or score sheet "
+                          "does not match its events")
     if state.log != events:
         assert state.log is not None
         at = next((i for i, (a, b) in enumerate(zip(state.log, events, strict=False)) if a != b),

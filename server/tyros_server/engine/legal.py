@@ -156,23 +156,31 @@ def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
     if not state.city_supply[seat]:
         return
     board = state.board
-    port_space = board.port_space
-    for space in sorted({port_space[p] for p in ports}):
-        colour = state.chips[space]
-        if colour < 0 or state.cities[space] >= 0:
+    port_space, space_ports = board.port_space, board.space_ports
+    ships, chips, cities = state.ships, state.chips, state.cities
+    done = set()
+    for start in ports:
+        space = port_space[start]
+        colour = chips[space]
+        if colour < 0 or cities[space] >= 0 or space in done:
             continue
-        mine = state.ships_in_space(space, seat)
-        if state.total_ships_in_space(space) != mine:
+        done.add(space)
+        mine = total = 0
+        for port in space_ports[space]:
+            base = port * MAX_SEATS
+            mine += ships[base + seat]
+            total += ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3]
+        if total != mine:  # another player has a ship there
             continue
         cost = CITY_COST[1] if mine >= 2 else CITY_COST[0]
         pays = colour_payments(colour, cost, hand[colour], hand[WILD])
-        for port in board.space_ports[space]:
-            if port in ports:
+        for port in space_ports[space]:
+            if ships[port * MAX_SEATS + seat]:
                 out.extend((_CITY, space, port, *pay) for pay in pays)
 
 
-def ship_payments(state: GameState, seat: Seat, space: int) -> tuple[CardCounts, ...]:
-    """Every way ``seat`` may pay to build a ship in ``space`` now (empty if it may not)."""
+def _ship_actions_in(state: GameState, seat: Seat, space: int) -> tuple[Action, ...]:
+    """Every ship ``seat`` may build in ``space`` now, with every way to pay."""
     hand = state.hands[seat]
     if not state.ship_supply[seat]:
         return ()
@@ -180,29 +188,40 @@ def ship_payments(state: GameState, seat: Seat, space: int) -> tuple[CardCounts,
     if space == TYROS and owner < 0:
         if state.ships_in_space(TYROS, seat) >= SHIP_LIMIT:
             return ()
-        return submultisets(hand, state.total_ships_in_space(TYROS) + 1)
+        return _any_colour_ships(space, hand, state.total_ships_in_space(TYROS) + 1)
     if owner != seat:
         return ()
-    colour = state.chips[space]
     present = state.total_ships_in_space(space)
+    if present >= SHIP_LIMIT:
+        return ()
+    return _colour_ships(space, state.chips[space], present, hand)
+
+
+@lru_cache(maxsize=1 << 14)
+def _any_colour_ships(space: int, hand: CardCounts, count: int) -> tuple[Action, ...]:
+    """Tyros without a city: ``count`` cards of any colours."""
+    return tuple((_SHIP, space, *pay) for pay in submultisets(hand, count))
+
+
+@lru_cache(maxsize=1 << 14)
+def _colour_ships(space: int, colour: int, present: int, hand: CardCounts) -> tuple[Action, ...]:
+    """One card of the colour with no ship there; two, one of them of the colour, beside one."""
     if present == 0:
-        return colour_payments(colour, 1, hand[colour], hand[WILD])
-    if present == 1:
-        return tuple(pay for pay in submultisets(hand, 2) if pay[colour] + pay[WILD] >= 1)
-    return ()
+        pays = colour_payments(colour, 1, hand[colour], hand[WILD])
+    else:
+        pays = tuple(pay for pay in submultisets(hand, 2) if pay[colour] + pay[WILD] >= 1)
+    return tuple((_SHIP, space, *pay) for pay in pays)
 
 
 def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
     if not state.ship_supply[seat]:
         return
-    for space, owner in enumerate(state.cities):
-        if owner == seat or (space == TYROS and owner < 0):
-            out.extend(_ship_actions(space, ship_payments(state, seat, space)))
-
-
-@lru_cache(maxsize=1 << 14)
-def _ship_actions(space: int, pays: tuple[CardCounts, ...]) -> tuple[Action, ...]:
-    return tuple((_SHIP, space, *pay) for pay in pays)
+    cities = state.cities
+    if cities[TYROS] < 0:
+        out.extend(_ship_actions_in(state, seat, TYROS))
+    for space, owner in enumerate(cities):
+        if owner == seat:
+            out.extend(_ship_actions_in(state, seat, space))
 
 
 @lru_cache(maxsize=1 << 14)

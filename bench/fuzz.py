@@ -34,6 +34,7 @@ from _common import ServerProcess
 ERROR_CODES = {
     "bad_json", "bad_message", "binary_frame", "too_large", "unsupported_protocol",
     "rate_limited", "hello_first", "already_joined", "no_such_table", "table_full",
+    "table_finished",
     "table_mismatch", "bad_token", "spectator", "not_started", "stale_version",
     "too_many_connections", "internal_error", "malformed_action", "game_over", "not_your_turn",
     "wrong_phase", "illegal_action", "cannot_afford", "trade_already_tried",

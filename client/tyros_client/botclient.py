@@ -119,7 +119,8 @@ async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
 
 def _check_fatal(message: dict[str, Any]) -> None:
     code = message.get("code")
-    if code in ("table_full", "bad_token", "unsupported_protocol", "no_such_table"):
+    if code in ("table_full", "table_finished", "bad_token", "unsupported_protocol",
+                "no_such_table"):
         raise BotGiveUp(f"server refused: {code}: {message.get('message')}")
     # Stale versions and the like are normal in trades: the next update prompts again.
     log.debug("server error %s: %s", code, message.get("message"))
@@ -136,6 +137,11 @@ def _on_update(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any]
     prompt = message.get("prompt")
     if not prompt:
         return None
+    trade = game.get("trade")
+    if (trade is not None and trade["proposer"] == run.seat
+            and all(entry["kind"] == "withdraw" for entry in prompt["legal"])
+            and any(answer["answer"] == "pending" for answer in trade["answers"])):
+        return None  # let the asked seats answer (or their time run out) before giving up
     legal = [parse_action(entry, BOARD) for entry in prompt["legal"]]
     action = bot.choose(game, legal)
     return {"type": "action", "version": prompt["version"],

@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     ALREADY_JOINED = "already_joined"
     NO_SUCH_TABLE = "no_such_table"
     TABLE_FULL = "table_full"
+    TABLE_FINISHED = "table_finished"
     TABLE_MISMATCH = "table_mismatch"
     BAD_TOKEN = "bad_token"
     SPECTATOR = "spectator"

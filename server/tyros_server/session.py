@@ -229,6 +229,9 @@ class Session:
 
     def _hello(self, conn: ConnId, info: Connection, hello: Hello) -> Output:
         table = self.tables.get(hello.table)
+        if table is None and self.store.load_table(hello.table) is not None:
+            self._resume_table(hello.table)  # a finished game: only kept on disk until asked
+            table = self.tables[hello.table]
         if table is None:
             if hello.spectate:
                 return [self._error(conn, hello.id, ErrorCode.NO_SUCH_TABLE,
@@ -241,6 +244,9 @@ class Session:
             info.table, info.spectator = table.name, True
             welcome = self._welcome(hello.id, table, None, None, None)
             return [Send(conn, welcome), *self._table_update(table), *self._sync(conn, table, None)]
+        if table.finished:
+            return [self._error(conn, hello.id, ErrorCode.TABLE_FINISHED,
+                                f"the game at table {table.name} is over; choose another name")]
         if len(table.seats) >= table.options.players:
             return [self._error(conn, hello.id, ErrorCode.TABLE_FULL,
                                 f"table {table.name} is full; watch it with spectate")]

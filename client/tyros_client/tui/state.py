@@ -1,0 +1,173 @@
+"""What the client knows: a plain object the network task updates and the screen reads.
+
+:meth:`ClientState.handle` takes one server message (a JSON dict) and folds it
+in: where we sit, who sits at the table, the last view and prompt, the log of
+events, the last error. There are no rules here: the view and the prompt are
+kept as the server sent them.
+
+>>> state = ClientState("ws://localhost:8765", "friday", "Ann")
+>>> state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "friday", "seat": 0,
+...               "name": "Ann", "token": "secret"})
+>>> state.seat, state.token
+(0, 'secret')
+>>> state.handle({"type": "error", "re": 2, "code": "not_your_turn", "message": "wait"})
+>>> state.error.text
+'not_your_turn: wait'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .text import describe_event, name_of
+
+LOG_LIMIT = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    text: str
+    style: str = ""
+    event: bool = False
+    """A game event (replaced on a resync) rather than a note of the client's."""
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A message for the player's eyes, stamped so that the newest one wins."""
+
+    text: str
+    at: float
+    error: bool = True
+
+
+class ClientState:
+    """Everything the screen shows, as received from the server."""
+
+    def __init__(self, address: str, table: str, name: str, *, spectate: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.address = address
+        self.table = table
+        self.name = name
+        self.spectate = spectate
+        self.clock = clock
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.table_info: dict[str, Any] | None = None
+        self.view: dict[str, Any] | None = None
+        self.prompt: dict[str, Any] | None = None
+        self.prompt_at = 0.0
+        """When the prompt arrived (its ``deadline`` counts from then)."""
+        self.version = -1
+        self.log: list[LogLine] = []
+        self.error: Notice | None = None
+        self.connection = "connecting"
+        self.connected = False
+        self.fatal: str | None = None
+        """Why the client gave up (the screen stays for reading)."""
+        self.resync = True
+        """The next update replays recent events: the log is rebuilt from them."""
+        self.accepted = 0
+        """How many of our actions the server accepted (the last at ``accepted_version``)."""
+        self.accepted_version = -1
+        self.changes = 0
+        """Bumped by every message, so that the screen can tell something changed."""
+
+    # What the screen asks ----------------------------------------------------------
+
+    @property
+    def names(self) -> list[str | None]:
+        seats = (self.table_info or {}).get("seats", [])
+        players = (self.view or {}).get("players") or (self.table_info or {}).get("players", 4)
+        names: list[str | None] = [None] * int(players)
+        for seat in seats:
+            if 0 <= seat["seat"] < len(names):
+                names[seat["seat"]] = seat.get("name")
+        return names
+
+    def seat_status(self, seat: int) -> dict[str, Any]:
+        for status in (self.table_info or {}).get("seats", []):
+            if status["seat"] == seat:
+                return dict(status)
+        return {"seat": seat, "name": None, "connected": False, "bot": False}
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        return list((self.prompt or {}).get("legal") or [])
+
+    @property
+    def over(self) -> bool:
+        return bool(self.view and self.view.get("phase") == "over")
+
+    def seconds_left(self) -> float | None:
+        """Time left to answer the trade offer asked of us (None: no deadline)."""
+        deadline = (self.prompt or {}).get("deadline")
+        if deadline is None:
+            return None
+        return max(0.0, float(deadline) - (self.clock() - self.prompt_at))
+
+    def note(self, text: str, *, error: bool = True) -> None:
+        """A message from the client itself (for instance about the connection)."""
+        self.error = Notice(text, self.clock(), error)
+        self._log(text, "class:log.error" if error else "class:log.info")
+        self.changes += 1
+
+    # Messages ------------------------------------------------------------------------
+
+    def handle(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "welcome":
+            self.seat = message.get("seat")
+            self.token = message.get("token") or self.token
+            self.table = str(message.get("table", self.table))
+            if message.get("name"):
+                self.name = str(message["name"])
+            self.resync = True
+            where = (f"seat {message.get('seat')}" if message.get("seat") is not None
+                     else "as a spectator")
+            self._log(f"joined table {self.table} {where}", "class:log.info")
+        elif kind == "table":
+            self.table_info = message.get("table")
+        elif kind == "update":
+            self._update(message)
+        elif kind == "error":
+            code, text = message.get("code", "error"), message.get("message", "")
+            self.error = Notice(f"{code}: {text}", self.clock())
+            self._log(f"server: {code}: {text}", "class:log.error")
+        elif kind == "accepted":
+            self.accepted += 1
+            self.accepted_version = int(message.get("version", -1))
+        self.changes += 1
+
+    def _update(self, message: dict[str, Any]) -> None:
+        view = message.get("view") or {}
+        if self.resync:
+            self.log = [line for line in self.log if not line.event]
+            self.resync = False
+        self.view = view
+        self.version = int(message.get("version", view.get("version", -1)))
+        self.prompt = message.get("prompt")
+        self.prompt_at = self.clock()
+        names = self.names
+        viewer = view.get("viewer")
+        for event in message.get("events") or []:
+            text = describe_event(event, names, viewer)
+            if text is None:
+                continue
+            style = "class:log.event"
+            if event.get("type") == "round_start":
+                style = "class:log.event class:log.round"
+            elif event.get("type") == "action" and event.get("seat") == self.seat:
+                style = "class:log.event class:log.mine"
+            self._log(text, style, event=True)
+
+    def _log(self, text: str, style: str, *, event: bool = False) -> None:
+        self.log.append(LogLine(text, style, event))
+        if len(self.log) > LOG_LIMIT:
+            del self.log[:len(self.log) - LOG_LIMIT]
+
+    def describe_seat(self, seat: int) -> str:
+        return name_of(seat, self.names)

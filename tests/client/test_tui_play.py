@@ -1,0 +1,90 @@
+"""``tyros-play`` (a local server, bots and the client in one process) and the command lines."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from tyros_client import play as play_module
+from tyros_client.tui import app as app_module
+from tyros_client.tui.app import TyrosApp
+
+from tests.client.test_tui_app import TIMEOUT, Terminal, on_screen, until
+
+
+async def run_play(argv: list[str], check: Any) -> tuple[TyrosApp, dict[str, Any] | None]:
+    """Run ``tyros-play`` until ``check(ui)`` holds, then quit with Ctrl-C."""
+    args = play_module.parse_args(argv)
+    with create_pipe_input() as keys, create_app_session(input=keys, output=Terminal()):
+        ready: asyncio.Future[TyrosApp] = asyncio.get_running_loop().create_future()
+        task = asyncio.create_task(play_module.play(args, colour=False, ready=ready))
+        try:
+            ui = await asyncio.wait_for(ready, TIMEOUT)
+            await check(ui)
+        finally:
+            keys.send_text("\x03")  # Ctrl-C quits, whatever has the focus
+            score = await asyncio.wait_for(task, TIMEOUT)
+    return ui, score
+
+
+async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path) -> None:
+    argv = ["--bots", "2", "--seed", "3", "--data", str(tmp_path), "--name", "Ann"]
+
+    async def started(ui: TyrosApp) -> None:
+        await until(lambda: ui.state.view is not None, "the game to start")
+        assert ui.state.seat == 0
+        assert ui.state.names == ["Ann", "bot-1", "bot-2"]
+        assert ui.state.table.startswith("local-")
+        await until(lambda: ui.state.prompt, "a prompt for the player")
+        await until(lambda: (tmp_path / "play.json").exists(), "the seats to be saved")
+        await on_screen(ui, "C bot-2")
+
+    first, score = await run_play(argv, started)
+    assert score is None  # the game did not end
+    assert (tmp_path / "play.db").exists()
+    saved = json.loads((tmp_path / "play.json").read_text())
+    assert saved["table"] == first.state.table and len(saved["bots"]) == 2
+    version = first.state.version
+
+    async def resumed(ui: TyrosApp) -> None:
+        await until(lambda: ui.state.view is not None, "the game to come back")
+        assert ui.state.table == first.state.table and ui.state.seat == 0
+        assert ui.state.version >= version
+        await until(lambda: all(s.get("connected") for s in
+                                (ui.state.table_info or {}).get("seats", [{}])),
+                    "every seat back")
+
+    await run_play(argv, resumed)
+
+    async def fresh(ui: TyrosApp) -> None:
+        await until(lambda: ui.state.view is not None, "a new game")
+        assert ui.state.table != first.state.table
+
+    await run_play([*argv, "--new"], fresh)
+
+
+def test_play_arguments() -> None:
+    args = play_module.parse_args([])
+    assert (args.bots, args.strategy, args.setup) == (3, "random", "first")
+    with pytest.raises(SystemExit):
+        play_module.parse_args(["--bots", "4"])
+    with pytest.raises(SystemExit):
+        play_module.parse_args(["--strategy", "nobody"])
+
+
+def test_client_arguments() -> None:
+    args = app_module.parse_args(["localhost:8765", "--name", "Ann", "--table", "friday",
+                                  "--players", "3", "--setup", "variable", "--spectate"])
+    assert args.address == "ws://localhost:8765"
+    assert (args.name, args.table, args.players, args.setup, args.spectate) == (
+        "Ann", "friday", 3, "variable", True)
+    for bad in (["nowhere"], ["h:1", "--table", "no spaces"], ["h:1", "--players", "5"],
+                ["h:1", "--name", ""]):
+        with pytest.raises(SystemExit):
+            app_module.parse_args(bad)
+    assert app_module.default_name()

@@ -1,0 +1,180 @@
+"""The client's state, its token store and its words for events and the score sheet."""
+
+from __future__ import annotations
+
+import random
+import stat
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit.formatted_text import fragment_list_to_text
+from tyros_client.tui.net import TokenStore, data_dir
+from tyros_client.tui.state import ClientState
+from tyros_client.tui.text import cards_text, describe_action, describe_event, score_sheet
+from tyros_server.engine import (
+    Options,
+    Phase,
+    event_view,
+    legal_actions,
+    new_game,
+    push,
+    seats_to_act,
+    view,
+)
+
+NAMES = ["Ann", "Bob", "Cyd"]
+
+
+def finished_game(seed: int = 4) -> Any:
+    state = new_game(Options(players=3, seed=seed))
+    rng = random.Random(seed)
+    while state.phase != Phase.OVER:
+        seat = seats_to_act(state)[0]
+        push(state, seat, rng.choice(legal_actions(state, seat)))
+    return state
+
+
+def table(names: list[str | None], players: int = 3) -> dict[str, Any]:
+    return {"type": "table", "table": {
+        "name": "t", "players": players, "setup": "first", "started": True, "finished": False,
+        "spectators": 0, "seats": [{"seat": i, "name": n, "connected": n is not None,
+                                    "bot": False} for i, n in enumerate(names)]}}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_welcome_table_update_and_prompt() -> None:
+    game = new_game(Options(players=3, seed=2))
+    clock = Clock()
+    state = ClientState("ws://x:1", "t", "Ann", clock=clock)
+    state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t", "seat": 0,
+                  "name": "Ann", "token": "tok"})
+    state.handle(table(NAMES))
+    assert state.names == NAMES
+    assert state.seat_status(1)["name"] == "Bob"
+    events = [e for e in (event_view(e, 0) for e in game.log or []) if e is not None]
+    seat = seats_to_act(game)[0]
+    prompt = {"version": game.version, "deadline": 30.0, "legal": [{"kind": "pass"}]}
+    state.handle({"type": "update", "version": game.version, "events": events,
+                  "view": view(game, 0), "prompt": prompt if seat == 0 else None})
+    assert state.view is not None and state.view["viewer"] == 0
+    texts = [line.text for line in state.log]
+    assert texts[0] == "joined table t seat 0"
+    assert any(t.startswith("=== round 1") for t in texts)
+    assert any("A Ann is dealt 4 tiles: " in t for t in texts)  # our own tiles are named
+    assert any(t == "B Bob is dealt 4 tiles" for t in texts)    # the others' are counted
+    state.prompt = prompt
+    state.prompt_at = clock.now
+    clock.now += 12.5
+    assert state.seconds_left() == 17.5
+    clock.now += 100
+    assert state.seconds_left() == 0.0
+    assert state.legal == [{"kind": "pass"}]
+
+
+def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
+    state = ClientState("ws://x:1", "t", "Ann")
+    state.handle(table(NAMES))
+    round_start = {"type": "round_start", "round": 1, "starting_seat": 1}
+    update = {"type": "update", "version": 3, "events": [round_start],
+              "view": {"players": 3, "viewer": 0}}
+    state.handle(update)
+    state.handle({**update, "events": [{"type": "round_end", "round": 1}]})
+    state.note("connection lost; reconnecting")
+    assert [line.text for line in state.log] == [
+        "=== round 1, B Bob starts ===", "round 1 ends", "connection lost; reconnecting"]
+    state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t", "seat": 0,
+                  "name": "Ann", "token": None})
+    state.handle(update)
+    assert [line.text for line in state.log] == [
+        "connection lost; reconnecting", "joined table t seat 0",
+        "=== round 1, B Bob starts ==="]
+
+
+def test_errors_and_acceptances() -> None:
+    state = ClientState("ws://x:1", "t", "Ann")
+    state.handle({"type": "error", "re": 4, "code": "stale_version", "message": "old"})
+    assert state.error is not None and state.error.text == "stale_version: old"
+    assert state.log[-1].text == "server: stale_version: old"
+    state.handle({"type": "accepted", "re": 5, "version": 9})
+    assert (state.accepted, state.accepted_version) == (1, 9)
+
+
+def test_every_event_of_a_game_has_words() -> None:
+    types = set()
+    for seed in range(4, 8):
+        for event in finished_game(seed).log or []:
+            for viewer in (0, 1, None):
+                seen = event_view(event, viewer)
+                if seen is not None:
+                    types.add(seen["type"])
+                    assert describe_event(seen, NAMES, viewer), seen
+    assert {"round_start", "action", "game_end", "trade_completed", "tile_drawn"} <= types
+
+
+def test_private_parts_only_for_their_seat() -> None:
+    dealt = {"type": "cards_dealt", "seat": 1, "count": 2, "cards": ["green", "wild"]}
+    assert describe_event(dealt, NAMES, 1) == "B Bob is dealt 2 cards: green, wild"
+    counted = {k: v for k, v in dealt.items() if k != "cards"}
+    assert describe_event(counted, NAMES, 0) == "B Bob is dealt 2 cards"
+    gift = {"type": "action", "seat": 0, "to": 2, "action": {"kind": "give_card", "to": 2}}
+    assert describe_event(gift, NAMES, 1) == "A Ann: give a card to C Cyd"
+    gift["action"] = {"kind": "give_card", "to": 2, "card": "violet"}
+    assert describe_event(gift, NAMES, 0) == "A Ann: give a violet to C Cyd"
+
+
+def test_action_words() -> None:
+    assert describe_action({"kind": "city", "space": "16", "ship": "16E",
+                            "pay": ["orange"] * 4}) == (
+        "build a city in 16 paying orange x4 (the ship on 16E goes home)")
+    assert describe_action({"kind": "bank_pick", "take": "violet",
+                            "pay": ["orange", "orange", "wild"]}) == (
+        "discard orange x2, wild, take violet from the discards")
+    assert describe_action({"kind": "propose", "to": [1, 2], "give": ["green"], "get": []},
+                           NAMES) == "offer green for nothing to B Bob, C Cyd"
+    assert cards_text([]) == "nothing"
+
+
+def test_the_score_sheet() -> None:
+    score = finished_game().score
+    text = fragment_list_to_text(score_sheet(score, NAMES))
+    lines = text.splitlines()
+    assert lines[0].split() == ["Empires", "size", "rank", "a", "city", "a", "ship"]
+    header = next(line for line in lines if line.startswith("player"))
+    assert header.split() == ["player", "orange", "yellow", "green", "violet", "majority",
+                              "all", "4", "tie", "total"]
+    for player in score["players"]:
+        row = next(line for line in lines if line.startswith(f"{'ABC'[player['seat']]} "))
+        assert row.split()[-1] == str(player["total"])
+        for empire in player["empires"]:
+            assert f"{empire['cities']}c {empire['ship_spaces']}s" in row
+    winners = [f"{'ABC'[s]} {NAMES[s]}" for s in score["winners"]]
+    assert lines[-1] in (f"Winner: {winners[0]}", f"Shared win: {' and '.join(winners)}")
+
+
+def test_token_store(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "tokens.json"
+    tokens = TokenStore(path)
+    assert tokens.load("k") is None
+    tokens.save("k", "secret", 2)
+    tokens.save("other", "x", None)
+    assert TokenStore(path).load("k") == "secret"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    tokens.forget("k")
+    assert tokens.load("k") is None and tokens.load("other") == "x"
+    path.write_text("not json")
+    assert tokens.load("other") is None
+
+
+def test_data_dir_follows_xdg(monkeypatch: Any, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert data_dir() == tmp_path / "tyros"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert data_dir() == tmp_path / "home" / ".local" / "share" / "tyros"

@@ -49,6 +49,8 @@ class _Peer:
         self.ws = ws
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
         self.writer = asyncio.create_task(self._write())
+        self.dropped = False
+        self._closing: asyncio.Task[None] | None = None
 
     async def _write(self) -> None:
         try:
@@ -60,6 +62,33 @@ class _Peer:
                 await self.ws.send(item)
         except ConnectionClosed:
             pass
+
+    def send(self, text: str) -> None:
+        if self.dropped:
+            return
+        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+            self.drop(1008, "too slow to read")
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after what is queued has been sent."""
+        if not self.dropped:
+            self.queue.put_nowait((code, reason))
+
+    def drop(self, code: int, reason: str) -> None:
+        """Close now, discarding the backlog (the client stopped reading)."""
+        self.dropped = True
+        self.writer.cancel()
+        self._closing = asyncio.create_task(self.ws.close(code, reason))
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (a little) until the queued frames are sent."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not self.queue.empty() and not self.writer.done():
+            if asyncio.get_running_loop().time() >= deadline:
+                return
+            await asyncio.sleep(0.01)
 
 
 class TyrosServer:
@@ -95,6 +124,8 @@ class TyrosServer:
         """Close every connection with 1001 (going away) and the database."""
         if self._ticker is not None:
             self._ticker.cancel()
+        # Let what is already queued (acknowledgements, updates) reach the clients first.
+        await asyncio.gather(*(peer.drain(1.0) for peer in list(self.peers.values())))
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
@@ -107,12 +138,9 @@ class TyrosServer:
             if peer is None:
                 continue
             if isinstance(item, Send):
-                if peer.queue.qsize() > SEND_QUEUE_LIMIT:
-                    peer.queue.put_nowait((1008, "too slow to read"))
-                    continue
-                peer.queue.put_nowait(json.dumps(item.message, separators=(",", ":")))
+                peer.send(json.dumps(item.message, separators=(",", ":")))
             elif isinstance(item, Close):
-                peer.queue.put_nowait((item.code, item.reason))
+                peer.close(item.code, item.reason)
 
     async def _tick_forever(self) -> None:
         while True:
@@ -126,6 +154,9 @@ class TyrosServer:
         address = str(ws.remote_address[0]) if ws.remote_address else "?"
         if (len(self.peers) >= self.config.max_connections
                 or self.per_address[address] >= self.config.max_per_address):
+            await ws.send(json.dumps({"type": "error", "re": None,
+                                      "code": "too_many_connections",
+                                      "message": "too many connections, try again later"}))
             await ws.close(1013, "too many connections, try again later")
             return
         conn = next(self._ids)

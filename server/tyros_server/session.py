@@ -169,7 +169,7 @@ class Session:
         table = self.tables[info.table]
         if info.spectator:
             table.spectators.discard(conn)
-            return []
+            return self._table_update(table)
         assert info.seat is not None
         slot = table.seats[info.seat]
         if slot.conn == conn:
@@ -496,6 +496,12 @@ class Session:
 def _summary(exc: ValidationError) -> str:
     """A short, safe description of what was wrong with a message."""
     first = exc.errors(include_url=False, include_input=False)[:3]
-    parts = [f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in first]
+    parts = [f"{_clip('.'.join(str(p) for p in e['loc']) or 'message')}: {_clip(e['msg'])}"
+             for e in first]
     more = exc.error_count() - len(first)
     return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """Never echo a long piece of the client's input back."""
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -389,8 +389,11 @@ def test_spectators_see_public_views_and_cannot_act(harness: Harness) -> None:
         assert seen["view"] == view(state, None)
         public = [e for event in state.log[start:] if (e := event_view(event, None)) is not None]
         assert seen["events"] == public
-    # A spectator leaving is counted out quietly.
-    assert harness.disconnect(watcher) == []
+    # A spectator leaving is counted out, and the others are told.
+    left = harness.disconnect(watcher)
+    assert left and all(item.message["type"] == "table" for item in left)
+    assert all(item.message["table"]["spectators"] == 0 for item in left)
+    assert {item.conn for item in left} == {s.conn for s in seated}
     assert harness.session.tables["show"].spectators == set()
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from tyros_protocol.board import BOARD
 from tyros_protocol.cards import DECK, CardCounts, counts_from_names
+from tyros_server.engine import Action, IllegalActionError, Reason, legal_actions, push
 from tyros_server.engine.state import (
     MAX_SEATS,
     GameState,
@@ -123,3 +125,21 @@ def make_state(
         state.tile_pile = [space(t) for t in tile_pile]
         state.removed_tiles += [t for t in free if t not in in_hands and t not in state.tile_pile]
     return state
+
+
+def legal(state: GameState, seat: int) -> list[Action]:
+    """``legal_actions``, checked to list each action once (RULES.md A7)."""
+    listed = legal_actions(state, seat)
+    assert len(set(listed)) == len(listed), "an action is listed twice"
+    return listed
+
+
+def assert_illegal(state: GameState, seat: int, action: Action,
+                   reason: Reason | None = None) -> None:
+    """Pushing ``action`` is refused (with ``reason``, if given) and changes nothing."""
+    before = state.fingerprint()
+    with pytest.raises(IllegalActionError) as caught:
+        push(state, seat, action)
+    if reason is not None:
+        assert caught.value.reason == reason
+    assert state.fingerprint() == before

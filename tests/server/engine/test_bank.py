@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from tyros_protocol.cards import ORANGE, VIOLET, WILD, YELLOW
-from tyros_server.engine import IllegalActionError, Kind, Reason, legal_actions, push
+from tyros_server.engine import Kind, Reason, push
 from tyros_server.engine.actions import Action
 from tyros_server.engine.state import GameState
 
-from tests.server.engine.builders import cards, make_state
+from tests.server.engine.builders import assert_illegal, cards, legal, make_state
 from tests.server.engine.invariants import check_invariants
 
 
@@ -24,23 +24,6 @@ def pick(take: int, payment: str) -> Action:
 
 def of_kind(state: GameState, seat: int, kind: Kind) -> set[Action]:
     return {a for a in legal(state, seat) if a[0] == kind}
-
-
-def legal(state: GameState, seat: int) -> list[Action]:
-    """``legal_actions``, checked to list each action once (RULES.md A7)."""
-    listed = legal_actions(state, seat)
-    assert len(set(listed)) == len(listed), "an action is listed twice"
-    return listed
-
-
-def assert_illegal(state: GameState, seat: int, action: Action,
-                   reason: Reason | None = None) -> None:
-    before = state.fingerprint()
-    with pytest.raises(IllegalActionError) as caught:
-        push(state, seat, action)
-    if reason is not None:
-        assert caught.value.reason == reason
-    assert state.fingerprint() == before
 
 
 def plus(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import pytest
 from tyros_server.engine import (
-    IllegalActionError,
     Kind,
     Phase,
     Reason,
-    legal_actions,
     push,
     seats_to_act,
 )
 from tyros_server.engine.actions import Action
 from tyros_server.engine.state import GameState
 
-from tests.server.engine.builders import cards, make_state, port, space
+from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port, space
 from tests.server.engine.invariants import check_invariants
 
 # Every numbered space and Tyros coloured, each empire one connected group:
@@ -57,23 +55,6 @@ def moves_between(state: GameState, seat: int, frm: str, to: str) -> set[tuple[i
 
 def destinations(state: GameState, seat: int, frm: str) -> set[int]:
     return {a[2] for a in legal(state, seat) if a[0] == Kind.MOVE and a[1] == port(frm)}
-
-
-def legal(state: GameState, seat: int) -> list[Action]:
-    """``legal_actions``, checked to list each action once (RULES.md A7)."""
-    listed = legal_actions(state, seat)
-    assert len(set(listed)) == len(listed), "an action is listed twice"
-    return listed
-
-
-def assert_illegal(state: GameState, seat: int, action: Action,
-                   reason: Reason | None = None) -> None:
-    before = state.fingerprint()
-    with pytest.raises(IllegalActionError) as caught:
-        push(state, seat, action)
-    if reason is not None:
-        assert caught.value.reason == reason
-    assert state.fingerprint() == before
 
 
 # Costs: the shortest sea route, in the destination's colour -------------------------

@@ -5,11 +5,11 @@ Tyros after its city, Italy's west coast, and the ship supply."""
 from __future__ import annotations
 
 import pytest
-from tyros_server.engine import IllegalActionError, Kind, Reason, legal_actions, push
+from tyros_server.engine import Kind, Reason, push
 from tyros_server.engine.actions import Action
 from tyros_server.engine.state import GameState
 
-from tests.server.engine.builders import cards, make_state, port, space
+from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port, space
 from tests.server.engine.invariants import check_invariants
 
 CHIPS = {"22": "g", "23": "g", "24": "g"}
@@ -27,23 +27,6 @@ def ship_payments(state: GameState, seat: int, where: str) -> set[tuple[int, ...
 
 def pays(*texts: str) -> set[tuple[int, ...]]:
     return {cards(t) for t in texts}
-
-
-def legal(state: GameState, seat: int) -> list[Action]:
-    """``legal_actions``, checked to list each action once (RULES.md A7)."""
-    listed = legal_actions(state, seat)
-    assert len(set(listed)) == len(listed), "an action is listed twice"
-    return listed
-
-
-def assert_illegal(state: GameState, seat: int, action: Action,
-                   reason: Reason | None = None) -> None:
-    before = state.fingerprint()
-    with pytest.raises(IllegalActionError) as caught:
-        push(state, seat, action)
-    if reason is not None:
-        assert caught.value.reason == reason
-    assert state.fingerprint() == before
 
 
 # In one's own city ---------------------------------------------------------------------

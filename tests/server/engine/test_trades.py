@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import pytest
 from tyros_server.engine import (
-    IllegalActionError,
     Kind,
     Phase,
     Reason,
-    legal_actions,
     push,
     seats_to_act,
 )
 from tyros_server.engine.actions import Action
 from tyros_server.engine.state import ACCEPTED, DECLINED, NOT_ASKED, PENDING, GameState
 
-from tests.server.engine.builders import cards, make_state, port
+from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port
 from tests.server.engine.invariants import check_invariants
 
 HANDS = {0: "o o y w", 1: "g g v", 2: "g y", 3: "v v"}
@@ -43,23 +41,6 @@ def table(players: int = 4, *, chips: dict[str, str] | None = None, discard: str
     hands = {seat: text for seat, text in HANDS.items() if seat < players}
     return make_state(players=players, hands=hands, chips=chips, discard=discard,
                       current=current)
-
-
-def legal(state: GameState, seat: int) -> list[Action]:
-    """``legal_actions``, checked to list each action once (RULES.md A7)."""
-    listed = legal_actions(state, seat)
-    assert len(set(listed)) == len(listed), "an action is listed twice"
-    return listed
-
-
-def assert_illegal(state: GameState, seat: int, action: Action,
-                   reason: Reason | None = None) -> None:
-    before = state.fingerprint()
-    with pytest.raises(IllegalActionError) as caught:
-        push(state, seat, action)
-    if reason is not None:
-        assert caught.value.reason == reason
-    assert state.fingerprint() == before
 
 
 # Proposals ---------------------------------------------------------------------------

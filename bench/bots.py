@@ -1,0 +1,187 @@
+"""Bot strength and search speed: the figures of the README's "Bots" section.
+
+    python bench/bots.py greedy-vs-random               # 400 four-player games
+    python bench/bots.py ismcts-vs-greedy               # 200 four-player games, 1 s a decision
+    python bench/bots.py ismcts-vs-greedy --players 3   # the same with three players
+    python bench/bots.py speed                          # ISMCTS iterations per second
+    python bench/bots.py ismcts-vs-greedy --games 20 --iterations 300 --jobs 2 --json
+
+Every match is exactly ``tyros-arena --players ... --seed ... [--move-time S]
+[--iterations N]`` (the same games, seats rotated every game, the same seeds,
+so game ``g`` is identical whether played here or by ``tyros-arena``), split
+over ``--jobs`` worker processes. It prints the arena's totals with 95%
+Wilson intervals, and for search bots the iterations per decision and per
+second of thinking. Games with a time budget depend on the machine's speed,
+so only iteration budgets reproduce exactly.
+
+``speed`` times the search alone: ISMCTS decisions from positions reached in
+seeded greedy games, one process, ``--iterations`` each (default 1000).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from tyros_client import arena
+from tyros_client.bots import Bot, make_bot
+from tyros_client.bots.ismcts import ISMCTSBot
+from tyros_server.engine import (
+    Options,
+    Phase,
+    event_view,
+    legal_actions,
+    new_game,
+    push,
+    seats_to_act,
+    view,
+)
+
+MATCHES = {
+    "greedy-vs-random": ("greedy", "random", 400, None),
+    "ismcts-vs-greedy": ("ismcts", "greedy", 200, 1.0),
+}
+
+
+# One game in a worker ---------------------------------------------------------------
+
+_made: list[Bot] = []
+
+
+def _recording_make_bot(name: str, seat: int, rng: random.Random, **options: Any) -> Bot:
+    bot = make_bot(name, seat, rng, **options)
+    _made.append(bot)
+    return bot
+
+
+def play_one(job: tuple[list[str], str, int, int, dict[str, Any]]) -> dict[str, Any]:
+    """Play arena game ``game`` (in a worker); its result and the search bots' statistics."""
+    strategies, setup, seed, game, options = job
+    setattr(arena, "make_bot", _recording_make_bot)  # noqa: B010 - to read the bots' stats
+    _made.clear()
+    players = len(strategies)
+    seats = arena.seat_order(strategies, game)
+    result = arena.play_game(seats, setup=arena.game_setup(setup, game, players), seed=seed,
+                             game=game, bot_options=options)
+    searches = iterations = 0
+    seconds = 0.0
+    for bot in _made:
+        if isinstance(bot, ISMCTSBot):
+            searches += int(bot.stats["searches"])
+            iterations += int(bot.stats["iterations"])
+            seconds += float(bot.stats["seconds"])
+    return {"game": game, "setup": result.setup, "seats": seats, "scores": result.scores,
+            "winners": result.winners, "actions": result.actions, "searches": searches,
+            "iterations": iterations, "search_seconds": seconds}
+
+
+def run_match(strategies: list[str], games: int, *, setup: str, seed: int, jobs: int,
+              options: dict[str, Any], progress: bool) -> dict[str, Any]:
+    """Play the games (split over ``jobs`` processes) and add them up as the arena does."""
+    totals = arena.ArenaResult(strategies=list(strategies), setup=setup, seed=seed)
+    work = [(list(strategies), setup, seed, game, options) for game in range(games)]
+    searches = iterations = 0
+    seconds = 0.0
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for done, game in enumerate(pool.map(play_one, work), 1):
+            totals.add(arena.GameResult(game=game["game"], setup=game["setup"],
+                                        seat_strategies=game["seats"], scores=game["scores"],
+                                        winners=game["winners"], actions=game["actions"],
+                                        state=None))  # type: ignore[arg-type]
+            searches += game["searches"]
+            iterations += game["iterations"]
+            seconds += game["search_seconds"]
+            if progress:
+                rates = ", ".join(f"{name} {totals.wins.get(name, 0)}" for name in totals.names)
+                print(f"game {done}/{games}: wins {rates}", file=sys.stderr, flush=True)
+    totals.seconds = time.perf_counter() - start
+    out = totals.to_json()
+    out["options"] = options
+    out["jobs"] = jobs
+    if searches:
+        out["ismcts"] = {"searches": searches, "iterations_per_search": round(iterations
+                                                                             / searches, 1),
+                         "iterations_per_second": round(iterations / seconds, 1)}
+    return out
+
+
+# Search speed -----------------------------------------------------------------------
+
+
+def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
+    """ISMCTS iterations per second from positions of seeded greedy games (4 players)."""
+    rng = random.Random(seed)
+    samples: list[tuple[dict[str, Any], list[tuple[int, ...]], int, list[dict[str, Any]]]] = []
+    game = 0
+    while len(samples) < positions:
+        state = new_game(Options(players=4, seed=seed + game))
+        bots = [make_bot("greedy", s, random.Random(seed * 100 + game * 4 + s))
+                for s in range(4)]
+        assert state.log is not None
+        while state.phase != Phase.OVER:
+            seat = seats_to_act(state)[0]
+            legal = legal_actions(state, seat)
+            if len(legal) > 1 and rng.random() < 0.1 and len(samples) < positions:
+                events = [e for e in (event_view(ev, seat) for ev in state.log) if e]
+                samples.append((view(state, seat), legal, seat, events))
+            push(state, seat, bots[seat].choose(view(state, seat), legal))
+        game += 1
+    total_iterations = 0
+    total_seconds = 0.0
+    for number, (seen, legal, seat, events) in enumerate(samples):
+        bot = ISMCTSBot(seat, random.Random(number), iterations=iterations)
+        for event in events:
+            bot.observe(event)
+        bot.choose(seen, legal)
+        total_iterations += int(bot.stats["iterations"])
+        total_seconds += float(bot.stats["seconds"])
+    return {"positions": len(samples), "iterations": total_iterations,
+            "seconds": round(total_seconds, 2),
+            "iterations_per_second": round(total_iterations / total_seconds, 1)}
+
+
+# The command line ---------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/bots.py", description=__doc__.split("\n")[0])
+    parser.add_argument("what", choices=[*MATCHES, "speed"])
+    parser.add_argument("--games", type=int, help="games (default 400 or 200)")
+    parser.add_argument("--players", type=int, choices=(3, 4), default=4)
+    parser.add_argument("--setup", choices=arena.SETUPS, default="first")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--move-time", type=float, help="seconds per search decision")
+    parser.add_argument("--iterations", type=int, help="iterations per search decision")
+    parser.add_argument("--positions", type=int, default=40, help="positions timed by speed")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.what == "speed":
+        out = speed(args.iterations or 1000, args.positions, args.seed)
+    else:
+        hero, others, games, move_time = MATCHES[args.what]
+        strategies = [hero] + [others] * (args.players - 1)
+        options: dict[str, Any] = {}
+        if hero == "ismcts":
+            if args.iterations is not None:
+                options["iterations"] = args.iterations
+            if args.move_time is not None or args.iterations is None:
+                options["move_time"] = args.move_time if args.move_time is not None \
+                    else move_time
+        out = run_match(strategies, args.games or games, setup=args.setup, seed=args.seed,
+                        jobs=args.jobs, options=options, progress=not args.json)
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(json.dumps(out, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,575 @@
+"""A fast heuristic value of a Tyros position: each seat's expected final points.
+
+:func:`evaluate` adds up, for every seat,
+
+- **the board**: each city and each ship-controlled space at the points its
+  empire is expected to be worth at the end. Empires are ranked by their
+  expected final size (today's size plus a share of the tiles still to be
+  played, in proportion to the free spaces along each border), with a spread
+  that narrows as the end nears; a city's value is its expected rank points,
+  not just today's. A space held by ships counts with a risk of being
+  contested before the end. Majorities and the all-four-empires bonus count
+  with a confidence that grows with the lead and as the game runs out;
+- **the hand**: what its cards can still buy. :class:`Plan` lists the seat's
+  purchases (a city where its ships stand alone; a ship moved, or built and
+  moved, to a free space of an empire) with their gain and their price in
+  cards of a colour, and :meth:`Plan.hand_value` spends the hand on the most
+  efficient of them, counts unfinished ones in part, and gives the cards left
+  over a small value if they can be kept for another round.
+
+How close the game is to its end (:func:`future`) scales everything: in the
+last card-action phase cards are worth only what they buy now, and once the
+game is over the value is exactly the score sheet's total.
+
+>>> from tyros_server.engine import Options, new_game
+>>> state = new_game(Options(players=4, seed=1))
+>>> values = evaluate(state)
+>>> len(values), all(v > 0 for v in values)
+(4, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from tyros_protocol.board import TYROS, Board
+from tyros_protocol.cards import WILD, CardCounts
+from tyros_server.engine import GameState, Phase
+from tyros_server.engine.scoring import BONUS, CITY_POINTS, SHIP_POINTS
+from tyros_server.engine.state import MAX_SEATS
+
+COLOURS = 4
+ANY = 4
+"""Index of the any-colour part of a purchase's price."""
+
+# Weights (points). They were set by hand and checked in arena games.
+AFFORDABLE_NOW = 0.8
+"""Share of a purchase's gain counted while its cards are in hand and can be spent this round."""
+AFFORDABLE_NEXT = 0.65
+"""The same while choosing the cards to keep: the purchase waits for next round."""
+PARTIAL_MORE_ROUNDS = 0.6
+"""Share of an unaffordable purchase's gain for holding its price, times the square of the
+share of the price held (more rounds to come)."""
+PARTIAL_LAST_ROUND = 0.3
+"""The same in the last card-action phase (only bank trades and trades can complete it)."""
+PARTIAL_NEXT = 0.7
+"""The same while keeping 3 cards, times the share held (next round's deal likely completes
+it)."""
+KEPT_CARD = 0.5
+"""A leftover card that can be kept for next round."""
+SPARE_CARD = 0.1
+"""A leftover card beyond those (bank-trade fodder)."""
+LAST_ROUND_CARD = 0.05
+CITY_OPTION = 0.3
+"""Share of a city's extra over ship control counted for a space held by ships alone while
+more cards are to be dealt."""
+TYROS_UNCOLOURED = 0.3
+"""Share of ship points for holding an uncoloured Tyros that may still be coloured."""
+SOURCES_PER_TARGET = 2
+"""Ways to bring a ship to a free space that a plan considers (the cheapest)."""
+MAX_PURCHASES = 30
+"""Purchases a plan considers (the most efficient)."""
+GROWTH_SPREAD = 0.35
+"""Variance of an empire's growth per tile still to be played."""
+
+
+# How far the game still goes ------------------------------------------------------
+
+
+def future(state: GameState) -> tuple[int, int]:
+    """(tiles still to be played, card-action phases still to come, this one included).
+
+    A quick forecast that assumes every tile can be played: hands are refilled
+    from the pile while it lasts, and the game ends after the round in which a
+    hand runs out.
+
+    >>> from tyros_server.engine import Options, new_game
+    >>> future(new_game(Options(players=4, seed=1)))
+    (28, 6)
+    """
+    phase = state.phase
+    if phase == Phase.OVER:
+        return 0, 0
+    players = state.players
+    tiles = [len(t) for t in state.tiles]
+    pile = len(state.tile_pile)
+    played = 0
+    if phase == Phase.EXPAND:
+        for seat in (state.current, *state.expand_queue):
+            if tiles[seat]:
+                tiles[seat] -= 1
+                played += 1
+                if pile:
+                    pile -= 1
+                    tiles[seat] += 1
+    phases = 0 if phase == Phase.KEEP else 1
+    if phase != Phase.KEEP and not all(tiles):
+        return played, phases
+    round_number = state.round
+    while all(tiles) and phases < 20:
+        round_number += 1
+        phases += 1
+        passes = 2 if players == 3 or round_number == 1 else 1
+        for _ in range(passes):
+            for seat in range(players):
+                if tiles[seat]:
+                    tiles[seat] -= 1
+                    played += 1
+                    if pile:
+                        pile -= 1
+                        tiles[seat] += 1
+    return played, phases
+
+
+# Empire values ---------------------------------------------------------------------
+
+
+def _interpolate(points: Sequence[int], position: float) -> float:
+    low = int(position)
+    if low >= len(points) - 1:
+        return float(points[-1])
+    frac = position - low
+    return points[low] * (1 - frac) + points[low + 1] * frac
+
+
+def empire_values(state: GameState, tiles_left: int) -> tuple[list[float], list[float]]:
+    """(expected points of a city, of a ship-controlled space) in each empire at the end."""
+    chips = state.chips
+    sizes = [0] * COLOURS
+    for colour in chips:
+        if colour >= 0:
+            sizes[colour] += 1
+    if tiles_left <= 0:
+        order = sorted(range(COLOURS), key=lambda c: -sizes[c])
+        city = [0.0] * COLOURS
+        ship = [0.0] * COLOURS
+        for rank, colour in enumerate(order):
+            city[colour] = float(CITY_POINTS[rank])
+            ship[colour] = float(SHIP_POINTS[rank])
+        return city, ship
+    neighbours = state.board.neighbours
+    frontier = [0] * COLOURS
+    for space, colour in enumerate(chips):
+        if colour < 0 and space != TYROS:
+            seen = 0
+            for other in neighbours[space]:
+                c = chips[other]
+                if c >= 0 and not seen >> c & 1:
+                    seen |= 1 << c
+                    frontier[c] += 1
+    total = sum(frontier)
+    expected = [sizes[c] + (tiles_left * frontier[c] / total if total else 0.0)
+                for c in range(COLOURS)]
+    spread = 2 * GROWTH_SPREAD * tiles_left + 0.25
+    scale = 1.7 / math.sqrt(spread)
+    city = [0.0] * COLOURS
+    ship = [0.0] * COLOURS
+    for c in range(COLOURS):
+        position = 0.0
+        for d in range(COLOURS):
+            if d != c:
+                gap = expected[d] - expected[c] + (0.5 if d < c else -0.5)
+                position += 1.0 / (1.0 + math.exp(-scale * gap))
+        city[c] = _interpolate(CITY_POINTS, position)
+        ship[c] = _interpolate(SHIP_POINTS, position)
+    return city, ship
+
+
+def majority_share(mine: int, best_other: int, phases_left: int) -> float:
+    """Expected majority bonus (points) with ``mine`` cities in an empire against ``best_other``.
+
+    >>> majority_share(2, 1, 0), majority_share(1, 1, 0), majority_share(0, 0, 3)
+    (7.0, 0.0, 0.0)
+    """
+    if mine <= 0:
+        return 0.0
+    if phases_left <= 0:
+        return float(BONUS) if mine > best_other else 0.0
+    lead = mine - best_other
+    late = max(0, 4 - phases_left) * 0.08
+    if lead > 0:
+        return BONUS * min(1.0, 0.55 + 0.15 * lead + late)
+    if lead == 0:
+        return BONUS * 0.3
+    return BONUS * max(0.0, 0.12 + 0.06 * lead)
+
+
+def all_four_share(colours: int, phases_left: int) -> float:
+    """Expected all-four-empires bonus for a seat with cities in ``colours`` empires (unawarded)."""
+    if phases_left <= 0 or colours < 2:
+        return 0.0
+    if colours == 2:
+        return BONUS * (0.12 if phases_left >= 3 else 0.04)
+    return BONUS * (0.5 if phases_left >= 2 else 0.35)
+
+
+def hold_factor(phases_left: int) -> float:
+    """Chance a space held by ships alone is still held at the end."""
+    if phases_left <= 0:
+        return 1.0
+    return max(0.7, 0.95 - 0.05 * phases_left)
+
+
+# The analysis of one position ------------------------------------------------------
+
+
+class Analysis:
+    """Everything :func:`evaluate` needs about one state, computed once for all seats."""
+
+    __slots__ = ("alone", "best_other", "city_counts", "city_value", "colours_of", "held_value",
+                 "hold",
+                 "own", "phases_left", "points", "ship_value", "state", "targets", "tiles_left",
+                 "total_ships")
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.tiles_left, self.phases_left = future(state)
+        self.city_value, self.ship_value = empire_values(state, self.tiles_left)
+        hold = self.hold = hold_factor(self.phases_left)
+        deals = self.phases_left - (0 if state.phase == Phase.KEEP else 1)
+        # A space held by ships may get a city once more cards are dealt.
+        held = self.held_value = [
+            self.ship_value[c] * hold
+            + (CITY_OPTION * (self.city_value[c] - self.ship_value[c] * hold) if deals > 0
+               else 0.0)
+            for c in range(COLOURS)]
+        players = state.players
+        board = state.board
+        chips, cities, ships = state.chips, state.cities, state.ships
+        space_count = board.space_count
+        city_value, ship_value = self.city_value, self.ship_value
+        counts = [[0] * COLOURS for _ in range(players)]
+        points = [0.0] * players
+        for space, owner in enumerate(cities):
+            if owner >= 0 and chips[space] >= 0:
+                counts[owner][chips[space]] += 1
+                points[owner] += city_value[chips[space]]
+        self.city_counts = counts
+        self.colours_of = [sum(1 for c in range(COLOURS) if counts[s][c]) for s in range(players)]
+        # Ships per seat and space, and in all.
+        own = [[0] * space_count for _ in range(players)]
+        total = [0] * space_count
+        port_space = board.port_space
+        for port in range(board.port_count):
+            base = port * MAX_SEATS
+            for seat in range(players):
+                n = ships[base + seat]
+                if n:
+                    space = port_space[port]
+                    own[seat][space] += n
+                    total[space] += n
+        self.own = own
+        self.total_ships = total
+        # The seat holding each space by ships alone (no city), -1 if none, -2 if contested;
+        # and the free spaces a ship may be sent to, with what holding one is worth.
+        alone = [-1] * space_count
+        targets: list[tuple[int, int, float]] = []
+        tyros_open = (self.phases_left > 1
+                      and any(chips[n] < 0 for n in board.neighbours[TYROS]))
+        for space in range(space_count):
+            if cities[space] >= 0:
+                continue
+            colour = chips[space]
+            if not total[space]:
+                if colour >= 0:
+                    targets.append((space, colour, held[colour]))
+                continue
+            holder = -1
+            for seat in range(players):
+                if own[seat][space]:
+                    holder = seat if holder == -1 else -2
+            alone[space] = holder
+            if holder >= 0:
+                if colour >= 0:
+                    points[holder] += held[colour] if self.phases_left else ship_value[colour]
+                elif space == TYROS and tyros_open:
+                    points[holder] += TYROS_UNCOLOURED * min(ship_value) * hold
+        self.alone = alone
+        self.targets = targets
+        best_other = []
+        for seat in range(players):
+            row = []
+            for colour in range(COLOURS):
+                row.append(max((counts[s][colour] for s in range(players) if s != seat),
+                               default=0))
+            best_other.append(row)
+        self.best_other = best_other
+        bonus = state.all_four_bonus
+        for seat in range(players):
+            for colour in range(COLOURS):
+                mine = counts[seat][colour]
+                if mine:
+                    points[seat] += majority_share(mine, best_other[seat][colour],
+                                                   self.phases_left)
+            if bonus == seat:
+                points[seat] += BONUS
+            elif bonus < 0:
+                points[seat] += all_four_share(self.colours_of[seat], self.phases_left)
+        self.points = points
+
+    def majority(self, seat: int, colour: int, extra: int = 0) -> float:
+        return majority_share(self.city_counts[seat][colour] + extra,
+                              self.best_other[seat][colour], self.phases_left)
+
+    def board_points(self, seat: int) -> float:
+        """Expected points from the seat's cities, ship-held spaces and bonuses."""
+        return self.points[seat]
+
+    def plan(self, seat: int) -> Plan:
+        return Plan(self, seat)
+
+    def value(self, seat: int) -> float:
+        return self.points[seat] + self.plan(seat).hand_value(self.state.hands[seat])
+
+    def values(self) -> list[float]:
+        return [self.value(seat) for seat in range(self.state.players)]
+
+
+Purchase = tuple[float, float, int, int, int, int, int]
+"""(efficiency, gain, colour, colour cards, any cards, spare port or -1, target space or -1)."""
+
+_DISTANCES: dict[int, tuple[Board, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _target_distances(board: Board) -> tuple[tuple[int, ...], ...]:
+    """Fewest steps from each port to each space (the nearer of its ports), -1 if unreachable."""
+    found = _DISTANCES.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
+    out = []
+    for port in range(board.port_count):
+        row = []
+        for ports in board.space_ports:
+            steps = [board.distance[port][p] for p in ports if board.distance[port][p] >= 0]
+            row.append(min(steps) if steps else -1)
+        out.append(tuple(row))
+    table = tuple(out)
+    _DISTANCES[id(board)] = (board, table)
+    return table
+
+
+class Plan:
+    """What one seat's cards can buy in one position: a list of purchases, best first."""
+
+    __slots__ = ("alpha", "analysis", "baseline", "beta", "power", "purchases", "seat",
+                 "spare_count")
+
+    def __init__(self, analysis: Analysis, seat: int) -> None:
+        self.analysis = analysis
+        self.seat = seat
+        phases = analysis.phases_left
+        keeping = analysis.state.phase == Phase.KEEP
+        self.power = 1.0 if keeping else 2.0
+        if phases <= 0:
+            self.alpha = self.beta = 0.0
+            self.baseline = (0.0, 0.0)
+        elif keeping:
+            self.alpha, self.beta = AFFORDABLE_NEXT, PARTIAL_NEXT
+            self.baseline = (KEPT_CARD, SPARE_CARD)
+        elif phases >= 2:
+            self.alpha, self.beta = AFFORDABLE_NOW, PARTIAL_MORE_ROUNDS
+            self.baseline = (KEPT_CARD, SPARE_CARD)
+        else:
+            self.alpha, self.beta = AFFORDABLE_NOW, PARTIAL_LAST_ROUND
+            self.baseline = (LAST_ROUND_CARD, LAST_ROUND_CARD)
+        self.spare_count: dict[int, int] = {}
+        self.purchases = self._purchases() if phases > 0 else []
+
+    def _purchases(self) -> list[Purchase]:
+        analysis = self.analysis
+        state = analysis.state
+        seat = self.seat
+        board = state.board
+        chips, cities, ships = state.chips, state.cities, state.ships
+        alone = analysis.alone
+        city_value = analysis.city_value
+        held = analysis.held_value
+        own = analysis.own[seat]
+        total = analysis.total_ships
+        out: list[Purchase] = []
+        # Cities where the seat's ships stand alone.
+        if state.city_supply[seat]:
+            four = state.all_four_bonus < 0
+            have = analysis.colours_of[seat]
+            phases = analysis.phases_left
+            counts = analysis.city_counts[seat]
+            best_other = analysis.best_other[seat]
+            for space, holder in enumerate(alone):
+                colour = chips[space]
+                if holder != seat or colour < 0:
+                    continue
+                cost = 4 if own[space] >= 2 else 5
+                gain = (city_value[colour] - held[colour]
+                        + majority_share(counts[colour] + 1, best_other[colour], phases)
+                        - majority_share(counts[colour], best_other[colour], phases))
+                if four and not counts[colour]:
+                    gain += all_four_share(have + 1, phases) - all_four_share(have, phases)
+                    if have == 3:
+                        gain += BONUS * 0.5
+                out.append((gain / cost, gain, colour, cost, 0, -1, space))
+        # Ships that can be moved (or built and moved) to free spaces.
+        sources: list[tuple[int, int, int, int]] = []  # (port, colour, colour cards, any cards)
+        spare_count = self.spare_count
+        space_ports = board.space_ports
+        for space, mine in enumerate(own):
+            if not mine:
+                continue
+            spare = mine - 1 if alone[space] == seat and chips[space] >= 0 else mine
+            if not spare:
+                continue
+            for port in space_ports[space]:
+                n = min(spare, ships[port * MAX_SEATS + seat])
+                spare -= n
+                if n:
+                    spare_count[port] = n
+                    sources.append((port, -1, 0, 0))
+        if state.ship_supply[seat]:
+            if cities[TYROS] < 0 and own[TYROS] < 2:
+                sources.append((board.build_port(TYROS), -1, 0, total[TYROS] + 1))
+            for space, city_owner in enumerate(cities):
+                if city_owner == seat and chips[space] >= 0:
+                    present = total[space]
+                    if present < 2:
+                        sources.append((board.build_port(space), chips[space], 1, present))
+        if sources:
+            distances = _target_distances(board)
+            for space, colour, gain in analysis.targets:
+                best: dict[int, tuple[int, int]] = {}
+                for port, build_colour, build_cards, any_cards in sources:
+                    steps = distances[port][space]
+                    if steps <= 0:
+                        continue
+                    if build_colour == colour:
+                        cards, extra_any = steps + build_cards, any_cards
+                    else:
+                        cards, extra_any = steps, any_cards + build_cards
+                    key = port if build_colour < 0 and any_cards == 0 else -1 - port
+                    found = best.get(key)
+                    if found is None or cards + extra_any < found[0] + found[1]:
+                        best[key] = (cards, extra_any)
+                nearest = sorted(best.items(), key=lambda item: item[1][0] + item[1][1])
+                for key, (cards, extra_any) in nearest[:SOURCES_PER_TARGET]:
+                    out.append((gain / (cards + extra_any), gain, colour, cards, extra_any, key,
+                                space))
+        out.sort(reverse=True)
+        return out[:MAX_PURCHASES]
+
+    def hand_value(self, hand: CardCounts | Sequence[int]) -> float:
+        """The value of ``hand`` in this position: purchases in full or in part, then leftovers."""
+        if self.alpha == 0.0:
+            return 0.0
+        left = list(hand)
+        value = 0.0
+        used_ports: dict[int, int] = {}
+        used_targets: set[int] = set()
+        taken: list[bool] = []
+        alpha = self.alpha
+        spare_count = self.spare_count
+        cards_left = sum(left)
+        for _eff, gain, colour, cards, any_cards, key, target in self.purchases:
+            ok = target not in used_targets
+            if ok:
+                if key >= 0:
+                    ok = used_ports.get(key, 0) < spare_count.get(key, 0)
+                else:
+                    ok = key not in used_ports
+            if ok:
+                short = cards - left[colour]
+                if short < 0:
+                    short = 0
+                ok = short <= left[WILD] and cards_left - cards >= any_cards
+            taken.append(ok)
+            if not ok:
+                continue
+            left[colour] -= cards - short
+            left[WILD] -= short
+            if any_cards:
+                _spend_any(left, any_cards)
+            cards_left -= cards + any_cards
+            value += gain * alpha
+            used_targets.add(target)
+            used_ports[key] = used_ports.get(key, 0) + 1
+        partial = left[:4]
+        wilds = left[WILD]  # a wild helps whichever purchase comes first
+        # Unfinished purchases: a bonus for the cards already held toward them.
+        beta = self.beta
+        if beta > 0 and cards_left:
+            power = self.power
+            for index, (_eff, gain, colour, cards, any_cards, key, target) in enumerate(
+                    self.purchases):
+                if taken[index] or target in used_targets:
+                    continue
+                if key >= 0 and used_ports.get(key, 0) >= spare_count.get(key, 0):
+                    continue
+                own = min(cards, partial[colour])
+                extra = min(cards - own, wilds)
+                held = own + extra
+                if held <= 0:
+                    continue
+                partial[colour] -= own
+                wilds -= extra
+                value += gain * beta * (held / (cards + any_cards)) ** power
+                used_targets.add(target)
+        kept, spare = self.baseline
+        if cards_left <= 3:
+            return value + cards_left * kept
+        return value + 3 * kept + (cards_left - 3) * spare
+
+    def card_values(self, hand: CardCounts | Sequence[int]) -> list[float]:
+        """The value each kind of card adds to ``hand`` (what losing one of them costs)."""
+        whole = self.hand_value(hand)
+        out = []
+        for kind in range(5):
+            if hand[kind]:
+                fewer = list(hand)
+                fewer[kind] -= 1
+                out.append(whole - self.hand_value(fewer))
+            else:
+                more = list(hand)
+                more[kind] += 1
+                out.append(self.hand_value(more) - whole)
+        return out
+
+
+def _spend_any(left: list[int], count: int) -> None:
+    """Take ``count`` cards of any kinds, the most plentiful colours first, wilds last."""
+    for _ in range(count):
+        best = max(range(COLOURS), key=lambda k: left[k])
+        if left[best] > 0:
+            left[best] -= 1
+        else:
+            left[WILD] -= 1
+
+
+def evaluate(state: GameState) -> list[float]:
+    """Each seat's expected final points (at the end of the game: the score sheet's totals)."""
+    return Analysis(state).values()
+
+
+def rewards(values: Sequence[float], temperature: float, share: float = 0.0) -> list[float]:
+    """Per-seat rewards in [0, 1] from values (never negative).
+
+    A logistic of the seat's lead over the best other seat (``temperature``
+    points of lead give about 0.73), blended with weight ``share`` with the
+    seat's value as a share of the best value (so that a seat far behind still
+    prefers more points to fewer).
+
+    >>> [round(r, 3) for r in rewards([50.0, 40.0, 30.0], 10.0)]
+    [0.731, 0.269, 0.119]
+    >>> [round(r, 3) for r in rewards([50.0, 40.0, 30.0], 10.0, share=0.5)]
+    [0.866, 0.534, 0.36]
+    """
+    out = []
+    top = max(values)
+    for seat, mine in enumerate(values):
+        best = max(v for other, v in enumerate(values) if other != seat)
+        x = (mine - best) / temperature
+        lead = 1.0 / (1.0 + math.exp(-x)) if x > -30 else 0.0
+        if share:
+            lead = (1 - share) * lead + share * (mine / top if top > 0 else 0.0)
+        out.append(lead)
+    return out
+
+
+__all__ = ["Analysis", "Plan", "evaluate", "future", "rewards"]

@@ -1,0 +1,422 @@
+"""The ``greedy`` strategy: one step of lookahead with a real evaluation of the position.
+
+The bot builds one determinization of what it cannot see (:mod:`.determinize`:
+its own view plus what its events proved, never the server's state), tries
+each candidate action on a copy of it and keeps the one whose result
+:mod:`.evaluate` likes best. Its utility is its own expected final points
+minus a share of the best opponent's, so it also weighs what an action gives
+the others (a card to a city owner, a trade partner's gain, a blocked space).
+
+- **Card actions.** Moves, cities and ships are tried on the board (a move
+  into another player's city includes the card it must give). Payments are
+  grouped: one payment per target, the one that keeps the most useful cards
+  (fewest wilds for a colour; the least valuable cards where any will do). Bank
+  trades are valued by their expected draw, over a few sampled draws from the
+  unseen cards. It proposes a one-for-one trade when swapping a card it needs
+  least for one it needs most beats every other action, and passes when
+  nothing improves on holding its cards.
+- **Trades.** It accepts an offer that raises its value by more than it
+  helps the proposer (weighted by how dangerous the proposer is); as proposer
+  it completes with the accepter whose gain hurts it least, or withdraws.
+- **Expansion.** Every tile and colour is tried: growing an empire where it
+  has cities, ships or a route raises those spaces' expected rank points.
+- **The city owner's card** is the one it misses least, net of what it is
+  worth to the owner; **keeping 3** keeps the three cards with the best
+  value for next round's plans.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from tyros_protocol.cards import WILD, CardCounts
+from tyros_server.engine import Action, GameState, Kind, Phase, push_unchecked
+from tyros_server.engine.legal import BANK_DRAW_MAX, BANK_PICK_COST, card_actions
+from tyros_server.engine.payments import ONE, minus, plus
+
+from .base import Bot, register
+from .determinize import Determinizer, InconsistentView, Memory
+from .evaluate import Analysis, Plan
+
+OPPONENT_WEIGHT = 0.35
+"""How much the best opponent's value counts against the bot's own."""
+DRAW_SAMPLES = 6
+"""Sampled draws when valuing a bank draw."""
+PROPOSE_MARGIN = 0.4
+"""A trade proposal must beat the best other action by this much."""
+ACCEPT_MARGIN = 0.15
+
+
+# Utilities ------------------------------------------------------------------------
+
+
+def utility(values: Sequence[float], seat: int, weight: float = OPPONENT_WEIGHT) -> float:
+    """The seat's value minus ``weight`` times the best other seat's.
+
+    >>> utility([30.0, 40.0, 20.0], 0, 0.5)
+    10.0
+    """
+    best = max(v for s, v in enumerate(values) if s != seat)
+    return values[seat] - weight * best
+
+
+def unseen_cards(state: GameState, seat: int) -> list[int]:
+    """The cards ``seat`` cannot see in ``state`` (others' hands and the draw pile), as kinds."""
+    pool = list(state.draw_pile)
+    for other in range(state.players):
+        if other != seat:
+            for kind, count in enumerate(state.hands[other]):
+                pool.extend([kind] * count)
+    return pool
+
+
+def cheapest(hand: CardCounts, count: int, card_value: Sequence[float],
+             exclude: int = -1) -> CardCounts | None:
+    """The ``count`` cards of ``hand`` worth least (by ``card_value``), never ``exclude``."""
+    left = list(hand)
+    if exclude >= 0:
+        left[exclude] = 0
+    pay = [0, 0, 0, 0, 0]
+    order = sorted(range(5), key=lambda k: card_value[k])
+    need = count
+    for kind in order:
+        take = min(need, left[kind])
+        pay[kind] += take
+        need -= take
+        if not need:
+            return tuple(pay)  # type: ignore[return-value]
+    return None
+
+
+def action_key(action: Action) -> tuple[int, ...]:
+    """The group an action belongs to: its target, whatever it pays.
+
+    >>> move, draw = (3, 0, 23, 0, 0, 3, 0, 1), (6, 1, 0, 1, 0, 0)  # Kind.MOVE, Kind.BANK_DRAW
+    >>> action_key(move), action_key(draw)
+    ((3, 0, 23), (6, 2))
+    """
+    kind = action[0]
+    if kind in (Kind.MOVE, Kind.CITY):
+        return action[:3]
+    if kind == Kind.SHIP:
+        return action[:2]
+    if kind == Kind.BANK_DRAW:
+        return (kind, sum(action[1:6]))
+    if kind == Kind.BANK_PICK:
+        return action[:2]
+    if kind == Kind.PROPOSE:
+        return (kind, *action[1:])
+    return action
+
+
+def group_actions(legal: Iterable[Action], card_value: Sequence[float]) -> dict[tuple[int, ...],
+                                                                              Action]:
+    """One action per group (:func:`action_key`): the payment that costs the least value.
+
+    The value of a payment is the sum of ``card_value`` over its cards, so the
+    cheapest keeps the most useful hand; ties keep the first listed (for a
+    colour payment, the one with the fewest wilds).
+    """
+    best: dict[tuple[int, ...], tuple[float, Action]] = {}
+    for action in legal:
+        kind = action[0]
+        key = action_key(action)
+        if kind in (Kind.MOVE, Kind.CITY):
+            pay = action[3:8]
+        elif kind == Kind.SHIP:
+            pay = action[2:7]
+        elif kind == Kind.BANK_DRAW:
+            pay = action[1:6]
+        elif kind == Kind.BANK_PICK:
+            pay = action[2:7]
+        else:
+            if key not in best:
+                best[key] = (0.0, action)
+            continue
+        cost = (pay[0] * card_value[0] + pay[1] * card_value[1] + pay[2] * card_value[2]
+                + pay[3] * card_value[3] + pay[4] * card_value[4])
+        found = best.get(key)
+        if found is None or cost < found[0] - 1e-9:
+            best[key] = (cost, action)
+    return {key: action for key, (_, action) in best.items()}
+
+
+def card_options(state: GameState, seat: int,
+                 card_value: Sequence[float]) -> dict[tuple[int, ...], Action]:
+    """The grouped card actions of the seat to act (no trade offers), built directly.
+
+    The same as ``group_actions(legal_actions(...), card_value)`` without the
+    proposals, but without listing every payment of every bank trade first.
+    """
+    hand = state.hands[seat]
+    out: dict[tuple[int, ...], Action] = {(Kind.PASS,): (Kind.PASS,)}
+    for kind in (Kind.MOVE, Kind.CITY, Kind.SHIP):
+        actions = card_actions(state, seat, kind)
+        if actions:
+            out.update(group_actions(actions, card_value))
+    cards = sum(hand)
+    for count in range(1, min(BANK_DRAW_MAX, len(state.draw_pile), cards) + 1):
+        pay = cheapest(hand, count, card_value)
+        if pay is not None:
+            out[(Kind.BANK_DRAW, count)] = (Kind.BANK_DRAW, *pay)
+    if cards >= BANK_PICK_COST:
+        pay = cheapest(hand, BANK_PICK_COST, card_value)
+        if pay is not None:
+            for take in range(5):
+                if state.discard[take]:
+                    out[(Kind.BANK_PICK, take)] = (Kind.BANK_PICK, take, *pay)
+    return out
+
+
+# The greedy decision --------------------------------------------------------------
+
+
+class Greedy:
+    """One greedy decision for ``seat`` in a (determinized) ``state``."""
+
+    def __init__(self, state: GameState, seat: int, rng: random.Random,
+                 weight: float = OPPONENT_WEIGHT) -> None:
+        self.state = state
+        self.seat = seat
+        self.rng = rng
+        self.weight = weight
+        self.analysis = Analysis(state)
+        self._plans: dict[int, Plan] = {}
+
+    def plan(self, seat: int) -> Plan:
+        found = self._plans.get(seat)
+        if found is None:
+            found = self._plans[seat] = self.analysis.plan(seat)
+        return found
+
+    def values(self) -> list[float]:
+        analysis = self.analysis
+        return [analysis.board_points(s) + self.plan(s).hand_value(self.state.hands[s])
+                for s in range(self.state.players)]
+
+    def after(self, action: Action) -> GameState:
+        """A copy of the state with the seat's ``action`` applied (and its card given)."""
+        state = self.state.copy(seed=self.rng.getrandbits(62))
+        push_unchecked(state, self.seat, action)
+        if state.phase == Phase.GIVE_CARD and state.current == self.seat:
+            push_unchecked(state, self.seat, (Kind.GIVE_CARD, Greedy(state, self.seat, self.rng,
+                                                                      self.weight).gift()))
+        return state
+
+    def utility_after(self, action: Action) -> float:
+        return utility(Analysis(self.after(action)).values(), self.seat, self.weight)
+
+    def choose(self, legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        phase = self.state.phase
+        if phase == Phase.EXPAND:
+            if legal[0][0] == Kind.RETURN_TILE:
+                return self.tile_to_return(legal)
+            return max(legal, key=self.utility_after)
+        if phase == Phase.ACTIONS:
+            return self.card_action(legal)
+        if phase == Phase.TRADE:
+            if self.seat == self.state.current:
+                return self.settle(legal)
+            return self.answer(legal)
+        if phase == Phase.GIVE_CARD:
+            return (Kind.GIVE_CARD, self.gift())
+        if phase == Phase.KEEP:
+            plan = self.plan(self.seat)
+            return max(legal, key=lambda a: plan.hand_value(a[1:6]))
+        return legal[0]
+
+    # Card actions ------------------------------------------------------------------
+
+    def card_action(self, legal: list[Action]) -> Action:
+        seat = self.seat
+        hand = self.state.hands[seat]
+        plan = self.plan(seat)
+        card_value = plan.card_values(hand)
+        groups = card_options(self.state, seat, card_value)
+        groups.update(group_actions((a for a in legal if a[0] == Kind.PROPOSE), card_value))
+        values = self.values()
+        base = utility(values, seat, self.weight)
+        held = values[seat] - plan.hand_value(hand)  # the seat's value without its hand
+        best_action: Action = (Kind.PASS,)
+        best = base
+        proposals: list[Action] = []
+        for key, action in groups.items():
+            kind = action[0]
+            if kind == Kind.PASS:
+                continue
+            if kind == Kind.PROPOSE:
+                proposals.append(action)
+                continue
+            if kind == Kind.BANK_DRAW:
+                score = base + self.expected_draw(plan, hand, action[1:6]) - (values[seat] - held)
+            elif kind == Kind.BANK_PICK:
+                taken = plus(minus(hand, action[2:7]), ONE[action[1]])
+                score = base + plan.hand_value(taken) - (values[seat] - held)
+            else:
+                score = self.utility_after(action)
+            if score > best + 1e-9:
+                best, best_action = score, action
+            del key
+        if proposals:
+            offer, gain = self.best_proposal(plan, hand, proposals)
+            if offer is not None and base + gain > best + PROPOSE_MARGIN:
+                return offer
+        return best_action
+
+    def expected_draw(self, plan: Plan, hand: CardCounts, pay: tuple[int, ...]) -> float:
+        """The hand's expected value after paying ``pay`` and drawing as many cards."""
+        pile = self.state.draw_pile
+        count = sum(pay)
+        rest = minus(hand, pay)
+        total = 0.0
+        for _ in range(DRAW_SAMPLES):
+            drawn = [0, 0, 0, 0, 0]
+            for card in self.rng.sample(pile, count):
+                drawn[card] += 1
+            total += plan.hand_value(plus(rest, tuple(drawn)))
+        return total / DRAW_SAMPLES
+
+    def best_proposal(self, plan: Plan, hand: CardCounts,
+                      proposals: list[Action]) -> tuple[Action | None, float]:
+        """The one-for-one offer that helps most (and some other seat may accept), its gain."""
+        unseen = [0, 0, 0, 0, 0]
+        for card in unseen_cards(self.state, self.seat):
+            unseen[card] += 1
+        now = plan.hand_value(hand)
+        best: Action | None = None
+        best_gain = 0.0
+        for action in proposals:
+            give, get = action[2:7], action[7:12]
+            wanted = max(range(5), key=lambda k: get[k])
+            if unseen[wanted] < 2:
+                continue
+            gain = plan.hand_value(plus(minus(hand, give), get)) - now
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best, best_gain
+
+    # Trades ------------------------------------------------------------------------
+
+    def trade_gain(self, seat: int, give: tuple[int, ...], get: tuple[int, ...]) -> float:
+        """How much ``seat``'s hand gains by giving ``give`` and getting ``get``."""
+        hand = self.state.hands[seat]
+        plan = self.plan(seat)
+        return plan.hand_value(plus(minus(hand, give), get)) - plan.hand_value(hand)
+
+    def danger(self, seat: int) -> float:
+        """The weight of ``seat``'s gains against this bot: full for the leading opponent."""
+        values = self.values()
+        best_other = max(range(len(values)),
+                         key=lambda s: values[s] if s != self.seat else float("-inf"))
+        return self.weight if seat == best_other else self.weight * 0.5
+
+    def answer(self, legal: list[Action]) -> Action:
+        trade = self.state.trade
+        assert trade is not None
+        if (Kind.ANSWER, 1) not in legal:
+            return (Kind.ANSWER, 0)
+        proposer = trade[0]
+        give, get = trade[2:7], trade[7:12]
+        mine = self.trade_gain(self.seat, get, give)
+        theirs = self.trade_gain(proposer, give, get)
+        accept = mine - self.danger(proposer) * max(0.0, theirs) > ACCEPT_MARGIN
+        return (Kind.ANSWER, int(accept))
+
+    def settle(self, legal: list[Action]) -> Action:
+        trade = self.state.trade
+        assert trade is not None
+        give, get = trade[2:7], trade[7:12]
+        mine = self.trade_gain(self.seat, give, get)
+        best: Action = (Kind.WITHDRAW,)
+        best_score = 0.0
+        for action in legal:
+            if action[0] != Kind.COMPLETE:
+                continue
+            partner = action[1]
+            score = mine - self.danger(partner) * max(0.0, self.trade_gain(partner, get, give))
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    # Cards given and kept, tiles returned ------------------------------------------
+
+    def gift(self) -> int:
+        """The card to give the city owner: least missed, net of its worth to the owner."""
+        state = self.state
+        hand = state.hands[self.seat]
+        owner = state.owed_to
+        mine = self.plan(self.seat)
+        now = mine.hand_value(hand)
+        theirs = self.plan(owner) if owner >= 0 else None
+        owner_hand = state.hands[owner] if owner >= 0 else (0, 0, 0, 0, 0)
+        owner_now = theirs.hand_value(owner_hand) if theirs is not None else 0.0
+        best, best_cost = -1, float("inf")
+        for card in range(5):
+            if not hand[card]:
+                continue
+            cost = now - mine.hand_value(minus(hand, ONE[card]))
+            if theirs is not None:
+                cost += self.danger(owner) * (theirs.hand_value(plus(owner_hand, ONE[card]))
+                                              - owner_now)
+            if cost < best_cost - 1e-9 or (abs(cost - best_cost) <= 1e-9 and card != WILD):
+                best, best_cost = card, cost
+        return best
+
+    def tile_to_return(self, legal: list[Action]) -> Action:
+        """Put under the pile the tile farthest from every empire (the least likely to play)."""
+        chips = self.state.chips
+        positions = self.state.board.positions
+        chipped = [positions[s] for s, c in enumerate(chips) if c >= 0]
+
+        def distance(action: Action) -> int:
+            row, col = positions[action[1]]
+            return min((abs(row - r) + abs(col - c) for r, c in chipped), default=0)
+
+        return max(legal, key=lambda a: (distance(a), a))
+
+
+def greedy_action(state: GameState, seat: int, legal: list[Action], rng: random.Random,
+                  weight: float = OPPONENT_WEIGHT) -> Action:
+    """The greedy choice for ``seat`` among ``legal`` in a complete ``state``."""
+    return Greedy(state, seat, rng, weight).choose(legal)
+
+
+@register("greedy")
+class GreedyBot(Bot):
+    """One-step lookahead on a determinization built from the seat's own view and events.
+
+    Options: ``opponent_weight`` (default :data:`OPPONENT_WEIGHT`).
+    """
+
+    def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
+        super().__init__(seat, rng, **options)
+        self.memory = Memory(seat)
+        self.weight = float(options.get("opponent_weight", OPPONENT_WEIGHT))
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.memory.observe(event)
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        state = sample_state(view, self.seat, self.rng, self.memory)
+        action = greedy_action(state, self.seat, legal, self.rng, self.weight)
+        if action in legal or action[0] == Kind.PROPOSE:
+            return action
+        return legal[0]  # pragma: no cover - every branch above picks from ``legal``
+
+
+def sample_state(view: dict[str, Any], seat: int, rng: random.Random,
+                 memory: Memory | None) -> GameState:
+    """One determinization, without the memory if it ever contradicts the view."""
+    try:
+        return Determinizer(view, seat, memory).sample(rng)
+    except InconsistentView:
+        return Determinizer(view, seat, None).sample(rng)
+
+
+__all__ = ["Greedy", "GreedyBot", "action_key", "greedy_action", "group_actions", "utility"]

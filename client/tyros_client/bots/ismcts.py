@@ -1,0 +1,376 @@
+"""The ``ismcts`` strategy: information-set Monte Carlo tree search.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse, "Information Set Monte
+Carlo Tree Search", IEEE TCIAIG 2012): one tree whose root is the bot's own
+decision; every iteration
+
+1. samples a determinization of everything the seat cannot see (:mod:`.determinize`:
+   other hands, tiles and pile orders, consistent with its view and events);
+2. descends the tree through the actions that are legal in that determinization,
+   choosing by UCB1 where a child's exploration term counts the iterations in
+   which it was *available* (not those of its parent), and adding one new node;
+3. plays on with a fast policy for a few actions (:data:`ROLLOUT_DEPTH`) and then
+   evaluates the position with :mod:`.evaluate` (or scores it, if the game ended);
+4. backs up every seat's reward in [0, 1] (a logistic of its expected lead over
+   the best other seat), each node keeping the reward of the seat that acted.
+
+Large action sets are grouped so that the tree stays useful: a payment is
+not a separate action (one payment per target, the one that keeps the most
+useful cards, :func:`.greedy.group_actions`), bank draws are grouped by size,
+bank picks by the card taken, trades by the cards they move, and the cards to
+keep are the best few of :class:`.evaluate.Plan`. At the root the greedy
+one-step values order the bot's options and only the best
+:data:`ROOT_WIDTH` (and passing) are searched; deeper, options are ordered by
+a cheap prior and widened progressively with the visits.
+
+Budget: ``iterations`` (a fixed count: reproducible with the seeded RNG) or
+``move_time`` seconds per decision (default 1 s); with both, whichever comes
+first. :attr:`ISMCTSBot.stats` keeps the iterations and seconds spent.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from tyros_server.engine import (
+    Action,
+    GameState,
+    Kind,
+    Phase,
+    legal_actions,
+    push_unchecked,
+    seats_to_act,
+)
+
+from .base import Bot, register
+from .determinize import Determinizer, InconsistentView, Memory
+from .evaluate import Analysis, rewards
+from .greedy import Greedy, action_key, card_options, group_actions, utility
+
+DEFAULT_MOVE_TIME = 1.0
+EXPLORATION = 0.7
+ROOT_WIDTH = 8
+"""Card actions searched at the root (the best by the greedy one-step value), besides passing."""
+KEEP_WIDTH = 4
+ROLLOUT_DEPTH = 4
+"""Actions played by the fast policy after the tree before the evaluation."""
+TEMPERATURE = 8.0
+"""Points of lead that make a reward of about 0.73 (see :func:`.evaluate.rewards`)."""
+SCORE_SHARE = 0.0
+"""Weight of the seat's own share of the best value in its reward (:func:`.evaluate.rewards`)."""
+WIDEN_BASE = 2.0
+WIDEN_RATE = 0.5
+
+Key = tuple[int, ...]
+
+
+class Node:
+    """A tree node: the edge into it (the action ``key`` of seat ``mover``) and its statistics."""
+
+    __slots__ = ("available", "children", "mover", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+        self.children: dict[Key, Node] = {}
+
+    def ucb(self, exploration: float) -> float:
+        return (self.total / self.visits
+                + exploration * math.sqrt(math.log(max(1, self.available)) / self.visits))
+
+
+# Cheap knowledge for the nodes below the root -------------------------------------
+
+
+def quick_card_values(hand: tuple[int, ...]) -> list[float]:
+    """A cheap stand-in for card values: colours held in numbers are kept, wilds most."""
+    return [float(hand[0]), float(hand[1]), float(hand[2]), float(hand[3]), 20.0]
+
+
+def quick_prior(state: GameState, seat: int, action: Action) -> float:
+    """A rough score of an action, to order the options of nodes below the root."""
+    kind = action[0]
+    if kind == Kind.CITY:
+        return 20.0
+    if kind == Kind.MOVE:
+        space = state.board.port_space[action[2]]
+        steps = sum(action[3:8])
+        if state.cities[space] >= 0 or state.chips[space] < 0:
+            return 1.0 - steps
+        others = state.total_ships_in_space(space) - state.ships_in_space(space, seat)
+        if others == 0 and state.ships_in_space(space, seat) == 0:
+            return 10.0 - steps
+        return 3.0 - steps
+    if kind == Kind.SHIP:
+        return 4.0
+    if kind == Kind.EXPAND:
+        return 1.0
+    if kind == Kind.PASS:
+        return 2.0
+    if kind in (Kind.BANK_DRAW, Kind.BANK_PICK):
+        return 0.5
+    if kind == Kind.ANSWER:
+        return 1.0 - action[1]
+    if kind == Kind.COMPLETE:
+        return 5.0
+    if kind == Kind.KEEP:
+        return float(max(action[1:5]) + 2 * action[5])
+    return 0.0
+
+
+def tree_options(state: GameState, seat: int) -> list[tuple[Key, Action]]:
+    """The grouped options of ``seat`` below the root, best prior first (no trade offers)."""
+    phase = state.phase
+    if phase == Phase.ACTIONS:
+        items = list(card_options(state, seat, quick_card_values(state.hands[seat])).items())
+        items.sort(key=lambda item: -quick_prior(state, seat, item[1]))
+        return items
+    legal = legal_actions(state, seat)
+    if phase == Phase.KEEP:
+        best = sorted(legal, key=lambda a: -quick_prior(state, seat, a))[:KEEP_WIDTH]
+        items = [(a, a) for a in best]
+    else:
+        items = [(a, a) for a in legal]
+    items.sort(key=lambda item: -quick_prior(state, seat, item[1]))
+    return items
+
+
+def rollout_action(state: GameState, seat: int, rng: random.Random) -> Action:
+    """The fast policy: the best of a few options by the cheap prior, with some randomness."""
+    options = tree_options(state, seat)
+    if len(options) > 1 and rng.random() < 0.25:
+        return rng.choice(options)[1]
+    return options[0][1]
+
+
+# Evaluation -----------------------------------------------------------------------
+
+
+def final_rewards(state: GameState, temperature: float, share: float = 0.0) -> list[float]:
+    """Rewards of a finished game: mostly winning (a shared win too), a little the margin."""
+    score = state.score
+    assert score is not None
+    totals = [float(p["total"]) for p in score["players"]]
+    winners = score["winners"]
+    margin = rewards(totals, temperature)
+    top = max(totals)
+    return [(1 - share) * (0.8 * (seat in winners) + 0.2 * margin[seat])
+            + share * (totals[seat] / top if top > 0 else 0.0)
+            for seat in range(state.players)]
+
+
+def leaf_rewards(state: GameState, temperature: float, share: float = 0.0) -> list[float]:
+    """Every seat's reward in [0, 1] for the position the iteration reached."""
+    if state.phase == Phase.OVER:
+        return final_rewards(state, temperature, share)
+    return rewards(Analysis(state).values(), temperature, share)
+
+
+# The search -----------------------------------------------------------------------
+
+
+class Search:
+    """One ISMCTS decision for ``seat``, from its ``view`` and ``memory``."""
+
+    def __init__(self, view: dict[str, Any], seat: int, legal: list[Action],
+                 rng: random.Random, memory: Memory | None = None,
+                 exploration: float = EXPLORATION, temperature: float = TEMPERATURE,
+                 rollout_depth: int = ROLLOUT_DEPTH, root_width: int = ROOT_WIDTH,
+                 score_share: float = SCORE_SHARE) -> None:
+        self.seat = seat
+        self.score_share = score_share
+        self.rng = rng
+        self.exploration = exploration
+        self.temperature = temperature
+        self.rollout_depth = rollout_depth
+        try:
+            self.determinizer = Determinizer(view, seat, memory)
+        except InconsistentView:
+            self.determinizer = Determinizer(view, seat, None)
+        self.root = Node(-1)
+        self.iterations = 0
+        self.root_options = self._root_options(legal, root_width)
+
+    def _root_options(self, legal: list[Action], width: int) -> dict[Key, Action]:
+        """The bot's own options at the root, ordered and trimmed by the greedy values."""
+        state = self.determinizer.sample(self.rng)
+        greedy = Greedy(state, self.seat, self.rng)
+        phase = state.phase
+        if phase == Phase.KEEP:
+            plan = greedy.plan(self.seat)
+            best = sorted(legal, key=lambda a: -plan.hand_value(a[1:6]))[:KEEP_WIDTH]
+            return {a: a for a in best}
+        if phase == Phase.ACTIONS:
+            return self._root_card_actions(greedy, legal, width)
+        if phase == Phase.EXPAND and legal[0][0] == Kind.RETURN_TILE:
+            return {a: a for a in [greedy.tile_to_return(legal)]}
+        if phase == Phase.GIVE_CARD:
+            return {a: a for a in legal}
+        if phase == Phase.EXPAND and len(legal) > width:
+            scored = sorted(legal, key=lambda a: -greedy.utility_after(a))[:width]
+            return {a: a for a in scored}
+        return {a: a for a in legal}
+
+    def _root_card_actions(self, greedy: Greedy, legal: list[Action],
+                           width: int) -> dict[Key, Action]:
+        seat = self.seat
+        hand = greedy.state.hands[seat]
+        plan = greedy.plan(seat)
+        card_value = plan.card_values(hand)
+        groups = card_options(greedy.state, seat, card_value)
+        groups.update(group_actions((a for a in legal if a[0] == Kind.PROPOSE), card_value))
+        values = greedy.values()
+        base = utility(values, seat, greedy.weight)
+        hand_now = plan.hand_value(hand)
+        scored: list[tuple[float, Key, Action]] = []
+        proposals: list[Action] = []
+        for key, action in groups.items():
+            kind = action[0]
+            if kind == Kind.PASS:
+                continue
+            if kind == Kind.PROPOSE:
+                proposals.append(action)
+                continue
+            if kind == Kind.BANK_DRAW:
+                score = base + greedy.expected_draw(plan, hand, action[1:6]) - hand_now
+            elif kind == Kind.BANK_PICK:
+                rest = tuple(h - p for h, p in zip(hand, action[2:7], strict=True))
+                taken = tuple(r + (k == action[1]) for k, r in enumerate(rest))
+                score = base + plan.hand_value(taken) - hand_now
+            else:
+                score = greedy.utility_after(action)
+            scored.append((score, key, action))
+        scored.sort(key=lambda item: -item[0])
+        options: dict[Key, Action] = {(Kind.PASS,): (Kind.PASS,)}
+        for _score, key, action in scored[:width]:
+            options[key] = action
+        if proposals:
+            offer, gain = greedy.best_proposal(plan, hand, proposals)
+            if offer is not None and gain > 0:
+                options[action_key(offer)] = offer
+        return options
+
+    def run(self, iterations: int | None, move_time: float | None) -> Action:
+        """Search until the budget is spent; the most visited root option."""
+        if len(self.root_options) == 1:
+            return next(iter(self.root_options.values()))
+        deadline = None if move_time is None else time.perf_counter() + move_time
+        while True:
+            if iterations is not None and self.iterations >= iterations:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            self.iterate()
+        best = max(self.root.children.items(),
+                   key=lambda item: (item[1].visits, item[1].total), default=None)
+        if best is None:
+            return next(iter(self.root_options.values()))
+        return self.root_options[best[0]]
+
+    def iterate(self) -> None:
+        self.iterations += 1
+        state = self.determinizer.sample(self.rng)
+        rng = self.rng
+        node = self.root
+        path: list[Node] = []
+        exploration = self.exploration
+        expanded = False
+        while state.phase != Phase.OVER and not expanded:
+            if node is self.root:
+                mover = self.seat
+                options = list(self.root_options.items())
+            else:
+                mover = seats_to_act(state)[0]
+                options = tree_options(state, mover)
+                width = int(WIDEN_BASE + WIDEN_RATE * math.sqrt(node.visits))
+                if len(options) > width:
+                    options = options[:width]
+            children = node.children
+            chosen: tuple[Key, Action] | None = None
+            best_score = -1.0
+            for key, action in options:
+                child = children.get(key)
+                if child is None:
+                    if not expanded:
+                        chosen = (key, action)
+                        expanded = True
+                    continue
+                child.available += 1
+                if not expanded:
+                    score = child.ucb(exploration)
+                    if score > best_score:
+                        best_score, chosen = score, (key, action)
+            assert chosen is not None
+            key, action = chosen
+            child = children.get(key)
+            if child is None:
+                child = children[key] = Node(mover)
+                child.available = 1
+            push_unchecked(state, mover, action)
+            path.append(child)
+            node = child
+        for _ in range(self.rollout_depth):
+            if state.phase == Phase.OVER:
+                break
+            mover = seats_to_act(state)[0]
+            push_unchecked(state, mover, rollout_action(state, mover, rng))
+        reward = leaf_rewards(state, self.temperature, self.score_share)
+        for visited in path:
+            visited.visits += 1
+            visited.total += reward[visited.mover]
+
+
+@register("ismcts")
+class ISMCTSBot(Bot):
+    """ISMCTS on determinizations built from the seat's own view and events.
+
+    Options: ``move_time`` (seconds per decision, default 1), ``iterations``
+    (a fixed budget; with it and no ``move_time`` the time is unlimited),
+    ``exploration``, ``temperature``, ``rollout_depth``, ``root_width``, ``score_share``.
+    """
+
+    def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
+        super().__init__(seat, rng, **options)
+        self.memory = Memory(seat)
+        iterations = options.get("iterations")
+        move_time = options.get("move_time")
+        if iterations is None and move_time is None:
+            move_time = DEFAULT_MOVE_TIME
+        self.iterations: int | None = None if iterations is None else int(iterations)
+        self.move_time: float | None = None if move_time is None else float(move_time)
+        self.exploration = float(options.get("exploration", EXPLORATION))
+        self.temperature = float(options.get("temperature", TEMPERATURE))
+        self.rollout_depth = int(options.get("rollout_depth", ROLLOUT_DEPTH))
+        self.root_width = int(options.get("root_width", ROOT_WIDTH))
+        self.score_share = float(options.get("score_share", SCORE_SHARE))
+        self.stats = {"decisions": 0, "searches": 0, "iterations": 0, "seconds": 0.0}
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.memory.observe(event)
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        self.stats["decisions"] += 1
+        if len(legal) == 1:
+            return legal[0]
+        start = time.perf_counter()
+        search = Search(view, self.seat, legal, self.rng, self.memory,
+                        exploration=self.exploration, temperature=self.temperature,
+                        rollout_depth=self.rollout_depth, root_width=self.root_width,
+                        score_share=self.score_share)
+        if len(search.root_options) == 1:  # nothing to search (a tile to put back)
+            return next(iter(search.root_options.values()))
+        budget = None if self.move_time is None else max(
+            0.0, self.move_time - (time.perf_counter() - start))
+        action = search.run(self.iterations, budget)
+        self.stats["searches"] += 1
+        self.stats["iterations"] += search.iterations
+        self.stats["seconds"] += time.perf_counter() - start
+        return action
+
+
+__all__ = ["ISMCTSBot", "Node", "Search", "quick_prior", "tree_options"]

@@ -1,0 +1,274 @@
+"""The ``greedy`` strategy and the evaluation it uses, offline and over a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tyros_client import arena
+from tyros_client.botclient import BotRun, play_bot
+from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
+from tyros_client.bots.evaluate import Analysis, evaluate, future
+from tyros_client.bots.greedy import card_options, group_actions
+from tyros_protocol.cards import GREEN, VIOLET, WILD
+from tyros_server.app import ServerConfig, TyrosServer
+from tyros_server.engine import (
+    Action,
+    GameState,
+    Kind,
+    Options,
+    Phase,
+    event_view,
+    legal_actions,
+    new_game,
+    push,
+    seats_to_act,
+    view,
+)
+
+from tests.server.engine.builders import make_state, space
+
+START = {"7": "o", "13": "y", "23": "g", "26": "v"}
+
+
+def greedy_choice(state: GameState, seat: int, seed: int = 0) -> Action:
+    """What a fresh greedy bot for ``seat`` does, shown only the seat's view."""
+    bot = make_bot("greedy", seat, random.Random(seed))
+    legal = legal_actions(state, seat)
+    action = bot.choose(view(state, seat), legal)
+    push(state.copy(), seat, action)  # legal (proposals are checked by push too)
+    return action
+
+
+# The evaluation ---------------------------------------------------------------------
+
+
+def test_evaluation_is_the_score_sheet_when_the_game_is_over() -> None:
+    for seed in range(2):
+        state = new_game(Options(players=3 + seed % 2, seed=seed))
+        bots = [make_bot("greedy" if s == seed else "random", s, random.Random(seed))
+                for s in range(state.players)]
+        while state.phase != Phase.OVER:
+            seat = seats_to_act(state)[0]
+            push(state, seat, bots[seat].choose(view(state, seat), legal_actions(state, seat)))
+        assert state.score is not None
+        totals = [float(p["total"]) for p in state.score["players"]]
+        assert [round(v, 9) for v in evaluate(state)] == totals
+
+
+def test_the_forecast_counts_tiles_and_rounds() -> None:
+    # 4 players, first game: 28 tiles; 8 played in round 1, then 4 a round: 6 rounds in all.
+    state = new_game(Options(players=4, seed=1))
+    assert future(state) == (28, 6)
+    # 3 players: 28 tiles, 6 a round: the fifth round empties a hand (12 dealt + 16 drawn).
+    assert future(new_game(Options(players=3, seed=1))) == (28, 5)
+    # A hand already empty in the card actions: this is the last card-action phase.
+    last = make_state(4, chips=START, tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]})
+    assert future(last) == (0, 1)
+
+
+def test_a_city_is_worth_more_in_a_larger_empire() -> None:
+    small = make_state(4, chips=START, cities={"23": 0})
+    large = make_state(4, chips={**START, "22": "g", "24": "g"}, cities={"23": 0})
+    assert Analysis(large).board_points(0) > Analysis(small).board_points(0)
+
+
+def test_cards_are_worth_what_they_can_buy() -> None:
+    # A ship alone in green 23: five greens buy a city there, five violets buy nothing near.
+    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+                       hands={0: "g g g g g"})
+    plan = Analysis(state).plan(0)
+    assert plan.hand_value((0, 0, 5, 0, 0)) > plan.hand_value((0, 0, 0, 5, 0)) + 3
+    # A wild is at least as good as any colour, and a green here is worth more than a violet.
+    values = plan.card_values((0, 0, 4, 1, 0))
+    assert values[WILD] >= max(values[:4]) - 1e-9
+    assert values[GREEN] > values[VIOLET]
+
+
+def test_grouped_card_actions_are_legal_and_cover_every_target() -> None:
+    state = make_state(4, chips=START, ships={"TY": {0: 1, 1: 2}, "23": {0: 1}},
+                       hands={0: "g g g g o v w w"}, discard="y y")
+    legal = legal_actions(state, 0)
+    values = [1.0, 1.0, 2.0, 0.5, 5.0]  # orange, yellow, green, violet, wild
+    groups = card_options(state, 0, values)
+    assert set(groups.values()) <= set(legal)
+    targets = {a[:3] for a in legal if a[0] in (Kind.MOVE, Kind.CITY)}
+    assert {a[:3] for a in groups.values() if a[0] in (Kind.MOVE, Kind.CITY)} == targets
+    # A green city pays greens before wilds; the other payments give the cheapest cards.
+    assert groups[(Kind.CITY, space("23"), space("23"))][3:8] == (0, 0, 4, 0, 1)
+    assert groups[(Kind.BANK_DRAW, 1)][1:6] == (0, 0, 0, 1, 0)
+    assert groups[(Kind.BANK_DRAW, 2)][1:6] == (1, 0, 0, 1, 0)
+    assert groups[(Kind.BANK_DRAW, 3)][1:6] == (1, 0, 1, 1, 0)
+    assert groups[(Kind.BANK_PICK, 1)][2:7] == (1, 0, 1, 1, 0)
+    # A ship in Tyros (3 ships there: 4 cards of any colour).
+    assert groups[(Kind.SHIP, space("TY"))][2:7] == (1, 0, 2, 1, 0)
+    # Building them directly gives the grouping of the whole legal list.
+    whole = group_actions([a for a in legal if a[0] != Kind.PROPOSE], values)
+    assert whole == groups
+
+
+# Decisions --------------------------------------------------------------------------
+
+
+def test_it_builds_a_city_it_can_afford() -> None:
+    state = make_state(4, chips=START, ships={"TY": {0: 1, 1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+                       hands={0: "g g g g g y"})
+    action = greedy_choice(state, 0)
+    assert action[:3] == (Kind.CITY, space("23"), space("23"))
+
+
+def test_it_sends_a_ship_to_a_free_space_rather_than_pass() -> None:
+    # Three violets take a ship from Tyros to violet 26 (Tyros-31-27-26).
+    state = make_state(4, chips=START, hands={0: "v v v"})
+    assert greedy_choice(state, 0)[:3] == (Kind.MOVE, space("TY"), space("26"))
+
+
+def test_it_offers_the_card_it_needs_least_for_the_one_it_lacks() -> None:
+    # Four greens and a ship alone in green 23: one more green (or a wild) builds a city.
+    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+                       hands={0: "g g g g v"})
+    action = greedy_choice(state, 0)
+    assert action[0] == Kind.PROPOSE
+    assert action[2:7] == (0, 0, 0, 1, 0)  # it gives the violet
+    assert action[7:12] in ((0, 0, 1, 0, 0), (0, 0, 0, 0, 1))  # for a green or a wild
+    assert action[1] == 0b1110  # asked of every other seat
+
+
+def test_it_accepts_an_offer_that_helps_it_and_declines_one_that_hurts() -> None:
+    ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    helpful = make_state(4, chips=START, ships=ships, current=1,
+                         hands={0: "g g g g v", 1: "g o o"})
+    push(helpful, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))  # green for violet
+    assert greedy_choice(helpful, 0) == (Kind.ANSWER, 1)
+    harmful = make_state(4, chips=START, ships=ships, current=1,
+                         hands={0: "g g g g v", 1: "v o o"})
+    push(harmful, 1, (Kind.PROPOSE, 0b0001, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0))  # violet for green
+    assert greedy_choice(harmful, 0) == (Kind.ANSWER, 0)
+
+
+def test_the_proposer_completes_a_trade_that_helps_it() -> None:
+    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+                       hands={0: "g g g g v", 2: "g y"})
+    push(state, 0, (Kind.PROPOSE, 0b1110, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0))
+    push(state, 1, (Kind.ANSWER, 0))
+    push(state, 2, (Kind.ANSWER, 1))
+    assert greedy_choice(state, 0) == (Kind.COMPLETE, 2)
+
+
+def test_it_gives_the_city_owner_the_card_it_needs_least() -> None:
+    state = make_state(4, phase=Phase.GIVE_CARD, chips=START, cities={"26": 1},
+                       ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}, "26": {0: 1}},
+                       hands={0: "g g g g v"})
+    state.owed_to = 1
+    assert greedy_choice(state, 0) == (Kind.GIVE_CARD, VIOLET)
+
+
+def test_it_keeps_the_cards_of_its_plans() -> None:
+    state = make_state(4, phase=Phase.KEEP, chips=START,
+                       ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+                       hands={0: "g g g o y v w"})
+    state.keep_pending = [True, False, False, False]
+    action = greedy_choice(state, 0)
+    assert action[0] == Kind.KEEP
+    kept = action[1:6]
+    assert kept[GREEN] + kept[WILD] == 3  # greens (or the wild) for the city in 23
+
+
+def test_it_grows_the_empire_of_its_city() -> None:
+    # Tile 22 can only be green (next to 23, where seat 0 has a city); tile 8 only orange.
+    state = make_state(4, phase=Phase.EXPAND, chips=START, cities={"23": 0},
+                       tiles={0: ["22", "8"], 1: ["1"], 2: ["2"], 3: ["3"]})
+    state.expand_queue = [1, 2, 3]
+    assert greedy_choice(state, 0) == (Kind.EXPAND, space("22"), GREEN)
+
+
+def test_it_puts_back_the_tile_farthest_from_the_empires() -> None:
+    state = make_state(4, phase=Phase.EXPAND, chips=START,
+                       tiles={0: ["1", "5"], 1: ["2"], 2: ["3"], 3: ["4"]})
+    state.revealed[0] = state.tiles[0]
+    legal = legal_actions(state, 0)
+    assert {a[0] for a in legal} == {Kind.RETURN_TILE}
+    # Neither can be played; 5 is three steps from the nearest empire (7 or 13), 1 only two.
+    assert greedy_choice(state, 0) == (Kind.RETURN_TILE, space("5"))
+
+
+# Whole games ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("players", "setup", "seed"), [(4, "first", 1), (3, "variable", 2)])
+def test_greedy_self_play_is_legal_in_every_situation(players: int, setup: str,
+                                                      seed: int) -> None:
+    state = new_game(Options(players=players, setup=setup, seed=seed))
+    bots = [make_bot("greedy", s, random.Random(seed * 10 + s)) for s in range(players)]
+    assert state.log is not None
+    kinds: Counter[tuple[int, ...]] = Counter()
+    seen = 0
+    while state.phase != Phase.OVER:
+        for event in state.log[seen:]:
+            for bot in bots:
+                shown = event_view(event, bot.seat)
+                if shown is not None:
+                    bot.observe(shown)
+        seen = len(state.log)
+        seat = seats_to_act(state)[0]
+        legal = legal_actions(state, seat)
+        action = bots[seat].choose(view(state, seat), legal)
+        assert action in legal or action[0] == Kind.PROPOSE
+        push(state, seat, action)  # raises if illegal
+        kinds[(action[0], action[1]) if action[0] == Kind.ANSWER else (action[0],)] += 1
+    # It took every kind of decision: expansion, cards, trades (both answers), keeping 3.
+    for kind in (Kind.EXPAND, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.PROPOSE, Kind.COMPLETE,
+                 Kind.WITHDRAW, Kind.KEEP, Kind.PASS):
+        assert kinds[(kind,)] > 0, kind
+    assert kinds[(Kind.ANSWER, 1)] > 0 and kinds[(Kind.ANSWER, 0)] > 0
+
+
+def test_greedy_gives_cards_and_answers_in_seeded_games_against_random() -> None:
+    result = arena.run_arena(["greedy", "random", "random", "random"], 2, seed=3)
+    assert result.wins["greedy"] == 2
+    assert result.mean_score("greedy") > 2 * result.mean_score("random")
+
+
+def test_greedy_is_registered() -> None:
+    assert STRATEGIES["greedy"] is GreedyBot
+    assert GreedyBot.wants_view and GreedyBot.wants_events
+
+
+# Over a real server -----------------------------------------------------------------
+
+
+async def test_greedy_plays_a_seeded_game_over_a_real_server(tmp_path: Path) -> None:
+    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db")))
+    await server.start()
+    try:
+        url = f"ws://127.0.0.1:{server.port}"
+        runs = [BotRun(url, "smoke", f"bot{i}", strategy, players=3, seed=5)
+                for i, strategy in enumerate(["greedy", "greedy", "random"])]
+        scores: list[dict[str, Any]] = await asyncio.wait_for(
+            asyncio.gather(*(play_bot(run, random.Random(i)) for i, run in enumerate(runs))),
+            timeout=120)
+    finally:
+        await server.stop()
+    assert all(score == scores[0] for score in scores)
+    assert len(scores[0]["players"]) == 3 and scores[0]["winners"]
+    assert sum(run.actions_sent for run in runs) > 100
+
+
+def test_it_decides_from_its_view_alone() -> None:
+    """Two games that differ only in what seat 0 cannot see get the same decisions from it."""
+    ships = {"TY": {0: 1, 1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    mine = ["1", "2", "3", "4"]
+    first = make_state(4, chips=START, ships=ships, seed=1,
+                       hands={0: "g g g o v w", 1: "o o o", 2: "y y", 3: "v"},
+                       tiles={0: mine, 1: ["5", "6"], 2: ["8", "9"], 3: ["10", "11"]})
+    second = make_state(4, chips=START, ships=ships, seed=2,
+                        hands={0: "g g g o v w", 1: "y v w", 2: "o g", 3: "g"},
+                        tiles={0: mine, 1: ["12", "14"], 2: ["15", "16"], 3: ["17", "18"]})
+    assert view(first, 0) == view(second, 0)
+    assert first.draw_pile != second.draw_pile
+    for seed in range(3):
+        assert greedy_choice(first, 0, seed) == greedy_choice(second, 0, seed)

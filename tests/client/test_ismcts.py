@@ -1,0 +1,184 @@
+"""The ``ismcts`` strategy: reproducible searches, legal choices, offline and online games."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tyros_client.botclient import BotRun, play_bot
+from tyros_client.bots import STRATEGIES, make_bot
+from tyros_client.bots.evaluate import rewards
+from tyros_client.bots.ismcts import DEFAULT_MOVE_TIME, ISMCTSBot, Search, tree_options
+from tyros_server.app import ServerConfig, TyrosServer
+from tyros_server.engine import (
+    Action,
+    GameState,
+    Kind,
+    Options,
+    Phase,
+    event_view,
+    legal_actions,
+    new_game,
+    push,
+    seats_to_act,
+    view,
+)
+
+from tests.server.engine.builders import make_state, space
+
+START = {"7": "o", "13": "y", "23": "g", "26": "v"}
+
+
+def search_choice(state: GameState, seat: int, iterations: int = 60, seed: int = 0) -> Action:
+    bot = make_bot("ismcts", seat, random.Random(seed), iterations=iterations)
+    legal = legal_actions(state, seat)
+    action = bot.choose(json.loads(json.dumps(view(state, seat))), legal)
+    push(state.copy(), seat, action)
+    return action
+
+
+def test_ismcts_is_registered_with_its_budgets() -> None:
+    assert STRATEGIES["ismcts"] is ISMCTSBot
+    default = make_bot("ismcts", 0, random.Random(0))
+    assert isinstance(default, ISMCTSBot)
+    assert default.move_time == DEFAULT_MOVE_TIME and default.iterations is None
+    counted = make_bot("ismcts", 1, random.Random(0), iterations=50)
+    assert isinstance(counted, ISMCTSBot)
+    assert counted.iterations == 50 and counted.move_time is None
+    both = make_bot("ismcts", 1, random.Random(0), iterations=50, move_time=0.5)
+    assert isinstance(both, ISMCTSBot)
+    assert both.iterations == 50 and both.move_time == 0.5
+
+
+def test_rewards_are_in_the_unit_interval_and_follow_the_lead() -> None:
+    values = rewards([80.0, 20.0, 50.0, 49.0], 8.0)
+    assert all(0.0 <= r <= 1.0 for r in values)
+    assert values[0] > values[2] > values[3] > values[1]
+
+
+def test_an_iteration_budget_makes_the_search_reproducible() -> None:
+    state = new_game(Options(players=4, seed=12))
+    while state.phase != Phase.ACTIONS:
+        seat = seats_to_act(state)[0]
+        push(state, seat, legal_actions(state, seat)[0])
+    seat = state.current
+    legal = legal_actions(state, seat)
+    seen = view(state, seat)
+    first = Search(seen, seat, legal, random.Random(5))
+    second = Search(seen, seat, legal, random.Random(5))
+    assert first.run(80, None) == second.run(80, None)
+    assert first.iterations == second.iterations == 80
+    # Every iteration went through the root, and no option was tried more than it was available.
+    children = first.root.children.values()
+    assert sum(child.visits for child in children) == 80
+    assert all(child.available >= child.visits >= 1 for child in children)
+    assert set(first.root.children) <= set(first.root_options)
+
+
+def test_tree_options_below_the_root_are_grouped_legal_and_ordered() -> None:
+    state = make_state(4, chips=START, ships={"TY": {0: 1, 1: 2}, "23": {0: 1}},
+                       hands={0: "g g g g g o v w w"}, discard="y")
+    options = tree_options(state, 0)
+    legal = legal_actions(state, 0)
+    assert all(action in legal for _, action in options)
+    assert len(options) < len(legal) / 4  # payments and bank trades grouped
+    assert options[0][1][0] == Kind.CITY  # the cheap prior puts the city first
+    assert not any(action[0] == Kind.PROPOSE for _, action in options)
+
+
+def test_it_builds_the_city_that_wins_the_last_round() -> None:
+    # The last round (a hand is empty): the city in 23 is worth its points now or never.
+    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+                       hands={0: "g g g g g", 1: "o o", 2: "y", 3: "v"},
+                       tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]})
+    assert search_choice(state, 0)[:3] == (Kind.CITY, space("23"), space("23"))
+
+
+def test_it_takes_the_free_space_that_decides_the_last_round() -> None:
+    # Last round. Every other space is contested, so nobody scores; seat 0 alone can reach
+    # violet 26 (Tyros-31-27-26 for three violets). Holding it wins; passing may end the game.
+    contested = {2: 1, 3: 1}
+    state = make_state(4, chips=START, ships={"TY": {0: 2, 1: 2}, "7": contested,
+                                              "13": contested, "23": contested},
+                       hands={0: "v v v", 1: "o o", 2: "y", 3: "g"},
+                       tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]})
+    assert search_choice(state, 0, iterations=150)[:3] == (Kind.MOVE, space("TY"), space("26"))
+
+
+@pytest.mark.parametrize(("strategies", "setup", "seed"),
+                         [(("ismcts", "greedy", "random", "random"), "first", 1),
+                          (("ismcts", "ismcts", "random"), "variable", 2)])
+def test_search_self_play_is_legal_in_every_situation(strategies: tuple[str, ...], setup: str,
+                                                      seed: int) -> None:
+    players = len(strategies)
+    state = new_game(Options(players=players, setup=setup, seed=seed))
+    bots = [make_bot(name, s, random.Random(seed * 10 + s), iterations=12)
+            for s, name in enumerate(strategies)]
+    assert state.log is not None
+    kinds: Counter[tuple[int, ...]] = Counter()
+    seen = 0
+    while state.phase != Phase.OVER:
+        for event in state.log[seen:]:
+            for bot in bots:
+                shown = event_view(event, bot.seat)
+                if shown is not None:
+                    bot.observe(shown)
+        seen = len(state.log)
+        seat = seats_to_act(state)[0]
+        legal = legal_actions(state, seat)
+        action = bots[seat].choose(view(state, seat), legal)
+        assert action in legal or action[0] == Kind.PROPOSE
+        push(state, seat, action)
+        if strategies[seat] == "ismcts":
+            kinds[(action[0], action[1]) if action[0] == Kind.ANSWER else (action[0],)] += 1
+    for kind in (Kind.EXPAND, Kind.MOVE, Kind.CITY, Kind.KEEP, Kind.PASS):
+        assert kinds[(kind,)] > 0, kind
+    assert kinds[(Kind.ANSWER, 0)] + kinds[(Kind.ANSWER, 1)] > 0
+    searchers = [bot for bot in bots if isinstance(bot, ISMCTSBot)]
+    assert all(bot.stats["iterations"] == 12 * bot.stats["searches"] for bot in searchers)
+
+
+def test_a_time_budget_alone_stops_the_search() -> None:
+    state = new_game(Options(players=3, seed=2))
+    seat = state.current
+    legal = legal_actions(state, seat)
+    bot = make_bot("ismcts", seat, random.Random(0), move_time=0.05)
+    assert isinstance(bot, ISMCTSBot)
+    assert bot.choose(view(state, seat), legal) in legal
+    assert bot.stats["searches"] == 1 and bot.stats["iterations"] >= 1
+
+
+async def test_ismcts_plays_a_seeded_game_over_a_real_server(tmp_path: Path) -> None:
+    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db")))
+    await server.start()
+    try:
+        url = f"ws://127.0.0.1:{server.port}"
+        runs = [BotRun(url, "smoke", f"bot{i}", strategy, players=3, seed=6,
+                       options={"iterations": 6})
+                for i, strategy in enumerate(["ismcts", "random", "random"])]
+        scores: list[dict[str, Any]] = await asyncio.wait_for(
+            asyncio.gather(*(play_bot(run, random.Random(i)) for i, run in enumerate(runs))),
+            timeout=120)
+    finally:
+        await server.stop()
+    assert all(score == scores[0] for score in scores)
+    assert runs[0].actions_sent > 20
+
+
+def test_it_decides_from_its_view_alone() -> None:
+    """Two games that differ only in what seat 0 cannot see get the same decision from it."""
+    ships = {"TY": {0: 1, 1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    mine = ["1", "2", "3", "4"]
+    first = make_state(4, chips=START, ships=ships, seed=1,
+                       hands={0: "g g g o v w", 1: "o o o", 2: "y y", 3: "v"},
+                       tiles={0: mine, 1: ["5", "6"], 2: ["8", "9"], 3: ["10", "11"]})
+    second = make_state(4, chips=START, ships=ships, seed=2,
+                        hands={0: "g g g o v w", 1: "y v w", 2: "o g", 3: "g"},
+                        tiles={0: mine, 1: ["12", "14"], 2: ["15", "16"], 3: ["17", "18"]})
+    assert view(first, 0) == view(second, 0)
+    assert search_choice(first, 0, 40, seed=3) == search_choice(second, 0, 40, seed=3)

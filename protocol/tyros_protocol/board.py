@@ -58,8 +58,9 @@ class Board:
     """Sea links of each port."""
     distance: tuple[tuple[int, ...], ...]
     """Fewest steps between two ports; -1 when unreachable."""
-    nearest: tuple[tuple[tuple[PortId, int], ...], ...]
-    """For each port, every other reachable port with its distance, nearest first."""
+    nearest: tuple[tuple[tuple[PortId, int, SpaceId], ...], ...]
+    """For each port, every other reachable port (with its distance and its space), nearest
+    first: what move enumeration walks."""
 
     @property
     def space_count(self) -> int:
@@ -247,7 +248,8 @@ def parse_board(data: dict[str, Any]) -> Board:
         links=frozen_links,
         distance=distance,
         nearest=tuple(
-            tuple(sorted(((p, d) for p, d in enumerate(row) if d > 0), key=lambda pd: pd[1]))
+            tuple(sorted(((p, d, port_space[p]) for p, d in enumerate(row) if d > 0),
+                         key=lambda entry: entry[1]))
             for row in distance
         ),
     )

@@ -11,6 +11,7 @@ step), so the action tuples for a given hand are built once and cached.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import compress
 
 from tyros_protocol.board import TYROS
 from tyros_protocol.cards import DECK, WILD, CardCounts
@@ -95,7 +96,7 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
     """The card actions of the seat to act: all of them, or only those of one ``kind``."""
     hand = state.hands[seat]
     out: list[Action] = [PASS] if kind is None or kind == Kind.PASS else []
-    ports = [p for p in range(state.board.port_count) if state.ships[p * MAX_SEATS + seat]]
+    ports = list(compress(range(state.board.port_count), state.ships[seat::MAX_SEATS]))
     if kind is None or kind == Kind.MOVE:
         _moves(state, seat, hand, ports, out)
     if kind is None or kind == Kind.CITY:
@@ -130,16 +131,16 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
     chips = state.chips
     port_space = board.port_space
     wilds = hand[WILD]
-    reach = max(hand[0], hand[1], hand[2], hand[3]) + wilds
+    budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds)
+    reach = max(budget)
     room: dict[int, bool] = {}
     for start in ports:
         start_space = port_space[start]
-        for end, steps in board.nearest[start]:
+        for end, steps, space in board.nearest[start]:
             if steps > reach:
                 break
-            space = port_space[end]
             colour = chips[space]
-            if colour < 0 or steps > hand[colour] + wilds:
+            if colour < 0 or steps > budget[colour]:
                 continue
             # Leaving Italy and coming back to its other coast keeps its ship count.
             if space != start_space:
@@ -219,9 +220,10 @@ def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
     cities = state.cities
     if cities[TYROS] < 0:
         out.extend(_ship_actions_in(state, seat, TYROS))
-    for space, owner in enumerate(cities):
-        if owner == seat:
-            out.extend(_ship_actions_in(state, seat, space))
+    if seat in cities:
+        for space, owner in enumerate(cities):
+            if owner == seat:
+                out.extend(_ship_actions_in(state, seat, space))
 
 
 @lru_cache(maxsize=1 << 14)

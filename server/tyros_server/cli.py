@@ -34,6 +34,15 @@ def bot_takeover(strategy: str) -> TakeoverPolicy:
     return choose
 
 
+def configure_logging(level: str) -> None:
+    """Log at ``level``, except the websockets library, which logs whole frames (tokens
+    included) at DEBUG: it never goes below INFO."""
+    logging.basicConfig(level=level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    library = logging.getLogger("websockets")
+    library.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
+
+
 def serve_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="tyros-server",
                                      description="Host Tyros tables over websockets.")
@@ -48,8 +57,7 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--max-per-address", type=int, default=256)
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(args.log_level)
     config = ServerConfig(
         host=args.host, port=args.port, db=args.db, max_connections=args.max_connections,
         max_per_address=args.max_per_address, limits=Limits(takeover_seconds=args.takeover),

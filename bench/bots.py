@@ -9,7 +9,9 @@
 Every match is exactly ``tyros-arena --players ... --seed ... [--move-time S]
 [--iterations N]`` (the same games, seats rotated every game, the same seeds,
 so game ``g`` is identical whether played here or by ``tyros-arena``), split
-over ``--jobs`` worker processes. It prints the arena's totals with 95%
+over ``--jobs`` worker processes; ``--start G`` plays games ``G`` onwards, so a
+long match can be split over several runs (keep ``--start`` a multiple of the
+player count so that every run rotates the seats fully). It prints the arena's totals with 95%
 Wilson intervals, and for search bots the iterations per decision and per
 second of thinking. Games with a time budget depend on the machine's speed,
 so only iteration budgets reproduce exactly.
@@ -81,13 +83,14 @@ def play_one(job: tuple[list[str], str, int, int, dict[str, Any]]) -> dict[str, 
 
 
 def run_match(strategies: list[str], games: int, *, setup: str, seed: int, jobs: int,
-              options: dict[str, Any], progress: bool) -> dict[str, Any]:
-    """Play the games (split over ``jobs`` processes) and add them up as the arena does."""
+              options: dict[str, Any], progress: bool, start: int = 0) -> dict[str, Any]:
+    """Play games ``start`` to ``start + games - 1`` (over ``jobs`` processes), add them up."""
     totals = arena.ArenaResult(strategies=list(strategies), setup=setup, seed=seed)
-    work = [(list(strategies), setup, seed, game, options) for game in range(games)]
+    work = [(list(strategies), setup, seed, game, options)
+            for game in range(start, start + games)]
     searches = iterations = 0
     seconds = 0.0
-    start = time.perf_counter()
+    began = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for done, game in enumerate(pool.map(play_one, work), 1):
             totals.add(arena.GameResult(game=game["game"], setup=game["setup"],
@@ -100,10 +103,11 @@ def run_match(strategies: list[str], games: int, *, setup: str, seed: int, jobs:
             if progress:
                 rates = ", ".join(f"{name} {totals.wins.get(name, 0)}" for name in totals.names)
                 print(f"game {done}/{games}: wins {rates}", file=sys.stderr, flush=True)
-    totals.seconds = time.perf_counter() - start
+    totals.seconds = time.perf_counter() - began
     out = totals.to_json()
     out["options"] = options
     out["jobs"] = jobs
+    out["first_game"] = start
     if searches:
         out["ismcts"] = {"searches": searches, "iterations_per_search": round(iterations
                                                                              / searches, 1),
@@ -153,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/bots.py", description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=[*MATCHES, "speed"])
     parser.add_argument("--games", type=int, help="games (default 400 or 200)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="number of the first game (to split a long match over runs)")
     parser.add_argument("--players", type=int, choices=(3, 4), default=4)
     parser.add_argument("--setup", choices=arena.SETUPS, default="first")
     parser.add_argument("--seed", type=int, default=1)
@@ -175,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
                 options["move_time"] = args.move_time if args.move_time is not None \
                     else move_time
         out = run_match(strategies, args.games or games, setup=args.setup, seed=args.seed,
-                        jobs=args.jobs, options=options, progress=not args.json)
+                        jobs=args.jobs, options=options, progress=not args.json,
+                        start=args.start)
     if args.json:
         print(json.dumps(out))
     else:

@@ -240,11 +240,11 @@ class Greedy:
         groups.update(group_actions((a for a in legal if a[0] == Kind.PROPOSE), card_value))
         values = self.values()
         base = utility(values, seat, self.weight)
-        held = values[seat] - plan.hand_value(hand)  # the seat's value without its hand
+        hand_now = plan.hand_value(hand)  # bank trades change the hand alone
         best_action: Action = (Kind.PASS,)
         best = base
         proposals: list[Action] = []
-        for key, action in groups.items():
+        for action in groups.values():
             kind = action[0]
             if kind == Kind.PASS:
                 continue
@@ -252,15 +252,14 @@ class Greedy:
                 proposals.append(action)
                 continue
             if kind == Kind.BANK_DRAW:
-                score = base + self.expected_draw(plan, hand, action[1:6]) - (values[seat] - held)
+                score = base + self.expected_draw(plan, hand, action[1:6]) - hand_now
             elif kind == Kind.BANK_PICK:
                 taken = plus(minus(hand, action[2:7]), ONE[action[1]])
-                score = base + plan.hand_value(taken) - (values[seat] - held)
+                score = base + plan.hand_value(taken) - hand_now
             else:
                 score = self.utility_after(action)
             if score > best + 1e-9:
                 best, best_action = score, action
-            del key
         if proposals:
             offer, gain = self.best_proposal(plan, hand, proposals)
             if offer is not None and base + gain > best + PROPOSE_MARGIN:

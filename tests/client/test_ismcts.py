@@ -14,6 +14,7 @@ from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import STRATEGIES, make_bot
 from tyros_client.bots.evaluate import rewards
 from tyros_client.bots.ismcts import DEFAULT_MOVE_TIME, ISMCTSBot, Search, tree_options
+from tyros_protocol.cards import VIOLET
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.engine import (
     Action,
@@ -108,6 +109,23 @@ def test_it_takes_the_free_space_that_decides_the_last_round() -> None:
                        hands={0: "v v v", 1: "o o", 2: "y", 3: "g"},
                        tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]})
     assert search_choice(state, 0, iterations=150)[:3] == (Kind.MOVE, space("TY"), space("26"))
+
+
+def test_it_gives_the_city_owner_a_card_it_can_spare() -> None:
+    # Four greens toward a city in 23 and a violet: the violet goes to seat 1's city.
+    state = make_state(4, phase=Phase.GIVE_CARD, chips=START, cities={"26": 1},
+                       ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}, "26": {0: 1}},
+                       hands={0: "g g g g v"})
+    state.owed_to = 1
+    assert search_choice(state, 0, iterations=100) == (Kind.GIVE_CARD, VIOLET)
+
+
+def test_it_answers_an_offer_by_searching_it() -> None:
+    # A green for its useless violet completes its city in 23: it accepts.
+    state = make_state(4, chips=START, current=1, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+                       hands={0: "g g g g v", 1: "g o o"})
+    push(state, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))
+    assert search_choice(state, 0, iterations=100) == (Kind.ANSWER, 1)
 
 
 @pytest.mark.parametrize(("strategies", "setup", "seed"),

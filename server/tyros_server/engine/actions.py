@@ -86,8 +86,8 @@ LENGTH: dict[int, int] = {Kind.PASS: 1, Kind.EXPAND: 3, Kind.RETURN_TILE: 2, Kin
 PAY_OFFSET: dict[int, int] = {Kind.MOVE: 3, Kind.CITY: 3, Kind.SHIP: 2, Kind.BANK_DRAW: 1,
                               Kind.BANK_PICK: 2}
 
-PASS: Action = (Kind.PASS,)
-WITHDRAW: Action = (Kind.WITHDRAW,)
+PASS: Action = (int(Kind.PASS),)
+WITHDRAW: Action = (int(Kind.WITHDRAW),)
 
 
 def payment(action: Action) -> CardCounts:
@@ -272,38 +272,39 @@ def parse_action(data: Any, board: Board) -> Action:
 
 
 def _encode(kind: Kind, data: dict[str, Any], board: Board) -> Action:
+    code = int(kind)  # actions hold plain ints (see legal.py)
     if kind in (Kind.PASS, Kind.WITHDRAW):
-        return (kind,)
+        return (code,)
     if kind == Kind.EXPAND:
-        return (kind, board.parse_space(_text(data["tile"])), parse_colour(_text(data["colour"])))
+        return (code, board.parse_space(_text(data["tile"])), parse_colour(_text(data["colour"])))
     if kind == Kind.RETURN_TILE:
-        return (kind, board.parse_space(_text(data["tile"])))
+        return (code, board.parse_space(_text(data["tile"])))
     if kind == Kind.MOVE:
-        return (kind, board.parse_port(_text(data["from"])), board.parse_port(_text(data["to"])),
+        return (code, board.parse_port(_text(data["from"])), board.parse_port(_text(data["to"])),
                 *_cards(data["pay"]))
     if kind == Kind.CITY:
         space, ship = board.parse_space(_text(data["space"])), board.parse_port(_text(data["ship"]))
-        return (kind, space, ship, *_cards(data["pay"]))
+        return (code, space, ship, *_cards(data["pay"]))
     if kind == Kind.SHIP:
-        return (kind, board.parse_space(_text(data["space"])), *_cards(data["pay"]))
+        return (code, board.parse_space(_text(data["space"])), *_cards(data["pay"]))
     if kind == Kind.BANK_DRAW:
-        return (kind, *_cards(data["pay"]))
+        return (code, *_cards(data["pay"]))
     if kind == Kind.BANK_PICK:
-        return (kind, parse_card(_text(data["take"])), *_cards(data["pay"]))
+        return (code, parse_card(_text(data["take"])), *_cards(data["pay"]))
     if kind == Kind.PROPOSE:
         asked = data["to"]
         if not isinstance(asked, list) or not asked:
             raise ValueError("'to' must be a non-empty list of seats")
-        return (kind, mask_of_seats([_seat(s) for s in asked]), *_cards(data["give"]),
+        return (code, mask_of_seats([_seat(s) for s in asked]), *_cards(data["give"]),
                 *_cards(data["get"]))
     if kind == Kind.ANSWER:
         if not isinstance(data["accept"], bool):
             raise ValueError("'accept' must be true or false")
-        return (kind, int(data["accept"]))
+        return (code, int(data["accept"]))
     if kind == Kind.COMPLETE:
-        return (kind, _seat(data["with"]))
+        return (code, _seat(data["with"]))
     if kind == Kind.GIVE_CARD:
-        return (kind, parse_card(_text(data["card"])))
+        return (code, parse_card(_text(data["card"])))
     if kind == Kind.KEEP:
-        return (kind, *_cards(data["cards"]))
+        return (code, *_cards(data["cards"]))
     raise BoardError(f"unhandled kind {kind}")  # pragma: no cover - every Kind is handled

@@ -27,7 +27,21 @@ CITY_COST = (5, 4)
 """Cards to build a city with one ship / with two ships there."""
 SHIP_LIMIT = 2
 
-_MOVE, _CITY, _SHIP = Kind.MOVE, Kind.CITY, Kind.SHIP
+# Actions hold plain ints, never Kind members: a tuple of ints alone is untracked by
+# the garbage collector, and the caches below keep hundreds of thousands of actions
+# that full collections would otherwise walk again and again.
+_EXPAND = int(Kind.EXPAND)
+_RETURN_TILE = int(Kind.RETURN_TILE)
+_MOVE = int(Kind.MOVE)
+_CITY = int(Kind.CITY)
+_SHIP = int(Kind.SHIP)
+_BANK_DRAW = int(Kind.BANK_DRAW)
+_BANK_PICK = int(Kind.BANK_PICK)
+_PROPOSE = int(Kind.PROPOSE)
+_ANSWER = int(Kind.ANSWER)
+_COMPLETE = int(Kind.COMPLETE)
+_GIVE_CARD = int(Kind.GIVE_CARD)
+_KEEP = int(Kind.KEEP)
 
 PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
     Phase.EXPAND: frozenset({Kind.EXPAND, Kind.RETURN_TILE}),
@@ -77,7 +91,7 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
     if phase == Phase.OVER:
         return []
     if phase == Phase.KEEP:
-        return list(_keeps(hand)) if state.keep_pending[seat] else []
+        return list(_keeps(capped(hand, KEEP_CARDS))) if state.keep_pending[seat] else []
     if phase == Phase.TRADE:
         return _trade_replies(state, seat)
     if seat != state.current:
@@ -85,28 +99,38 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
     if phase == Phase.EXPAND:
         playable = playable_tiles(state, seat)
         if playable:
-            return [(Kind.EXPAND, tile, colour) for tile, colours in playable
+            return [(_EXPAND, tile, colour) for tile, colours in playable
                     for colour in colours]
-        return [(Kind.RETURN_TILE, tile) for tile in state.tiles[seat]]
+        return [(_RETURN_TILE, tile) for tile in state.tiles[seat]]
     # Phase.GIVE_CARD
-    return [(Kind.GIVE_CARD, card) for card in range(5) if hand[card]]
+    return [(_GIVE_CARD, card) for card in range(5) if hand[card]]
 
 
 def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[Action]:
     """The card actions of the seat to act: all of them, or only those of one ``kind``."""
     hand = state.hands[seat]
-    out: list[Action] = [PASS] if kind is None or kind == Kind.PASS else []
     ports = list(compress(range(state.board.port_count), state.ships[seat::MAX_SEATS]))
-    if kind is None or kind == Kind.MOVE:
-        _moves(state, seat, hand, ports, out)
-    if kind is None or kind == Kind.CITY:
-        _cities(state, seat, hand, ports, out)
-    if kind is None or kind == Kind.SHIP:
+    if kind is None:  # the hot path: everything, in the order of the kinds
+        out: list[Action] = [PASS]
+        if ports:
+            _moves(state, seat, hand, ports, out)
+            _cities(state, seat, hand, ports, out)
         _ships(state, seat, out)
-    if kind is None or kind in (Kind.BANK_DRAW, Kind.BANK_PICK):
         _bank_trades(state, hand, out)
-    if (kind is None or kind == Kind.PROPOSE) and _may_propose(state, seat) is None:
-        out.extend(_proposals(hand, _others_mask(state.players, seat)))
+        if _may_propose(state, seat) is None:
+            out.extend(_proposals(capped(hand, 1), _others_mask(state.players, seat)))
+        return out
+    out = [PASS] if kind == Kind.PASS else []
+    if kind == Kind.MOVE and ports:
+        _moves(state, seat, hand, ports, out)
+    elif kind == Kind.CITY and ports:
+        _cities(state, seat, hand, ports, out)
+    elif kind == Kind.SHIP:
+        _ships(state, seat, out)
+    elif kind in (_BANK_DRAW, _BANK_PICK):
+        _bank_trades(state, hand, out)
+    elif kind == Kind.PROPOSE and _may_propose(state, seat) is None:
+        out.extend(_proposals(capped(hand, 1), _others_mask(state.players, seat)))
     return out
 
 
@@ -125,35 +149,43 @@ def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
 
 def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
            out: list[Action]) -> None:
-    if not ports:
-        return
     board = state.board
-    chips = state.chips
-    port_space = board.port_space
+    chips, ships = state.chips, state.ships
+    port_space, space_ports, nearest = board.port_space, board.space_ports, board.nearest
     wilds = hand[WILD]
-    budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds)
+    # By colour; an uncoloured space (chip -1) reads the last entry, which no move affords.
+    budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds, -1)
     reach = max(budget)
-    room: dict[int, bool] = {}
+    tyros_open = state.cities[TYROS] < 0
     for start in ports:
         start_space = port_space[start]
-        for end, steps, space in board.nearest[start]:
+        for end, steps, space in nearest[start]:
             if steps > reach:
                 break
             colour = chips[space]
-            if colour < 0 or steps > budget[colour]:
+            if steps > budget[colour]:
                 continue
-            # Leaving Italy and coming back to its other coast keeps its ship count.
+            # room_for_ship, inlined: this loop is the engine's hottest. Leaving Italy and
+            # coming back to its other coast keeps its ship count, so needs no room.
             if space != start_space:
-                fits = room.get(space)
-                if fits is None:
-                    fits = room[space] = room_for_ship(state, seat, space)
-                if not fits:
-                    continue
+                if space == TYROS and tyros_open:
+                    if ships[TYROS * MAX_SEATS + seat] >= SHIP_LIMIT:
+                        continue
+                else:
+                    total = 0
+                    for port in space_ports[space]:
+                        base = port * MAX_SEATS
+                        total += ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3]
+                    if total >= SHIP_LIMIT:
+                        continue
             out.extend(_move_actions(start, end, colour, steps, hand[colour], wilds))
 
 
 def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
             out: list[Action]) -> None:
+    wilds = hand[WILD]
+    if max(hand[0], hand[1], hand[2], hand[3]) + wilds < CITY_COST[1]:
+        return  # cannot pay for any city
     if not state.city_supply[seat]:
         return
     board = state.board
@@ -174,7 +206,7 @@ def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
         if total != mine:  # another player has a ship there
             continue
         cost = CITY_COST[1] if mine >= 2 else CITY_COST[0]
-        pays = colour_payments(colour, cost, hand[colour], hand[WILD])
+        pays = colour_payments(colour, cost, hand[colour], wilds)
         for port in space_ports[space]:
             if ships[port * MAX_SEATS + seat]:
                 out.extend((_CITY, space, port, *pay) for pay in pays)
@@ -189,7 +221,8 @@ def _ship_actions_in(state: GameState, seat: Seat, space: int) -> tuple[Action, 
     if space == TYROS and owner < 0:
         if state.ships_in_space(TYROS, seat) >= SHIP_LIMIT:
             return ()
-        return _any_colour_ships(space, hand, state.total_ships_in_space(TYROS) + 1)
+        count = state.total_ships_in_space(TYROS) + 1
+        return _any_colour_ships(space, capped(hand, count), count)
     if owner != seat:
         return ()
     present = state.total_ships_in_space(space)
@@ -218,39 +251,63 @@ def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
     if not state.ship_supply[seat]:
         return
     cities = state.cities
-    if cities[TYROS] < 0:
-        out.extend(_ship_actions_in(state, seat, TYROS))
+    if cities[TYROS] < 0:  # Tyros without a city, as in _ship_actions_in but on the hot path
+        ships, base = state.ships, TYROS * MAX_SEATS  # Tyros's one port has its id
+        if ships[base + seat] < SHIP_LIMIT:
+            count = ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3] + 1
+            hand = state.hands[seat]
+            if sum(hand) >= count:
+                out.extend(_any_colour_ships(TYROS, capped(hand, count), count))
     if seat in cities:
-        for space, owner in enumerate(cities):
-            if owner == seat:
-                out.extend(_ship_actions_in(state, seat, space))
+        for space in [space for space, owner in enumerate(cities) if owner == seat]:
+            out.extend(_ship_actions_in(state, seat, space))
 
 
-@lru_cache(maxsize=1 << 14)
+def capped(hand: CardCounts, most: int) -> CardCounts:
+    """``hand`` with no more than ``most`` cards of a kind: all that choosing ``most`` can use.
+
+    Keying the caches below on it keeps them small and always hit.
+
+    >>> capped((5, 0, 2, 3, 1), 3)
+    (3, 0, 2, 3, 1)
+    """
+    a, b, c, d, e = hand
+    return (a if a < most else most, b if b < most else most, c if c < most else most,
+            d if d < most else most, e if e < most else most)
+
+
+@lru_cache(maxsize=1 << 12)
 def _bank_draws(hand: CardCounts, most: int) -> tuple[Action, ...]:
-    return tuple((Kind.BANK_DRAW, *pay) for size in range(1, most + 1)
+    return tuple((_BANK_DRAW, *pay) for size in range(1, most + 1)
                  for pay in submultisets(hand, size))
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 12)
 def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
-    return tuple((Kind.BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
+    return tuple((_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
+
+
+@lru_cache(maxsize=1 << 15)
+def _all_bank_picks(hand: CardCounts, takes: int) -> tuple[Action, ...]:
+    """Picks of each kind in the bit set ``takes``: concatenated, so one call per enumeration."""
+    return tuple(pick for take in range(5) if takes >> take & 1 for pick in _bank_picks(hand, take))
 
 
 def _bank_trades(state: GameState, hand: CardCounts, out: list[Action]) -> None:
     most = min(BANK_DRAW_MAX, len(state.draw_pile))
+    three = capped(hand, BANK_PICK_COST)
     if most:
-        out.extend(_bank_draws(hand, most))
-    discard = state.discard
+        out.extend(_bank_draws(three, most))
     if sum(hand) >= BANK_PICK_COST:
-        for take in range(5):
-            if discard[take]:
-                out.extend(_bank_picks(hand, take))
+        a, b, c, d, e = state.discard
+        takes = (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4
+        if takes:
+            out.extend(_all_bank_picks(three, takes))
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 10)
 def _keeps(hand: CardCounts) -> tuple[Action, ...]:
-    return tuple((Kind.KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS))
+    return tuple((_KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS))
 
 
 def _others_mask(players: int, seat: Seat) -> int:
@@ -267,8 +324,11 @@ def _may_propose(state: GameState, seat: Seat) -> str | None:
 
 @lru_cache(maxsize=1 << 10)
 def _proposals(hand: CardCounts, others: int) -> tuple[Action, ...]:
-    """The canonical family: one card for one card of another kind, asked of everyone."""
-    return tuple((Kind.PROPOSE, others, *ONE[give], *ONE[get])
+    """The canonical family: one card for one card of another kind, asked of everyone.
+
+    Only which kinds the hand holds matters: call it with ``capped(hand, 1)``.
+    """
+    return tuple((_PROPOSE, others, *ONE[give], *ONE[get])
                  for give in range(5) if hand[give] for get in range(5) if get != give)
 
 
@@ -295,14 +355,14 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
     trade = state.trade
     assert trade is not None
     if seat == state.current:
-        completes = [(Kind.COMPLETE, other) for other, answer in enumerate(state.answers)
+        completes = [(_COMPLETE, other) for other, answer in enumerate(state.answers)
                      if answer == ACCEPTED]
         return [WITHDRAW, *completes]
     if state.answers[seat] != PENDING:
         return []
     if covers(state.hands[seat], trade[7:12]):
-        return [(Kind.ANSWER, 0), (Kind.ANSWER, 1)]
-    return [(Kind.ANSWER, 0)]
+        return [(_ANSWER, 0), (_ANSWER, 1)]
+    return [(_ANSWER, 0)]
 
 
 def check_action(state: GameState, seat: Seat, action: Action) -> None:

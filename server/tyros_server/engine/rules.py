@@ -12,7 +12,7 @@ from typing import Any
 from tyros_protocol.board import BOARD, TYROS, Board
 from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, DECK, names_from_counts
 
-from .actions import Action, Kind, Seat, action_to_json, seats_in_mask
+from .actions import Action, Kind, Seat, action_to_json
 from .errors import RecordError
 from .legal import check_action, playable_tiles
 from .payments import ONE, minus, plus
@@ -347,8 +347,8 @@ def _bank_pick(state: GameState, seat: Seat, action: Action) -> None:
 
 def _propose(state: GameState, seat: Seat, action: Action) -> None:
     state.trade = (seat, *action[1:])
-    state.answers = [PENDING if other in seats_in_mask(action[1]) else NOT_ASKED
-                     for other in range(state.players)]
+    asked = action[1]
+    state.answers = [PENDING if asked >> other & 1 else NOT_ASKED for other in range(state.players)]
     state.phase = Phase.TRADE
 
 

@@ -19,7 +19,19 @@ from tyros_protocol.cards import DECK, WILD, CardCounts
 from .actions import KIND_NAMES, LENGTH, PASS, WITHDRAW, Action, Kind, Seat, payment
 from .errors import IllegalActionError, Reason
 from .payments import ONE, colour_payments, covers, submultisets
-from .state import ACCEPTED, KEEP_CARDS, MAX_SEATS, PENDING, GameState, Phase
+from .state import (
+    ACCEPTED,
+    KEEP_CARDS,
+    MAX_SEATS,
+    P_ACTIONS,
+    P_EXPAND,
+    P_KEEP,
+    P_OVER,
+    P_TRADE,
+    PENDING,
+    GameState,
+    Phase,
+)
 
 BANK_DRAW_MAX = 3
 BANK_PICK_COST = 3
@@ -43,6 +55,9 @@ _COMPLETE = int(Kind.COMPLETE)
 _GIVE_CARD = int(Kind.GIVE_CARD)
 _KEEP = int(Kind.KEEP)
 
+_DECLINE: Action = (_ANSWER, 0)
+_ACCEPT: Action = (_ANSWER, 1)
+
 PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
     Phase.EXPAND: frozenset({Kind.EXPAND, Kind.RETURN_TILE}),
     Phase.ACTIONS: frozenset({Kind.PASS, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW,
@@ -58,13 +73,17 @@ PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
 def seats_to_act(state: GameState) -> list[Seat]:
     """Seats that must decide now; during a trade the asked seats come before the proposer."""
     phase = state.phase
-    if phase == Phase.OVER:
-        return []
-    if phase == Phase.KEEP:
+    if phase == P_TRADE:
+        answers = state.answers
+        if PENDING in answers:
+            waiting = [seat for seat, answer in enumerate(answers) if answer == PENDING]
+            waiting.append(state.current)
+            return waiting
+        return [state.current]
+    if phase == P_KEEP:
         return [seat for seat, pending in enumerate(state.keep_pending) if pending]
-    if phase == Phase.TRADE:
-        waiting = [seat for seat, answer in enumerate(state.answers) if answer == PENDING]
-        return [*waiting, state.current]
+    if phase == P_OVER:
+        return []
     return [state.current]
 
 
@@ -86,17 +105,17 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now (trade proposals: a canonical family)."""
     phase = state.phase
     hand = state.hands[seat]
-    if phase == Phase.ACTIONS:
+    if phase == P_ACTIONS:
         return card_actions(state, seat) if seat == state.current else []
-    if phase == Phase.OVER:
+    if phase == P_OVER:
         return []
-    if phase == Phase.KEEP:
+    if phase == P_KEEP:
         return list(_keeps(capped(hand, KEEP_CARDS))) if state.keep_pending[seat] else []
-    if phase == Phase.TRADE:
+    if phase == P_TRADE:
         return _trade_replies(state, seat)
     if seat != state.current:
         return []
-    if phase == Phase.EXPAND:
+    if phase == P_EXPAND:
         playable = playable_tiles(state, seat)
         if playable:
             return [(_EXPAND, tile, colour) for tile, colours in playable
@@ -109,7 +128,7 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
 def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[Action]:
     """The card actions of the seat to act: all of them, or only those of one ``kind``."""
     hand = state.hands[seat]
-    ports = list(compress(range(state.board.port_count), state.ships[seat::MAX_SEATS]))
+    ports = list(compress(state.board.port_ids, state.ships[seat::MAX_SEATS]))
     if kind is None:  # the hot path: everything, in the order of the kinds
         out: list[Action] = [PASS]
         if ports:
@@ -315,7 +334,7 @@ def _others_mask(players: int, seat: Seat) -> int:
 
 
 def _may_propose(state: GameState, seat: Seat) -> str | None:
-    if state.phase != Phase.ACTIONS or seat != state.current:
+    if state.phase != P_ACTIONS or seat != state.current:
         return "a trade can be proposed only as your card action"
     if state.trade_tried:
         return "your trade fell through this turn: take another action or pass"
@@ -361,13 +380,13 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
     if state.answers[seat] != PENDING:
         return []
     if covers(state.hands[seat], trade[7:12]):
-        return [(_ANSWER, 0), (_ANSWER, 1)]
-    return [(_ANSWER, 0)]
+        return [_DECLINE, _ACCEPT]
+    return [_DECLINE]
 
 
 def check_action(state: GameState, seat: Seat, action: Action) -> None:
     """Raise :class:`IllegalActionError` unless ``seat`` may take ``action`` now."""
-    if state.phase == Phase.OVER:
+    if state.phase == P_OVER:
         raise IllegalActionError(Reason.GAME_OVER, "the game is over")
     if (not isinstance(action, tuple) or not action
             or not all(type(x) is int or isinstance(x, Kind) for x in action)
@@ -380,7 +399,7 @@ def check_action(state: GameState, seat: Seat, action: Action) -> None:
         if found is not None:
             raise IllegalActionError(*found)
         return
-    if state.phase == Phase.ACTIONS:  # only the family the action belongs to
+    if state.phase == P_ACTIONS:  # only the family the action belongs to
         candidates = card_actions(state, seat, action[0])
     else:
         candidates = legal_actions(state, seat)

@@ -23,15 +23,21 @@ from .state import (
     KEEP_CARDS,
     MAX_SEATS,
     NOT_ASKED,
+    P_ACTIONS,
+    P_EXPAND,
+    P_GIVE_CARD,
+    P_KEEP,
+    P_OVER,
+    P_TRADE,
     PENDING,
     START_SHIPS_IN_TYROS,
     GameState,
     Options,
-    Phase,
     blank_state,
 )
 
 CARDS_DEALT = {3: 12, 4: 10}
+_GIVE_CARD = int(Kind.GIVE_CARD)  # no enum lookup on the hot path (see state.P_ACTIONS)
 
 
 # Setup and the flow of a round ----------------------------------------------------
@@ -179,7 +185,7 @@ def _next_expansion_turn(state: GameState) -> None:
             _log(state, {"type": "expansion_skipped", "seat": seat, "reason": "no_tiles"})
             continue
         state.current = seat
-        state.phase = Phase.EXPAND
+        state.phase = P_EXPAND
         if playable_tiles(state, seat):
             return
         state.revealed[seat] = state.tiles[seat]
@@ -188,7 +194,7 @@ def _next_expansion_turn(state: GameState) -> None:
         if state.tile_pile:
             return  # the seat chooses which tile goes under the pile
         _log(state, {"type": "expansion_skipped", "seat": seat, "reason": "pile_empty"})
-    state.phase = Phase.ACTIONS
+    state.phase = P_ACTIONS
     state.current = state.starting_seat
     state.passes = 0
     state.trade_tried = False
@@ -208,13 +214,13 @@ def _end_round(state: GameState) -> None:
     _log(state, {"type": "round_end", "round": state.round})
     if any(not tiles for tiles in state.tiles):
         # Cards score nothing, so the final round skips keeping 3 (RULES.md).
-        state.phase = Phase.OVER
+        state.phase = P_OVER
         state.score = score_game(state)
         _log(state, {"type": "game_end", "score": state.score})
         return
     state.keep_pending = [sum(hand) > KEEP_CARDS for hand in state.hands]
     if any(state.keep_pending):
-        state.phase = Phase.KEEP
+        state.phase = P_KEEP
     else:
         _next_round(state)
 
@@ -238,7 +244,7 @@ def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
     if state.log is not None:
         event: dict[str, Any] = {"type": "action", "seat": seat,
                                  "action": action_to_json(action, state.board)}
-        if kind == Kind.GIVE_CARD:
+        if kind == _GIVE_CARD:
             event["to"] = state.owed_to
         state.log.append(event)
     state.version += 1
@@ -284,7 +290,7 @@ def _move(state: GameState, seat: Seat, action: Action) -> None:
     state.ships[end * MAX_SEATS + seat] += 1
     owner = state.cities[state.board.port_space[end]]
     if owner >= 0 and owner != seat and any(state.hands[seat]):
-        state.phase = Phase.GIVE_CARD
+        state.phase = P_GIVE_CARD
         state.owed_to = owner
         return
     _end_turn(state, passed=False)
@@ -296,7 +302,7 @@ def _give_card(state: GameState, seat: Seat, action: Action) -> None:
     state.hands[seat] = minus(state.hands[seat], card)
     state.hands[owner] = plus(state.hands[owner], card)
     state.owed_to = -1
-    state.phase = Phase.ACTIONS
+    state.phase = P_ACTIONS
     _end_turn(state, passed=False)
 
 
@@ -349,7 +355,7 @@ def _propose(state: GameState, seat: Seat, action: Action) -> None:
     state.trade = (seat, *action[1:])
     asked = action[1]
     state.answers = [PENDING if asked >> other & 1 else NOT_ASKED for other in range(state.players)]
-    state.phase = Phase.TRADE
+    state.phase = P_TRADE
 
 
 def _answer(state: GameState, seat: Seat, action: Action) -> None:
@@ -359,7 +365,7 @@ def _answer(state: GameState, seat: Seat, action: Action) -> None:
 def _close_trade(state: GameState) -> None:
     state.trade = None
     state.answers = [NOT_ASKED] * state.players
-    state.phase = Phase.ACTIONS
+    state.phase = P_ACTIONS
 
 
 def _complete(state: GameState, seat: Seat, action: Action) -> None:

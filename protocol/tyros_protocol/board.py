@@ -62,7 +62,10 @@ class Board:
     """Fewest steps between two ports; -1 when unreachable."""
     nearest: tuple[tuple[tuple[PortId, int, SpaceId], ...], ...]
     """For each port, every other reachable port (with its distance and its space), nearest
-    first: what move enumeration walks."""
+    first."""
+    within: tuple[tuple[tuple[tuple[PortId, int, SpaceId], ...], ...], ...]
+    """``within[port][steps]``: the start of ``nearest[port]`` up to ``steps`` away (the
+    last row holds them all): what move enumeration walks for a hand that pays ``steps``."""
 
     @property
     def space_count(self) -> int:
@@ -237,6 +240,16 @@ def parse_board(data: dict[str, Any]) -> Board:
         if all(distance[tyros_port][p] < 0 for p in space_ports[space]):
             raise BoardError(f"space {space_labels[space]} cannot be reached by sea from Tyros")
 
+    nearest = tuple(
+        tuple(sorted(((p, d, port_space[p]) for p, d in enumerate(row) if d > 0),
+                     key=lambda entry: entry[1]))
+        for row in distance
+    )
+    within = tuple(
+        tuple(tuple(entry for entry in row if entry[1] <= steps)
+              for steps in range(max(d for _, d, _ in row) + 1))
+        for row in nearest
+    )
     return Board(
         space_labels=space_labels,
         names=tuple(name_map.get(label, label) for label in space_labels),
@@ -250,11 +263,8 @@ def parse_board(data: dict[str, Any]) -> Board:
         space_ports=tuple(tuple(ports) for ports in space_ports),
         links=frozen_links,
         distance=distance,
-        nearest=tuple(
-            tuple(sorted(((p, d, port_space[p]) for p, d in enumerate(row) if d > 0),
-                         key=lambda entry: entry[1]))
-            for row in distance
-        ),
+        nearest=nearest,
+        within=within,
     )
 
 

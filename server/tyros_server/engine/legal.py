@@ -10,7 +10,7 @@ step), so the action tuples for a given hand are built once and cached.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import compress
 
 from tyros_protocol.board import TYROS
@@ -135,9 +135,13 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
             _moves(state, seat, hand, ports, out)
             _cities(state, seat, hand, ports, out)
         _ships(state, seat, out)
-        _bank_trades(state, hand, out)
+        three = capped(hand, BANK_PICK_COST)
+        a, b, c, d, e = state.discard
+        out.extend(_bank_actions(
+            three, min(BANK_DRAW_MAX, len(state.draw_pile)),
+            (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4))
         if _may_propose(state, seat) is None:
-            out.extend(_proposals(capped(hand, 1), _others_mask(state.players, seat)))
+            out.extend(_proposals(capped(three, 1), _others_mask(state.players, seat)))
         return out
     out = [PASS] if kind == Kind.PASS else []
     if kind == Kind.MOVE and ports:
@@ -160,7 +164,7 @@ def room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
     return state.total_ships_in_space(space) < SHIP_LIMIT
 
 
-@lru_cache(maxsize=1 << 16)
+@cache
 def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
                   wilds: int) -> tuple[Action, ...]:
     return tuple((_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
@@ -170,7 +174,7 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
            out: list[Action]) -> None:
     board = state.board
     chips, ships = state.chips, state.ships
-    port_space, space_ports, nearest = board.port_space, board.space_ports, board.nearest
+    port_space, space_ports, within = board.port_space, board.space_ports, board.within
     wilds = hand[WILD]
     # By colour; an uncoloured space (chip -1) reads the last entry, which no move affords.
     budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds, -1)
@@ -178,11 +182,10 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
     tyros_open = state.cities[TYROS] < 0
     for start in ports:
         start_space = port_space[start]
-        for end, steps, space in nearest[start]:
-            if steps > reach:
-                break
+        rows = within[start]
+        for end, steps, space in rows[reach] if reach < len(rows) else rows[-1]:
             colour = chips[space]
-            if steps > budget[colour]:
+            if colour < 0 or steps > budget[colour]:
                 continue
             # room_for_ship, inlined: this loop is the engine's hottest. Leaving Italy and
             # coming back to its other coast keeps its ship count, so needs no room.
@@ -301,15 +304,9 @@ def _bank_draws(hand: CardCounts, most: int) -> tuple[Action, ...]:
                  for pay in submultisets(hand, size))
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=1 << 13)
 def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
     return tuple((_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
-
-
-@lru_cache(maxsize=1 << 15)
-def _all_bank_picks(hand: CardCounts, takes: int) -> tuple[Action, ...]:
-    """Picks of each kind in the bit set ``takes``: concatenated, so one call per enumeration."""
-    return tuple(pick for take in range(5) if takes >> take & 1 for pick in _bank_picks(hand, take))
 
 
 def _bank_trades(state: GameState, hand: CardCounts, out: list[Action]) -> None:
@@ -317,11 +314,24 @@ def _bank_trades(state: GameState, hand: CardCounts, out: list[Action]) -> None:
     three = capped(hand, BANK_PICK_COST)
     if most:
         out.extend(_bank_draws(three, most))
-    if sum(hand) >= BANK_PICK_COST:
-        a, b, c, d, e = state.discard
-        takes = (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4
-        if takes:
-            out.extend(_all_bank_picks(three, takes))
+    if sum(three) >= BANK_PICK_COST:
+        for take in range(5):
+            if state.discard[take]:
+                out.extend(_bank_picks(three, take))
+
+
+@lru_cache(maxsize=1 << 15)
+def _bank_actions(three: CardCounts, most: int, takes: int) -> tuple[Action, ...]:
+    """Both bank trades in one cached tuple (one lookup per enumeration): draws of up to
+    ``most`` cards and picks of each kind in the bit set ``takes``. ``three`` is the hand
+    capped at 3 of a kind, all that these trades can use.
+    """
+    out = list(_bank_draws(three, most)) if most else []
+    if sum(three) >= BANK_PICK_COST:
+        for take in range(5):
+            if takes >> take & 1:
+                out.extend(_bank_picks(three, take))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 10)

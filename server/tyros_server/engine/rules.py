@@ -241,12 +241,14 @@ def push(state: GameState, seat: Seat, action: Action) -> None:
 def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
     """Apply an action taken from :func:`legal_actions` (search and self-play skip the check)."""
     kind = action[0]
-    if state.log is not None:
-        event: dict[str, Any] = {"type": "action", "seat": seat,
-                                 "action": action_to_json(action, state.board)}
+    log = state.log
+    if log is not None:
         if kind == _GIVE_CARD:
-            event["to"] = state.owed_to
-        state.log.append(event)
+            log.append({"type": "action", "seat": seat,
+                        "action": action_to_json(action, state.board), "to": state.owed_to})
+        else:
+            log.append({"type": "action", "seat": seat,
+                        "action": action_to_json(action, state.board)})
     state.version += 1
     _APPLY[kind](state, seat, action)
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from tyros_protocol.cards import WILD, CardCounts
@@ -173,6 +174,19 @@ def card_options(state: GameState, seat: int,
 # The greedy decision --------------------------------------------------------------
 
 
+@dataclass(slots=True)
+class CardChoices:
+    """A seat's card actions, grouped and scored (see :meth:`Greedy.card_choices`)."""
+
+    plan: Plan
+    hand: CardCounts
+    base: float
+    """The seat's utility now: what passing keeps."""
+    scored: list[tuple[float, tuple[int, ...], Action]] = field(default_factory=list)
+    """(utility after, group key, action) of every option but passing and trade offers."""
+    proposals: list[Action] = field(default_factory=list)
+
+
 class Greedy:
     """One greedy decision for ``seat`` in a (determinized) ``state``."""
 
@@ -232,24 +246,36 @@ class Greedy:
     # Card actions ------------------------------------------------------------------
 
     def card_action(self, legal: list[Action]) -> Action:
+        choices = self.card_choices(legal)
+        best_action: Action = (Kind.PASS,)
+        best = choices.base
+        for score, _key, action in choices.scored:
+            if score > best + 1e-9:
+                best, best_action = score, action
+        if choices.proposals:
+            offer, gain = self.best_proposal(choices.plan, choices.hand, choices.proposals)
+            if offer is not None and choices.base + gain > best + PROPOSE_MARGIN:
+                return offer
+        return best_action
+
+    def card_choices(self, legal: list[Action]) -> CardChoices:
+        """Every grouped card action but passing scored by the utility it leads to, and the
+        trade offers among ``legal`` (scored apart, by :meth:`best_proposal`)."""
         seat = self.seat
         hand = self.state.hands[seat]
         plan = self.plan(seat)
         card_value = plan.card_values(hand)
         groups = card_options(self.state, seat, card_value)
         groups.update(group_actions((a for a in legal if a[0] == Kind.PROPOSE), card_value))
-        values = self.values()
-        base = utility(values, seat, self.weight)
+        base = utility(self.values(), seat, self.weight)
         hand_now = plan.hand_value(hand)  # bank trades change the hand alone
-        best_action: Action = (Kind.PASS,)
-        best = base
-        proposals: list[Action] = []
-        for action in groups.values():
+        choices = CardChoices(plan, hand, base)
+        for key, action in groups.items():
             kind = action[0]
             if kind == Kind.PASS:
                 continue
             if kind == Kind.PROPOSE:
-                proposals.append(action)
+                choices.proposals.append(action)
                 continue
             if kind == Kind.BANK_DRAW:
                 score = base + self.expected_draw(plan, hand, action[1:6]) - hand_now
@@ -258,13 +284,8 @@ class Greedy:
                 score = base + plan.hand_value(taken) - hand_now
             else:
                 score = self.utility_after(action)
-            if score > best + 1e-9:
-                best, best_action = score, action
-        if proposals:
-            offer, gain = self.best_proposal(plan, hand, proposals)
-            if offer is not None and base + gain > best + PROPOSE_MARGIN:
-                return offer
-        return best_action
+            choices.scored.append((score, key, action))
+        return choices
 
     def expected_draw(self, plan: Plan, hand: CardCounts, pay: tuple[int, ...]) -> float:
         """The hand's expected value after paying ``pay`` and drawing as many cards."""

@@ -48,7 +48,7 @@ from tyros_server.engine import (
 from .base import Bot, register
 from .determinize import Determinizer, InconsistentView, Memory
 from .evaluate import Analysis, rewards
-from .greedy import Greedy, action_key, card_options, group_actions, utility
+from .greedy import Greedy, action_key, card_options
 
 DEFAULT_MOVE_TIME = 1.0
 EXPLORATION = 0.7
@@ -218,39 +218,13 @@ class Search:
 
     def _root_card_actions(self, greedy: Greedy, legal: list[Action],
                            width: int) -> dict[Key, Action]:
-        seat = self.seat
-        hand = greedy.state.hands[seat]
-        plan = greedy.plan(seat)
-        card_value = plan.card_values(hand)
-        groups = card_options(greedy.state, seat, card_value)
-        groups.update(group_actions((a for a in legal if a[0] == Kind.PROPOSE), card_value))
-        values = greedy.values()
-        base = utility(values, seat, greedy.weight)
-        hand_now = plan.hand_value(hand)
-        scored: list[tuple[float, Key, Action]] = []
-        proposals: list[Action] = []
-        for key, action in groups.items():
-            kind = action[0]
-            if kind == Kind.PASS:
-                continue
-            if kind == Kind.PROPOSE:
-                proposals.append(action)
-                continue
-            if kind == Kind.BANK_DRAW:
-                score = base + greedy.expected_draw(plan, hand, action[1:6]) - hand_now
-            elif kind == Kind.BANK_PICK:
-                rest = tuple(h - p for h, p in zip(hand, action[2:7], strict=True))
-                taken = tuple(r + (k == action[1]) for k, r in enumerate(rest))
-                score = base + plan.hand_value(taken) - hand_now
-            else:
-                score = greedy.utility_after(action)
-            scored.append((score, key, action))
-        scored.sort(key=lambda item: -item[0])
+        choices = greedy.card_choices(legal)
+        scored = sorted(choices.scored, key=lambda item: -item[0])
         options: dict[Key, Action] = {(Kind.PASS,): (Kind.PASS,)}
         for _score, key, action in scored[:width]:
             options[key] = action
-        if proposals:
-            offer, gain = greedy.best_proposal(plan, hand, proposals)
+        if choices.proposals:
+            offer, gain = greedy.best_proposal(choices.plan, choices.hand, choices.proposals)
             if offer is not None and gain > 0:
                 options[action_key(offer)] = offer
         return options

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 from tyros_client import arena
-from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
 from tyros_client.bots.evaluate import Analysis, evaluate, future
 from tyros_client.bots.greedy import card_options, group_actions
 from tyros_protocol.cards import GREEN, VIOLET, WILD
-from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.engine import (
     Action,
     GameState,
@@ -30,9 +26,8 @@ from tyros_server.engine import (
     view,
 )
 
+from tests.client.bot_games import START, play_over_server, twin_positions
 from tests.server.engine.builders import make_state, space
-
-START = {"7": "o", "13": "y", "23": "g", "26": "v"}
 
 
 def greedy_choice(state: GameState, seat: int, seed: int = 0) -> Action:
@@ -243,17 +238,7 @@ def test_greedy_is_registered() -> None:
 
 
 async def test_greedy_plays_a_seeded_game_over_a_real_server(tmp_path: Path) -> None:
-    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db")))
-    await server.start()
-    try:
-        url = f"ws://127.0.0.1:{server.port}"
-        runs = [BotRun(url, "smoke", f"bot{i}", strategy, players=3, seed=5)
-                for i, strategy in enumerate(["greedy", "greedy", "random"])]
-        scores: list[dict[str, Any]] = await asyncio.wait_for(
-            asyncio.gather(*(play_bot(run, random.Random(i)) for i, run in enumerate(runs))),
-            timeout=120)
-    finally:
-        await server.stop()
+    scores, runs = await play_over_server(tmp_path, ["greedy", "greedy", "random"], seed=5)
     assert all(score == scores[0] for score in scores)
     assert len(scores[0]["players"]) == 3 and scores[0]["winners"]
     assert sum(run.actions_sent for run in runs) > 100
@@ -261,14 +246,7 @@ async def test_greedy_plays_a_seeded_game_over_a_real_server(tmp_path: Path) -> 
 
 def test_it_decides_from_its_view_alone() -> None:
     """Two games that differ only in what seat 0 cannot see get the same decisions from it."""
-    ships = {"TY": {0: 1, 1: 2, 2: 2, 3: 2}, "23": {0: 1}}
-    mine = ["1", "2", "3", "4"]
-    first = make_state(4, chips=START, ships=ships, seed=1,
-                       hands={0: "g g g o v w", 1: "o o o", 2: "y y", 3: "v"},
-                       tiles={0: mine, 1: ["5", "6"], 2: ["8", "9"], 3: ["10", "11"]})
-    second = make_state(4, chips=START, ships=ships, seed=2,
-                        hands={0: "g g g o v w", 1: "y v w", 2: "o g", 3: "g"},
-                        tiles={0: mine, 1: ["12", "14"], 2: ["15", "16"], 3: ["17", "18"]})
+    first, second = twin_positions()
     assert view(first, 0) == view(second, 0)
     assert first.draw_pile != second.draw_pile
     for seed in range(3):

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
-from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import STRATEGIES, make_bot
 from tyros_client.bots.evaluate import rewards
 from tyros_client.bots.ismcts import DEFAULT_MOVE_TIME, ISMCTSBot, Search, tree_options
 from tyros_protocol.cards import VIOLET
-from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.engine import (
     Action,
     GameState,
@@ -30,9 +26,8 @@ from tyros_server.engine import (
     view,
 )
 
+from tests.client.bot_games import START, play_over_server, twin_positions
 from tests.server.engine.builders import make_state, space
-
-START = {"7": "o", "13": "y", "23": "g", "26": "v"}
 
 
 def search_choice(state: GameState, seat: int, iterations: int = 60, seed: int = 0) -> Action:
@@ -172,31 +167,14 @@ def test_a_time_budget_alone_stops_the_search() -> None:
 
 
 async def test_ismcts_plays_a_seeded_game_over_a_real_server(tmp_path: Path) -> None:
-    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db")))
-    await server.start()
-    try:
-        url = f"ws://127.0.0.1:{server.port}"
-        runs = [BotRun(url, "smoke", f"bot{i}", strategy, players=3, seed=6,
-                       options={"iterations": 6})
-                for i, strategy in enumerate(["ismcts", "random", "random"])]
-        scores: list[dict[str, Any]] = await asyncio.wait_for(
-            asyncio.gather(*(play_bot(run, random.Random(i)) for i, run in enumerate(runs))),
-            timeout=120)
-    finally:
-        await server.stop()
+    scores, runs = await play_over_server(tmp_path, ["ismcts", "random", "random"], seed=6,
+                                          options={"iterations": 6})
     assert all(score == scores[0] for score in scores)
     assert runs[0].actions_sent > 20
 
 
 def test_it_decides_from_its_view_alone() -> None:
     """Two games that differ only in what seat 0 cannot see get the same decision from it."""
-    ships = {"TY": {0: 1, 1: 2, 2: 2, 3: 2}, "23": {0: 1}}
-    mine = ["1", "2", "3", "4"]
-    first = make_state(4, chips=START, ships=ships, seed=1,
-                       hands={0: "g g g o v w", 1: "o o o", 2: "y y", 3: "v"},
-                       tiles={0: mine, 1: ["5", "6"], 2: ["8", "9"], 3: ["10", "11"]})
-    second = make_state(4, chips=START, ships=ships, seed=2,
-                        hands={0: "g g g o v w", 1: "y v w", 2: "o g", 3: "g"},
-                        tiles={0: mine, 1: ["12", "14"], 2: ["15", "16"], 3: ["17", "18"]})
+    first, second = twin_positions()
     assert view(first, 0) == view(second, 0)
     assert search_choice(first, 0, 40, seed=3) == search_choice(second, 0, 40, seed=3)

@@ -561,18 +561,28 @@ def _destinations(actions: Sequence[Action]) -> str:
                                                          key=lambda i: _order(i[0])))
 
 
-def _city(rest: str, ctx: Context) -> Result:
-    options = ctx.of_kind("city")
+def _build_in_space(kind: str, what: str, example: str, rest: str,
+                    ctx: Context) -> tuple[str, list[Action], list[str] | None] | Result:
+    """Parse ``SPACE [pay CARDS]`` for building ``what``: (space, its actions, pay), or why not."""
+    options = ctx.of_kind(kind)
     if not options:
-        return _not_now("build a city", ctx)
+        return _not_now(f"build {what}", ctx)
     words, pay = _split_pay(rest)
     if len(words) != 1:
-        return Problem("city SPACE [pay CARDS], e.g. city 27")
+        return Problem(f"{kind} SPACE [pay CARDS], e.g. {example}")
     space = resolve_space(words[0])
     fits = [a for a in options if a["space"] == space]
     if not fits:
         where = sorted({a["space"] for a in options}, key=_order)
-        return Problem(f"you cannot build a city in {space}; you can in: {', '.join(where)}")
+        return Problem(f"you cannot build {what} in {space}; you can in: {', '.join(where)}")
+    return space, fits, pay
+
+
+def _city(rest: str, ctx: Context) -> Result:
+    parsed = _build_in_space("city", "a city", "city 27", rest, ctx)
+    if not isinstance(parsed, tuple):
+        return parsed
+    space, fits, pay = parsed
     ships: dict[str, list[Action]] = {}
     for action in fits:
         ships.setdefault(action["ship"], []).append(action)
@@ -588,17 +598,10 @@ def _city(rest: str, ctx: Context) -> Result:
 
 
 def _ship(rest: str, ctx: Context) -> Result:
-    options = ctx.of_kind("ship")
-    if not options:
-        return _not_now("build a ship", ctx)
-    words, pay = _split_pay(rest)
-    if len(words) != 1:
-        return Problem("ship SPACE [pay CARDS], e.g. ship tyros")
-    space = resolve_space(words[0])
-    fits = [a for a in options if a["space"] == space]
-    if not fits:
-        where = sorted({a["space"] for a in options}, key=_order)
-        return Problem(f"you cannot build a ship in {space}; you can in: {', '.join(where)}")
+    parsed = _build_in_space("ship", "a ship", "ship tyros", rest, ctx)
+    if not isinstance(parsed, tuple):
+        return parsed
+    space, fits, pay = parsed
     return _pick_payment(fits, pay, f"build a ship in {space}")
 
 

@@ -1,15 +1,28 @@
-"""Shared fixtures of the bot tests: seeded games over a real server, and twin positions."""
+"""Shared fixtures of the bot tests: checked offline games, seeded games over a real
+server, and twin positions."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tyros_client.botclient import BotRun, play_bot
+from tyros_client.bots import Bot
 from tyros_server.app import ServerConfig, TyrosServer
-from tyros_server.engine import GameState
+from tyros_server.engine import (
+    GameState,
+    Kind,
+    Phase,
+    event_view,
+    legal_actions,
+    push,
+    seats_to_act,
+    view,
+)
 
 from tests.server.engine.builders import make_state
 
@@ -48,3 +61,28 @@ def twin_positions() -> tuple[GameState, GameState]:
                         hands={0: "g g g o v w", 1: "y v w", 2: "o g", 3: "g"},
                         tiles={0: mine, 1: ["12", "14"], 2: ["15", "16"], 3: ["17", "18"]})
     return first, second
+
+
+def play_checked(state: GameState, bots: list[Bot],
+                 counted: Callable[[int], bool] = lambda seat: True) -> Counter[tuple[int, ...]]:
+    """Play ``state`` to its end with one bot per seat, each shown only its seat's view and
+    events, every action checked by ``push``. Returns the decisions the ``counted`` seats
+    took, by kind (answers by kind and whether they accepted)."""
+    assert state.log is not None
+    kinds: Counter[tuple[int, ...]] = Counter()
+    seen = 0
+    while state.phase != Phase.OVER:
+        for event in state.log[seen:]:
+            for bot in bots:
+                shown = event_view(event, bot.seat)
+                if shown is not None:
+                    bot.observe(shown)
+        seen = len(state.log)
+        seat = seats_to_act(state)[0]
+        legal = legal_actions(state, seat)
+        action = bots[seat].choose(view(state, seat), legal)
+        assert action in legal or action[0] == Kind.PROPOSE
+        push(state, seat, action)  # raises if illegal (proposals are checked here)
+        if counted(seat):
+            kinds[(action[0], action[1]) if action[0] == Kind.ANSWER else (action[0],)] += 1
+    return kinds

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,6 @@ from tyros_server.engine import (
     Kind,
     Options,
     Phase,
-    event_view,
     legal_actions,
     new_game,
     push,
@@ -26,7 +24,7 @@ from tyros_server.engine import (
     view,
 )
 
-from tests.client.bot_games import START, play_over_server, twin_positions
+from tests.client.bot_games import START, play_checked, play_over_server, twin_positions
 from tests.server.engine.builders import make_state, space
 
 
@@ -132,23 +130,7 @@ def test_search_self_play_is_legal_in_every_situation(strategies: tuple[str, ...
     state = new_game(Options(players=players, setup=setup, seed=seed))
     bots = [make_bot(name, s, random.Random(seed * 10 + s), iterations=12)
             for s, name in enumerate(strategies)]
-    assert state.log is not None
-    kinds: Counter[tuple[int, ...]] = Counter()
-    seen = 0
-    while state.phase != Phase.OVER:
-        for event in state.log[seen:]:
-            for bot in bots:
-                shown = event_view(event, bot.seat)
-                if shown is not None:
-                    bot.observe(shown)
-        seen = len(state.log)
-        seat = seats_to_act(state)[0]
-        legal = legal_actions(state, seat)
-        action = bots[seat].choose(view(state, seat), legal)
-        assert action in legal or action[0] == Kind.PROPOSE
-        push(state, seat, action)
-        if strategies[seat] == "ismcts":
-            kinds[(action[0], action[1]) if action[0] == Kind.ANSWER else (action[0],)] += 1
+    kinds = play_checked(state, bots, counted=lambda seat: strategies[seat] == "ismcts")
     for kind in (Kind.EXPAND, Kind.MOVE, Kind.CITY, Kind.KEEP, Kind.PASS):
         assert kinds[(kind,)] > 0, kind
     assert kinds[(Kind.ANSWER, 0)] + kinds[(Kind.ANSWER, 1)] > 0

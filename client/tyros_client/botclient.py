@@ -91,6 +91,8 @@ async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
                         run.seat = message["seat"]
                         if bot is None and run.seat is not None:
                             bot = make_bot(run.strategy, run.seat, rng, **run.options)
+                        elif bot is not None:
+                            bot.forget()  # a resumed seat is sent recent events again
                     elif kind == "table":
                         run.names = [s["name"] for s in message["table"]["seats"]]
                     elif kind == "error":

@@ -63,6 +63,11 @@ class Bot(ABC):
     def observe(self, event: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """One event of the game, as ``event_view(event, self.seat)`` shows it."""
 
+    def forget(self) -> None:  # noqa: B027 - optional hook
+        """Drop what :meth:`observe` taught: the events are about to be shown again from
+        some earlier point (a server resends recent events after a reconnect), and seeing
+        one twice must not count twice."""
+
     @abstractmethod
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """Pick one of ``legal`` (never empty) given ``view(state, self.seat)``."""

@@ -420,6 +420,9 @@ class GreedyBot(Bot):
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
 
+    def forget(self) -> None:
+        self.memory = Memory(self.seat)
+
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]

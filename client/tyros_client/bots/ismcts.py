@@ -327,6 +327,9 @@ class ISMCTSBot(Bot):
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
 
+    def forget(self) -> None:
+        self.memory = Memory(self.seat)
+
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         self.stats["decisions"] += 1
         if len(legal) == 1:

@@ -1,0 +1,81 @@
+"""``tyros-bot``'s client loop: a bot that loses its server resumes its seat, and forgets
+what its events taught it before the server shows it recent events again."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tyros_client import botclient
+from tyros_client.botclient import BotRun, play_bot
+from tyros_client.bots import Bot, GreedyBot, make_bot
+from tyros_server.app import ServerConfig, TyrosServer
+
+TRADE = {"type": "trade_completed", "seat": 1, "with": 2, "give": ["orange"],
+         "get": ["green", "green"]}
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "ismcts"])
+def test_forgetting_makes_an_event_seen_again_count_once(strategy: str) -> None:
+    bot = make_bot(strategy, 0, random.Random(1))
+    bot.observe(TRADE)
+    once = [list(cards) for cards in bot.memory.cards]  # type: ignore[attr-defined]
+    bot.observe(TRADE)  # shown again without forgetting: counted twice
+    assert bot.memory.cards[1] != once[1]  # type: ignore[attr-defined]
+    bot.forget()
+    assert not any(any(cards) for cards in bot.memory.cards)  # type: ignore[attr-defined]
+    bot.observe(TRADE)
+    assert bot.memory.cards == once  # type: ignore[attr-defined]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[Bot] = []
+    forgotten: list[int] = []
+
+    def recording_make_bot(name: str, seat: int, rng: random.Random, **options: Any) -> Bot:
+        bot = make_bot(name, seat, rng, **options)
+        made.append(bot)
+        return bot
+
+    def recording_forget(self: GreedyBot) -> None:
+        forgotten.append(self.seat)
+        original_forget(self)
+
+    original_forget = GreedyBot.forget
+    monkeypatch.setattr(botclient, "make_bot", recording_make_bot)
+    monkeypatch.setattr(GreedyBot, "forget", recording_forget)
+    port, db = free_port(), str(tmp_path / "t.db")
+    config = ServerConfig(host="127.0.0.1", port=port, db=db)
+    server = TyrosServer(config)
+    await server.start()
+    runs = [BotRun(f"ws://127.0.0.1:{port}", "restart", f"bot{i}", "greedy", players=3, seed=8)
+            for i in range(3)]
+    tasks = [asyncio.create_task(play_bot(run, random.Random(i))) for i, run in enumerate(runs)]
+    try:
+        async with asyncio.timeout(120):
+            while sum(run.actions_sent for run in runs) < 40:
+                await asyncio.sleep(0.05)
+            await server.stop()
+            assert not any(task.done() for task in tasks)
+            assert forgotten == []
+            server = TyrosServer(config)
+            await server.start()
+            scores = await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await server.stop()
+    assert all(score == scores[0] for score in scores) and scores[0]["winners"]
+    assert len(made) == 3  # the same bots played on
+    assert sorted(forgotten) == [0, 1, 2]

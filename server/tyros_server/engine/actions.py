@@ -148,8 +148,30 @@ def describe_action(action: Action, board: Board) -> str:
     return KIND_NAMES[Kind(kind)]
 
 
-_JSON_CACHE: dict[tuple[int, Action], dict[str, Any]] = {}
-_JSON_CACHE_LIMIT = 1 << 16
+_CACHE_LIMIT = 1 << 16
+"""Entries per board and kind of cache before it starts afresh."""
+
+
+class _BoardCache:
+    """The wire forms of actions on one board. It holds the board itself, so that the
+    board's ``id`` (its key) can never be reused by another board."""
+
+    __slots__ = ("board", "events", "json")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.json: dict[Action, dict[str, Any]] = {}
+        self.events: dict[tuple[Seat, Action], dict[str, Any]] = {}
+
+
+_CACHES: dict[int, _BoardCache] = {}
+
+
+def _cache_of(board: Board) -> _BoardCache:
+    found = _CACHES.get(id(board))
+    if found is None:
+        found = _CACHES[id(board)] = _BoardCache(board)
+    return found
 
 
 def action_to_json(action: Action, board: Board) -> dict[str, Any]:
@@ -157,12 +179,27 @@ def action_to_json(action: Action, board: Board) -> dict[str, Any]:
 
     The result may be shared with other callers (it is cached): do not mutate it.
     """
-    key = (id(board), action)
-    found = _JSON_CACHE.get(key)
+    cache = _cache_of(board).json
+    found = cache.get(action)
     if found is None:
-        if len(_JSON_CACHE) >= _JSON_CACHE_LIMIT:
-            _JSON_CACHE.clear()
-        found = _JSON_CACHE[key] = _action_json(action, board)
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        found = cache[action] = _action_json(action, board)
+    return found
+
+
+def action_event(seat: Seat, action: Action, board: Board) -> dict[str, Any]:
+    """The log event of ``seat`` taking ``action`` (all but giving a card, whose event also
+    names the receiver). Shared like :func:`action_to_json`'s results: do not mutate it.
+    Logs then hold one object per distinct action rather than one per action taken."""
+    cache = _cache_of(board).events
+    key = (seat, action)
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        found = cache[key] = {"type": "action", "seat": seat,
+                              "action": action_to_json(action, board)}
     return found
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from tyros_protocol.board import BOARD, TYROS, Board
 from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, DECK, names_from_counts
 
-from .actions import Action, Kind, Seat, action_to_json
+from .actions import Action, Kind, Seat, action_event, action_to_json
 from .errors import RecordError
 from .legal import check_action, playable_tiles
 from .payments import ONE, minus, plus
@@ -247,8 +247,7 @@ def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
             log.append({"type": "action", "seat": seat,
                         "action": action_to_json(action, state.board), "to": state.owed_to})
         else:
-            log.append({"type": "action", "seat": seat,
-                        "action": action_to_json(action, state.board)})
+            log.append(action_event(seat, action, state.board))
     state.version += 1
     _APPLY[kind](state, seat, action)
 

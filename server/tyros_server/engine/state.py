@@ -120,7 +120,8 @@ class GameState:
     script: list[list[int]] | None
     """Recorded shuffle results to use instead of the RNG (replaying a record)."""
     log: list[dict[str, Any]] | None
-    """Every event, chance outcomes included; None in copies made for search."""
+    """Every event, chance outcomes included; None in copies made for search. Events may be
+    shared with other logs (see :func:`.actions.action_event`): never mutate one."""
     version: int
     """Number of actions applied so far."""
     phase: Phase

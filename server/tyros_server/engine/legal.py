@@ -10,7 +10,7 @@ step), so the action tuples for a given hand are built once and cached.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import compress
 
 from tyros_protocol.board import TYROS
@@ -164,7 +164,7 @@ def room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
     return state.total_ships_in_space(space) < SHIP_LIMIT
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
                   wilds: int) -> tuple[Action, ...]:
     return tuple((_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
@@ -176,8 +176,7 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
     chips, ships = state.chips, state.ships
     port_space, space_ports, within = board.port_space, board.space_ports, board.within
     wilds = hand[WILD]
-    # By colour; an uncoloured space (chip -1) reads the last entry, which no move affords.
-    budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds, -1)
+    budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds)  # by colour
     reach = max(budget)
     tyros_open = state.cities[TYROS] < 0
     for start in ports:

@@ -33,9 +33,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tyros_protocol.cards import WILD, CardCounts
-from tyros_server.engine import Action, GameState, Kind, Phase, push_unchecked
+from tyros_server.engine import Action, GameState, push_unchecked
+from tyros_server.engine.actions import (
+    K_ANSWER,
+    K_BANK_DRAW,
+    K_BANK_PICK,
+    K_CITY,
+    K_COMPLETE,
+    K_GIVE_CARD,
+    K_MOVE,
+    K_PASS,
+    K_PROPOSE,
+    K_RETURN_TILE,
+    K_SHIP,
+    K_WITHDRAW,
+)
 from tyros_server.engine.legal import BANK_DRAW_MAX, BANK_PICK_COST, card_actions
 from tyros_server.engine.payments import ONE, minus, plus
+from tyros_server.engine.state import P_ACTIONS, P_EXPAND, P_GIVE_CARD, P_KEEP, P_TRADE
 
 from .base import Bot, register
 from .determinize import Determinizer, InconsistentView, Memory
@@ -94,20 +109,20 @@ def cheapest(hand: CardCounts, count: int, card_value: Sequence[float],
 def action_key(action: Action) -> tuple[int, ...]:
     """The group an action belongs to: its target, whatever it pays.
 
-    >>> move, draw = (3, 0, 23, 0, 0, 3, 0, 1), (6, 1, 0, 1, 0, 0)  # Kind.MOVE, Kind.BANK_DRAW
+    >>> move, draw = (3, 0, 23, 0, 0, 3, 0, 1), (6, 1, 0, 1, 0, 0)  # K_MOVE, K_BANK_DRAW
     >>> action_key(move), action_key(draw)
     ((3, 0, 23), (6, 2))
     """
     kind = action[0]
-    if kind in (Kind.MOVE, Kind.CITY):
+    if kind in (K_MOVE, K_CITY):
         return action[:3]
-    if kind == Kind.SHIP:
+    if kind == K_SHIP:
         return action[:2]
-    if kind == Kind.BANK_DRAW:
+    if kind == K_BANK_DRAW:
         return (kind, sum(action[1:6]))
-    if kind == Kind.BANK_PICK:
+    if kind == K_BANK_PICK:
         return action[:2]
-    if kind == Kind.PROPOSE:
+    if kind == K_PROPOSE:
         return (kind, *action[1:])
     return action
 
@@ -124,13 +139,13 @@ def group_actions(legal: Iterable[Action], card_value: Sequence[float]) -> dict[
     for action in legal:
         kind = action[0]
         key = action_key(action)
-        if kind in (Kind.MOVE, Kind.CITY):
+        if kind in (K_MOVE, K_CITY):
             pay = action[3:8]
-        elif kind == Kind.SHIP:
+        elif kind == K_SHIP:
             pay = action[2:7]
-        elif kind == Kind.BANK_DRAW:
+        elif kind == K_BANK_DRAW:
             pay = action[1:6]
-        elif kind == Kind.BANK_PICK:
+        elif kind == K_BANK_PICK:
             pay = action[2:7]
         else:
             if key not in best:
@@ -152,8 +167,8 @@ def card_options(state: GameState, seat: int,
     proposals, but without listing every payment of every bank trade first.
     """
     hand = state.hands[seat]
-    out: dict[tuple[int, ...], Action] = {(Kind.PASS,): (Kind.PASS,)}
-    for kind in (Kind.MOVE, Kind.CITY, Kind.SHIP):
+    out: dict[tuple[int, ...], Action] = {(K_PASS,): (K_PASS,)}
+    for kind in (K_MOVE, K_CITY, K_SHIP):
         actions = card_actions(state, seat, kind)
         if actions:
             out.update(group_actions(actions, card_value))
@@ -161,13 +176,13 @@ def card_options(state: GameState, seat: int,
     for count in range(1, min(BANK_DRAW_MAX, len(state.draw_pile), cards) + 1):
         pay = cheapest(hand, count, card_value)
         if pay is not None:
-            out[(Kind.BANK_DRAW, count)] = (Kind.BANK_DRAW, *pay)
+            out[(K_BANK_DRAW, count)] = (K_BANK_DRAW, *pay)
     if cards >= BANK_PICK_COST:
         pay = cheapest(hand, BANK_PICK_COST, card_value)
         if pay is not None:
             for take in range(5):
                 if state.discard[take]:
-                    out[(Kind.BANK_PICK, take)] = (Kind.BANK_PICK, take, *pay)
+                    out[(K_BANK_PICK, take)] = (K_BANK_PICK, take, *pay)
     return out
 
 
@@ -214,8 +229,8 @@ class Greedy:
         """A copy of the state with the seat's ``action`` applied (and its card given)."""
         state = self.state.copy(seed=self.rng.getrandbits(62))
         push_unchecked(state, self.seat, action)
-        if state.phase == Phase.GIVE_CARD and state.current == self.seat:
-            push_unchecked(state, self.seat, (Kind.GIVE_CARD, Greedy(state, self.seat, self.rng,
+        if state.phase == P_GIVE_CARD and state.current == self.seat:
+            push_unchecked(state, self.seat, (K_GIVE_CARD, Greedy(state, self.seat, self.rng,
                                                                       self.weight).gift()))
         return state
 
@@ -226,19 +241,19 @@ class Greedy:
         if len(legal) == 1:
             return legal[0]
         phase = self.state.phase
-        if phase == Phase.EXPAND:
-            if legal[0][0] == Kind.RETURN_TILE:
+        if phase == P_EXPAND:
+            if legal[0][0] == K_RETURN_TILE:
                 return self.tile_to_return(legal)
             return max(legal, key=self.utility_after)
-        if phase == Phase.ACTIONS:
+        if phase == P_ACTIONS:
             return self.card_action(legal)
-        if phase == Phase.TRADE:
+        if phase == P_TRADE:
             if self.seat == self.state.current:
                 return self.settle(legal)
             return self.answer(legal)
-        if phase == Phase.GIVE_CARD:
-            return (Kind.GIVE_CARD, self.gift())
-        if phase == Phase.KEEP:
+        if phase == P_GIVE_CARD:
+            return (K_GIVE_CARD, self.gift())
+        if phase == P_KEEP:
             plan = self.plan(self.seat)
             return max(legal, key=lambda a: plan.hand_value(a[1:6]))
         return legal[0]
@@ -247,7 +262,7 @@ class Greedy:
 
     def card_action(self, legal: list[Action]) -> Action:
         choices = self.card_choices(legal)
-        best_action: Action = (Kind.PASS,)
+        best_action: Action = (K_PASS,)
         best = choices.base
         for score, _key, action in choices.scored:
             if score > best + 1e-9:
@@ -266,20 +281,20 @@ class Greedy:
         plan = self.plan(seat)
         card_value = plan.card_values(hand)
         groups = card_options(self.state, seat, card_value)
-        groups.update(group_actions((a for a in legal if a[0] == Kind.PROPOSE), card_value))
+        groups.update(group_actions((a for a in legal if a[0] == K_PROPOSE), card_value))
         base = utility(self.values(), seat, self.weight)
         hand_now = plan.hand_value(hand)  # bank trades change the hand alone
         choices = CardChoices(plan, hand, base)
         for key, action in groups.items():
             kind = action[0]
-            if kind == Kind.PASS:
+            if kind == K_PASS:
                 continue
-            if kind == Kind.PROPOSE:
+            if kind == K_PROPOSE:
                 choices.proposals.append(action)
                 continue
-            if kind == Kind.BANK_DRAW:
+            if kind == K_BANK_DRAW:
                 score = base + self.expected_draw(plan, hand, action[1:6]) - hand_now
-            elif kind == Kind.BANK_PICK:
+            elif kind == K_BANK_PICK:
                 taken = plus(minus(hand, action[2:7]), ONE[action[1]])
                 score = base + plan.hand_value(taken) - hand_now
             else:
@@ -337,24 +352,24 @@ class Greedy:
     def answer(self, legal: list[Action]) -> Action:
         trade = self.state.trade
         assert trade is not None
-        if (Kind.ANSWER, 1) not in legal:
-            return (Kind.ANSWER, 0)
+        if (K_ANSWER, 1) not in legal:
+            return (K_ANSWER, 0)
         proposer = trade[0]
         give, get = trade[2:7], trade[7:12]
         mine = self.trade_gain(self.seat, get, give)
         theirs = self.trade_gain(proposer, give, get)
         accept = mine - self.danger(proposer) * max(0.0, theirs) > ACCEPT_MARGIN
-        return (Kind.ANSWER, int(accept))
+        return (K_ANSWER, int(accept))
 
     def settle(self, legal: list[Action]) -> Action:
         trade = self.state.trade
         assert trade is not None
         give, get = trade[2:7], trade[7:12]
         mine = self.trade_gain(self.seat, give, get)
-        best: Action = (Kind.WITHDRAW,)
+        best: Action = (K_WITHDRAW,)
         best_score = 0.0
         for action in legal:
-            if action[0] != Kind.COMPLETE:
+            if action[0] != K_COMPLETE:
                 continue
             partner = action[1]
             score = mine - self.danger(partner) * max(0.0, self.trade_gain(partner, get, give))
@@ -428,7 +443,7 @@ class GreedyBot(Bot):
             return legal[0]
         state = sample_state(view, self.seat, self.rng, self.memory)
         action = greedy_action(state, self.seat, legal, self.rng, self.weight)
-        if action in legal or action[0] == Kind.PROPOSE:
+        if action in legal or action[0] == K_PROPOSE:
             return action
         return legal[0]  # pragma: no cover - every branch above picks from ``legal``
 

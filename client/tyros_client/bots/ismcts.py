@@ -38,12 +38,24 @@ from typing import Any
 from tyros_server.engine import (
     Action,
     GameState,
-    Kind,
-    Phase,
     legal_actions,
     push_unchecked,
     seats_to_act,
 )
+from tyros_server.engine.actions import (
+    K_ANSWER,
+    K_BANK_DRAW,
+    K_BANK_PICK,
+    K_CITY,
+    K_COMPLETE,
+    K_EXPAND,
+    K_KEEP,
+    K_MOVE,
+    K_PASS,
+    K_RETURN_TILE,
+    K_SHIP,
+)
+from tyros_server.engine.state import P_ACTIONS, P_EXPAND, P_GIVE_CARD, P_KEEP, P_OVER
 
 from .base import Bot, register
 from .determinize import Determinizer, InconsistentView, Memory
@@ -95,9 +107,9 @@ def quick_card_values(hand: tuple[int, ...]) -> list[float]:
 def quick_prior(state: GameState, seat: int, action: Action) -> float:
     """A rough score of an action, to order the options of nodes below the root."""
     kind = action[0]
-    if kind == Kind.CITY:
+    if kind == K_CITY:
         return 20.0
-    if kind == Kind.MOVE:
+    if kind == K_MOVE:
         space = state.board.port_space[action[2]]
         steps = sum(action[3:8])
         if state.cities[space] >= 0 or state.chips[space] < 0:
@@ -106,19 +118,19 @@ def quick_prior(state: GameState, seat: int, action: Action) -> float:
         if others == 0 and state.ships_in_space(space, seat) == 0:
             return 10.0 - steps
         return 3.0 - steps
-    if kind == Kind.SHIP:
+    if kind == K_SHIP:
         return 4.0
-    if kind == Kind.EXPAND:
+    if kind == K_EXPAND:
         return 1.0
-    if kind == Kind.PASS:
+    if kind == K_PASS:
         return 2.0
-    if kind in (Kind.BANK_DRAW, Kind.BANK_PICK):
+    if kind in (K_BANK_DRAW, K_BANK_PICK):
         return 0.5
-    if kind == Kind.ANSWER:
+    if kind == K_ANSWER:
         return 1.0 - action[1]
-    if kind == Kind.COMPLETE:
+    if kind == K_COMPLETE:
         return 5.0
-    if kind == Kind.KEEP:
+    if kind == K_KEEP:
         return float(max(action[1:5]) + 2 * action[5])
     return 0.0
 
@@ -126,12 +138,12 @@ def quick_prior(state: GameState, seat: int, action: Action) -> float:
 def tree_options(state: GameState, seat: int) -> list[tuple[Key, Action]]:
     """The grouped options of ``seat`` below the root, best prior first (no trade offers)."""
     phase = state.phase
-    if phase == Phase.ACTIONS:
+    if phase == P_ACTIONS:
         items = list(card_options(state, seat, quick_card_values(state.hands[seat])).items())
         items.sort(key=lambda item: -quick_prior(state, seat, item[1]))
         return items
     legal = legal_actions(state, seat)
-    if phase == Phase.KEEP:
+    if phase == P_KEEP:
         best = sorted(legal, key=lambda a: -quick_prior(state, seat, a))[:KEEP_WIDTH]
         items = [(a, a) for a in best]
     else:
@@ -166,7 +178,7 @@ def final_rewards(state: GameState, temperature: float, share: float = 0.0) -> l
 
 def leaf_rewards(state: GameState, temperature: float, share: float = 0.0) -> list[float]:
     """Every seat's reward in [0, 1] for the position the iteration reached."""
-    if state.phase == Phase.OVER:
+    if state.phase == P_OVER:
         return final_rewards(state, temperature, share)
     return rewards(Analysis(state).values(), temperature, share)
 
@@ -201,17 +213,17 @@ class Search:
         state = self.determinizer.sample(self.rng)
         greedy = Greedy(state, self.seat, self.rng)
         phase = state.phase
-        if phase == Phase.KEEP:
+        if phase == P_KEEP:
             plan = greedy.plan(self.seat)
             best = sorted(legal, key=lambda a: -plan.hand_value(a[1:6]))[:KEEP_WIDTH]
             return {a: a for a in best}
-        if phase == Phase.ACTIONS:
+        if phase == P_ACTIONS:
             return self._root_card_actions(greedy, legal, width)
-        if phase == Phase.EXPAND and legal[0][0] == Kind.RETURN_TILE:
+        if phase == P_EXPAND and legal[0][0] == K_RETURN_TILE:
             return {a: a for a in [greedy.tile_to_return(legal)]}
-        if phase == Phase.GIVE_CARD:
+        if phase == P_GIVE_CARD:
             return {a: a for a in legal}
-        if phase == Phase.EXPAND and len(legal) > width:
+        if phase == P_EXPAND and len(legal) > width:
             scored = sorted(legal, key=lambda a: -greedy.utility_after(a))[:width]
             return {a: a for a in scored}
         return {a: a for a in legal}
@@ -220,7 +232,7 @@ class Search:
                            width: int) -> dict[Key, Action]:
         choices = greedy.card_choices(legal)
         scored = sorted(choices.scored, key=lambda item: -item[0])
-        options: dict[Key, Action] = {(Kind.PASS,): (Kind.PASS,)}
+        options: dict[Key, Action] = {(K_PASS,): (K_PASS,)}
         for _score, key, action in scored[:width]:
             options[key] = action
         if choices.proposals:
@@ -254,7 +266,7 @@ class Search:
         path: list[Node] = []
         exploration = self.exploration
         expanded = False
-        while state.phase != Phase.OVER and not expanded:
+        while state.phase != P_OVER and not expanded:
             if node is self.root:
                 mover = self.seat
                 options = list(self.root_options.items())
@@ -289,7 +301,7 @@ class Search:
             path.append(child)
             node = child
         for _ in range(self.rollout_depth):
-            if state.phase == Phase.OVER:
+            if state.phase == P_OVER:
                 break
             mover = seats_to_act(state)[0]
             push_unchecked(state, mover, rollout_action(state, mover, rng))

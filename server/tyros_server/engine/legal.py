@@ -16,7 +16,28 @@ from itertools import compress
 from tyros_protocol.board import TYROS
 from tyros_protocol.cards import DECK, WILD, CardCounts
 
-from .actions import KIND_NAMES, LENGTH, PASS, WITHDRAW, Action, Kind, Seat, payment
+from .actions import (
+    K_ANSWER,
+    K_BANK_DRAW,
+    K_BANK_PICK,
+    K_CITY,
+    K_COMPLETE,
+    K_EXPAND,
+    K_GIVE_CARD,
+    K_KEEP,
+    K_MOVE,
+    K_PROPOSE,
+    K_RETURN_TILE,
+    K_SHIP,
+    KIND_NAMES,
+    LENGTH,
+    PASS,
+    WITHDRAW,
+    Action,
+    Kind,
+    Seat,
+    payment,
+)
 from .errors import IllegalActionError, Reason
 from .payments import ONE, colour_payments, covers, submultisets
 from .state import (
@@ -39,24 +60,8 @@ CITY_COST = (5, 4)
 """Cards to build a city with one ship / with two ships there."""
 SHIP_LIMIT = 2
 
-# Actions hold plain ints, never Kind members: a tuple of ints alone is untracked by
-# the garbage collector, and the caches below keep hundreds of thousands of actions
-# that full collections would otherwise walk again and again.
-_EXPAND = int(Kind.EXPAND)
-_RETURN_TILE = int(Kind.RETURN_TILE)
-_MOVE = int(Kind.MOVE)
-_CITY = int(Kind.CITY)
-_SHIP = int(Kind.SHIP)
-_BANK_DRAW = int(Kind.BANK_DRAW)
-_BANK_PICK = int(Kind.BANK_PICK)
-_PROPOSE = int(Kind.PROPOSE)
-_ANSWER = int(Kind.ANSWER)
-_COMPLETE = int(Kind.COMPLETE)
-_GIVE_CARD = int(Kind.GIVE_CARD)
-_KEEP = int(Kind.KEEP)
-
-_DECLINE: Action = (_ANSWER, 0)
-_ACCEPT: Action = (_ANSWER, 1)
+_DECLINE: Action = (K_ANSWER, 0)
+_ACCEPT: Action = (K_ANSWER, 1)
 
 PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
     Phase.EXPAND: frozenset({Kind.EXPAND, Kind.RETURN_TILE}),
@@ -118,11 +123,11 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
     if phase == P_EXPAND:
         playable = playable_tiles(state, seat)
         if playable:
-            return [(_EXPAND, tile, colour) for tile, colours in playable
+            return [(K_EXPAND, tile, colour) for tile, colours in playable
                     for colour in colours]
-        return [(_RETURN_TILE, tile) for tile in state.tiles[seat]]
+        return [(K_RETURN_TILE, tile) for tile in state.tiles[seat]]
     # Phase.GIVE_CARD
-    return [(_GIVE_CARD, card) for card in range(5) if hand[card]]
+    return [(K_GIVE_CARD, card) for card in range(5) if hand[card]]
 
 
 def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[Action]:
@@ -150,7 +155,7 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
         _cities(state, seat, hand, ports, out)
     elif kind == Kind.SHIP:
         _ships(state, seat, out)
-    elif kind in (_BANK_DRAW, _BANK_PICK):
+    elif kind in (K_BANK_DRAW, K_BANK_PICK):
         _bank_trades(state, hand, out)
     elif kind == Kind.PROPOSE and _may_propose(state, seat) is None:
         out.extend(_proposals(capped(hand, 1), _others_mask(state.players, seat)))
@@ -167,7 +172,7 @@ def room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
 @lru_cache(maxsize=1 << 16)
 def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
                   wilds: int) -> tuple[Action, ...]:
-    return tuple((_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
+    return tuple((K_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
 
 
 def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
@@ -230,7 +235,7 @@ def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
         pays = colour_payments(colour, cost, hand[colour], wilds)
         for port in space_ports[space]:
             if ships[port * MAX_SEATS + seat]:
-                out.extend((_CITY, space, port, *pay) for pay in pays)
+                out.extend((K_CITY, space, port, *pay) for pay in pays)
 
 
 def _ship_actions_in(state: GameState, seat: Seat, space: int) -> tuple[Action, ...]:
@@ -255,7 +260,7 @@ def _ship_actions_in(state: GameState, seat: Seat, space: int) -> tuple[Action, 
 @lru_cache(maxsize=1 << 14)
 def _any_colour_ships(space: int, hand: CardCounts, count: int) -> tuple[Action, ...]:
     """Tyros without a city: ``count`` cards of any colours."""
-    return tuple((_SHIP, space, *pay) for pay in submultisets(hand, count))
+    return tuple((K_SHIP, space, *pay) for pay in submultisets(hand, count))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -265,7 +270,7 @@ def _colour_ships(space: int, colour: int, present: int, hand: CardCounts) -> tu
         pays = colour_payments(colour, 1, hand[colour], hand[WILD])
     else:
         pays = tuple(pay for pay in submultisets(hand, 2) if pay[colour] + pay[WILD] >= 1)
-    return tuple((_SHIP, space, *pay) for pay in pays)
+    return tuple((K_SHIP, space, *pay) for pay in pays)
 
 
 def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
@@ -299,13 +304,13 @@ def capped(hand: CardCounts, most: int) -> CardCounts:
 
 @lru_cache(maxsize=1 << 12)
 def _bank_draws(hand: CardCounts, most: int) -> tuple[Action, ...]:
-    return tuple((_BANK_DRAW, *pay) for size in range(1, most + 1)
+    return tuple((K_BANK_DRAW, *pay) for size in range(1, most + 1)
                  for pay in submultisets(hand, size))
 
 
 @lru_cache(maxsize=1 << 13)
 def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
-    return tuple((_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
+    return tuple((K_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
 
 
 def _bank_trades(state: GameState, hand: CardCounts, out: list[Action]) -> None:
@@ -335,7 +340,7 @@ def _bank_actions(three: CardCounts, most: int, takes: int) -> tuple[Action, ...
 
 @lru_cache(maxsize=1 << 10)
 def _keeps(hand: CardCounts) -> tuple[Action, ...]:
-    return tuple((_KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS))
+    return tuple((K_KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS))
 
 
 def _others_mask(players: int, seat: Seat) -> int:
@@ -356,7 +361,7 @@ def _proposals(hand: CardCounts, others: int) -> tuple[Action, ...]:
 
     Only which kinds the hand holds matters: call it with ``capped(hand, 1)``.
     """
-    return tuple((_PROPOSE, others, *ONE[give], *ONE[get])
+    return tuple((K_PROPOSE, others, *ONE[give], *ONE[get])
                  for give in range(5) if hand[give] for get in range(5) if get != give)
 
 
@@ -383,7 +388,7 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
     trade = state.trade
     assert trade is not None
     if seat == state.current:
-        completes = [(_COMPLETE, other) for other, answer in enumerate(state.answers)
+        completes = [(K_COMPLETE, other) for other, answer in enumerate(state.answers)
                      if answer == ACCEPTED]
         return [WITHDRAW, *completes]
     if state.answers[seat] != PENDING:

@@ -12,7 +12,7 @@ from typing import Any
 from tyros_protocol.board import BOARD, TYROS, Board
 from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, DECK, names_from_counts
 
-from .actions import Action, Kind, Seat, action_event, action_to_json
+from .actions import K_GIVE_CARD, Action, Kind, Seat, action_event, action_to_json
 from .errors import RecordError
 from .legal import check_action, playable_tiles
 from .payments import ONE, minus, plus
@@ -37,7 +37,6 @@ from .state import (
 )
 
 CARDS_DEALT = {3: 12, 4: 10}
-_GIVE_CARD = int(Kind.GIVE_CARD)  # no enum lookup on the hot path (see state.P_ACTIONS)
 
 
 # Setup and the flow of a round ----------------------------------------------------
@@ -243,7 +242,7 @@ def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
     kind = action[0]
     log = state.log
     if log is not None:
-        if kind == _GIVE_CARD:
+        if kind == K_GIVE_CARD:
             log.append({"type": "action", "seat": seat,
                         "action": action_to_json(action, state.board), "to": state.owed_to})
         else:

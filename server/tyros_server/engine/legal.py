@@ -136,17 +136,20 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
     ports = list(compress(state.board.port_ids, state.ships[seat::MAX_SEATS]))
     if kind is None:  # the hot path: everything, in the order of the kinds
         out: list[Action] = [PASS]
+        a, b, c, d, wilds = hand
         if ports:
             _moves(state, seat, hand, ports, out)
-            _cities(state, seat, hand, ports, out)
+            if max(a, b, c, d) + wilds >= CITY_COST[1]:  # else no city is affordable
+                _cities(state, seat, hand, ports, out)
         _ships(state, seat, out)
-        three = capped(hand, BANK_PICK_COST)
+        three = (a if a < 3 else 3, b if b < 3 else 3, c if c < 3 else 3, d if d < 3 else 3,
+                 wilds if wilds < 3 else 3)  # capped(hand, 3), inlined
         a, b, c, d, e = state.discard
         out.extend(_bank_actions(
             three, min(BANK_DRAW_MAX, len(state.draw_pile)),
             (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4))
-        if _may_propose(state, seat) is None:
-            out.extend(_proposals(capped(three, 1), _others_mask(state.players, seat)))
+        if not state.trade_tried and state.phase == P_ACTIONS and seat == state.current:
+            out.extend(_proposals(three, seat, state.players))  # as _may_propose allows
         return out
     out = [PASS] if kind == Kind.PASS else []
     if kind == Kind.MOVE and ports:
@@ -158,7 +161,7 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
     elif kind in (K_BANK_DRAW, K_BANK_PICK):
         _bank_trades(state, hand, out)
     elif kind == Kind.PROPOSE and _may_propose(state, seat) is None:
-        out.extend(_proposals(capped(hand, 1), _others_mask(state.players, seat)))
+        out.extend(_proposals(capped(hand, 3), seat, state.players))
     return out
 
 
@@ -343,10 +346,6 @@ def _keeps(hand: CardCounts) -> tuple[Action, ...]:
     return tuple((K_KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS))
 
 
-def _others_mask(players: int, seat: Seat) -> int:
-    return ((1 << players) - 1) & ~(1 << seat)
-
-
 def _may_propose(state: GameState, seat: Seat) -> str | None:
     if state.phase != P_ACTIONS or seat != state.current:
         return "a trade can be proposed only as your card action"
@@ -355,12 +354,11 @@ def _may_propose(state: GameState, seat: Seat) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1 << 10)
-def _proposals(hand: CardCounts, others: int) -> tuple[Action, ...]:
-    """The canonical family: one card for one card of another kind, asked of everyone.
-
-    Only which kinds the hand holds matters: call it with ``capped(hand, 1)``.
-    """
+@lru_cache(maxsize=1 << 13)
+def _proposals(hand: CardCounts, seat: Seat, players: int) -> tuple[Action, ...]:
+    """The canonical family: one card for one card of another kind, asked of every other
+    seat. Only which kinds the hand holds matters (call it with a capped hand)."""
+    others = ((1 << players) - 1) & ~(1 << seat)
     return tuple((K_PROPOSE, others, *ONE[give], *ONE[get])
                  for give in range(5) if hand[give] for get in range(5) if get != give)
 

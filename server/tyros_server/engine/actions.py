@@ -198,7 +198,8 @@ def action_event(seat: Seat, action: Action, board: Board) -> dict[str, Any]:
     """The log event of ``seat`` taking ``action`` (all but giving a card, whose event also
     names the receiver). Shared like :func:`action_to_json`'s results: do not mutate it.
     Logs then hold one object per distinct action rather than one per action taken."""
-    cache = _cache_of(board).events
+    found_cache = _CACHES.get(id(board))  # _cache_of, inlined: one call per action taken
+    cache = (found_cache or _cache_of(board)).events
     key = (seat, action)
     found = cache.get(key)
     if found is None:

@@ -391,7 +391,9 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
         return [WITHDRAW, *completes]
     if state.answers[seat] != PENDING:
         return []
-    if covers(state.hands[seat], trade[7:12]):
+    hand = state.hands[seat]  # covers(hand, trade[7:12]), inlined: every answer asks it
+    if (hand[0] >= trade[7] and hand[1] >= trade[8] and hand[2] >= trade[9]
+            and hand[3] >= trade[10] and hand[4] >= trade[11]):
         return [_DECLINE, _ACCEPT]
     return [_DECLINE]
 

@@ -206,7 +206,7 @@ def _end_turn(state: GameState, passed: bool) -> None:
     if state.passes >= state.players:
         _end_round(state)
     else:
-        state.current = state.next_seat(state.current)
+        state.current = (state.current + 1) % state.players
 
 
 def _end_round(state: GameState) -> None:

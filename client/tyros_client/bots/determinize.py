@@ -160,7 +160,7 @@ class Determinizer:
         for label, owner in view["cities"].items():
             state.cities[parse_space(label)] = owner
         for entry in view["ships"]:
-            state.ships[parse_port(entry["port"]) * MAX_SEATS + entry["seat"]] = entry["count"]
+            state.add_ships(parse_port(entry["port"]), entry["seat"], entry["count"])
         seats = view["seats"]
         state.ship_supply = [s["ships_in_supply"] for s in seats]
         state.city_supply = [s["cities_in_supply"] for s in seats]

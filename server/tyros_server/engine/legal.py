@@ -181,8 +181,8 @@ def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
 def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
            out: list[Action]) -> None:
     board = state.board
-    chips, ships = state.chips, state.ships
-    port_space, space_ports, within = board.port_space, board.space_ports, board.within
+    chips, ships, space_ships = state.chips, state.ships, state.space_ships
+    port_space, within = board.port_space, board.within
     wilds = hand[WILD]
     budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds)  # by colour
     reach = max(budget)
@@ -200,13 +200,8 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
                 if space == TYROS and tyros_open:
                     if ships[TYROS * MAX_SEATS + seat] >= SHIP_LIMIT:
                         continue
-                else:
-                    total = 0
-                    for port in space_ports[space]:
-                        base = port * MAX_SEATS
-                        total += ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3]
-                    if total >= SHIP_LIMIT:
-                        continue
+                elif space_ships[space] >= SHIP_LIMIT:
+                    continue
             out.extend(_move_actions(start, end, colour, steps, hand[colour], wilds))
 
 
@@ -280,13 +275,12 @@ def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
     if not state.ship_supply[seat]:
         return
     cities = state.cities
-    if cities[TYROS] < 0:  # Tyros without a city, as in _ship_actions_in but on the hot path
-        ships, base = state.ships, TYROS * MAX_SEATS  # Tyros's one port has its id
-        if ships[base + seat] < SHIP_LIMIT:
-            count = ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3] + 1
-            hand = state.hands[seat]
-            if sum(hand) >= count:
-                out.extend(_any_colour_ships(TYROS, capped(hand, count), count))
+    # Tyros without a city, as in _ship_actions_in but on the hot path (its one port has its id)
+    if cities[TYROS] < 0 and state.ships[TYROS * MAX_SEATS + seat] < SHIP_LIMIT:
+        count = state.space_ships[TYROS] + 1
+        hand = state.hands[seat]
+        if sum(hand) >= count:
+            out.extend(_any_colour_ships(TYROS, capped(hand, count), count))
     if seat in cities:
         for space in [space for space, owner in enumerate(cities) if owner == seat]:
             out.extend(_ship_actions_in(state, seat, space))

@@ -21,7 +21,6 @@ from .state import (
     FIRST_GAME_STARTS,
     HAND_TILES,
     KEEP_CARDS,
-    MAX_SEATS,
     NOT_ASKED,
     P_ACTIONS,
     P_EXPAND,
@@ -59,7 +58,7 @@ def new_game(options: Options, board: Board = BOARD,
     _log(state, {"type": "starting_seat", "seat": state.starting_seat})
     state.draw_pile = [card for card, count in enumerate(DECK) for _ in range(count)]
     for seat in range(n):
-        state.ships[board.build_port(TYROS) * MAX_SEATS + seat] = START_SHIPS_IN_TYROS
+        state.add_ships(board.build_port(TYROS), seat, START_SHIPS_IN_TYROS)
         state.ship_supply[seat] -= START_SHIPS_IN_TYROS
 
     every_tile = list(range(1, board.space_count))
@@ -286,8 +285,8 @@ def _pay(state: GameState, seat: Seat, pay: tuple[int, ...]) -> None:
 def _move(state: GameState, seat: Seat, action: Action) -> None:
     start, end = action[1], action[2]
     _pay(state, seat, action[3:8])
-    state.ships[start * MAX_SEATS + seat] -= 1
-    state.ships[end * MAX_SEATS + seat] += 1
+    state.add_ships(start, seat, -1)
+    state.add_ships(end, seat, 1)
     owner = state.cities[state.board.port_space[end]]
     if owner >= 0 and owner != seat and any(state.hands[seat]):
         state.phase = P_GIVE_CARD
@@ -311,7 +310,7 @@ def _city(state: GameState, seat: Seat, action: Action) -> None:
     _pay(state, seat, action[3:8])
     state.cities[space] = seat
     state.city_supply[seat] -= 1
-    state.ships[port * MAX_SEATS + seat] -= 1
+    state.add_ships(port, seat, -1)
     state.ship_supply[seat] += 1
     if state.all_four_bonus < 0:
         colours = {state.chips[s] for s, owner in enumerate(state.cities) if owner == seat}
@@ -324,7 +323,7 @@ def _city(state: GameState, seat: Seat, action: Action) -> None:
 def _ship(state: GameState, seat: Seat, action: Action) -> None:
     space = action[1]
     _pay(state, seat, action[2:7])
-    state.ships[state.board.build_port(space) * MAX_SEATS + seat] += 1
+    state.add_ships(state.board.build_port(space), seat, 1)
     state.ship_supply[seat] -= 1
     _end_turn(state, passed=False)
 

@@ -102,6 +102,7 @@ class GameState:
         "seed",
         "ship_supply",
         "ships",
+        "space_ships",
         "starting_seat",
         "tile_pile",
         "tiles",
@@ -157,6 +158,9 @@ class GameState:
     """Seat owning the city in each space, -1 for none."""
     ships: list[int]
     """Ships per port and seat: ``ships[port * MAX_SEATS + seat]``."""
+    space_ships: list[int]
+    """Ships per space, every seat's together: kept in step with ``ships`` by
+    :meth:`add_ships` (move enumeration asks it for every destination)."""
     ship_supply: list[int]
     city_supply: list[int]
     all_four_bonus: int
@@ -201,6 +205,7 @@ class GameState:
         new.chips = self.chips[:]
         new.cities = self.cities[:]
         new.ships = self.ships[:]
+        new.space_ships = self.space_ships[:]
         new.ship_supply = self.ship_supply[:]
         new.city_supply = self.city_supply[:]
         new.all_four_bonus = self.all_four_bonus
@@ -232,12 +237,13 @@ class GameState:
         return sum(self.ships[port * MAX_SEATS + seat] for port in ports)
 
     def total_ships_in_space(self, space: int) -> int:
-        ships = self.ships
-        total = 0
-        for port in self.board.space_ports[space]:
-            base = port * MAX_SEATS
-            total += ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3]
-        return total
+        return self.space_ships[space]
+
+    def add_ships(self, port: int, seat: int, count: int) -> None:
+        """Put ``count`` ships of ``seat`` on ``port`` (take them away if negative): the one
+        way to change ``ships``, which keeps ``space_ships`` in step."""
+        self.ships[port * MAX_SEATS + seat] += count
+        self.space_ships[self.board.port_space[port]] += count
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players
@@ -284,6 +290,7 @@ def blank_state(options: Options, board: Board = BOARD) -> GameState:
     state.chips = [-1] * board.space_count
     state.cities = [-1] * board.space_count
     state.ships = [0] * (board.port_count * MAX_SEATS)
+    state.space_ships = [0] * board.space_count
     state.ship_supply = [SHIPS_PER_PLAYER] * n
     state.city_supply = [CITIES_PER_PLAYER] * n
     state.all_four_bonus = -1

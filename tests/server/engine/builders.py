@@ -13,7 +13,6 @@ from tyros_protocol.board import BOARD
 from tyros_protocol.cards import DECK, CardCounts, counts_from_names
 from tyros_server.engine import Action, IllegalActionError, Reason, legal_actions, push
 from tyros_server.engine.state import (
-    MAX_SEATS,
     GameState,
     Options,
     Phase,
@@ -79,7 +78,7 @@ def make_state(
         ships = {"TY": {seat: 2 for seat in range(players)}}
     for label, per_seat in ships.items():
         for seat, count in per_seat.items():
-            state.ships[port(label) * MAX_SEATS + seat] += count
+            state.add_ships(port(label), seat, count)
             state.ship_supply[seat] -= count
 
     held = [0, 0, 0, 0, 0]

@@ -152,6 +152,8 @@ def _check_pieces(state: GameState) -> None:
         for seat in range(n):
             on_board[seat] += per_seat[seat]
         label = board.space_label(space)
+        if state.space_ships[space] != total:
+            _fail(f"space_ships says {state.space_ships[space]} ships in {label}, not {total}")
         if total and chips[space] < 0 and space != TYROS:
             _fail(f"ships on {label}, which has no empire chip")
         if space == TYROS and cities[TYROS] < 0:
@@ -312,12 +314,16 @@ class FastChecker:
             total = 0
             for base in bases:
                 total += ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3]
+            if total != state.space_ships[space]:
+                _fail(f"space_ships is out of step on space {space}")
             if total > SHIP_LIMIT or (total and chips[space] < 0):
                 _fail(f"{total} ships on space {space} (chip {chips[space]})")
             if cities[space] >= 0 and chips[space] < 0:
                 _fail(f"a city on space {space}, which has no empire chip")
         base = self.tyros_base
         in_tyros = ships[base:base + STRIDE]
+        if sum(in_tyros) != state.space_ships[TYROS]:
+            _fail("space_ships is out of step in Tyros")
         if cities[TYROS] < 0:
             if max(in_tyros) > SHIP_LIMIT:
                 _fail(f"a player has more than 2 ships in Tyros: {in_tyros}")

@@ -42,7 +42,6 @@ from .engine import (
     seats_to_act,
     view,
 )
-from .engine.actions import K_PROPOSE
 from .storage import StorageError, Store, token_digest
 
 log = logging.getLogger("tyros.session")
@@ -92,9 +91,6 @@ class Table:
     sent: int = 0
     """How much of the game's log has been broadcast."""
     trade_deadline: float | None = None
-    trade_version: int | None = None
-    """The version right after the pending trade offer: an answer made for it, or for any
-    later version, is still current (other seats' answers only count up the version)."""
 
     @property
     def finished(self) -> bool:
@@ -150,10 +146,7 @@ class Session:
         if len(table.seats) == table.options.players:
             state = new_game(table.options)
             for seat, action in stored.actions:
-                parsed = parse_action(action, BOARD)
-                push(state, seat, parsed)
-                if parsed[0] == K_PROPOSE:
-                    table.trade_version = state.version
+                push(state, seat, parse_action(action, BOARD))
             assert state.log is not None
             table.state = state
             table.sent = len(state.log)
@@ -333,7 +326,7 @@ class Session:
         if state is None:
             return [self._error(conn, act.id, ErrorCode.NOT_STARTED,
                                 "the game starts when every seat is taken")]
-        if act.version != state.version and not _answer_still_current(table, act):
+        if act.version != state.version:
             return [self._error(conn, act.id, ErrorCode.STALE_VERSION,
                                 f"the game is at version {state.version}")]
         try:
@@ -357,8 +350,6 @@ class Session:
             log.exception("storing an action of table %s failed", table.name)
             return None
         push_unchecked(state, seat, action)
-        if action[0] == K_PROPOSE:
-            table.trade_version = state.version
         if state.phase == Phase.TRADE:
             if table.trade_deadline is None:
                 table.trade_deadline = self.clock() + table.trade_seconds
@@ -500,19 +491,6 @@ class Session:
         assert state.log is not None
         recent = state.log[max(0, len(state.log) - RESYNC_EVENTS):]
         return [Send(conn, self._update(table, viewer, recent))]
-
-
-def _answer_still_current(table: Table, act: Act) -> bool:
-    """Whether ``act`` answers the pending trade offer, made for a version since the offer.
-
-    The asked seats are prompted at once, and each answer counts up the version: without
-    this, every answer but the first would be refused as stale and have to be sent again.
-    Whether the seat may still answer is checked as for any action.
-    """
-    state = table.state
-    return (act.action.kind == "answer" and state is not None and state.phase == Phase.TRADE
-            and table.trade_version is not None
-            and table.trade_version <= act.version <= state.version)
 
 
 def _summary(exc: ValidationError) -> str:

@@ -42,6 +42,7 @@ from .errors import IllegalActionError, Reason
 from .payments import ONE, colour_payments, covers, submultisets
 from .state import (
     ACCEPTED,
+    CITIES_PER_PLAYER,
     KEEP_CARDS,
     MAX_SEATS,
     P_ACTIONS,
@@ -109,15 +110,15 @@ def playable_tiles(state: GameState, seat: Seat) -> list[tuple[int, list[int]]]:
 def legal_actions(state: GameState, seat: Seat) -> list[Action]:
     """Every action ``seat`` may take now (trade proposals: a canonical family)."""
     phase = state.phase
-    hand = state.hands[seat]
     if phase == P_ACTIONS:
         return card_actions(state, seat) if seat == state.current else []
-    if phase == P_OVER:
-        return []
-    if phase == P_KEEP:
-        return list(_keeps(capped(hand, KEEP_CARDS))) if state.keep_pending[seat] else []
     if phase == P_TRADE:
         return _trade_replies(state, seat)
+    if phase == P_OVER:
+        return []
+    hand = state.hands[seat]
+    if phase == P_KEEP:
+        return list(_keeps(capped(hand, KEEP_CARDS))) if state.keep_pending[seat] else []
     if seat != state.current:
         return []
     if phase == P_EXPAND:
@@ -281,9 +282,11 @@ def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
         hand = state.hands[seat]
         if sum(hand) >= count:
             out.extend(_any_colour_ships(TYROS, capped(hand, count), count))
-    if seat in cities:
-        for space in [space for space, owner in enumerate(cities) if owner == seat]:
-            out.extend(_ship_actions_in(state, seat, space))
+    # The seat's cities, found by C-level scans: as many as it has built.
+    space = -1
+    for _ in range(CITIES_PER_PLAYER - state.city_supply[seat]):
+        space = cities.index(seat, space + 1)
+        out.extend(_ship_actions_in(state, seat, space))
 
 
 def capped(hand: CardCounts, most: int) -> CardCounts:

@@ -21,7 +21,7 @@ from tyros_server.engine import (
     new_game,
     seats_to_act,
 )
-from tyros_server.engine.legal import card_actions, room_for_ship
+from tyros_server.engine.legal import _ship_actions_in, card_actions, room_for_ship
 from tyros_server.engine.rules import push_unchecked
 from tyros_server.engine.state import MAX_SEATS
 
@@ -95,3 +95,17 @@ def test_actions_hold_plain_ints() -> None:
     for state in card_action_states(4, 77):
         for action in legal_actions(state, state.current):
             assert all(type(x) is int for x in action), action
+
+
+@pytest.mark.parametrize("seed", [21, 700])
+def test_ship_builds_are_those_of_every_space_asked_one_by_one(seed: int) -> None:
+    """The hot path finds the seat's cities by scanning; asking every space must agree."""
+    with_cities = 0
+    for state in card_action_states(24, seed):
+        seat = state.current
+        fast = card_actions(state, seat, Kind.SHIP)
+        slow = [a for space in range(state.board.space_count)
+                for a in _ship_actions_in(state, seat, space)]
+        assert sorted(fast) == sorted(slow)
+        with_cities += seat in state.cities and bool(fast)
+    assert with_cities > 5  # the seat could build in one of its cities

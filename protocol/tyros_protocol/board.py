@@ -51,8 +51,6 @@ class Board:
     neighbours: tuple[tuple[SpaceId, ...], ...]
     """Orthogonal grid neighbours of each space that are spaces (for empires)."""
     port_labels: tuple[str, ...]
-    port_ids: tuple[PortId, ...]
-    """0 .. port_count - 1, kept to filter ports by a per-port sequence (itertools.compress)."""
     port_space: tuple[SpaceId, ...]
     space_ports: tuple[tuple[PortId, ...], ...]
     """Ports of each space; the first is where a newly built ship goes."""
@@ -258,7 +256,6 @@ def parse_board(data: dict[str, Any]) -> Board:
         blocked=blocked,
         neighbours=tuple(neighbours),
         port_labels=tuple(port_labels),
-        port_ids=tuple(range(len(port_labels))),
         port_space=tuple(port_space),
         space_ports=tuple(tuple(ports) for ports in space_ports),
         links=frozen_links,

@@ -372,4 +372,3 @@ def test_nearest_and_within_list_every_reachable_port_by_distance() -> None:
         assert rows[-1] == BOARD.nearest[port]
         for most, row in enumerate(rows):
             assert row == tuple(e for e in BOARD.nearest[port] if e[1] <= most)
-    assert BOARD.port_ids == tuple(range(BOARD.port_count))

@@ -11,7 +11,6 @@ step), so the action tuples for a given hand are built once and cached.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
 
 from tyros_protocol.board import TYROS
 from tyros_protocol.cards import DECK, WILD, CardCounts
@@ -134,7 +133,7 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
 def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[Action]:
     """The card actions of the seat to act: all of them, or only those of one ``kind``."""
     hand = state.hands[seat]
-    ports = list(compress(state.board.port_ids, state.ships[seat::MAX_SEATS]))
+    ports = state.fleets[seat]
     if kind is None:  # the hot path: everything, in the order of the kinds
         out: list[Action] = [PASS]
         a, b, c, d, wilds = hand
@@ -179,7 +178,7 @@ def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
     return tuple((K_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
 
 
-def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
+def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...],
            out: list[Action]) -> None:
     board = state.board
     chips, ships, space_ships = state.chips, state.ships, state.space_ships
@@ -206,7 +205,7 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
             out.extend(_move_actions(start, end, colour, steps, hand[colour], wilds))
 
 
-def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: list[int],
+def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...],
             out: list[Action]) -> None:
     wilds = hand[WILD]
     if max(hand[0], hand[1], hand[2], hand[3]) + wilds < CITY_COST[1]:

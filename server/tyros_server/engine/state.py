@@ -86,6 +86,7 @@ class GameState:
         "discard",
         "draw_pile",
         "expand_queue",
+        "fleets",
         "hands",
         "keep_pending",
         "log",
@@ -161,6 +162,9 @@ class GameState:
     space_ships: list[int]
     """Ships per space, every seat's together: kept in step with ``ships`` by
     :meth:`add_ships` (move enumeration asks it for every destination)."""
+    fleets: list[tuple[int, ...]]
+    """The ports where each seat has ships, in order: kept in step with ``ships`` by
+    :meth:`add_ships` (every card-action enumeration starts from it)."""
     ship_supply: list[int]
     city_supply: list[int]
     all_four_bonus: int
@@ -206,6 +210,7 @@ class GameState:
         new.cities = self.cities[:]
         new.ships = self.ships[:]
         new.space_ships = self.space_ships[:]
+        new.fleets = self.fleets[:]
         new.ship_supply = self.ship_supply[:]
         new.city_supply = self.city_supply[:]
         new.all_four_bonus = self.all_four_bonus
@@ -241,9 +246,15 @@ class GameState:
 
     def add_ships(self, port: int, seat: int, count: int) -> None:
         """Put ``count`` ships of ``seat`` on ``port`` (take them away if negative): the one
-        way to change ``ships``, which keeps ``space_ships`` in step."""
-        self.ships[port * MAX_SEATS + seat] += count
+        way to change ``ships``, which keeps ``space_ships`` and ``fleets`` in step."""
+        index = port * MAX_SEATS + seat
+        before = self.ships[index]
+        after = self.ships[index] = before + count
         self.space_ships[self.board.port_space[port]] += count
+        if (before == 0) != (after == 0):  # the seat arrives at or leaves the port
+            fleet = self.fleets[seat]
+            self.fleets[seat] = (tuple(sorted((*fleet, port))) if after
+                                 else tuple(p for p in fleet if p != port))
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players
@@ -291,6 +302,7 @@ def blank_state(options: Options, board: Board = BOARD) -> GameState:
     state.cities = [-1] * board.space_count
     state.ships = [0] * (board.port_count * MAX_SEATS)
     state.space_ships = [0] * board.space_count
+    state.fleets = [()] * n
     state.ship_supply = [SHIPS_PER_PLAYER] * n
     state.city_supply = [CITIES_PER_PLAYER] * n
     state.all_four_bonus = -1

@@ -187,6 +187,13 @@ def _check_pieces(state: GameState) -> None:
             _fail(f"seat {bonus} has the all-four-empires bonus without cities in all four")
 
 
+def _check_fleets(state: GameState) -> None:
+    for seat in range(state.players):
+        fleet = tuple(p for p in range(state.board.port_count) if state.ships[p * STRIDE + seat])
+        if state.fleets[seat] != fleet:
+            _fail(f"fleets[{seat}] is {state.fleets[seat]}, not {fleet}")
+
+
 def _check_phase(state: GameState) -> None:
     n = state.players
     phase = state.phase
@@ -229,6 +236,7 @@ def check_invariants(state: GameState) -> None:
     _check_tiles(state)
     _check_chips(state)
     _check_pieces(state)
+    _check_fleets(state)
     _check_phase(state)
 
 
@@ -273,6 +281,7 @@ class FastChecker:
             self.chips = chips[:]
         if state.ships != self.ships or state.cities != self.cities:
             self._pieces(state)
+            _check_fleets(state)
             self.ships = state.ships[:]
             self.cities = state.cities[:]
 

@@ -136,20 +136,14 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
     ports = state.fleets[seat]
     if kind is None:  # the hot path: everything, in the order of the kinds
         out: list[Action] = [PASS]
-        a, b, c, d, wilds = hand
         if ports:
             _moves(state, seat, hand, ports, out)
-            if max(a, b, c, d) + wilds >= CITY_COST[1]:  # else no city is affordable
-                _cities(state, seat, hand, ports, out)
+            if max(hand[0], hand[1], hand[2], hand[3]) + hand[WILD] >= CITY_COST[1]:
+                _cities(state, seat, hand, ports, out)  # (no city is affordable otherwise)
         _ships(state, seat, out)
-        three = (a if a < 3 else 3, b if b < 3 else 3, c if c < 3 else 3, d if d < 3 else 3,
-                 wilds if wilds < 3 else 3)  # capped(hand, 3), inlined
-        a, b, c, d, e = state.discard
-        out.extend(_bank_actions(
-            three, min(BANK_DRAW_MAX, len(state.draw_pile)),
-            (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4))
-        if not state.trade_tried and state.phase == P_ACTIONS and seat == state.current:
-            out.extend(_proposals(three, seat, state.players))  # as _may_propose allows
+        out.extend(_bank_trades(state, hand))
+        if _may_propose(state, seat) is None:
+            out.extend(_proposals(capped(hand, 1), seat, state.players))
         return out
     out = [PASS] if kind == Kind.PASS else []
     if kind == Kind.MOVE and ports:
@@ -159,9 +153,9 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
     elif kind == Kind.SHIP:
         _ships(state, seat, out)
     elif kind in (K_BANK_DRAW, K_BANK_PICK):
-        _bank_trades(state, hand, out)
+        out.extend(_bank_trades(state, hand))
     elif kind == Kind.PROPOSE and _may_propose(state, seat) is None:
-        out.extend(_proposals(capped(hand, 3), seat, state.players))
+        out.extend(_proposals(capped(hand, 1), seat, state.players))
     return out
 
 
@@ -208,8 +202,6 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...
 def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...],
             out: list[Action]) -> None:
     wilds = hand[WILD]
-    if max(hand[0], hand[1], hand[2], hand[3]) + wilds < CITY_COST[1]:
-        return  # cannot pay for any city
     if not state.city_supply[seat]:
         return
     board = state.board
@@ -222,12 +214,8 @@ def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ..
         if colour < 0 or cities[space] >= 0 or space in done:
             continue
         done.add(space)
-        mine = total = 0
-        for port in space_ports[space]:
-            base = port * MAX_SEATS
-            mine += ships[base + seat]
-            total += ships[base] + ships[base + 1] + ships[base + 2] + ships[base + 3]
-        if total != mine:  # another player has a ship there
+        mine = sum(ships[port * MAX_SEATS + seat] for port in space_ports[space])
+        if state.space_ships[space] != mine:  # another player has a ship there
             continue
         cost = CITY_COST[1] if mine >= 2 else CITY_COST[0]
         pays = colour_payments(colour, cost, hand[colour], wilds)
@@ -242,14 +230,14 @@ def _ship_actions_in(state: GameState, seat: Seat, space: int) -> tuple[Action, 
     if not state.ship_supply[seat]:
         return ()
     owner = state.cities[space]
-    if space == TYROS and owner < 0:
-        if state.ships_in_space(TYROS, seat) >= SHIP_LIMIT:
+    if space == TYROS and owner < 0:  # Tyros's one port has its id
+        count = state.space_ships[TYROS] + 1
+        if state.ships[TYROS * MAX_SEATS + seat] >= SHIP_LIMIT or sum(hand) < count:
             return ()
-        count = state.total_ships_in_space(TYROS) + 1
         return _any_colour_ships(space, capped(hand, count), count)
     if owner != seat:
         return ()
-    present = state.total_ships_in_space(space)
+    present = state.space_ships[space]
     if present >= SHIP_LIMIT:
         return ()
     return _colour_ships(space, state.chips[space], present, hand)
@@ -275,12 +263,8 @@ def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
     if not state.ship_supply[seat]:
         return
     cities = state.cities
-    # Tyros without a city, as in _ship_actions_in but on the hot path (its one port has its id)
-    if cities[TYROS] < 0 and state.ships[TYROS * MAX_SEATS + seat] < SHIP_LIMIT:
-        count = state.space_ships[TYROS] + 1
-        hand = state.hands[seat]
-        if sum(hand) >= count:
-            out.extend(_any_colour_ships(TYROS, capped(hand, count), count))
+    if cities[TYROS] < 0:
+        out.extend(_ship_actions_in(state, seat, TYROS))
     # The seat's cities, found by C-level scans: as many as it has built.
     space = -1
     for _ in range(CITIES_PER_PLAYER - state.city_supply[seat]):
@@ -312,15 +296,14 @@ def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
     return tuple((K_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
 
 
-def _bank_trades(state: GameState, hand: CardCounts, out: list[Action]) -> None:
-    most = min(BANK_DRAW_MAX, len(state.draw_pile))
-    three = capped(hand, BANK_PICK_COST)
-    if most:
-        out.extend(_bank_draws(three, most))
-    if sum(three) >= BANK_PICK_COST:
-        for take in range(5):
-            if state.discard[take]:
-                out.extend(_bank_picks(three, take))
+def _bank_trades(state: GameState, hand: CardCounts) -> tuple[Action, ...]:
+    """Both bank trades the hand allows now, in one cached tuple."""
+    a, b, c, d, e = hand  # capped(hand, 3), inlined: every enumeration comes here
+    three = (a if a < 3 else 3, b if b < 3 else 3, c if c < 3 else 3, d if d < 3 else 3,
+             e if e < 3 else 3)
+    a, b, c, d, e = state.discard
+    return _bank_actions(three, min(BANK_DRAW_MAX, len(state.draw_pile)),
+                         (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -350,7 +333,7 @@ def _may_propose(state: GameState, seat: Seat) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1 << 13)
+@lru_cache(maxsize=1 << 10)
 def _proposals(hand: CardCounts, seat: Seat, players: int) -> tuple[Action, ...]:
     """The canonical family: one card for one card of another kind, asked of every other
     seat. Only which kinds the hand holds matters (call it with a capped hand)."""

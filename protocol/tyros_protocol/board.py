@@ -58,12 +58,10 @@ class Board:
     """Sea links of each port."""
     distance: tuple[tuple[int, ...], ...]
     """Fewest steps between two ports; -1 when unreachable."""
-    nearest: tuple[tuple[tuple[PortId, int, SpaceId], ...], ...]
-    """For each port, every other reachable port (with its distance and its space), nearest
-    first."""
     within: tuple[tuple[tuple[tuple[PortId, int, SpaceId], ...], ...], ...]
-    """``within[port][steps]``: the start of ``nearest[port]`` up to ``steps`` away (the
-    last row holds them all): what move enumeration walks for a hand that pays ``steps``."""
+    """``within[port][steps]``: every other port up to ``steps`` away, as (port, distance,
+    its space), nearest first; the last row holds every reachable port. What move
+    enumeration walks for a hand that pays ``steps``."""
 
     @property
     def space_count(self) -> int:
@@ -260,7 +258,6 @@ def parse_board(data: dict[str, Any]) -> Board:
         space_ports=tuple(tuple(ports) for ports in space_ports),
         links=frozen_links,
         distance=distance,
-        nearest=nearest,
         within=within,
     )
 

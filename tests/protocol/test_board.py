@@ -360,15 +360,15 @@ def test_load_board_reads_a_file_and_rejects_non_json(tmp_path: Path) -> None:
         load_board(str(listed))
 
 
-def test_nearest_and_within_list_every_reachable_port_by_distance() -> None:
+def test_within_lists_every_reachable_port_by_distance() -> None:
     for port in range(BOARD.port_count):
         reachable = {p for p, d in enumerate(BOARD.distance[port]) if d > 0}
-        assert {p for p, _, _ in BOARD.nearest[port]} == reachable
-        steps = [d for _, d, _ in BOARD.nearest[port]]
-        assert steps == sorted(steps)
-        for p, d, space in BOARD.nearest[port]:
-            assert d == BOARD.distance[port][p] and space == BOARD.port_space[p]
         rows = BOARD.within[port]
-        assert rows[-1] == BOARD.nearest[port]
+        every = rows[-1]
+        assert {p for p, _, _ in every} == reachable
+        steps = [d for _, d, _ in every]
+        assert steps == sorted(steps) and len(rows) == max(steps) + 1
+        for p, d, space in every:
+            assert d == BOARD.distance[port][p] and space == BOARD.port_space[p]
         for most, row in enumerate(rows):
-            assert row == tuple(e for e in BOARD.nearest[port] if e[1] <= most)
+            assert row == tuple(e for e in every if e[1] <= most)

@@ -96,13 +96,7 @@ def future(state: GameState) -> tuple[int, int]:
     pile = len(state.tile_pile)
     played = 0
     if phase == Phase.EXPAND:
-        for seat in (state.current, *state.expand_queue):
-            if tiles[seat]:
-                tiles[seat] -= 1
-                played += 1
-                if pile:
-                    pile -= 1
-                    tiles[seat] += 1
+        played, pile = _expansion_turns((state.current, *state.expand_queue), tiles, pile)
     phases = 0 if phase == Phase.KEEP else 1
     if phase != Phase.KEEP and not all(tiles):
         return played, phases
@@ -111,15 +105,23 @@ def future(state: GameState) -> tuple[int, int]:
         round_number += 1
         phases += 1
         passes = 2 if players == 3 or round_number == 1 else 1
-        for _ in range(passes):
-            for seat in range(players):
-                if tiles[seat]:
-                    tiles[seat] -= 1
-                    played += 1
-                    if pile:
-                        pile -= 1
-                        tiles[seat] += 1
+        more, pile = _expansion_turns(list(range(players)) * passes, tiles, pile)
+        played += more
     return played, phases
+
+
+def _expansion_turns(seats: Sequence[int], tiles: list[int], pile: int) -> tuple[int, int]:
+    """Each seat in turn plays a tile if it has one and draws one while the pile lasts
+    (``tiles`` counts each hand and is updated): (tiles played, tiles left in the pile)."""
+    played = 0
+    for seat in seats:
+        if tiles[seat]:
+            tiles[seat] -= 1
+            played += 1
+            if pile:
+                pile -= 1
+                tiles[seat] += 1
+    return played, pile
 
 
 # Empire values ---------------------------------------------------------------------

@@ -104,12 +104,22 @@ async def client(url: str, table: str, *, rows: int = 30, columns: int = 100,
 
 @contextlib.asynccontextmanager
 async def seated(tasks: list[asyncio.Task[Any]]) -> AsyncIterator[None]:
+    """Cancel ``tasks`` (the other seats) when the block ends."""
     try:
         yield
     finally:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def seat_in_order(seats: list[ScriptedSeat]) -> list[asyncio.Task[Any]]:
+    """Start each seat once the one before it is seated: seats B, C, D in that order."""
+    tasks = []
+    for seat in seats:
+        tasks.append(asyncio.create_task(seat.run()))
+        await until(seat.seated.is_set, f"{seat.name} seated")
+    return tasks
 
 
 def prompt_kinds(ui: TyrosApp) -> set[str]:
@@ -119,15 +129,24 @@ def prompt_kinds(ui: TyrosApp) -> set[str]:
 class ScriptedSeat:
     """A minimal protocol client for another seat: it expands, keeps and gives the first
     legal choice, passes, declines offers, and (if ``gift``) once offers the first seat one
-    of its cards for nothing, waits for the answer and completes the trade."""
+    of its cards for nothing, waits for the answer and completes the trade.
+
+    ``seated`` is set once the server has welcomed it (so that tests seat players in a
+    known order by waiting for it, not for time); with ``hold`` it takes no action until
+    ``go`` is set (so that a table stays in the state a test needs).
+    """
 
     def __init__(self, url: str, table: str, name: str, *, gift: bool = False,
-                 players: int = 3) -> None:
+                 players: int = 3, hold: bool = False) -> None:
         self.url, self.table, self.name, self.gift = url, table, name, gift
         self.players = players
         self.offered = False
         self.completed = False
         self.score: dict[str, Any] | None = None
+        self.seated = asyncio.Event()
+        self.go = asyncio.Event()
+        if not hold:
+            self.go.set()
 
     async def run(self) -> None:
         async with connect(self.url) as ws:
@@ -136,6 +155,8 @@ class ScriptedSeat:
                                       "players": self.players}))
             async for frame in ws:
                 message = json.loads(frame)
+                if message["type"] == "welcome":
+                    self.seated.set()
                 if message["type"] != "update":
                     continue
                 if message["view"]["phase"] == "over":
@@ -144,6 +165,7 @@ class ScriptedSeat:
                 prompt = message.get("prompt")
                 if not prompt:
                     continue
+                await self.go.wait()
                 action = self.choose(message["view"], prompt["legal"])
                 if action is not None:
                     await ws.send(json.dumps({"type": "action", "version": prompt["version"],
@@ -312,11 +334,9 @@ async def test_spectator_and_no_colour(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setenv("NO_COLOR", "1")
     async with server(tmp_path) as running:
         url = f"ws://127.0.0.1:{running.port}"
-        seats = [ScriptedSeat(url, "g3", name) for name in ("Bob", "Cyd", "Dee")]
-        tasks: list[asyncio.Task[Any]] = []
-        for seat in seats:
-            tasks.append(asyncio.create_task(seat.run()))
-            await asyncio.sleep(0.05)
+        # The seats wait until the spectator has its first view: the game is then live.
+        seats = [ScriptedSeat(url, "g3", name, hold=True) for name in ("Bob", "Cyd", "Dee")]
+        tasks = await seat_in_order(seats)
         async with seated(tasks):
             with create_pipe_input() as keys, create_app_session(input=keys, output=Terminal()):
                 ui, net = build(url, "g3", "Eve", spectate=True, options=JoinOptions(players=3))
@@ -324,6 +344,8 @@ async def test_spectator_and_no_colour(tmp_path: Path, monkeypatch: pytest.Monke
                 task = asyncio.create_task(run_client(ui, net))
                 try:
                     await until(lambda: ui.state.view is not None, "the spectator's view")
+                    for seat in seats:
+                        seat.go.set()
                     text = await on_screen(ui, "watching table g3")
                     assert "Hand" not in text
                     assert ui.state.seat is None
@@ -386,13 +408,13 @@ async def test_a_second_client_with_the_same_name_gets_another_seat(tmp_path: Pa
 async def test_a_full_table_is_refused_with_a_hint(tmp_path: Path) -> None:
     async with server(tmp_path) as running:
         url = f"ws://127.0.0.1:{running.port}"
-        seats = [ScriptedSeat(url, "f1", name) for name in ("Bob", "Cyd", "Dee")]
-        tasks = []
-        for seat in seats:
-            tasks.append(asyncio.create_task(seat.run()))
-            await asyncio.sleep(0.05)
+        # The three seats hold still: the game must not end before our hello arrives (a
+        # finished table refuses for another reason).
+        seats = [ScriptedSeat(url, "f1", name, hold=True) for name in ("Bob", "Cyd", "Dee")]
+        tasks = await seat_in_order(seats)
         async with seated(tasks), client(url, "f1", options=JoinOptions(players=3)) as (ui, _):
             await until(lambda: ui.state.fatal, "the refusal")
+            assert "table_full" in (ui.state.fatal or "")
             text = await on_screen(ui, "spectate")
             assert "full" in text
 
@@ -499,24 +521,44 @@ async def test_a_second_window_takes_the_seat_and_the_first_stops(tmp_path: Path
                 await until(lambda: first.state.fatal, "the first window to give up")
                 assert "taken back" in (first.state.fatal or "")
                 await on_screen(first, "taken back")
-                await asyncio.sleep(0.3)  # the first window stays down: no reconnection
+                # The first window's network task has ended: it cannot reconnect.
+                await until(lambda: first.state.connection == "gave up",
+                            "the first window's network task to end")
+                assert running.session.tables["w1"].seats[0].conn is not None
                 assert second.state.connected and not first.state.connected
                 assert second.state.fatal is None
 
 
 async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> None:
-    """KNOWN BUG (server/tyros_server/session.py, ``_hello``/``_create_table``): after a
-    restart the server loads only unfinished tables, so ``hello`` for the name of a finished
-    one tries to create it again; the store refuses (the name is its primary key) and the
-    client gets ``internal_error: could not create``. A player who comes back to the usual
-    table name ("friday") after a server restart can never play on it again, and is told
-    it is the server's fault. Expected: a typed refusal that says the table is over (or a
-    fresh game under that name, the old record kept). This test fails until then."""
+    """After a restart the server keeps only unfinished tables in memory; ``hello`` for
+    the name of a finished one must not try to create it again (the store would refuse
+    and the player be told it is the server's fault) but say that the game is over."""
+    from tyros_server.engine import (
+        Options,
+        Phase,
+        action_to_json,
+        legal_actions,
+        new_game,
+        push,
+        seats_to_act,
+    )
     from tyros_server.storage import Store
 
+    # A whole seeded game, stored as the server stores one, and finished.
+    options = Options(players=3, seed=1)
+    state = new_game(options)
     db = tmp_path / "old.db"
     store = Store(str(db))
-    store.create_table("friday", {"players": 3, "setup": "first", "seed": 1}, 60, 0.0)
+    store.create_table("friday", options.to_json(), 60, 0.0)
+    for seat, name in enumerate(("Ann", "Bob", "Cyd")):
+        store.add_seat("friday", seat, name, f"digest-{seat}")
+    rng = random.Random(1)
+    while state.phase != Phase.OVER:
+        seat = seats_to_act(state)[0]
+        action = rng.choice(legal_actions(state, seat))
+        store.append_action("friday", state.version + 1, seat, action_to_json(action,
+                                                                              state.board))
+        push(state, seat, action)
     store.mark_finished("friday")
     store.close()
     running = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
@@ -526,7 +568,7 @@ async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> N
             await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": PROTOCOL_VERSION,
                                       "name": "Ann", "table": "friday", "players": 3}))
             answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-        assert answer.get("code") != "internal_error", answer
+        assert (answer["type"], answer["code"]) == ("error", "table_finished"), answer
     finally:
         await running.stop()
 

@@ -1,12 +1,9 @@
 """Bots as the terminal client's opponents: a human must get the time to answer their offers.
 
-KNOWN BUG (client/tyros_client/botclient.py, ``_on_update``): a bot that proposes a trade
-answers its own next prompt at once. While the asked seats have not answered, that prompt
-holds only ``withdraw``, so the bot withdraws within milliseconds, before any human can
-read the offer (in ``tyros-play`` the trade dialog flashes and vanishes). The bot should
-not reply while it may only withdraw and an asked seat's answer is still pending (the
-server declines for them when ``trade_seconds`` run out, and prompts it again).
-This test fails until that is fixed.
+A bot that proposes a trade is prompted again at once, with only ``withdraw`` legal while
+the asked seats have not answered. It must not withdraw then (the offer would flash and
+vanish before a human could read it), but wait for the answers, or for the server to
+decline for the seats whose ``trade_seconds`` ran out.
 """
 
 from __future__ import annotations
@@ -27,6 +24,8 @@ from tyros_server.engine import Action, Kind
 from websockets.asyncio.client import connect
 
 TRADE_SECONDS = 5
+BOUND = 120
+"""Seconds the whole test may take: a bound for a stuck test, never expected to be reached."""
 
 
 class GiftBot(Bot):
@@ -68,37 +67,40 @@ async def test_a_bot_waits_for_the_answer_to_its_offer(tmp_path: Path,
     url = f"ws://127.0.0.1:{server.port}"
     bots: list[asyncio.Task[Any]] = []
     try:
-        async with connect(url) as human:
+        async with connect(url) as human, asyncio.timeout(BOUND):
             await human.send(json.dumps({
                 "type": "hello", "protocol": PROTOCOL_VERSION, "name": "slow-human",
                 "table": "b1", "players": 3, "seed": 1, "trade_seconds": TRADE_SECONDS}))
-            for i in (1, 2):
+            welcome = json.loads(await human.recv())
+            assert (welcome["type"], welcome["seat"]) == ("welcome", 0), welcome
+            for i in (1, 2):  # each bot seated before the next one says hello
                 run = BotRun(url, "b1", f"bot-{i}", "test-gift", 3)
                 bots.append(asyncio.create_task(play_bot(run, random.Random(i))))
-                await asyncio.sleep(0.05)
+                while run.seat is None:
+                    assert not bots[-1].done(), bots[-1]
+                    await asyncio.sleep(0.01)
             offered = False
             events: list[dict[str, Any]] = []
-            async with asyncio.timeout(TRADE_SECONDS + 15):
-                async for frame in human:
-                    message = json.loads(frame)
-                    if message["type"] != "update":
-                        continue
-                    events += message["events"]
-                    prompt = message.get("prompt") or {}
-                    kinds = {a["kind"] for a in prompt.get("legal", [])}
-                    if "answer" in kinds:
-                        offered = True  # ... and the human takes its time: no answer
-                    elif prompt and not offered:
-                        # Play along (pass, expand, keep) until the offer comes.
-                        choice = next((a for a in prompt["legal"] if a["kind"] == "pass"),
-                                      prompt["legal"][0])
-                        await human.send(json.dumps({"type": "action",
-                                                     "version": prompt["version"],
-                                                     "action": choice}))
-                    if offered and any(e.get("type") == "action"
-                                       and e["action"]["kind"] in ("withdraw", "complete")
-                                       for e in events):
-                        break
+            async for frame in human:
+                message = json.loads(frame)
+                if message["type"] != "update":
+                    continue
+                events += message["events"]
+                prompt = message.get("prompt") or {}
+                kinds = {a["kind"] for a in prompt.get("legal", [])}
+                if "answer" in kinds:
+                    offered = True  # ... and the human takes its time: no answer
+                elif prompt and not offered:
+                    # Play along (pass, expand, keep) until the offer comes.
+                    choice = next((a for a in prompt["legal"] if a["kind"] == "pass"),
+                                  prompt["legal"][0])
+                    await human.send(json.dumps({"type": "action",
+                                                 "version": prompt["version"],
+                                                 "action": choice}))
+                if offered and any(e.get("type") == "action"
+                                   and e["action"]["kind"] in ("withdraw", "complete")
+                                   for e in events):
+                    break
         actions = [(e["seat"], e["action"]["kind"]) for e in events if e["type"] == "action"]
         proposed = next(i for i, (_, kind) in enumerate(actions) if kind == "propose")
         ended = next(i for i, (_, kind) in enumerate(actions[proposed:], proposed)

@@ -153,11 +153,14 @@ def advance_to_card_actions(live: LiveServer) -> None:
         ws.send(json.dumps({"type": "action", "id": 9, "version": version, "action": action}))
         while (message := json.loads(ws.recv(timeout=TIMEOUT)))["type"] != "accepted":
             assert message["type"] != "error", message
-    # Let every seat read what the game sent so far: from now on only answers arrive.
+    # Let every seat read what the game sent so far (each is sent an update for every
+    # version, the last one included): from now on only answers arrive.
+    version, _ = current(live)
     for ws in live.seats:
-        with pytest.raises(TimeoutError):
-            while True:
-                ws.recv(timeout=0.2)
+        while True:
+            message = json.loads(ws.recv(timeout=TIMEOUT))
+            if message["type"] == "update" and message["version"] == version:
+                break
 
 
 def current(live: LiveServer) -> tuple[int, int]:

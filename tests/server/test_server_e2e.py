@@ -27,6 +27,7 @@ from websockets.protocol import State
 
 from .conftest import (
     GAME_TIMEOUT,
+    STEP_TIMEOUT,
     RawClient,
     ServerFactory,
     bot_runs,
@@ -202,7 +203,7 @@ async def test_table_messages_follow_spectators_coming_and_going(
     await wait_for(lambda: not server.session.tables["watched"].spectators,
                    what="the spectator to be gone")
     # The departure is already handled: its announcement is on its way.
-    left = await player.recv(timeout=2.0)
+    left = await player.recv()
     assert left["type"] == "table" and left["table"]["spectators"] == 0
 
 
@@ -442,7 +443,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
                     break
         assert backed_up()
         # The server must start closing that connection now, not when the backlog drains.
-        await wait_for(lambda: peer.ws.state is not State.OPEN, 5.0,
+        await wait_for(lambda: peer.ws.state is not State.OPEN, STEP_TIMEOUT,
                        "the server to drop the client that does not read")
         assert len(await owners[0].list_tables()) == 20
     finally:

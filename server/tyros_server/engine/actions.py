@@ -1,26 +1,32 @@
 """Actions as flat tuples of ints: cheap to build, hash and compare.
 
-The first item is the :class:`Kind`; the rest follow a fixed layout per kind
+The first item is the :class:`Kind`; the rest follow a fixed layout per kind,
+written once in :data:`SPECS`: each kind's fields in tuple order, what each
+holds, and the English line describing it. The tuple layout (:data:`LENGTH`,
+the index and slice constants such as :data:`MOVE_PAY`), the JSON form
+(:func:`action_to_json`, :func:`parse_action`), the fields a view may show to
+whom (``views._ACTION_FIELDS``) and :func:`describe_action` all come from it
 (``pay``, ``give``, ``get`` and ``keep`` are card counts of five ints):
 
-=============  ===========================================
-kind           layout
-=============  ===========================================
-PASS           ``(PASS,)``
-EXPAND         ``(EXPAND, tile, colour)``
-RETURN_TILE    ``(RETURN_TILE, tile)``
-MOVE           ``(MOVE, from_port, to_port, *pay)``
-CITY           ``(CITY, space, ship_port, *pay)``
-SHIP           ``(SHIP, space, *pay)``
-BANK_DRAW      ``(BANK_DRAW, *pay)``
-BANK_PICK      ``(BANK_PICK, take, *pay)``
-PROPOSE        ``(PROPOSE, asked_seat_mask, *give, *get)``
-ANSWER         ``(ANSWER, accept)``
-COMPLETE       ``(COMPLETE, partner)``
-WITHDRAW       ``(WITHDRAW,)``
-GIVE_CARD      ``(GIVE_CARD, card)``
-KEEP           ``(KEEP, *keep)``
-=============  ===========================================
+>>> for spec in SPECS.values():
+...     print(spec.layout())
+(PASS,)
+(EXPAND, tile, colour)
+(RETURN_TILE, tile)
+(MOVE, from, to, *pay)
+(CITY, space, ship, *pay)
+(SHIP, space, *pay)
+(BANK_DRAW, *pay)
+(BANK_PICK, take, *pay)
+(PROPOSE, to, *give, *get)
+(ANSWER, accept)
+(COMPLETE, with)
+(WITHDRAW,)
+(GIVE_CARD, card)
+(KEEP, *cards)
+
+Code outside this module reads an action through the constants, never through
+literal indices or slices: ``action[MOVE_PAY]`` is the payment of a move.
 
 Outside the engine an action is a JSON object (:func:`action_to_json`,
 :func:`parse_action`):
@@ -29,6 +35,8 @@ Outside the engine an action is a JSON object (:func:`action_to_json`,
 >>> a = parse_action({"kind": "move", "from": "TY", "to": "23", "pay": ["green"] * 4}, BOARD)
 >>> a == (Kind.MOVE, 0, 23, 0, 0, 4, 0, 0)
 True
+>>> a[MOVE_TO], a[MOVE_PAY]
+(23, (0, 0, 4, 0, 0))
 >>> action_to_json(a, BOARD)
 {'kind': 'move', 'from': 'TY', 'to': '23', 'pay': ['green', 'green', 'green', 'green']}
 >>> describe_action(a, BOARD)
@@ -37,10 +45,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
-from tyros_protocol.board import Board, BoardError
+from tyros_protocol.board import Board
 from tyros_protocol.cards import (
     CARD_NAMES,
     COLOUR_NAMES,
@@ -83,25 +93,195 @@ class Kind(IntEnum):
 
 KIND_NAMES: dict[Kind, str] = {kind: kind.name.lower() for kind in Kind}
 _KIND_BY_NAME: dict[str, Kind] = {name: kind for kind, name in KIND_NAMES.items()}
-LENGTH: dict[int, int] = {Kind.PASS: 1, Kind.EXPAND: 3, Kind.RETURN_TILE: 2, Kind.MOVE: 8,
-                          Kind.CITY: 8, Kind.SHIP: 7, Kind.BANK_DRAW: 6, Kind.BANK_PICK: 7,
-                          Kind.PROPOSE: 12, Kind.ANSWER: 2, Kind.COMPLETE: 2, Kind.WITHDRAW: 1,
-                          Kind.GIVE_CARD: 2, Kind.KEEP: 6}
+
+
+# The description of every kind ----------------------------------------------------
+
+# What a field holds. Each type has one wire form, one parser and one English form (below).
+SPACE = "space"
+"""A space id; on the wire its label (``"23"``, ``"TY"``)."""
+PORT = "port"
+"""A port id; on the wire its label (``"16E"``)."""
+COLOUR = "colour"
+"""An empire colour; on the wire its name."""
+CARD = "card"
+"""One kind of card; on the wire its name."""
+CARDS = "cards"
+"""Five card counts (five ints in the tuple); on the wire a list of card names."""
+SEATS = "seats"
+"""A set of seats as a bit mask; on the wire a non-empty list of seat numbers."""
+SEAT = "seat"
+"""A seat number."""
+FLAG = "flag"
+"""0 or 1; on the wire false or true."""
+
+_WIDTH = {CARDS: 5}
+
+
+@dataclass(frozen=True, slots=True)
+class ActionField:
+    """One field of an action kind."""
+
+    name: str
+    """Its name in the JSON form (and in :attr:`KindSpec.text`)."""
+    type: str
+    """What it holds: :data:`SPACE`, :data:`PORT`, :data:`COLOUR`, :data:`CARD`,
+    :data:`CARDS`, :data:`SEATS`, :data:`SEAT` or :data:`FLAG`."""
+    at: int | slice
+    """Where it is in the tuple: an index, or a slice for card counts."""
+    private: bool
+    """Shown only to the acting seat and its counterpart (see :mod:`.views`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    """Everything about one kind of action: its fields and its English description."""
+
+    kind: Kind
+    name: str
+    """Its ``kind`` in the JSON form."""
+    fields: tuple[ActionField, ...]
+    """In tuple order, after the kind."""
+    wire: tuple[ActionField, ...]
+    """The same fields in the order of the JSON object."""
+    text: str
+    """:func:`describe_action`'s line, a format string over the fields' English forms."""
+    length: int
+    """The length of the tuple."""
+
+    def at(self, name: str) -> int | slice:
+        for spec_field in self.fields:
+            if spec_field.name == name:
+                return spec_field.at
+        raise KeyError(f"{self.name} has no field {name!r}")
+
+    def layout(self) -> str:
+        parts = [self.kind.name, *(("*" if isinstance(f.at, slice) else "") + f.name
+                                   for f in self.fields)]
+        return f"({', '.join(parts)})" if len(parts) > 1 else f"({parts[0]},)"
+
+
+def _spec(kind: Kind, text: str, *fields: str, wire: tuple[str, ...] | None = None) -> KindSpec:
+    """``fields`` are ``"name:type"`` in tuple order, ending in ``"!"`` when private."""
+    built: list[ActionField] = []
+    index = 1
+    for item in fields:
+        private = item.endswith("!")
+        name, type_ = item.rstrip("!").split(":")
+        width = _WIDTH.get(type_, 1)
+        at: int | slice = slice(index, index + width) if width > 1 else index
+        built.append(ActionField(name, type_, at, private))
+        index += width
+    order = tuple(built) if wire is None else tuple(
+        next(f for f in built if f.name == name) for name in wire)
+    return KindSpec(kind, KIND_NAMES[kind], tuple(built), order, text, index)
+
+
+SPECS: dict[int, KindSpec] = {spec.kind: spec for spec in (
+    _spec(Kind.PASS, "pass"),
+    _spec(Kind.EXPAND, "expand {colour} into {tile}", "tile:space", "colour:colour"),
+    _spec(Kind.RETURN_TILE, "put tile {tile} under the pile", "tile:space"),
+    _spec(Kind.MOVE, "move {from} -> {to} paying {pay}", "from:port", "to:port", "pay:cards"),
+    _spec(Kind.CITY, "build a city in {space} paying {pay} (the ship on {ship} goes home)",
+          "space:space", "ship:port", "pay:cards"),
+    _spec(Kind.SHIP, "build a ship in {space} paying {pay}", "space:space", "pay:cards"),
+    _spec(Kind.BANK_DRAW, "trade {pay} for as many from the draw pile", "pay:cards"),
+    _spec(Kind.BANK_PICK, "trade {pay} for {take} from the discards", "take:card", "pay:cards",
+          wire=("pay", "take")),
+    _spec(Kind.PROPOSE, "offer {give} for {get} to {to}", "to:seats", "give:cards",
+          "get:cards"),
+    _spec(Kind.ANSWER, "{accept} the offer", "accept:flag"),
+    _spec(Kind.COMPLETE, "complete the trade with seat {with}", "with:seat"),
+    _spec(Kind.WITHDRAW, "withdraw"),
+    _spec(Kind.GIVE_CARD, "give a {card} card to the city owner", "card:card!"),
+    _spec(Kind.KEEP, "keep {cards}", "cards:cards!"),
+)}
+"""Every kind's description, in the order of the kinds."""
+
+LENGTH: dict[int, int] = {kind: spec.length for kind, spec in SPECS.items()}
 """The length of each kind's tuple."""
-# Where the payment starts, for the kinds that pay.
-PAY_OFFSET: dict[int, int] = {Kind.MOVE: 3, Kind.CITY: 3, Kind.SHIP: 2, Kind.BANK_DRAW: 1,
-                              Kind.BANK_PICK: 2}
+
+
+def _index(kind: Kind, name: str) -> int:
+    at = SPECS[kind].at(name)
+    assert isinstance(at, int)
+    return at
+
+
+def _slice(kind: Kind, name: str) -> slice:
+    at = SPECS[kind].at(name)
+    assert isinstance(at, slice)
+    return at
+
+
+# Where each field is, for the code that reads actions (``action[MOVE_PAY]``).
+EXPAND_TILE = _index(Kind.EXPAND, "tile")
+EXPAND_COLOUR = _index(Kind.EXPAND, "colour")
+RETURNED_TILE = _index(Kind.RETURN_TILE, "tile")
+MOVE_FROM = _index(Kind.MOVE, "from")
+MOVE_TO = _index(Kind.MOVE, "to")
+MOVE_PAY = _slice(Kind.MOVE, "pay")
+CITY_SPACE = _index(Kind.CITY, "space")
+CITY_SHIP = _index(Kind.CITY, "ship")
+CITY_PAY = _slice(Kind.CITY, "pay")
+SHIP_SPACE = _index(Kind.SHIP, "space")
+SHIP_PAY = _slice(Kind.SHIP, "pay")
+DRAW_PAY = _slice(Kind.BANK_DRAW, "pay")
+PICK_TAKE = _index(Kind.BANK_PICK, "take")
+PICK_PAY = _slice(Kind.BANK_PICK, "pay")
+PROPOSE_TO = _index(Kind.PROPOSE, "to")
+PROPOSE_GIVE = _slice(Kind.PROPOSE, "give")
+PROPOSE_GET = _slice(Kind.PROPOSE, "get")
+ANSWER_ACCEPT = _index(Kind.ANSWER, "accept")
+COMPLETE_WITH = _index(Kind.COMPLETE, "with")
+GIVEN_CARD = _index(Kind.GIVE_CARD, "card")
+KEPT = _slice(Kind.KEEP, "cards")
+
+PAY_AT: dict[int, slice] = {kind: spec.fields[-1].at for kind, spec in SPECS.items()
+                            if spec.fields and spec.fields[-1].name == "pay"
+                            and isinstance(spec.fields[-1].at, slice)}
+"""Where the payment is, for the kinds that pay (always last)."""
+UNPAID_AT: dict[int, slice] = {kind: slice(0, at.start) for kind, at in PAY_AT.items()}
+"""The rest of a paying action: its kind and target, whatever it pays."""
+
+# A pending trade (``GameState.trade``) is the proposal with the proposer's seat in place of
+# the kind (:func:`pending_trade`): the proposal's constants index it too.
+TRADE_PROPOSER = 0
+TRADE_TO = PROPOSE_TO
+TRADE_GIVE = PROPOSE_GIVE
+TRADE_GET = PROPOSE_GET
 
 PASS: Action = (K_PASS,)
 WITHDRAW: Action = (K_WITHDRAW,)
 
 
+def pending_trade(seat: Seat, proposal: Action) -> tuple[int, ...]:
+    """The state's record of ``seat``'s ``proposal`` (read it with the ``TRADE_*`` constants)."""
+    return (seat, *proposal[1:])
+
+
+def bank_draw(pay: CardCounts) -> Action:
+    return (K_BANK_DRAW, *pay)
+
+
+def bank_pick(take: int, pay: CardCounts) -> Action:
+    return (K_BANK_PICK, take, *pay)
+
+
+def answer(accept: bool) -> Action:
+    return (K_ANSWER, int(accept))
+
+
+def give_card(card: int) -> Action:
+    return (K_GIVE_CARD, card)
+
+
 def payment(action: Action) -> CardCounts:
     """The cards an action pays (all zero for actions that pay nothing)."""
-    start = PAY_OFFSET.get(action[0])
-    if start is None:
+    at = PAY_AT.get(action[0])
+    if at is None:
         return (0, 0, 0, 0, 0)
-    return action[start:start + 5]  # type: ignore[return-value]
+    return action[at]  # type: ignore[return-value]
 
 
 def seats_in_mask(mask: int) -> list[Seat]:
@@ -115,43 +295,74 @@ def mask_of_seats(seats: list[Seat]) -> int:
     return mask
 
 
+# Each field type's wire form, parser and English form ------------------------------
+
+_MAX_CARDS_IN_LIST = 60
+
+
+def _cards(value: Any) -> CardCounts:
+    if not isinstance(value, list) or len(value) > _MAX_CARDS_IN_LIST:
+        raise CardError("cards must be a list of card names")
+    if not all(isinstance(name, str) for name in value):
+        raise CardError("cards must be a list of card names")
+    return counts_from_names(value)
+
+
+def _seat(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+        raise ValueError(f"not a seat: {value!r}")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {value!r}")
+    return value
+
+
+def _parse_seats(name: str, value: Any, board: Board) -> tuple[int, ...]:
+    if not isinstance(value, list) or not value:
+        raise ValueError(f"'{name}' must be a non-empty list of seats")
+    return (mask_of_seats([_seat(s) for s in value]),)
+
+
+def _parse_flag(name: str, value: Any, board: Board) -> tuple[int, ...]:
+    if not isinstance(value, bool):
+        raise ValueError(f"'{name}' must be true or false")
+    return (int(value),)
+
+
 def _cards_text(counts: tuple[int, ...]) -> str:
     parts = [f"{CARD_NAMES[card]} x{n}" for card, n in enumerate(counts) if n]
     return ", ".join(parts) if parts else "nothing"
 
 
+# type -> (wire form, parser (field name, wire value, board) -> ints, English form)
+_TYPES: dict[str, tuple[Callable[[Any, Board], Any],
+                        Callable[[str, Any, Board], tuple[int, ...]],
+                        Callable[[Any, Board], str]]] = {
+    SPACE: (lambda v, b: b.space_label(v), lambda n, v, b: (b.parse_space(_text(v)),),
+            lambda v, b: b.space_label(v)),
+    PORT: (lambda v, b: b.port_label(v), lambda n, v, b: (b.parse_port(_text(v)),),
+           lambda v, b: b.port_label(v)),
+    COLOUR: (lambda v, b: COLOUR_NAMES[v], lambda n, v, b: (parse_colour(_text(v)),),
+             lambda v, b: COLOUR_NAMES[v]),
+    CARD: (lambda v, b: CARD_NAMES[v], lambda n, v, b: (parse_card(_text(v)),),
+           lambda v, b: CARD_NAMES[v]),
+    CARDS: (lambda v, b: names_from_counts(v), lambda n, v, b: _cards(v),
+            lambda v, b: _cards_text(v)),
+    SEATS: (lambda v, b: seats_in_mask(v), _parse_seats,
+            lambda v, b: ", ".join(f"seat {s}" for s in seats_in_mask(v))),
+    SEAT: (lambda v, b: v, lambda n, v, b: (_seat(v),), lambda v, b: str(v)),
+    FLAG: (lambda v, b: bool(v), _parse_flag, lambda v, b: "accept" if v else "decline"),
+}
+
+
 def describe_action(action: Action, board: Board) -> str:
     """A short English line for logs and the client."""
-    kind = action[0]
-    if kind == Kind.EXPAND:
-        return f"expand {COLOUR_NAMES[action[2]]} into {board.space_label(action[1])}"
-    if kind == Kind.RETURN_TILE:
-        return f"put tile {board.space_label(action[1])} under the pile"
-    if kind == Kind.MOVE:
-        return (f"move {board.port_label(action[1])} -> {board.port_label(action[2])} "
-                f"paying {_cards_text(action[3:8])}")
-    if kind == Kind.CITY:
-        return (f"build a city in {board.space_label(action[1])} paying {_cards_text(action[3:8])}"
-                f" (the ship on {board.port_label(action[2])} goes home)")
-    if kind == Kind.SHIP:
-        return f"build a ship in {board.space_label(action[1])} paying {_cards_text(action[2:7])}"
-    if kind == Kind.BANK_DRAW:
-        return f"trade {_cards_text(action[1:6])} for as many from the draw pile"
-    if kind == Kind.BANK_PICK:
-        return f"trade {_cards_text(action[2:7])} for {CARD_NAMES[action[1]]} from the discards"
-    if kind == Kind.PROPOSE:
-        asked = ", ".join(f"seat {s}" for s in seats_in_mask(action[1]))
-        return (f"offer {_cards_text(action[2:7])} for {_cards_text(action[7:12])} "
-                f"to {asked}")
-    if kind == Kind.ANSWER:
-        return "accept the offer" if action[1] else "decline the offer"
-    if kind == Kind.COMPLETE:
-        return f"complete the trade with seat {action[1]}"
-    if kind == Kind.GIVE_CARD:
-        return f"give a {CARD_NAMES[action[1]]} card to the city owner"
-    if kind == Kind.KEEP:
-        return f"keep {_cards_text(action[1:6])}"
-    return KIND_NAMES[Kind(kind)]
+    spec = SPECS[action[0]]
+    return spec.text.format_map({f.name: _TYPES[f.type][2](action[f.at], board)
+                                 for f in spec.fields})
 
 
 _CACHE_LIMIT = 1 << 16
@@ -211,82 +422,16 @@ def action_event(seat: Seat, action: Action, board: Board) -> dict[str, Any]:
 
 
 def _action_json(action: Action, board: Board) -> dict[str, Any]:
-    kind = Kind(action[0])
-    out: dict[str, Any] = {"kind": KIND_NAMES[kind]}
-    if kind == Kind.EXPAND:
-        out["tile"] = board.space_label(action[1])
-        out["colour"] = COLOUR_NAMES[action[2]]
-    elif kind == Kind.RETURN_TILE:
-        out["tile"] = board.space_label(action[1])
-    elif kind == Kind.MOVE:
-        out["from"] = board.port_label(action[1])
-        out["to"] = board.port_label(action[2])
-        out["pay"] = names_from_counts(action[3:8])
-    elif kind == Kind.CITY:
-        out["space"] = board.space_label(action[1])
-        out["ship"] = board.port_label(action[2])
-        out["pay"] = names_from_counts(action[3:8])
-    elif kind == Kind.SHIP:
-        out["space"] = board.space_label(action[1])
-        out["pay"] = names_from_counts(action[2:7])
-    elif kind == Kind.BANK_DRAW:
-        out["pay"] = names_from_counts(action[1:6])
-    elif kind == Kind.BANK_PICK:
-        out["pay"] = names_from_counts(action[2:7])
-        out["take"] = CARD_NAMES[action[1]]
-    elif kind == Kind.PROPOSE:
-        out["to"] = seats_in_mask(action[1])
-        out["give"] = names_from_counts(action[2:7])
-        out["get"] = names_from_counts(action[7:12])
-    elif kind == Kind.ANSWER:
-        out["accept"] = bool(action[1])
-    elif kind == Kind.COMPLETE:
-        out["with"] = action[1]
-    elif kind == Kind.GIVE_CARD:
-        out["card"] = CARD_NAMES[action[1]]
-    elif kind == Kind.KEEP:
-        out["cards"] = names_from_counts(action[1:6])
+    spec = SPECS[action[0]]
+    out: dict[str, Any] = {"kind": spec.name}
+    for spec_field in spec.wire:
+        out[spec_field.name] = _TYPES[spec_field.type][0](action[spec_field.at], board)
     return out
 
 
 _FIELDS: dict[Kind, frozenset[str]] = {
-    Kind.PASS: frozenset(),
-    Kind.EXPAND: frozenset({"tile", "colour"}),
-    Kind.RETURN_TILE: frozenset({"tile"}),
-    Kind.MOVE: frozenset({"from", "to", "pay"}),
-    Kind.CITY: frozenset({"space", "ship", "pay"}),
-    Kind.SHIP: frozenset({"space", "pay"}),
-    Kind.BANK_DRAW: frozenset({"pay"}),
-    Kind.BANK_PICK: frozenset({"pay", "take"}),
-    Kind.PROPOSE: frozenset({"to", "give", "get"}),
-    Kind.ANSWER: frozenset({"accept"}),
-    Kind.COMPLETE: frozenset({"with"}),
-    Kind.WITHDRAW: frozenset(),
-    Kind.GIVE_CARD: frozenset({"card"}),
-    Kind.KEEP: frozenset({"cards"}),
-}
-
-_MAX_CARDS_IN_LIST = 60
-
-
-def _cards(value: Any) -> CardCounts:
-    if not isinstance(value, list) or len(value) > _MAX_CARDS_IN_LIST:
-        raise CardError("cards must be a list of card names")
-    if not all(isinstance(name, str) for name in value):
-        raise CardError("cards must be a list of card names")
-    return counts_from_names(value)
-
-
-def _seat(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
-        raise ValueError(f"not a seat: {value!r}")
-    return value
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"expected a string, got {value!r}")
-    return value
+    spec.kind: frozenset(f.name for f in spec.fields) for spec in SPECS.values()}
+"""The fields of each kind's JSON form, besides ``kind``."""
 
 
 def parse_action(data: Any, board: Board) -> Action:
@@ -316,39 +461,7 @@ def parse_action(data: Any, board: Board) -> Action:
 
 
 def _encode(kind: Kind, data: dict[str, Any], board: Board) -> Action:
-    code = int(kind)  # actions hold plain ints (see legal.py)
-    if kind in (Kind.PASS, Kind.WITHDRAW):
-        return (code,)
-    if kind == Kind.EXPAND:
-        return (code, board.parse_space(_text(data["tile"])), parse_colour(_text(data["colour"])))
-    if kind == Kind.RETURN_TILE:
-        return (code, board.parse_space(_text(data["tile"])))
-    if kind == Kind.MOVE:
-        return (code, board.parse_port(_text(data["from"])), board.parse_port(_text(data["to"])),
-                *_cards(data["pay"]))
-    if kind == Kind.CITY:
-        space, ship = board.parse_space(_text(data["space"])), board.parse_port(_text(data["ship"]))
-        return (code, space, ship, *_cards(data["pay"]))
-    if kind == Kind.SHIP:
-        return (code, board.parse_space(_text(data["space"])), *_cards(data["pay"]))
-    if kind == Kind.BANK_DRAW:
-        return (code, *_cards(data["pay"]))
-    if kind == Kind.BANK_PICK:
-        return (code, parse_card(_text(data["take"])), *_cards(data["pay"]))
-    if kind == Kind.PROPOSE:
-        asked = data["to"]
-        if not isinstance(asked, list) or not asked:
-            raise ValueError("'to' must be a non-empty list of seats")
-        return (code, mask_of_seats([_seat(s) for s in asked]), *_cards(data["give"]),
-                *_cards(data["get"]))
-    if kind == Kind.ANSWER:
-        if not isinstance(data["accept"], bool):
-            raise ValueError("'accept' must be true or false")
-        return (code, int(data["accept"]))
-    if kind == Kind.COMPLETE:
-        return (code, _seat(data["with"]))
-    if kind == Kind.GIVE_CARD:
-        return (code, parse_card(_text(data["card"])))
-    if kind == Kind.KEEP:
-        return (code, *_cards(data["cards"]))
-    raise BoardError(f"unhandled kind {kind}")  # pragma: no cover - every Kind is handled
+    out = [int(kind)]  # actions hold plain ints (see legal.py)
+    for spec_field in SPECS[kind].fields:  # in tuple order: the first bad field is reported
+        out.extend(_TYPES[spec_field.type][1](spec_field.name, data[spec_field.name], board))
+    return tuple(out)

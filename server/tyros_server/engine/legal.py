@@ -31,6 +31,10 @@ from .actions import (
     KIND_NAMES,
     LENGTH,
     PASS,
+    PROPOSE_GET,
+    PROPOSE_GIVE,
+    PROPOSE_TO,
+    TRADE_GET,
     WITHDRAW,
     Action,
     Kind,
@@ -348,8 +352,8 @@ def proposal_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reas
     if problem is not None:
         reason = Reason.TRADE_ALREADY_TRIED if state.trade_tried else Reason.WRONG_PHASE
         return reason, problem
-    mask = action[1]
-    give, get = action[2:7], action[7:12]
+    mask = action[PROPOSE_TO]
+    give, get = action[PROPOSE_GIVE], action[PROPOSE_GET]
     if mask <= 0 or mask >> state.players or mask >> seat & 1:
         return Reason.ILLEGAL, "ask one or more other seats of this table"
     if min(give) < 0 or min(get) < 0 or (not any(give) and not any(get)):
@@ -370,9 +374,9 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
         return [WITHDRAW, *completes]
     if state.answers[seat] != PENDING:
         return []
-    hand = state.hands[seat]  # covers(hand, trade[7:12]), inlined: every answer asks it
-    if (hand[0] >= trade[7] and hand[1] >= trade[8] and hand[2] >= trade[9]
-            and hand[3] >= trade[10] and hand[4] >= trade[11]):
+    hand = state.hands[seat]  # covers(hand, trade[TRADE_GET]), inlined: every answer asks it
+    a, b, c, d, e = trade[TRADE_GET]
+    if hand[0] >= a and hand[1] >= b and hand[2] >= c and hand[3] >= d and hand[4] >= e:
         return [_DECLINE, _ACCEPT]
     return [_DECLINE]
 

@@ -12,7 +12,36 @@ from typing import Any
 from tyros_protocol.board import BOARD, TYROS, Board
 from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, DECK, names_from_counts
 
-from .actions import K_GIVE_CARD, Action, Kind, Seat, action_event, action_to_json
+from .actions import (
+    ANSWER_ACCEPT,
+    CITY_PAY,
+    CITY_SHIP,
+    CITY_SPACE,
+    COMPLETE_WITH,
+    DRAW_PAY,
+    EXPAND_COLOUR,
+    EXPAND_TILE,
+    GIVEN_CARD,
+    K_GIVE_CARD,
+    KEPT,
+    MOVE_FROM,
+    MOVE_PAY,
+    MOVE_TO,
+    PICK_PAY,
+    PICK_TAKE,
+    PROPOSE_TO,
+    RETURNED_TILE,
+    SHIP_PAY,
+    SHIP_SPACE,
+    TRADE_GET,
+    TRADE_GIVE,
+    Action,
+    Kind,
+    Seat,
+    action_event,
+    action_to_json,
+    pending_trade,
+)
 from .errors import RecordError
 from .legal import check_action, playable_tiles
 from .payments import ONE, minus, plus
@@ -251,7 +280,7 @@ def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _expand(state: GameState, seat: Seat, action: Action) -> None:
-    tile, colour = action[1], action[2]
+    tile, colour = action[EXPAND_TILE], action[EXPAND_COLOUR]
     state.tiles[seat] = tuple(t for t in state.tiles[seat] if t != tile)
     state.revealed[seat] = tuple(t for t in state.revealed[seat] if t != tile)
     state.removed_tiles.append(tile)
@@ -269,7 +298,7 @@ def _draw_tile(state: GameState, seat: Seat) -> None:
 
 
 def _return_tile(state: GameState, seat: Seat, action: Action) -> None:
-    tile = action[1]
+    tile = action[RETURNED_TILE]
     state.tiles[seat] = tuple(t for t in state.tiles[seat] if t != tile)
     state.revealed[seat] = tuple(t for t in state.revealed[seat] if t != tile)
     state.tile_pile.insert(0, tile)
@@ -283,8 +312,8 @@ def _pay(state: GameState, seat: Seat, pay: tuple[int, ...]) -> None:
 
 
 def _move(state: GameState, seat: Seat, action: Action) -> None:
-    start, end = action[1], action[2]
-    _pay(state, seat, action[3:8])
+    start, end = action[MOVE_FROM], action[MOVE_TO]
+    _pay(state, seat, action[MOVE_PAY])
     state.add_ships(start, seat, -1)
     state.add_ships(end, seat, 1)
     owner = state.cities[state.board.port_space[end]]
@@ -296,7 +325,7 @@ def _move(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _give_card(state: GameState, seat: Seat, action: Action) -> None:
-    card = ONE[action[1]]
+    card = ONE[action[GIVEN_CARD]]
     owner = state.owed_to
     state.hands[seat] = minus(state.hands[seat], card)
     state.hands[owner] = plus(state.hands[owner], card)
@@ -306,8 +335,8 @@ def _give_card(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _city(state: GameState, seat: Seat, action: Action) -> None:
-    space, port = action[1], action[2]
-    _pay(state, seat, action[3:8])
+    space, port = action[CITY_SPACE], action[CITY_SHIP]
+    _pay(state, seat, action[CITY_PAY])
     state.cities[space] = seat
     state.city_supply[seat] -= 1
     state.add_ships(port, seat, -1)
@@ -321,15 +350,15 @@ def _city(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _ship(state: GameState, seat: Seat, action: Action) -> None:
-    space = action[1]
-    _pay(state, seat, action[2:7])
+    space = action[SHIP_SPACE]
+    _pay(state, seat, action[SHIP_PAY])
     state.add_ships(state.board.build_port(space), seat, 1)
     state.ship_supply[seat] -= 1
     _end_turn(state, passed=False)
 
 
 def _bank_draw(state: GameState, seat: Seat, action: Action) -> None:
-    pay = action[1:6]
+    pay = action[DRAW_PAY]
     _pay(state, seat, pay)
     count = sum(pay)
     drawn = [0, 0, 0, 0, 0]
@@ -343,22 +372,22 @@ def _bank_draw(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _bank_pick(state: GameState, seat: Seat, action: Action) -> None:
-    taken = ONE[action[1]]
+    taken = ONE[action[PICK_TAKE]]
     state.discard = minus(state.discard, taken)  # it was there before this action's payment
-    _pay(state, seat, action[2:7])
+    _pay(state, seat, action[PICK_PAY])
     state.hands[seat] = plus(state.hands[seat], taken)
     _end_turn(state, passed=False)
 
 
 def _propose(state: GameState, seat: Seat, action: Action) -> None:
-    state.trade = (seat, *action[1:])
-    asked = action[1]
+    state.trade = pending_trade(seat, action)
+    asked = action[PROPOSE_TO]
     state.answers = [PENDING if asked >> other & 1 else NOT_ASKED for other in range(state.players)]
     state.phase = P_TRADE
 
 
 def _answer(state: GameState, seat: Seat, action: Action) -> None:
-    state.answers[seat] = action[1]
+    state.answers[seat] = action[ANSWER_ACCEPT]
 
 
 def _close_trade(state: GameState) -> None:
@@ -370,8 +399,8 @@ def _close_trade(state: GameState) -> None:
 def _complete(state: GameState, seat: Seat, action: Action) -> None:
     trade = state.trade
     assert trade is not None
-    partner = action[1]
-    give, get = trade[2:7], trade[7:12]
+    partner = action[COMPLETE_WITH]
+    give, get = trade[TRADE_GIVE], trade[TRADE_GET]
     state.hands[seat] = plus(minus(state.hands[seat], give), get)
     state.hands[partner] = plus(minus(state.hands[partner], get), give)
     _log(state, {"type": "trade_completed", "seat": seat, "with": partner,
@@ -386,7 +415,7 @@ def _withdraw(state: GameState, seat: Seat, action: Action) -> None:
 
 
 def _keep(state: GameState, seat: Seat, action: Action) -> None:
-    keep = action[1:6]
+    keep = action[KEPT]
     dropped = minus(state.hands[seat], keep)
     state.hands[seat] = keep  # type: ignore[assignment]
     state.discard = plus(state.discard, dropped)

@@ -137,7 +137,8 @@ class GameState:
     trade_tried: bool
     """The current seat's proposal failed this turn: no second one."""
     trade: tuple[int, ...] | None
-    """Pending proposal: (proposer, asked_mask, *give, *get)."""
+    """Pending proposal: (proposer, asked_mask, *give, *get), read with the ``TRADE_*``
+    constants of :mod:`.actions` (see :func:`.actions.pending_trade`)."""
     answers: list[int]
     owed_to: int
     keep_pending: list[bool]

@@ -3,7 +3,8 @@
 Everything leaving the engine goes through :func:`view` or :func:`event_view`.
 Both build their output from allow-lists: a field not named here is never
 shown, so a field added to the state or to an event stays secret until
-someone decides it is public (RULINGS.md, "Who sees what").
+someone decides it is public (the shared rulings, ``RULINGS.md`` "Who sees what", which
+come with the rulebook and are not in this repository).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, names_from_counts
 
-from .actions import KIND_NAMES, Kind, seats_in_mask
+from .actions import SPECS, TRADE_GET, TRADE_GIVE, TRADE_PROPOSER, TRADE_TO, seats_in_mask
 from .legal import seats_to_act
 from .scoring import empire_ranks
 from .state import MAX_SEATS, PENDING, GameState
@@ -43,22 +44,13 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "game_end": (("score",), ()),
 }
 
-# Action kind -> (fields everyone sees, fields only the acting seat and its counterpart see).
+# Action kind -> (fields everyone sees, fields only the acting seat and its counterpart see),
+# from the kinds' descriptions (actions.SPECS). A card given to a city owner also shows the
+# receiver, ``to``, which the event carries (see _action_view).
 _ACTION_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "pass": ((), ()),
-    "expand": (("tile", "colour"), ()),
-    "return_tile": (("tile",), ()),
-    "move": (("from", "to", "pay"), ()),
-    "city": (("space", "ship", "pay"), ()),
-    "ship": (("space", "pay"), ()),
-    "bank_draw": (("pay",), ()),
-    "bank_pick": (("pay", "take"), ()),
-    "propose": (("to", "give", "get"), ()),
-    "answer": (("accept",), ()),
-    "complete": (("with",), ()),
-    "withdraw": ((), ()),
-    "give_card": (("to",), ("card",)),
-    "keep": ((), ("cards",)),
+    spec.name: (tuple(f.name for f in spec.wire if not f.private),
+                tuple(f.name for f in spec.wire if f.private))
+    for spec in SPECS.values()
 }
 
 
@@ -157,17 +149,17 @@ def _trade_view(state: GameState) -> dict[str, Any] | None:
     if trade is None:
         return None
     answers = []
-    for seat in seats_in_mask(trade[1]):
+    for seat in seats_in_mask(trade[TRADE_TO]):
         answer = state.answers[seat]
         said = "pending" if answer == PENDING else ("accept" if answer else "decline")
         answers.append({"seat": seat, "answer": said})
     return {
-        "proposer": trade[0],
-        "to": seats_in_mask(trade[1]),
-        "give": names_from_counts(trade[2:7]),
-        "get": names_from_counts(trade[7:12]),
+        "proposer": trade[TRADE_PROPOSER],
+        "to": seats_in_mask(trade[TRADE_TO]),
+        "give": names_from_counts(trade[TRADE_GIVE]),
+        "get": names_from_counts(trade[TRADE_GET]),
         "answers": answers,
     }
 
 
-__all__ = ["KIND_NAMES", "Kind", "Viewer", "event_view", "view"]
+__all__ = ["Viewer", "event_view", "view"]

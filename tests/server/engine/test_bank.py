@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from tyros_protocol.cards import ORANGE, VIOLET, WILD, YELLOW
 from tyros_server.engine import Kind, Reason, push
-from tyros_server.engine.actions import Action
+from tyros_server.engine.actions import DRAW_PAY, Action
 from tyros_server.engine.state import GameState
 
 from tests.server.engine.builders import assert_illegal, cards, legal, make_state
@@ -72,7 +72,7 @@ def test_draw_trade_of_no_card_four_cards_or_cards_not_held(payment: str) -> Non
 def test_draw_trade_needs_as_many_cards_in_the_draw_pile(pile: str, largest: int) -> None:
     state = make_state(hands={0: "o o o o"}, draw_pile=pile)
     assert sum(state.discard) > 50  # the rest of the deck lies in the discard pile
-    sizes = {sum(a[1:6]) for a in of_kind(state, 0, Kind.BANK_DRAW)}
+    sizes = {sum(a[DRAW_PAY]) for a in of_kind(state, 0, Kind.BANK_DRAW)}
     assert sizes == set(range(1, largest + 1))
     for size in range(largest + 1, 4):
         assert_illegal(state, 0, draw(" ".join(["o"] * size)))

@@ -21,6 +21,7 @@ from tyros_server.engine import (
     new_game,
     seats_to_act,
 )
+from tyros_server.engine.actions import MOVE_PAY
 from tyros_server.engine.legal import _ship_actions_in, card_actions, room_for_ship
 from tyros_server.engine.rules import push_unchecked
 from tyros_server.engine.state import MAX_SEATS
@@ -83,7 +84,7 @@ def test_moves_are_exactly_the_rulebook_moves(seed: int) -> None:
         assert {(a[1], a[2]) for a in moves} == reference_moves(state, seat)
         for action in moves:  # every way to pay, each exactly the distance in cards
             steps = state.board.distance[action[1]][action[2]]
-            assert sum(action[3:8]) == steps
+            assert sum(action[MOVE_PAY]) == steps
         assert len(moves) == len(set(moves))
         moved += bool(moves)
     assert moved > 200

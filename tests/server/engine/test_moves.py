@@ -14,7 +14,7 @@ from tyros_server.engine import (
     push,
     seats_to_act,
 )
-from tyros_server.engine.actions import Action
+from tyros_server.engine.actions import MOVE_PAY, Action
 from tyros_server.engine.state import GameState
 
 from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port, space
@@ -49,7 +49,7 @@ def move(frm: str, to: str, payment: str) -> Action:
 
 def moves_between(state: GameState, seat: int, frm: str, to: str) -> set[tuple[int, ...]]:
     """The payments of every legal move of ``seat`` from one port to another."""
-    return {a[3:8] for a in legal(state, seat)
+    return {a[MOVE_PAY] for a in legal(state, seat)
             if a[0] == Kind.MOVE and a[1] == port(frm) and a[2] == port(to)}
 
 

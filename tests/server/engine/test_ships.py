@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from tyros_server.engine import Kind, Reason, push
-from tyros_server.engine.actions import Action
+from tyros_server.engine.actions import SHIP_PAY, Action
 from tyros_server.engine.state import GameState
 
 from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port, space
@@ -21,7 +21,7 @@ def ship(where: str, payment: str) -> Action:
 
 
 def ship_payments(state: GameState, seat: int, where: str) -> set[tuple[int, ...]]:
-    return {a[2:7] for a in legal(state, seat)
+    return {a[SHIP_PAY] for a in legal(state, seat)
             if a[0] == Kind.SHIP and a[1] == space(where)}
 
 

@@ -11,7 +11,7 @@ from tyros_server.engine import (
     push,
     seats_to_act,
 )
-from tyros_server.engine.actions import Action
+from tyros_server.engine.actions import TRADE_GET, TRADE_GIVE, Action
 from tyros_server.engine.state import ACCEPTED, DECLINED, NOT_ASKED, PENDING, GameState
 
 from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port
@@ -62,8 +62,8 @@ def test_legal_proposals(to: list[int], give: str, get: str) -> None:
     assert state.current == 0
     assert state.trade is not None
     assert state.trade[0] == 0
-    assert state.trade[2:7] == cards(give)
-    assert state.trade[7:12] == cards(get)
+    assert state.trade[TRADE_GIVE] == cards(give)
+    assert state.trade[TRADE_GET] == cards(get)
     assert state.answers == [PENDING if seat in to else NOT_ASKED for seat in range(4)]
     assert seats_to_act(state) == [*to, 0]
     # Nothing changes hands yet.

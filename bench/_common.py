@@ -1,14 +1,21 @@
-"""Shared helpers for the server benchmarks: a server subprocess, free ports, memory."""
+"""Shared helpers for the server benchmarks: a server subprocess, free ports, memory, and
+a client session's messages over one websocket."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
+
+from tyros_client.session import ClientSession
+from websockets.asyncio.client import ClientConnection
 
 
 def free_port() -> int:
@@ -86,3 +93,28 @@ def percentile(values: list[float], q: float) -> float:
 
 def cpu_note() -> str:
     return f"{os.cpu_count()} cpus"
+
+
+async def session_messages(ws: ClientConnection,
+                           session: ClientSession) -> AsyncIterator[dict[str, Any]]:
+    """Join on ``ws`` and yield each message the session passes on; what the caller queues
+    (``session.send_action``) goes out after each message, and due retries on time."""
+
+    async def flush() -> None:
+        for frame in session.frames_to_send():
+            await ws.send(frame)
+
+    session.connection_made()
+    await flush()
+    while True:
+        at = session.next_timer()
+        try:
+            frame = await asyncio.wait_for(
+                ws.recv(), None if at is None else max(0.0, at - session.clock()))
+        except TimeoutError:  # an action the server could not take yet is due again
+            session.tick()
+            await flush()
+            continue
+        for message in session.receive(frame):
+            yield message
+            await flush()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import json
 import random
 import sqlite3
@@ -29,7 +28,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ServerProcess
+from _common import ServerProcess, session_messages
+from tyros_client.session import ClientSession, Join
 
 
 @dataclass
@@ -47,23 +47,17 @@ class Seat:
 
 async def play_seat(url: str, seat: Seat, rng: random.Random, think: float,
                     give_up_at: float) -> None:
-    ids = itertools.count(1)
+    session = ClientSession(Join(table=seat.table, name=seat.name, players=4,
+                                 trade_seconds=30))
+    session.on_send = lambda msg_id, version, action: seat.sent.update(
+        {msg_id: (version, action)})
     while seat.score is None and time.monotonic() < give_up_at:
         try:
             async with connect(url, max_size=2**23, compression=None, open_timeout=5) as ws:
-                if seat.token is None:
-                    await ws.send(json.dumps({"type": "hello", "id": next(ids), "protocol": 1,
-                                              "name": seat.name, "table": seat.table,
-                                              "players": 4, "trade_seconds": 30}))
-                else:
-                    await ws.send(json.dumps({"type": "resume", "id": next(ids),
-                                              "protocol": 1, "token": seat.token}))
-                async for frame in ws:
-                    message = json.loads(frame)
+                async for message in session_messages(ws, session):
                     kind = message["type"]
                     if kind == "welcome":
-                        seat.token = message["token"] or seat.token
-                        seat.seat = message["seat"]
+                        seat.token, seat.seat = session.token, session.seat
                     elif kind == "accepted":
                         seat.acked.add(message["re"])
                     elif kind == "update":
@@ -71,17 +65,13 @@ async def play_seat(url: str, seat: Seat, rng: random.Random, think: float,
                             seat.score = message["view"]["score"]
                             seat.finished_at = time.monotonic()
                             return
-                        prompt = message.get("prompt")
-                        if prompt:
+                        if message.get("prompt"):
                             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                            action = rng.choice(prompt["legal"])
-                            msg_id = next(ids)
-                            seat.sent[msg_id] = (prompt["version"], action)
-                            await ws.send(json.dumps({"type": "action", "id": msg_id,
-                                                      "version": prompt["version"],
-                                                      "action": action}))
+                            session.send_action(rng.choice(message["prompt"]["legal"]))
         except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
-            await asyncio.sleep(0.2)
+            pass
+        session.connection_lost(None)
+        await asyncio.sleep(0.2)
 
 
 async def killer(server: ServerProcess, seats: list[Seat], rng: random.Random,

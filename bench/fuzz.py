@@ -30,29 +30,28 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import ServerProcess
+from tyros_client.session import (
+    Join,
+    action_message,
+    hello_message,
+    list_tables_message,
+    resume_message,
+)
+from tyros_protocol.errors import ErrorCode
 
-ERROR_CODES = {
-    "bad_json", "bad_message", "binary_frame", "too_large", "unsupported_protocol",
-    "rate_limited", "hello_first", "already_joined", "no_such_table", "table_full",
-    "table_finished",
-    "table_mismatch", "bad_token", "spectator", "not_started", "stale_version",
-    "too_many_connections", "internal_error", "malformed_action", "game_over", "not_your_turn",
-    "wrong_phase", "illegal_action", "cannot_afford", "trade_already_tried",
-}
+ERROR_CODES = {code.value for code in ErrorCode}
 PER_CONNECTION_RATE = 40.0  # stay under the server's 50/s so every input reaches the parser
 
 VALID: list[dict[str, Any]] = [
-    {"type": "list_tables", "id": 1},
-    {"type": "hello", "id": 2, "protocol": 1, "name": "fuzz", "table": "fuzzed", "players": 4},
-    {"type": "resume", "id": 3, "protocol": 1, "token": "x" * 43},
-    {"type": "action", "id": 4, "version": 0, "action": {"kind": "pass"}},
-    {"type": "action", "id": 5, "version": 0,
-     "action": {"kind": "move", "from": "TY", "to": "23", "pay": ["green"] * 4}},
-    {"type": "action", "id": 6, "version": 0,
-     "action": {"kind": "propose", "to": [1, 2], "give": ["wild"], "get": ["orange"]}},
-    {"type": "action", "id": 7, "version": 0,
-     "action": {"kind": "city", "space": "16", "ship": "16E", "pay": ["violet"] * 5}},
-    {"type": "action", "id": 8, "version": 0, "action": {"kind": "keep", "cards": ["wild"] * 3}},
+    list_tables_message(1),
+    hello_message(Join(table="fuzzed", name="fuzz", players=4), 2),
+    resume_message("x" * 43, 3),
+    action_message(0, {"kind": "pass"}, 4),
+    action_message(0, {"kind": "move", "from": "TY", "to": "23", "pay": ["green"] * 4}, 5),
+    action_message(0, {"kind": "propose", "to": [1, 2], "give": ["wild"], "get": ["orange"]},
+                   6),
+    action_message(0, {"kind": "city", "space": "16", "ship": "16E", "pay": ["violet"] * 5}, 7),
+    action_message(0, {"kind": "keep", "cards": ["wild"] * 3}, 8),
 ]
 ODD_VALUES: list[Any] = [
     None, True, False, 0, -1, 2**63, -(2**70), 1e308, float("inf"), "", "x" * 5000, "\u0000",
@@ -137,7 +136,7 @@ async def seated_fuzz(url: str, count: int, rng: random.Random, stats: dict[str,
     sent = 0
     while sent < count:
         async with connect(url, max_size=2**23, compression=None) as ws:
-            await ws.send(json.dumps({"type": "resume", "id": 1, "protocol": 1, "token": token}))
+            await ws.send(json.dumps(resume_message(token, 1)))
             while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "update":
                 pass
             sent += await fuzz_on(ws, count - sent, rng, stats)
@@ -167,8 +166,8 @@ async def expect_answer(ws: ClientConnection, stats: dict[str, int]) -> None:
 
 async def snapshot(url: str) -> dict[str, Any]:
     async with connect(url, max_size=2**23) as ws:
-        await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": 1, "name": "watch",
-                                  "table": "game", "spectate": True}))
+        await ws.send(json.dumps(hello_message(Join(table="game", name="watch",
+                                                     spectate=True), 1)))
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
             if message["type"] == "update":
@@ -189,9 +188,8 @@ def run(inputs: int, connections: int, seed: int) -> dict[str, Any]:
             players, tokens = [], []
             for i in range(4):  # seat four quiet players: the game starts and waits
                 ws = await connect(server.url, max_size=2**23)
-                await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": 1,
-                                          "name": f"p{i}", "table": "game", "players": 4,
-                                          "seed": 7}))
+                await ws.send(json.dumps(hello_message(
+                    Join(table="game", name=f"p{i}", players=4, seed=7), 1)))
                 welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 tokens.append(welcome["token"])
                 players.append(ws)

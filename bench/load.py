@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ServerProcess, cpu_note, percentile
+from _common import ServerProcess, cpu_note, percentile, session_messages
+from tyros_client.session import ClientSession, Join
 
 
 @dataclass
@@ -42,20 +43,15 @@ class Stats:
 async def bot(url: str, table: str, name: str, rng: random.Random, stats: Stats,
               think: float, stop_at: float) -> bool:
     """Play one seat until the game ends (True) or time is up (False)."""
-    ids = itertools.count(1)
     pending: dict[int, float] = {}
-    async with connect(url, max_size=2**23, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "id": next(ids), "protocol": 1,
-                                  "name": name, "table": table, "players": 4,
-                                  "trade_seconds": 5}))
-        waiting_since: float | None = None
-        while time.monotonic() < stop_at:
-            try:
-                frame = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at -
-                                                                       time.monotonic()))
-            except TimeoutError:
-                return False
-            message = json.loads(frame)
+    session = ClientSession(Join(table=table, name=name, players=4, trade_seconds=5))
+    session.on_send = lambda msg_id, version, action: pending.update(
+        {msg_id: time.perf_counter()})
+    waiting_since: float | None = None
+
+    async def play(ws: ClientConnection) -> bool:
+        nonlocal waiting_since
+        async for message in session_messages(ws, session):
             kind = message["type"]
             if kind == "accepted":
                 waiting_since = pending.pop(message["re"], None)
@@ -76,12 +72,14 @@ async def bot(url: str, table: str, name: str, rng: random.Random, stats: Stats,
                 if prompt:
                     if think:
                         await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                    action = rng.choice(prompt["legal"])
-                    msg_id = next(ids)
-                    pending[msg_id] = time.perf_counter()
-                    await ws.send(json.dumps({"type": "action", "id": msg_id,
-                                              "version": prompt["version"], "action": action}))
-    return False
+                    session.send_action(rng.choice(prompt["legal"]))
+        return False
+
+    async with connect(url, max_size=2**23, compression=None) as ws:
+        try:
+            return await asyncio.wait_for(play(ws), max(0.1, stop_at - time.monotonic()))
+        except TimeoutError:
+            return False
 
 
 async def table_loop(url: str, index: int, seconds: float, think: float, stats: Stats,

@@ -10,30 +10,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
-import json
 import logging
 import random
 import sys
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.board import BOARD
 from tyros_server.engine import action_to_json, parse_action
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import InvalidURI
 
 from .bots import make_bot
 from .bots.base import Bot
+from .connection import Connection
 from .scoresheet import format_score_sheet
+from .session import ClientSession, Join
 
 log = logging.getLogger("tyros.bot")
 
 RECONNECT_SECONDS = 90.0
-RATE_LIMIT_PAUSE = 0.25
-MAX_FRAME = 8 * 1024 * 1024
+"""A bot gives up when it could not reach the server for this long."""
 
 
 class BotGiveUp(RuntimeError):
@@ -61,74 +58,57 @@ class BotRun:
 
 async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
     """Play one seat to the end of the game; returns the final score sheet."""
-    bot: Bot | None = None
-    ids = itertools.count(1)
-    failing_since: float | None = None
-    delay = 0.2
-    while True:
-        try:
-            async with connect(run.url, max_size=MAX_FRAME, compression=None,
-                               open_timeout=10) as ws:
-                failing_since, delay = None, 0.2
-                last_sent: str | None = None
-                if run.token is None:
-                    hello: dict[str, Any] = {"type": "hello", "id": next(ids),
-                                             "protocol": PROTOCOL_VERSION, "name": run.name,
-                                             "table": run.table, "players": run.players,
-                                             "setup": run.setup}
-                    if run.seed is not None:
-                        hello["seed"] = run.seed
-                    await ws.send(json.dumps(hello))
-                else:
-                    await ws.send(json.dumps({"type": "resume", "id": next(ids),
-                                              "protocol": PROTOCOL_VERSION,
-                                              "token": run.token}))
-                async for frame in ws:
-                    message = json.loads(frame)
-                    kind = message.get("type")
-                    if kind == "welcome":
-                        run.token = message["token"] or run.token
-                        run.seat = message["seat"]
-                        if bot is None and run.seat is not None:
-                            bot = make_bot(run.strategy, run.seat, rng, **run.options)
-                        elif bot is not None:
-                            bot.forget()  # a resumed seat is sent recent events again
-                    elif kind == "table":
-                        run.names = [s["name"] for s in message["table"]["seats"]]
-                    elif kind == "error":
-                        _check_fatal(message)
-                        if message.get("code") == "rate_limited" and last_sent is not None:
-                            await asyncio.sleep(RATE_LIMIT_PAUSE)
-                            await ws.send(last_sent)
-                    elif kind == "update" and bot is not None:
-                        reply = _on_update(bot, run, message)
-                        if run.score is not None:
-                            return run.score
-                        if reply is not None:
-                            reply["id"] = next(ids)
-                            run.actions_sent += 1
-                            last_sent = json.dumps(reply)
-                            await ws.send(last_sent)
-        except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
-            now = time.monotonic()
-            failing_since = failing_since or now
-            if now - failing_since > RECONNECT_SECONDS:
-                raise BotGiveUp(f"{run.name}: server unreachable for too long ({exc})") from exc
-            log.info("%s: connection lost (%s); retrying in %.1f s", run.name, exc, delay)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 5.0)
+    join = Join(table=run.table, name=run.name, players=run.players, setup=run.setup,
+                seed=run.seed)
+    session = ClientSession(join, token=run.token, give_up_after=RECONNECT_SECONDS)
+    player = _BotPlayer(run, rng, session)
+    connection = Connection(session, run.url, player.handle, connector=connect,
+                            on_status=player.status)
+    player.connection = connection
+    await connection.run()
+    if run.score is not None:
+        return run.score
+    raise BotGiveUp(f"{run.name}: {session.fatal or 'the connection ended'}")
 
 
-def _check_fatal(message: dict[str, Any]) -> None:
-    code = message.get("code")
-    if code in ("table_full", "table_finished", "bad_token", "unsupported_protocol",
-                "no_such_table"):
-        raise BotGiveUp(f"server refused: {code}: {message.get('message')}")
-    # Stale versions and the like are normal in trades: the next update prompts again.
-    log.debug("server error %s: %s", code, message.get("message"))
+class _BotPlayer:
+    """What a bot does with the messages its session passes on."""
+
+    def __init__(self, run: BotRun, rng: random.Random, session: ClientSession) -> None:
+        self.run, self.rng, self.session = run, rng, session
+        self.bot: Bot | None = None
+        self.connection: Connection | None = None
+
+    def handle(self, message: dict[str, Any]) -> None:
+        run, kind = self.run, message.get("type")
+        if kind == "welcome":
+            run.token = self.session.token
+            run.seat = message["seat"]
+            if self.bot is None and run.seat is not None:
+                self.bot = make_bot(run.strategy, run.seat, self.rng, **run.options)
+            elif self.bot is not None:
+                self.bot.forget()  # a resumed seat is sent recent events again
+        elif kind == "table":
+            run.names = [s["name"] for s in message["table"]["seats"]]
+        elif kind == "error":
+            # Refusals of a join end the session (it says why); others are normal in
+            # trades (the next update prompts again).
+            log.debug("%s: server error %s: %s", run.name, message.get("code"),
+                      message.get("message"))
+        elif kind == "update" and self.bot is not None:
+            action = _on_update(self.bot, run, message)
+            if run.score is not None and self.connection is not None:
+                self.connection.stop()
+            elif action is not None and self.session.send_action(action):
+                run.actions_sent += 1
+
+    def status(self, status: str, detail: str) -> None:
+        if status == "lost":
+            log.info("%s: connection lost (%s); reconnecting", self.run.name, detail)
 
 
 def _on_update(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The bot's answer to an update (an action as JSON), or None if it has none."""
     if bot.wants_events:
         for event in message["events"]:
             bot.observe(event)
@@ -145,9 +125,7 @@ def _on_update(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any]
             and any(answer["answer"] == "pending" for answer in trade["answers"])):
         return None  # let the asked seats answer (or their time run out) before giving up
     legal = [parse_action(entry, BOARD) for entry in prompt["legal"]]
-    action = bot.choose(game, legal)
-    return {"type": "action", "version": prompt["version"],
-            "action": action_to_json(action, BOARD)}
+    return action_to_json(bot.choose(game, legal), BOARD)
 
 
 def parse_address(text: str) -> str:

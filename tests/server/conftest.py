@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
-from tyros_protocol import PROTOCOL_VERSION
+from tyros_client.connection import Connection
+from tyros_client.session import ClientSession, Join, hello_message, resume_message
 from tyros_server.app import ServerConfig, TyrosServer
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -153,36 +154,33 @@ async def light_bot(url: str, table: str, name: str, players: int, rng: random.R
 
     It plays like a ``random`` :func:`play_bot` but skips decoding the legal lists into
     engine actions, which makes it several times cheaper: for tests that need many
-    games and care about what the server sends, not about the client.
+    games and care about what the server sends, not about the client. Its protocol is
+    the client session's; a lost connection fails it.
     """
-    hello: dict[str, Any] = {"type": "hello", "id": 0, "protocol": PROTOCOL_VERSION,
-                             "name": name, "table": table, "players": players, "setup": setup}
-    if seed is not None:
-        hello["seed"] = seed
-    ids = itertools.count(1)
-    async with connect(url, compression=None, open_timeout=STEP_TIMEOUT,
-                       max_size=2**23) as ws:
-        await ws.send(json.dumps(hello))
-        last = ""
-        async for frame in ws:
-            message = json.loads(frame)
-            kind = message["type"]
-            if kind == "error":
-                assert message["code"] in ("stale_version", "rate_limited"), message
-                if message["code"] == "rate_limited" and last:
-                    await asyncio.sleep(0.25)
-                    await ws.send(last)
-            elif kind == "update":
-                if message["view"]["phase"] == "over":
-                    score: dict[str, Any] = message["view"]["score"]
-                    return score
-                prompt = message["prompt"]
-                if prompt is not None:
-                    last = json.dumps({"type": "action", "id": next(ids),
-                                       "version": prompt["version"],
-                                       "action": rng.choice(prompt["legal"])})
-                    await ws.send(last)
-    raise AssertionError(f"{name}: the server closed the connection before the end")
+    session = ClientSession(Join(table=table, name=name, players=players, setup=setup,
+                                 seed=seed))
+    score: dict[str, Any] = {}
+
+    def handle(message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "error":  # a rate limit is handled by the session: sent again
+            assert message["code"] == "stale_version", message
+        elif kind == "update":
+            if message["view"]["phase"] == "over":
+                score.update(message["view"]["score"])
+                connection.stop()
+            elif message["prompt"] is not None:
+                session.send_action(rng.choice(message["prompt"]["legal"]))
+
+    def status(status: str, detail: str) -> None:
+        if status == "lost":
+            connection.stop()
+
+    connection = Connection(session, url, handle, on_status=status)
+    await connection.run()
+    assert session.fatal is None, session.fatal
+    assert score, f"{name}: the server closed the connection before the end"
+    return score
 
 
 # Watching the bots' traffic ----------------------------------------------------------
@@ -223,6 +221,9 @@ class _TappedConnection:
         async for frame in self._ws:
             self._traffic.received.append(json.loads(frame))
             yield frame
+
+    def __getattr__(self, name: str) -> Any:  # close(), close_code, ...: the real ones
+        return getattr(self._ws, name)
 
 
 class Tap:
@@ -308,12 +309,10 @@ class RawClient:
             lambda m: m.get("re") == msg_id and m.get("type") != "update", timeout)
 
     async def hello(self, table: str, name: str, **options: Any) -> dict[str, Any]:
-        return await self.request({"type": "hello", "protocol": PROTOCOL_VERSION, "name": name,
-                                   "table": table, **options})
+        return await self.request(hello_message(Join(table, name, **options), self.next_id()))
 
     async def resume(self, token: str) -> dict[str, Any]:
-        return await self.request({"type": "resume", "protocol": PROTOCOL_VERSION,
-                                   "token": token})
+        return await self.request(resume_message(token, self.next_id()))
 
     async def list_tables(self) -> list[dict[str, Any]]:
         reply = await self.request({"type": "list_tables"})

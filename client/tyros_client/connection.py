@@ -1,0 +1,127 @@
+"""The thin I/O shell around a :class:`~tyros_client.session.ClientSession`.
+
+:class:`Connection` keeps one websocket open to a server for one session: it feeds the
+session every frame, writes out what the session wants sent, wakes it when its timers
+are due, closes when it asks, and reconnects after the pause it chooses. What the
+messages mean is the program's business: each one goes to ``handle``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from .session import ClientSession
+
+log = logging.getLogger("tyros.client")
+
+MAX_FRAME = 8 * 1024 * 1024
+"""The largest frame accepted from the server (a resync can be long)."""
+
+
+class Connection:
+    """Keeps ``session`` connected to ``url`` until :meth:`stop` or the session gives up.
+
+    ``handle`` gets each message the session passes on, in order; it may call
+    ``session.send_action`` (what it queues goes out once it returns). ``on_status``
+    gets a word on the connection when it changes: ``connected``, ``lost`` (with the
+    reason), ``waiting`` (with the seconds), ``closed`` or ``gave up``.
+    """
+
+    def __init__(self, session: ClientSession, url: str,
+                 handle: Callable[[dict[str, Any]], None], *,
+                 on_status: Callable[[str, str], None] = lambda status, detail: None,
+                 connector: Callable[..., Any] = connect) -> None:
+        self.session = session
+        self.url = url
+        self.handle = handle
+        self.on_status = on_status
+        self.connector = connector
+        self._ws: ClientConnection | None = None
+        self._stopped = False
+        self._wake = asyncio.Event()
+
+    async def run(self) -> None:
+        """Stay connected; returns once stopped or once the session has given up."""
+        while not self._stopped and self.session.fatal is None:
+            detail = ""
+            try:
+                async with self.connector(self.url, max_size=MAX_FRAME, compression=None,
+                                          open_timeout=10) as ws:
+                    await self._serve(ws)
+                    code, reason = ws.close_code, ws.close_reason
+                self.session.connection_lost(code, reason)
+                detail = f"{code} {reason}".strip() if code is not None else ""
+            except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
+                self.session.connection_lost(None)
+                detail = exc.__class__.__name__
+                log.info("connection to %s failed: %s", self.url, exc)
+            finally:
+                self._ws = None
+            if self._stopped or self.session.fatal is not None:
+                break
+            self.on_status("lost", detail)
+            delay = self.session.reconnect_delay()
+            if delay is None:
+                break
+            self.on_status("waiting", f"{delay:g}")
+            await asyncio.sleep(delay)
+        self.on_status("gave up" if self.session.fatal is not None else "closed",
+                       self.session.fatal or "")
+
+    def stop(self) -> None:
+        """Close the connection and do not reconnect."""
+        self._stopped = True
+        self._wake.set()  # the writer closes the connection
+
+    def flush(self) -> None:
+        """Write out what the session wants sent (for callers outside ``handle``)."""
+        self._wake.set()
+
+    async def _serve(self, ws: ClientConnection) -> None:
+        self._ws = ws
+        self.session.connection_made()
+        self.on_status("connected", "")
+        writer = asyncio.create_task(self._write(ws))
+        try:
+            with contextlib.suppress(ConnectionClosed):
+                await self._send(ws)
+                async for frame in ws:
+                    for message in self.session.receive(frame):
+                        self.handle(message)
+                    await self._send(ws)
+                    if self.session.next_timer() is not None:
+                        self._wake.set()  # the writer sleeps until the new timer
+                    if self.session.close_requested or self._stopped:
+                        await ws.close()
+                        break
+        finally:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    async def _write(self, ws: ClientConnection) -> None:
+        """Send what is queued from outside a frame, and what the session's timers send."""
+        session = self.session
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                at = session.next_timer()
+                wait = None if at is None else max(0.0, at - session.clock())
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), wait)
+                self._wake.clear()
+                session.tick()
+                await self._send(ws)
+                if session.close_requested or self._stopped:
+                    await ws.close()
+                    return
+
+    async def _send(self, ws: ClientConnection) -> None:
+        for frame in self.session.frames_to_send():
+            await ws.send(frame)

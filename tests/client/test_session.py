@@ -1,0 +1,188 @@
+"""The client session, without any socket: frames in, frames and messages out."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from tyros_client.session import (
+    ACTION_ERRORS,
+    JOIN_ERRORS,
+    SEAT_TAKEN,
+    ClientSession,
+    Handling,
+    Join,
+    action_message,
+    hello_message,
+)
+from tyros_protocol.errors import ErrorCode
+from tyros_protocol.messages import parse_client_message
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def sent(session: ClientSession) -> list[dict[str, Any]]:
+    """The frames the session wants sent, decoded (each one a valid client message)."""
+    frames = session.frames_to_send()
+    for frame in frames:
+        parse_client_message(frame)
+    return [json.loads(frame) for frame in frames]
+
+
+def welcome(re: int, seat: int | None = 0, token: str | None = "tok") -> str:
+    return json.dumps({"type": "welcome", "re": re, "protocol": 1, "table": "t", "seat": seat,
+                       "name": "Ann", "token": token})
+
+
+def update(version: int, legal: list[dict[str, Any]] | None) -> str:
+    prompt = None if legal is None else {"version": version, "deadline": None, "legal": legal}
+    return json.dumps({"type": "update", "version": version, "events": [], "view": {},
+                       "prompt": prompt})
+
+
+def error(re: int | None, code: str) -> str:
+    return json.dumps({"type": "error", "re": re, "code": code, "message": "no"})
+
+
+PASS = {"kind": "pass"}
+ANSWER = {"kind": "answer", "accept": False}
+
+
+def joined(clock: Clock | None = None, **options: Any) -> ClientSession:
+    session = ClientSession(Join("t", "Ann", players=3), clock=clock or Clock(), **options)
+    session.connection_made()
+    (hello,) = sent(session)
+    session.receive(welcome(hello["id"]))
+    return session
+
+
+def test_every_error_code_has_a_handling_for_joins_and_for_actions() -> None:
+    assert set(JOIN_ERRORS) == set(ErrorCode)
+    assert set(ACTION_ERRORS) == set(ErrorCode)
+
+
+def test_hello_carries_only_the_options_given_and_is_valid() -> None:
+    hello = hello_message(Join("friday", "Ann"), 3)
+    assert hello == {"type": "hello", "id": 3, "protocol": 1, "name": "Ann", "table": "friday",
+                     "players": 4, "setup": "first", "spectate": False}
+    full = hello_message(Join("t", "Bo", players=3, setup="variable", seed=5,
+                              trade_seconds=30, spectate=True))
+    assert (full["seed"], full["trade_seconds"], full["spectate"]) == (5, 30, True)
+    with pytest.raises(ValueError):
+        hello_message(Join("no spaces", "Ann"))
+    with pytest.raises(ValueError):
+        action_message(0, {"kind": "bogus"})
+
+
+def test_join_then_resume_with_the_token_after_a_drop() -> None:
+    session = joined()
+    assert (session.seat, session.token, session.joined) == (0, "tok", True)
+    session.connection_lost(None)
+    assert not session.joined and session.reconnect_delay() == 0.25
+    session.connection_made()
+    (resume,) = sent(session)
+    assert resume == {"type": "resume", "id": resume["id"], "protocol": 1, "token": "tok"}
+
+
+def test_an_unknown_token_joins_afresh_and_a_full_table_is_fatal() -> None:
+    session = ClientSession(Join("t", "Ann"), token="old")
+    session.connection_made()
+    (resume,) = sent(session)
+    assert resume["type"] == "resume"
+    shown = session.receive(error(resume["id"], "bad_token"))
+    assert session.is_join_reply(shown[0]) and session.token is None
+    (hello,) = sent(session)
+    assert hello["type"] == "hello" and session.fatal is None
+    session.receive(error(hello["id"], "table_full"))
+    assert session.fatal is not None and "table_full" in session.fatal
+    assert session.fatal_code is ErrorCode.TABLE_FULL
+    assert session.close_requested and session.reconnect_delay() is None
+
+
+def test_a_join_refused_for_now_is_tried_again_later() -> None:
+    session = ClientSession(Join("t", "Ann"))
+    session.connection_made()
+    (hello,) = sent(session)
+    session.receive(error(hello["id"], "too_many_connections"))
+    assert session.fatal is None and session.close_requested
+    session.connection_lost(1000)
+    assert session.reconnect_delay() == 0.25
+
+
+def test_a_stale_action_goes_again_for_the_newest_prompt_if_still_legal() -> None:
+    session = joined()
+    session.receive(update(4, [ANSWER, {"kind": "answer", "accept": True}]))
+    assert session.send_action(ANSWER)
+    (first,) = sent(session)
+    assert (first["version"], first["action"]) == (4, ANSWER)
+    session.receive(update(5, [ANSWER]))  # another seat answered first
+    assert session.receive(error(first["id"], "stale_version")) == []
+    (again,) = sent(session)
+    assert (again["version"], again["action"]) == (5, ANSWER)
+    # No longer legal: the refusal is passed on, nothing goes again.
+    session.receive(update(6, [PASS]))
+    shown = session.receive(error(again["id"], "stale_version"))
+    assert [m["code"] for m in shown] == ["stale_version"] and sent(session) == []
+
+
+def test_an_action_overtaken_by_a_newer_one_is_not_sent_again() -> None:
+    session = joined()
+    session.receive(update(4, [ANSWER]))
+    session.send_action(ANSWER)
+    (old,) = sent(session)
+    session.receive(update(5, [ANSWER]))
+    session.send_action(ANSWER)  # the program chose again for the newer prompt
+    (new,) = sent(session)
+    assert session.receive(error(old["id"], "stale_version"))
+    assert sent(session) == []
+    session.receive(json.dumps({"type": "accepted", "re": new["id"], "version": 6}))
+    assert session.receive(error(new["id"], "stale_version"))  # long answered: shown
+    assert sent(session) == []
+
+
+def test_a_rate_limited_action_goes_again_after_a_growing_pause() -> None:
+    clock = Clock()
+    session = joined(clock)
+    session.receive(update(2, [PASS]))
+    session.send_action(PASS)
+    sent(session)
+    assert session.receive(error(None, "rate_limited")) == []  # no id: the newest frame
+    assert session.next_timer() == pytest.approx(100.25)
+    session.tick()
+    assert sent(session) == []
+    clock.now = 100.3
+    session.tick()
+    (again,) = sent(session)
+    assert again["action"] == PASS and session.next_timer() is None
+    assert session.receive(error(again["id"], "internal_error")) == []
+    assert session.next_timer() == pytest.approx(100.8)  # twice the pause
+
+
+def test_a_taken_seat_is_fatal_and_other_closes_reconnect_with_backoff() -> None:
+    clock = Clock()
+    session = joined(clock, max_delay=1.0, give_up_after=10.0)
+    session.connection_lost(1001, "going away")
+    assert [session.reconnect_delay() for _ in range(4)] == [0.25, 0.5, 1.0, 1.0]
+    clock.now += 11
+    assert session.reconnect_delay() is None and session.fatal is not None
+    other = joined()
+    other.connection_lost(SEAT_TAKEN, "this seat was taken back by a new connection")
+    assert other.fatal == "this seat was taken back by a new connection"
+    assert other.reconnect_delay() is None
+
+
+def test_nothing_is_sent_before_the_welcome_or_by_a_spectator_token() -> None:
+    session = ClientSession(Join("t", "Eve", spectate=True), token="ignored")
+    assert not session.send_action(PASS)
+    session.connection_made()
+    (hello,) = sent(session)
+    assert hello["type"] == "hello" and hello["spectate"] is True
+    assert session.receive("not json") == [] and session.receive("[1]") == []
+    assert Handling.REPORT is ACTION_ERRORS[ErrorCode.NOT_YOUR_TURN]

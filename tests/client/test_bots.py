@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from tyros_client.bots import STRATEGIES, Bot, RandomBot, make_bot, register
 from tyros_server.engine import (
+    KEPT,
     Action,
     Kind,
     Options,
@@ -107,7 +108,7 @@ def test_random_keeps_three_cards_through_the_legal_list() -> None:
     chosen = _choices(legal)
     assert set(chosen) == set(legal)  # every way of keeping 3 gets picked
     for action in chosen:
-        kept = action[1:6]
+        kept = action[KEPT]
         assert action[0] == Kind.KEEP
         assert sum(kept) == 3
         assert all(k <= h for k, h in zip(kept, hand, strict=True))

@@ -12,6 +12,13 @@ from tyros_client.bots.evaluate import Analysis, evaluate, future
 from tyros_client.bots.greedy import card_options, group_actions
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
+    CITY_PAY,
+    DRAW_PAY,
+    KEPT,
+    PICK_PAY,
+    PROPOSE_GET,
+    PROPOSE_GIVE,
+    SHIP_PAY,
     Action,
     GameState,
     Kind,
@@ -92,13 +99,13 @@ def test_grouped_card_actions_are_legal_and_cover_every_target() -> None:
     targets = {a[:3] for a in legal if a[0] in (Kind.MOVE, Kind.CITY)}
     assert {a[:3] for a in groups.values() if a[0] in (Kind.MOVE, Kind.CITY)} == targets
     # A green city pays greens before wilds; the other payments give the cheapest cards.
-    assert groups[(Kind.CITY, space("23"), space("23"))][3:8] == (0, 0, 4, 0, 1)
-    assert groups[(Kind.BANK_DRAW, 1)][1:6] == (0, 0, 0, 1, 0)
-    assert groups[(Kind.BANK_DRAW, 2)][1:6] == (1, 0, 0, 1, 0)
-    assert groups[(Kind.BANK_DRAW, 3)][1:6] == (1, 0, 1, 1, 0)
-    assert groups[(Kind.BANK_PICK, 1)][2:7] == (1, 0, 1, 1, 0)
+    assert groups[(Kind.CITY, space("23"), space("23"))][CITY_PAY] == (0, 0, 4, 0, 1)
+    assert groups[(Kind.BANK_DRAW, 1)][DRAW_PAY] == (0, 0, 0, 1, 0)
+    assert groups[(Kind.BANK_DRAW, 2)][DRAW_PAY] == (1, 0, 0, 1, 0)
+    assert groups[(Kind.BANK_DRAW, 3)][DRAW_PAY] == (1, 0, 1, 1, 0)
+    assert groups[(Kind.BANK_PICK, 1)][PICK_PAY] == (1, 0, 1, 1, 0)
     # A ship in Tyros (3 ships there: 4 cards of any colour).
-    assert groups[(Kind.SHIP, space("TY"))][2:7] == (1, 0, 2, 1, 0)
+    assert groups[(Kind.SHIP, space("TY"))][SHIP_PAY] == (1, 0, 2, 1, 0)
     # Building them directly gives the grouping of the whole legal list.
     whole = group_actions([a for a in legal if a[0] != Kind.PROPOSE], values)
     assert whole == groups
@@ -126,8 +133,8 @@ def test_it_offers_the_card_it_needs_least_for_the_one_it_lacks() -> None:
                        hands={0: "g g g g v"})
     action = greedy_choice(state, 0)
     assert action[0] == Kind.PROPOSE
-    assert action[2:7] == (0, 0, 0, 1, 0)  # it gives the violet
-    assert action[7:12] in ((0, 0, 1, 0, 0), (0, 0, 0, 0, 1))  # for a green or a wild
+    assert action[PROPOSE_GIVE] == (0, 0, 0, 1, 0)  # it gives the violet
+    assert action[PROPOSE_GET] in ((0, 0, 1, 0, 0), (0, 0, 0, 0, 1))  # for a green or a wild
     assert action[1] == 0b1110  # asked of every other seat
 
 
@@ -167,7 +174,7 @@ def test_it_keeps_the_cards_of_its_plans() -> None:
     state.keep_pending = [True, False, False, False]
     action = greedy_choice(state, 0)
     assert action[0] == Kind.KEEP
-    kept = action[1:6]
+    kept = action[KEPT]
     assert kept[GREEN] + kept[WILD] == 3  # greens (or the wild) for the city in 23
 
 

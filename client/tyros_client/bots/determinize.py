@@ -38,21 +38,17 @@ import random
 from typing import Any
 
 from tyros_protocol.board import BOARD, Board
-from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, DECK, CardCounts, counts_from_names
-from tyros_server.engine import GameState, Options, Phase
-from tyros_server.engine.actions import mask_of_seats
-from tyros_server.engine.legal import playable_tiles
-from tyros_server.engine.state import (
-    ACCEPTED,
-    DECLINED,
+from tyros_protocol.cards import DECK, CardCounts, counts_from_names
+from tyros_server.engine import (
     MAX_SEATS,
-    NOT_ASKED,
-    PENDING,
-    blank_state,
+    GameState,
+    Phase,
+    Unseen,
+    deal_unseen,
+    playable_tiles,
+    state_from_view,
 )
 
-_ANSWERS = {"pending": PENDING, "accept": ACCEPTED, "decline": DECLINED}
-_PHASES = {phase.name.lower(): phase for phase in Phase}
 _RESAMPLE_TRIES = 50
 
 
@@ -136,73 +132,40 @@ class Memory:
 
 
 class Determinizer:
-    """Parses a view once; :meth:`sample` then deals the hidden parts afresh each time."""
+    """Parses a view once; :meth:`sample` then deals the hidden parts afresh each time.
+
+    The engine's :func:`~tyros_server.engine.state_from_view` gives the template: every
+    detail the view shows, the other hands and both piles empty. What is left to deal
+    is worked out here once: the unseen cards (:meth:`_plan_cards`) and the unseen tiles
+    (:meth:`_plan_tiles`), with what the memory proves.
+    """
 
     def __init__(self, view: dict[str, Any], seat: int, memory: Memory | None = None,
                  board: Board = BOARD) -> None:
         self.seat = seat
         self.board = board
-        n = view["players"]
-        self.players = n
-        state = blank_state(Options(players=n, setup=view["setup"], seed=0), board)
-        state.log = None
-        state.version = view["version"]
-        state.phase = _PHASES[view["phase"]]
-        state.round = view["round"]
-        state.starting_seat = view["starting_seat"]
-        state.current = view["current"]
-        state.expand_queue = list(view["expand_queue"])
-        state.passes = view["passes"]
-        state.trade_tried = bool(view["trade_tried"])
-        parse_space, parse_port = board.parse_space, board.parse_port
-        for label, colour in view["chips"].items():
-            state.chips[parse_space(label)] = COLOUR_NAMES.index(colour)
-        for label, owner in view["cities"].items():
-            state.cities[parse_space(label)] = owner
-        for entry in view["ships"]:
-            state.add_ships(parse_port(entry["port"]), entry["seat"], entry["count"])
-        seats = view["seats"]
-        state.ship_supply = [s["ships_in_supply"] for s in seats]
-        state.city_supply = [s["cities_in_supply"] for s in seats]
-        state.revealed = [tuple(sorted(parse_space(t) for t in s["revealed_tiles"]))
-                          for s in seats]
-        state.discard = tuple(view["discard"].get(name, 0) for name in CARD_NAMES)
-        state.removed_tiles = [parse_space(t) for t in view["removed_tiles"]]
-        bonus = view["all_four_bonus"]
-        state.all_four_bonus = -1 if bonus is None else bonus
-        owed = view["owed_to"]
-        state.owed_to = -1 if owed is None else owed
-        state.keep_pending = [s in view["keep_pending"] for s in range(n)]
-        state.score = view["score"]
-        own_hand = counts_from_names(view["hand"])
-        own_tiles = tuple(sorted(parse_space(t) for t in view["tiles"]))
-        state.hands[seat] = own_hand
-        state.tiles[seat] = own_tiles
+        self.players = view["players"]
+        self.template = state = state_from_view(view, board=board)
+        self.others = [s for s in range(self.players) if s != seat]
+        self._plan_cards(view, memory)
+        self._plan_tiles(view, memory)
+        # An opponent stopped to expand without revealing its tiles has a playable tile.
+        self.needs_playable = (state.phase == Phase.EXPAND and state.current != seat
+                               and not state.revealed[state.current])
 
-        # What the view alone proves about other hands: a pending trade's cards.
-        required = [[0] * 5 for _ in range(n)]
-        trade = view["trade"]
-        if trade is not None:
-            give, get = counts_from_names(trade["give"]), counts_from_names(trade["get"])
-            state.trade = (trade["proposer"], mask_of_seats(trade["to"]), *give, *get)
-            state.answers = [NOT_ASKED] * n
-            for answer in trade["answers"]:
-                state.answers[answer["seat"]] = _ANSWERS[answer["answer"]]
-            required[trade["proposer"]] = list(give)
-            for answer in trade["answers"]:
-                if answer["answer"] == "accept":
-                    required[answer["seat"]] = [max(a, b) for a, b in
-                                                zip(required[answer["seat"]], get, strict=True)]
-        self.template = state
+    # Cards ----------------------------------------------------------------------------
 
-        # Cards --------------------------------------------------------------------
-        self.card_counts = [s["cards"] for s in seats]
+    def _plan_cards(self, view: dict[str, Any], memory: Memory | None) -> None:
+        """The cards each other hand must hold, and the pool the rest are dealt from."""
+        state = self.template
+        own_hand = state.hands[self.seat]
+        self.card_counts = [s["cards"] for s in view["seats"]]
         self.draw_count = view["draw_pile"]
         pool = [DECK[k] - own_hand[k] - state.discard[k] for k in range(5)]
         if min(pool) < 0:
             raise InconsistentView("the hand and the discard pile hold more cards than the deck")
-        others = [s for s in range(n) if s != seat]
-        known = self._known_cards(others, required, pool, memory)
+        others = self.others
+        known = self._known_cards(_trade_cards(view), pool, memory)
         self.known_cards = known
         self.card_pool = [k for k in range(5)
                           for _ in range(pool[k] - sum(known[s][k] for s in others))]
@@ -211,37 +174,9 @@ class Determinizer:
             raise InconsistentView(f"{len(self.card_pool)} unseen cards for {slots} hidden "
                                    f"hand cards and a draw pile of {self.draw_count}")
 
-        # Tiles --------------------------------------------------------------------
-        self.tile_counts = [s["tiles"] for s in seats]
-        self.pile_count = view["tile_pile"]
-        seen = set(state.removed_tiles) | set(own_tiles)
-        for s in others:
-            seen.update(state.revealed[s])
-        unseen = [t for t in range(1, board.space_count) if t not in seen]
-        bottom: list[int] = []
-        forced: list[int] = []
-        if memory is not None:
-            fresh = [t for t in memory.tile_bottom if t not in seen]
-            if len(fresh) == len(memory.tile_bottom):  # else the memory is stale: ignore it
-                bottom = fresh[:self.pile_count]
-                forced = fresh[self.pile_count:]  # drawn since, and still in a hidden hand
-        hidden_slots = [self.tile_counts[s] - len(state.revealed[s]) if s != seat else 0
-                        for s in range(n)]
-        if sum(hidden_slots) < len(forced):
-            bottom, forced = [], []
-        self.hidden_slots = hidden_slots
-        self.tile_bottom = bottom
-        self.forced_tiles = forced
-        self.free_tiles = [t for t in unseen if t not in bottom and t not in forced]
-        if sum(hidden_slots) + self.pile_count != len(unseen):
-            raise InconsistentView(f"{len(unseen)} unseen tiles for {sum(hidden_slots)} hidden "
-                                   f"hand tiles and a pile of {self.pile_count}")
-        # An opponent stopped to expand without revealing its tiles has a playable tile.
-        self.needs_playable = (state.phase == Phase.EXPAND and state.current != seat
-                               and not state.revealed[state.current])
-
-    def _known_cards(self, others: list[int], required: list[list[int]], pool: list[int],
+    def _known_cards(self, required: list[list[int]], pool: list[int],
                      memory: Memory | None) -> list[list[int]]:
+        others = self.others
         known = [list(required[s]) for s in range(self.players)]
         for s in others:
             if sum(known[s]) > self.card_counts[s]:
@@ -257,32 +192,51 @@ class Determinizer:
             return known  # the memory contradicts the view: do without it
         return merged
 
-    def sample(self, rng: random.Random) -> GameState:
-        """A complete state, its hidden parts dealt at random; the template is not changed."""
-        state = self.template.copy(seed=rng.getrandbits(62))
-        seat = self.seat
-        # Cards.
+    def _deal_cards(self, rng: random.Random) -> tuple[dict[int, CardCounts], list[int]]:
         pool = self.card_pool[:]
         rng.shuffle(pool)
+        hands: dict[int, CardCounts] = {}
         at = 0
-        for s in range(self.players):
-            if s == seat:
-                continue
+        for s in self.others:
             hand = list(self.known_cards[s])
             take = self.card_counts[s] - sum(hand)
             for card in pool[at:at + take]:
                 hand[card] += 1
             at += take
-            state.hands[s] = tuple(hand)  # type: ignore[assignment]
-        state.draw_pile = pool[at:]
-        # Tiles.
-        for _ in range(_RESAMPLE_TRIES):
-            self._deal_tiles(state, rng)
-            if not self.needs_playable or playable_tiles(state, state.current):
-                break
-        return state
+            hands[s] = tuple(hand)  # type: ignore[assignment]
+        return hands, pool[at:]
 
-    def _deal_tiles(self, state: GameState, rng: random.Random) -> None:
+    # Tiles ----------------------------------------------------------------------------
+
+    def _plan_tiles(self, view: dict[str, Any], memory: Memory | None) -> None:
+        """The tiles nobody has seen, the known bottom of the pile, and the hidden slots."""
+        state = self.template
+        self.tile_counts = [s["tiles"] for s in view["seats"]]
+        self.pile_count = view["tile_pile"]
+        seen = set(state.removed_tiles) | set(state.tiles[self.seat])
+        for s in self.others:
+            seen.update(state.revealed[s])
+        unseen = [t for t in range(1, self.board.space_count) if t not in seen]
+        bottom: list[int] = []
+        forced: list[int] = []
+        if memory is not None:
+            fresh = [t for t in memory.tile_bottom if t not in seen]
+            if len(fresh) == len(memory.tile_bottom):  # else the memory is stale: ignore it
+                bottom = fresh[:self.pile_count]
+                forced = fresh[self.pile_count:]  # drawn since, and still in a hidden hand
+        hidden_slots = [self.tile_counts[s] - len(state.revealed[s]) if s != self.seat else 0
+                        for s in range(self.players)]
+        if sum(hidden_slots) < len(forced):
+            bottom, forced = [], []
+        self.hidden_slots = hidden_slots
+        self.tile_bottom = bottom
+        self.forced_tiles = forced
+        self.free_tiles = [t for t in unseen if t not in bottom and t not in forced]
+        if sum(hidden_slots) + self.pile_count != len(unseen):
+            raise InconsistentView(f"{len(unseen)} unseen tiles for {sum(hidden_slots)} hidden "
+                                   f"hand tiles and a pile of {self.pile_count}")
+
+    def _deal_tiles(self, rng: random.Random) -> tuple[dict[int, tuple[int, ...]], list[int]]:
         free = self.free_tiles[:]
         rng.shuffle(free)
         slots = [s for s in range(self.players) for _ in range(self.hidden_slots[s])]
@@ -291,11 +245,37 @@ class Determinizer:
         order = self.forced_tiles + free
         for slot, tile in zip(slots, order, strict=False):
             hidden[slot].append(tile)
-        pile_part = order[len(slots):]
-        for s in range(self.players):
-            if s != self.seat:
-                state.tiles[s] = tuple(sorted((*state.revealed[s], *hidden[s])))
-        state.tile_pile = self.tile_bottom + pile_part
+        revealed = self.template.revealed
+        tiles = {s: tuple(sorted((*revealed[s], *hidden[s]))) for s in self.others}
+        return tiles, self.tile_bottom + order[len(slots):]
+
+    # Sampling -------------------------------------------------------------------------
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A complete state, its hidden parts dealt at random; the template is not changed."""
+        state = self.template.copy(seed=rng.getrandbits(62))
+        hands, draw_pile = self._deal_cards(rng)
+        for _ in range(_RESAMPLE_TRIES):
+            tiles, tile_pile = self._deal_tiles(rng)
+            deal_unseen(state, Unseen(hands, tiles, draw_pile, tile_pile))
+            if not self.needs_playable or playable_tiles(state, state.current):
+                break
+        return state
+
+
+def _trade_cards(view: dict[str, Any]) -> list[list[int]]:
+    """What the view alone proves about other hands: a pending trade's cards (the proposer
+    holds what it offers, a seat that accepted holds what it was asked for)."""
+    required = [[0] * 5 for _ in range(view["players"])]
+    trade = view["trade"]
+    if trade is not None:
+        give, get = counts_from_names(trade["give"]), counts_from_names(trade["get"])
+        required[trade["proposer"]] = list(give)
+        for answer in trade["answers"]:
+            if answer["answer"] == "accept":
+                seat = answer["seat"]
+                required[seat] = [max(a, b) for a, b in zip(required[seat], get, strict=True)]
+    return required
 
 
 def determinize(view: dict[str, Any], seat: int, rng: random.Random,

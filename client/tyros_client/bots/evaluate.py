@@ -35,9 +35,7 @@ from collections.abc import Sequence
 
 from tyros_protocol.board import TYROS, Board
 from tyros_protocol.cards import WILD, CardCounts
-from tyros_server.engine import GameState, Phase
-from tyros_server.engine.scoring import BONUS, CITY_POINTS, SHIP_POINTS
-from tyros_server.engine.state import MAX_SEATS
+from tyros_server.engine import BONUS, CITY_POINTS, MAX_SEATS, SHIP_POINTS, GameState, Phase
 
 COLOURS = 4
 ANY = 4
@@ -492,7 +490,7 @@ class Plan:
             value += gain * alpha
             used_targets.add(target)
             used_ports[key] = used_ports.get(key, 0) + 1
-        partial = left[:4]
+        partial = left[:WILD]  # the colours
         wilds = left[WILD]  # a wild helps whichever purchase comes first
         # Unfinished purchases: a bonus for the cards already held toward them.
         beta = self.beta

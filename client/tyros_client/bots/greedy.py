@@ -33,24 +33,47 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tyros_protocol.cards import WILD, CardCounts
-from tyros_server.engine import Action, GameState, push_unchecked
-from tyros_server.engine.actions import (
-    K_ANSWER,
+from tyros_server.engine import (
+    COMPLETE_WITH,
     K_BANK_DRAW,
     K_BANK_PICK,
     K_CITY,
     K_COMPLETE,
-    K_GIVE_CARD,
     K_MOVE,
     K_PASS,
     K_PROPOSE,
     K_RETURN_TILE,
     K_SHIP,
     K_WITHDRAW,
+    KEPT,
+    ONE,
+    P_ACTIONS,
+    P_EXPAND,
+    P_GIVE_CARD,
+    P_KEEP,
+    P_TRADE,
+    PAY_AT,
+    PICK_PAY,
+    PICK_TAKE,
+    PROPOSE_GET,
+    PROPOSE_GIVE,
+    RETURNED_TILE,
+    TRADE_GET,
+    TRADE_GIVE,
+    TRADE_PROPOSER,
+    UNPAID_AT,
+    Action,
+    GameState,
+    answer,
+    bank_draw,
+    bank_pick,
+    bank_trades,
+    card_actions,
+    give_card,
+    minus,
+    plus,
+    push_unchecked,
 )
-from tyros_server.engine.legal import BANK_DRAW_MAX, BANK_PICK_COST, card_actions
-from tyros_server.engine.payments import ONE, minus, plus
-from tyros_server.engine.state import P_ACTIONS, P_EXPAND, P_GIVE_CARD, P_KEEP, P_TRADE
 
 from .base import Bot, register
 from .determinize import Determinizer, InconsistentView, Memory
@@ -114,16 +137,11 @@ def action_key(action: Action) -> tuple[int, ...]:
     ((3, 0, 23), (6, 2))
     """
     kind = action[0]
-    if kind in (K_MOVE, K_CITY):
-        return action[:3]
-    if kind == K_SHIP:
-        return action[:2]
     if kind == K_BANK_DRAW:
-        return (kind, sum(action[1:6]))
-    if kind == K_BANK_PICK:
-        return action[:2]
-    if kind == K_PROPOSE:
-        return (kind, *action[1:])
+        return (kind, sum(action[PAY_AT[kind]]))
+    unpaid = UNPAID_AT.get(kind)
+    if unpaid is not None:  # moves, cities, ships and bank picks: all but the payment
+        return action[unpaid]
     return action
 
 
@@ -137,20 +155,13 @@ def group_actions(legal: Iterable[Action], card_value: Sequence[float]) -> dict[
     """
     best: dict[tuple[int, ...], tuple[float, Action]] = {}
     for action in legal:
-        kind = action[0]
         key = action_key(action)
-        if kind in (K_MOVE, K_CITY):
-            pay = action[3:8]
-        elif kind == K_SHIP:
-            pay = action[2:7]
-        elif kind == K_BANK_DRAW:
-            pay = action[1:6]
-        elif kind == K_BANK_PICK:
-            pay = action[2:7]
-        else:
+        pay_at = PAY_AT.get(action[0])
+        if pay_at is None:
             if key not in best:
                 best[key] = (0.0, action)
             continue
+        pay = action[pay_at]
         cost = (pay[0] * card_value[0] + pay[1] * card_value[1] + pay[2] * card_value[2]
                 + pay[3] * card_value[3] + pay[4] * card_value[4])
         found = best.get(key)
@@ -163,8 +174,10 @@ def card_options(state: GameState, seat: int,
                  card_value: Sequence[float]) -> dict[tuple[int, ...], Action]:
     """The grouped card actions of the seat to act (no trade offers), built directly.
 
-    The same as ``group_actions(legal_actions(...), card_value)`` without the
-    proposals, but without listing every payment of every bank trade first.
+    Like ``group_actions(legal_actions(...), card_value)`` without the proposals, but
+    without listing every payment of every bank trade first: the engine's
+    :func:`~tyros_server.engine.bank_trades` gives one of each, and each is paid with the
+    cards worth least (:func:`cheapest`).
     """
     hand = state.hands[seat]
     out: dict[tuple[int, ...], Action] = {(K_PASS,): (K_PASS,)}
@@ -172,17 +185,13 @@ def card_options(state: GameState, seat: int,
         actions = card_actions(state, seat, kind)
         if actions:
             out.update(group_actions(actions, card_value))
-    cards = sum(hand)
-    for count in range(1, min(BANK_DRAW_MAX, len(state.draw_pile), cards) + 1):
-        pay = cheapest(hand, count, card_value)
+    paid: dict[int, CardCounts | None] = {}  # the cheapest cards, by how many are paid
+    for kind, what, price in bank_trades(state, seat):
+        if price not in paid:
+            paid[price] = cheapest(hand, price, card_value)
+        pay = paid[price]
         if pay is not None:
-            out[(K_BANK_DRAW, count)] = (K_BANK_DRAW, *pay)
-    if cards >= BANK_PICK_COST:
-        pay = cheapest(hand, BANK_PICK_COST, card_value)
-        if pay is not None:
-            for take in range(5):
-                if state.discard[take]:
-                    out[(K_BANK_PICK, take)] = (K_BANK_PICK, take, *pay)
+            out[(kind, what)] = bank_draw(pay) if kind == K_BANK_DRAW else bank_pick(what, pay)
     return out
 
 
@@ -230,8 +239,8 @@ class Greedy:
         state = self.state.copy(seed=self.rng.getrandbits(62))
         push_unchecked(state, self.seat, action)
         if state.phase == P_GIVE_CARD and state.current == self.seat:
-            push_unchecked(state, self.seat, (K_GIVE_CARD, Greedy(state, self.seat, self.rng,
-                                                                      self.weight).gift()))
+            push_unchecked(state, self.seat, give_card(Greedy(state, self.seat, self.rng,
+                                                              self.weight).gift()))
         return state
 
     def utility_after(self, action: Action) -> float:
@@ -252,10 +261,10 @@ class Greedy:
                 return self.settle(legal)
             return self.answer(legal)
         if phase == P_GIVE_CARD:
-            return (K_GIVE_CARD, self.gift())
+            return give_card(self.gift())
         if phase == P_KEEP:
             plan = self.plan(self.seat)
-            return max(legal, key=lambda a: plan.hand_value(a[1:6]))
+            return max(legal, key=lambda a: plan.hand_value(a[KEPT]))
         return legal[0]
 
     # Card actions ------------------------------------------------------------------
@@ -293,9 +302,9 @@ class Greedy:
                 choices.proposals.append(action)
                 continue
             if kind == K_BANK_DRAW:
-                score = base + self.expected_draw(plan, hand, action[1:6]) - hand_now
+                score = base + self.expected_draw(plan, hand, action[PAY_AT[kind]]) - hand_now
             elif kind == K_BANK_PICK:
-                taken = plus(minus(hand, action[2:7]), ONE[action[1]])
+                taken = plus(minus(hand, action[PICK_PAY]), ONE[action[PICK_TAKE]])
                 score = base + plan.hand_value(taken) - hand_now
             else:
                 score = self.utility_after(action)
@@ -325,7 +334,7 @@ class Greedy:
         best: Action | None = None
         best_gain = 0.0
         for action in proposals:
-            give, get = action[2:7], action[7:12]
+            give, get = action[PROPOSE_GIVE], action[PROPOSE_GET]
             wanted = max(range(5), key=lambda k: get[k])
             if unseen[wanted] < 2:
                 continue
@@ -352,26 +361,26 @@ class Greedy:
     def answer(self, legal: list[Action]) -> Action:
         trade = self.state.trade
         assert trade is not None
-        if (K_ANSWER, 1) not in legal:
-            return (K_ANSWER, 0)
-        proposer = trade[0]
-        give, get = trade[2:7], trade[7:12]
+        if answer(True) not in legal:
+            return answer(False)
+        proposer = trade[TRADE_PROPOSER]
+        give, get = trade[TRADE_GIVE], trade[TRADE_GET]
         mine = self.trade_gain(self.seat, get, give)
         theirs = self.trade_gain(proposer, give, get)
         accept = mine - self.danger(proposer) * max(0.0, theirs) > ACCEPT_MARGIN
-        return (K_ANSWER, int(accept))
+        return answer(accept)
 
     def settle(self, legal: list[Action]) -> Action:
         trade = self.state.trade
         assert trade is not None
-        give, get = trade[2:7], trade[7:12]
+        give, get = trade[TRADE_GIVE], trade[TRADE_GET]
         mine = self.trade_gain(self.seat, give, get)
         best: Action = (K_WITHDRAW,)
         best_score = 0.0
         for action in legal:
             if action[0] != K_COMPLETE:
                 continue
-            partner = action[1]
+            partner = action[COMPLETE_WITH]
             score = mine - self.danger(partner) * max(0.0, self.trade_gain(partner, get, give))
             if score > best_score:
                 best, best_score = action, score
@@ -408,7 +417,7 @@ class Greedy:
         chipped = [positions[s] for s, c in enumerate(chips) if c >= 0]
 
         def distance(action: Action) -> int:
-            row, col = positions[action[1]]
+            row, col = positions[action[RETURNED_TILE]]
             return min((abs(row - r) + abs(col - c) for r, c in chipped), default=0)
 
         return max(legal, key=lambda a: (distance(a), a))

@@ -35,14 +35,9 @@ import random
 import time
 from typing import Any
 
+from tyros_protocol.cards import WILD
 from tyros_server.engine import (
-    Action,
-    GameState,
-    legal_actions,
-    push_unchecked,
-    seats_to_act,
-)
-from tyros_server.engine.actions import (
+    ANSWER_ACCEPT,
     K_ANSWER,
     K_BANK_DRAW,
     K_BANK_PICK,
@@ -54,8 +49,20 @@ from tyros_server.engine.actions import (
     K_PASS,
     K_RETURN_TILE,
     K_SHIP,
+    KEPT,
+    MOVE_PAY,
+    MOVE_TO,
+    P_ACTIONS,
+    P_EXPAND,
+    P_GIVE_CARD,
+    P_KEEP,
+    P_OVER,
+    Action,
+    GameState,
+    legal_actions,
+    push_unchecked,
+    seats_to_act,
 )
-from tyros_server.engine.state import P_ACTIONS, P_EXPAND, P_GIVE_CARD, P_KEEP, P_OVER
 
 from .base import Bot, register
 from .determinize import Determinizer, InconsistentView, Memory
@@ -110,8 +117,8 @@ def quick_prior(state: GameState, seat: int, action: Action) -> float:
     if kind == K_CITY:
         return 20.0
     if kind == K_MOVE:
-        space = state.board.port_space[action[2]]
-        steps = sum(action[3:8])
+        space = state.board.port_space[action[MOVE_TO]]
+        steps = sum(action[MOVE_PAY])
         if state.cities[space] >= 0 or state.chips[space] < 0:
             return 1.0 - steps
         others = state.total_ships_in_space(space) - state.ships_in_space(space, seat)
@@ -127,11 +134,12 @@ def quick_prior(state: GameState, seat: int, action: Action) -> float:
     if kind in (K_BANK_DRAW, K_BANK_PICK):
         return 0.5
     if kind == K_ANSWER:
-        return 1.0 - action[1]
+        return 1.0 - action[ANSWER_ACCEPT]
     if kind == K_COMPLETE:
         return 5.0
     if kind == K_KEEP:
-        return float(max(action[1:5]) + 2 * action[5])
+        kept = action[KEPT]
+        return float(max(kept[0], kept[1], kept[2], kept[3]) + 2 * kept[WILD])
     return 0.0
 
 
@@ -215,7 +223,7 @@ class Search:
         phase = state.phase
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)
-            best = sorted(legal, key=lambda a: -plan.hand_value(a[1:6]))[:KEEP_WIDTH]
+            best = sorted(legal, key=lambda a: -plan.hand_value(a[KEPT]))[:KEEP_WIDTH]
             return {a: a for a in best}
         if phase == P_ACTIONS:
             return self._root_card_actions(greedy, legal, width)

@@ -11,21 +11,113 @@ and :func:`view` is the only way state leaves the engine.
 >>> push(state, seat, action)
 >>> state.version
 1
+
+Search (the bots) uses the rest, and nothing else of the engine:
+
+- building a state from what a seat sees, :func:`state_from_view` (the inverse of
+  :func:`view`; :class:`Unseen` and :func:`deal_unseen` fill in what the view hides);
+  copying it, :meth:`GameState.copy`;
+- legal actions: :func:`legal_actions`, or grouped as search needs them:
+  :func:`card_actions` of one kind, :func:`bank_trades` one per trade whatever it pays,
+  :func:`playable_tiles`;
+- applying an action taken from those: :func:`push_unchecked`;
+- the vocabulary to read and build actions and states with: the kinds as plain ints
+  (``K_*``), the fields of each kind (``MOVE_PAY``, ``PICK_TAKE``, ... from
+  :data:`~.actions.SPECS`), the phases (``P_*``), card-count arithmetic (:data:`ONE`,
+  :func:`plus`, :func:`minus`), and the numbers of the rules search needs.
 """
 
-from .actions import Action, Kind, Seat, action_to_json, describe_action, parse_action
+from .actions import (
+    ANSWER_ACCEPT,
+    CITY_PAY,
+    CITY_SHIP,
+    CITY_SPACE,
+    COMPLETE_WITH,
+    DRAW_PAY,
+    EXPAND_COLOUR,
+    EXPAND_TILE,
+    GIVEN_CARD,
+    K_ANSWER,
+    K_BANK_DRAW,
+    K_BANK_PICK,
+    K_CITY,
+    K_COMPLETE,
+    K_EXPAND,
+    K_GIVE_CARD,
+    K_KEEP,
+    K_MOVE,
+    K_PASS,
+    K_PROPOSE,
+    K_RETURN_TILE,
+    K_SHIP,
+    K_WITHDRAW,
+    KEPT,
+    MOVE_FROM,
+    MOVE_PAY,
+    MOVE_TO,
+    PAY_AT,
+    PICK_PAY,
+    PICK_TAKE,
+    PROPOSE_GET,
+    PROPOSE_GIVE,
+    PROPOSE_TO,
+    RETURNED_TILE,
+    SHIP_PAY,
+    SHIP_SPACE,
+    TRADE_GET,
+    TRADE_GIVE,
+    TRADE_PROPOSER,
+    TRADE_TO,
+    UNPAID_AT,
+    Action,
+    Kind,
+    Seat,
+    action_to_json,
+    answer,
+    bank_draw,
+    bank_pick,
+    give_card,
+    parse_action,
+)
 from .errors import EngineError, IllegalActionError, Reason, RecordError
-from .legal import check_action, legal_actions, proposal_problem, seats_to_act
+from .legal import (
+    bank_trades,
+    card_actions,
+    check_action,
+    legal_actions,
+    playable_tiles,
+    seats_to_act,
+)
+from .payments import ONE, minus, plus
 from .record import RECORD_FORMAT, export_record, replay
 from .rules import new_game, push, push_unchecked
-from .scoring import score_game
-from .state import GameState, Options, Phase
-from .views import Viewer, event_view, view
+from .scoring import BONUS, CITY_POINTS, SHIP_POINTS, score_game
+from .state import (
+    MAX_SEATS,
+    P_ACTIONS,
+    P_EXPAND,
+    P_GIVE_CARD,
+    P_KEEP,
+    P_OVER,
+    P_TRADE,
+    GameState,
+    Options,
+    Phase,
+)
+from .views import Unseen, deal_unseen, event_view, state_from_view, unseen, view
 
 __all__ = [
-    "RECORD_FORMAT", "Action", "EngineError", "GameState", "IllegalActionError", "Kind",
-    "Options", "Phase", "Reason", "RecordError", "Seat", "Viewer", "action_to_json",
-    "check_action", "describe_action", "event_view", "export_record", "legal_actions",
-    "new_game", "parse_action", "proposal_problem", "push", "push_unchecked", "replay",
-    "score_game", "seats_to_act", "view",
+    "ANSWER_ACCEPT", "BONUS", "CITY_PAY", "CITY_POINTS", "CITY_SHIP", "CITY_SPACE",
+    "COMPLETE_WITH", "DRAW_PAY", "EXPAND_COLOUR", "EXPAND_TILE", "GIVEN_CARD", "KEPT", "K_ANSWER",
+    "K_BANK_DRAW", "K_BANK_PICK", "K_CITY", "K_COMPLETE", "K_EXPAND", "K_GIVE_CARD", "K_KEEP",
+    "K_MOVE", "K_PASS", "K_PROPOSE", "K_RETURN_TILE", "K_SHIP", "K_WITHDRAW", "MAX_SEATS",
+    "MOVE_FROM", "MOVE_PAY", "MOVE_TO", "ONE", "PAY_AT", "PICK_PAY", "PICK_TAKE", "PROPOSE_GET",
+    "PROPOSE_GIVE", "PROPOSE_TO", "P_ACTIONS", "P_EXPAND", "P_GIVE_CARD", "P_KEEP", "P_OVER",
+    "P_TRADE", "RECORD_FORMAT", "RETURNED_TILE", "SHIP_PAY", "SHIP_POINTS", "SHIP_SPACE",
+    "TRADE_GET", "TRADE_GIVE", "TRADE_PROPOSER", "TRADE_TO", "UNPAID_AT", "Action", "EngineError",
+    "GameState", "IllegalActionError", "Kind", "Options", "Phase", "Reason", "RecordError", "Seat",
+    "Unseen", "action_to_json", "answer", "bank_draw", "bank_pick", "bank_trades", "card_actions",
+    "check_action", "deal_unseen", "event_view", "export_record", "give_card", "legal_actions",
+    "minus", "new_game", "parse_action", "playable_tiles", "plus", "push", "push_unchecked",
+    "replay", "score_game", "seats_to_act", "state_from_view", "unseen", "view",
 ]

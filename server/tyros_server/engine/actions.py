@@ -268,6 +268,10 @@ def bank_pick(take: int, pay: CardCounts) -> Action:
     return (K_BANK_PICK, take, *pay)
 
 
+def propose(asked_mask: int, give: CardCounts, get: CardCounts) -> Action:
+    return (K_PROPOSE, asked_mask, *give, *get)
+
+
 def answer(accept: bool) -> Action:
     return (K_ANSWER, int(accept))
 

@@ -300,14 +300,41 @@ def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
     return tuple((K_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
 
 
+def _bank_limits(state: GameState) -> tuple[int, int]:
+    """(the most cards a bank draw may take, the bit set of the kinds a pick may take)."""
+    a, b, c, d, e = state.discard
+    return (min(BANK_DRAW_MAX, len(state.draw_pile)),
+            (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4)
+
+
 def _bank_trades(state: GameState, hand: CardCounts) -> tuple[Action, ...]:
     """Both bank trades the hand allows now, in one cached tuple."""
     a, b, c, d, e = hand  # capped(hand, 3), inlined: every enumeration comes here
     three = (a if a < 3 else 3, b if b < 3 else 3, c if c < 3 else 3, d if d < 3 else 3,
              e if e < 3 else 3)
-    a, b, c, d, e = state.discard
-    return _bank_actions(three, min(BANK_DRAW_MAX, len(state.draw_pile)),
-                         (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4)
+    return _bank_actions(three, *_bank_limits(state))
+
+
+def bank_trades(state: GameState, seat: Seat) -> list[tuple[int, int, int]]:
+    """The bank trades of the seat to act, one per trade whatever it pays: ``(K_BANK_DRAW, n,
+    n)`` to pay and draw ``n`` cards, ``(K_BANK_PICK, card, 3)`` to take ``card`` from the
+    discards. Any cards of the hand, as many as the last number, pay for it (build the action
+    with :func:`.actions.bank_draw` or :func:`.actions.bank_pick`); :func:`card_actions` lists
+    the same trades with every payment.
+
+    >>> from .rules import new_game
+    >>> from .state import Options
+    >>> state = new_game(Options(players=4, seed=1))
+    >>> state.hands[0] = (1, 1, 0, 0, 0)
+    >>> bank_trades(state, 0)
+    [(6, 1, 1), (6, 2, 2)]
+    """
+    cards = sum(state.hands[seat])
+    most, takes = _bank_limits(state)
+    out = [(K_BANK_DRAW, size, size) for size in range(1, min(most, cards) + 1)]
+    if cards >= BANK_PICK_COST:
+        out.extend((K_BANK_PICK, take, BANK_PICK_COST) for take in range(5) if takes >> take & 1)
+    return out
 
 
 @lru_cache(maxsize=1 << 15)

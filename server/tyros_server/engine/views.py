@@ -9,14 +9,43 @@ come with the rulebook and are not in this repository).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, names_from_counts
+from tyros_protocol.board import BOARD, Board
+from tyros_protocol.cards import (
+    CARD_NAMES,
+    COLOUR_NAMES,
+    CardCounts,
+    counts_from_names,
+    names_from_counts,
+)
 
-from .actions import SPECS, TRADE_GET, TRADE_GIVE, TRADE_PROPOSER, TRADE_TO, seats_in_mask
+from .actions import (
+    SPECS,
+    TRADE_GET,
+    TRADE_GIVE,
+    TRADE_PROPOSER,
+    TRADE_TO,
+    Seat,
+    mask_of_seats,
+    pending_trade,
+    propose,
+    seats_in_mask,
+)
 from .legal import seats_to_act
 from .scoring import empire_ranks
-from .state import MAX_SEATS, PENDING, GameState
+from .state import (
+    ACCEPTED,
+    DECLINED,
+    MAX_SEATS,
+    NOT_ASKED,
+    PENDING,
+    GameState,
+    Options,
+    Phase,
+    blank_state,
+)
 
 Viewer = int | None
 """A seat number, or None for a spectator."""
@@ -162,4 +191,123 @@ def _trade_view(state: GameState) -> dict[str, Any] | None:
     }
 
 
-__all__ = ["Viewer", "event_view", "view"]
+# The inverse of view ---------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Unseen:
+    """What a view does not show: with it, :func:`state_from_view` rebuilds a whole state."""
+
+    hands: dict[Seat, CardCounts]
+    """The hand of every seat but the viewer."""
+    tiles: dict[Seat, tuple[int, ...]]
+    """The tiles of every seat but the viewer, sorted (the revealed ones among them)."""
+    draw_pile: list[int]
+    """The draw pile, top last."""
+    tile_pile: list[int]
+    """The tile pile, top last."""
+
+
+def unseen(state: GameState, viewer: Viewer) -> Unseen:
+    """What ``viewer``'s view of ``state`` hides (copied), for tests and record tools."""
+    others = [seat for seat in range(state.players) if seat != viewer]
+    return Unseen({seat: state.hands[seat] for seat in others},
+                  {seat: state.tiles[seat] for seat in others},
+                  list(state.draw_pile), list(state.tile_pile))
+
+
+_PHASES = {phase.name.lower(): phase for phase in Phase}
+_ANSWERS = {"pending": PENDING, "accept": ACCEPTED, "decline": DECLINED}
+
+
+def state_from_view(seen: dict[str, Any], hidden: Unseen | None = None,
+                    board: Board = BOARD) -> GameState:
+    """A state whose :func:`view` for ``seen["viewer"]`` is ``seen``: the inverse of
+    :func:`view`, for search. ``seen`` may have been through JSON.
+
+    ``hidden`` fills in what the view does not show (other hands and tiles, both piles);
+    without it those are empty, to be dealt later with :func:`deal_unseen` (on a
+    :meth:`~GameState.copy`). The state has no log and seed 0 (give copies their own).
+
+    >>> from .rules import new_game
+    >>> state = new_game(Options(players=3, seed=4))
+    >>> rebuilt = state_from_view(view(state, 1), unseen(state, 1))
+    >>> rebuilt.fingerprint() == state.fingerprint(), view(rebuilt, 1) == view(state, 1)
+    (True, True)
+    """
+    n = seen["players"]
+    state = blank_state(Options(players=n, setup=seen["setup"], seed=0), board)
+    state.log = None
+    _copy_turn(state, seen)
+    _copy_board(state, seen, board)
+    _copy_cards_and_tiles(state, seen, board)
+    _copy_trade(state, seen)
+    if hidden is not None:
+        deal_unseen(state, hidden)
+    return state
+
+
+def deal_unseen(state: GameState, hidden: Unseen) -> None:
+    """Put ``hidden``'s hands, tiles and piles into ``state`` (its lists are taken, not copied)."""
+    for seat, hand in hidden.hands.items():
+        state.hands[seat] = hand
+    for seat, tiles in hidden.tiles.items():
+        state.tiles[seat] = tiles
+    state.draw_pile = hidden.draw_pile
+    state.tile_pile = hidden.tile_pile
+
+
+def _copy_turn(state: GameState, seen: dict[str, Any]) -> None:
+    state.version = seen["version"]
+    state.phase = _PHASES[seen["phase"]]
+    state.round = seen["round"]
+    state.starting_seat = seen["starting_seat"]
+    state.current = seen["current"]
+    state.expand_queue = list(seen["expand_queue"])
+    state.passes = seen["passes"]
+    state.trade_tried = bool(seen["trade_tried"])
+    owed = seen["owed_to"]
+    state.owed_to = -1 if owed is None else owed
+    state.keep_pending = [s in seen["keep_pending"] for s in range(state.players)]
+    state.score = seen["score"]
+
+
+def _copy_board(state: GameState, seen: dict[str, Any], board: Board) -> None:
+    parse_space = board.parse_space
+    for label, colour in seen["chips"].items():
+        state.chips[parse_space(label)] = COLOUR_NAMES.index(colour)
+    for label, owner in seen["cities"].items():
+        state.cities[parse_space(label)] = owner
+    for entry in seen["ships"]:
+        state.add_ships(board.parse_port(entry["port"]), entry["seat"], entry["count"])
+    seats = seen["seats"]
+    state.ship_supply = [s["ships_in_supply"] for s in seats]
+    state.city_supply = [s["cities_in_supply"] for s in seats]
+    bonus = seen["all_four_bonus"]
+    state.all_four_bonus = -1 if bonus is None else bonus
+
+
+def _copy_cards_and_tiles(state: GameState, seen: dict[str, Any], board: Board) -> None:
+    parse_space = board.parse_space
+    state.revealed = [tuple(sorted(parse_space(t) for t in s["revealed_tiles"]))
+                      for s in seen["seats"]]
+    state.discard = tuple(seen["discard"].get(name, 0) for name in CARD_NAMES)
+    state.removed_tiles = [parse_space(t) for t in seen["removed_tiles"]]
+    viewer = seen["viewer"]
+    if viewer is not None:
+        state.hands[viewer] = counts_from_names(seen["hand"])
+        state.tiles[viewer] = tuple(sorted(parse_space(t) for t in seen["tiles"]))
+
+
+def _copy_trade(state: GameState, seen: dict[str, Any]) -> None:
+    trade = seen["trade"]
+    if trade is None:
+        return
+    give, get = counts_from_names(trade["give"]), counts_from_names(trade["get"])
+    state.trade = pending_trade(trade["proposer"], propose(mask_of_seats(trade["to"]), give, get))
+    state.answers = [NOT_ASKED] * state.players
+    for answer in trade["answers"]:
+        state.answers[answer["seat"]] = _ANSWERS[answer["answer"]]
+
+
+__all__ = ["Unseen", "Viewer", "deal_unseen", "event_view", "state_from_view", "unseen", "view"]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import logging
 import random
 import sys
-from typing import Any
+from collections.abc import Callable
+from importlib.metadata import entry_points
+from typing import Any, Protocol
 
 from tyros_protocol.board import BOARD
 
@@ -17,19 +20,79 @@ from .engine import Action, Options, export_record, new_game, parse_action, push
 from .session import Limits, TakeoverPolicy
 from .storage import Store
 
+STRATEGY_GROUP = "tyros.strategies"
+"""Entry-point group where installed packages may name takeover strategies."""
 
-def bot_takeover(strategy: str) -> TakeoverPolicy:
-    """A takeover policy that plays each absent seat with one bot of ``strategy``."""
-    from tyros_client.bots import make_bot  # the bots live with the client
 
-    bots: dict[tuple[str, int], Any] = {}
+class SeatPlayer(Protocol):
+    """What plays an absent seat: it sees that seat's view and legal actions, nothing else
+    (a :class:`tyros_client.bots.Bot` is one)."""
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
+
+
+PlayerFactory = Callable[[int, random.Random], SeatPlayer]
+"""(seat, rng) -> the player of that seat (a bot class is one)."""
+
+
+class RandomPlayer:
+    """The built-in takeover strategy: uniform among the legal actions."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
+
+
+def load_strategy(name: str) -> PlayerFactory:
+    """The player factory called ``name``: ``random`` (built in), an entry point of the
+    :data:`STRATEGY_GROUP` group, or ``MODULE:NAME``, an importable factory such as
+    ``tyros_client.bots.greedy:GreedyBot``. The server knows no bot itself: the bots live
+    with the client, and the client depends on the server, not the other way round.
+
+    >>> load_strategy("random") is RandomPlayer
+    True
+    >>> load_strategy("nobody")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown takeover strategy 'nobody': give random, an entry point of ...
+    """
+    if name == "random":
+        return RandomPlayer
+    for entry in entry_points(group=STRATEGY_GROUP):
+        if entry.name == name:
+            loaded: PlayerFactory = entry.load()
+            return loaded
+    module_name, colon, attribute = name.partition(":")
+    if not colon or not module_name or not attribute:
+        raise ValueError(f"unknown takeover strategy {name!r}: give random, an entry point of "
+                         f"{STRATEGY_GROUP}, or MODULE:NAME (e.g. "
+                         "tyros_client.bots.greedy:GreedyBot)")
+    try:
+        found: Any = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load takeover strategy {name!r}: {exc}") from exc
+    if not callable(found):
+        raise ValueError(f"takeover strategy {name!r} is not callable")
+    factory: PlayerFactory = found
+    return factory
+
+
+def bot_takeover(strategy: str | PlayerFactory) -> TakeoverPolicy:
+    """A takeover policy that plays each absent seat with one player of ``strategy`` (a name
+    for :func:`load_strategy`, or a factory), made when the seat is first taken over."""
+    factory = load_strategy(strategy) if isinstance(strategy, str) else strategy
+    players: dict[tuple[str, int], SeatPlayer] = {}
 
     def choose(table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
-        bot = bots.get((table, seat))
-        if bot is None:
-            bot = bots[(table, seat)] = make_bot(strategy, seat, random.Random())
-        action: Action = bot.choose(view, legal)
-        return action
+        player = players.get((table, seat))
+        if player is None:
+            player = players[(table, seat)] = factory(seat, random.Random())
+        return player.choose(view, legal)
 
     return choose
 
@@ -52,17 +115,26 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--db", default="tyros.db", help="SQLite file (created if missing)")
     parser.add_argument("--takeover", type=float, metavar="SECONDS", default=None,
                         help="let a bot play a disconnected seat after this many seconds")
-    parser.add_argument("--takeover-strategy", default="random")
+    parser.add_argument("--takeover-strategy", default="random", metavar="STRATEGY",
+                        help="who plays a taken-over seat: random (built in), an entry point "
+                             f"of {STRATEGY_GROUP}, or MODULE:NAME, a factory (seat, rng) of "
+                             "players with choose(view, legal), e.g. "
+                             "tyros_client.bots.greedy:GreedyBot")
     parser.add_argument("--max-connections", type=int, default=1024)
     parser.add_argument("--max-per-address", type=int, default=256)
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
+    takeover = None
+    if args.takeover is not None:
+        try:
+            takeover = bot_takeover(args.takeover_strategy)
+        except ValueError as exc:
+            parser.error(str(exc))
     configure_logging(args.log_level)
     config = ServerConfig(
         host=args.host, port=args.port, db=args.db, max_connections=args.max_connections,
         max_per_address=args.max_per_address, limits=Limits(takeover_seconds=args.takeover),
     )
-    takeover = bot_takeover(args.takeover_strategy) if args.takeover is not None else None
     asyncio.run(run_server(config, takeover))
     return 0
 

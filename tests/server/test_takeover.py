@@ -1,0 +1,76 @@
+"""``tyros-server --takeover``: the server plays absent seats without knowing any bot.
+
+The strategy is loaded by name (``random`` is built in) or from an importable
+``MODULE:NAME`` factory, so ``tyros_server`` never imports ``tyros_client``.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from tyros_server import cli
+from tyros_server.engine import (
+    K_PROPOSE,
+    Options,
+    legal_actions,
+    new_game,
+    push,
+    seats_to_act,
+    view,
+)
+
+
+def _play(policy: cli.TakeoverPolicy, steps: int = 60, seed: int = 3) -> None:
+    """Let ``policy`` play every seat of a game for ``steps`` actions (each legal)."""
+    state = new_game(Options(players=3, seed=seed))
+    for _ in range(steps):
+        seat = seats_to_act(state)[0]
+        legal = legal_actions(state, seat)
+        action = policy("t", seat, view(state, seat), legal)
+        assert action in legal or action[0] == K_PROPOSE  # an offer is checked on push
+        push(state, seat, action)
+
+
+def test_the_built_in_random_strategy_plays_legal_actions() -> None:
+    _play(cli.bot_takeover("random"))
+
+
+def test_a_strategy_loads_from_module_and_name() -> None:
+    _play(cli.bot_takeover("tyros_client.bots.greedy:GreedyBot"), steps=25)
+    _play(cli.bot_takeover("tyros_client.bots.random_bot:RandomBot"))
+
+
+def test_one_player_per_table_and_seat() -> None:
+    made: list[tuple[int, cli.RandomPlayer]] = []
+
+    def factory(seat: int, rng: random.Random) -> cli.SeatPlayer:
+        player = cli.RandomPlayer(seat, rng)
+        made.append((seat, player))
+        return player
+
+    policy = cli.bot_takeover(factory)
+    state = new_game(Options(players=3, seed=1))
+    seat = seats_to_act(state)[0]
+    for table in ("a", "a", "b"):
+        policy(table, seat, view(state, seat), legal_actions(state, seat))
+    assert [s for s, _ in made] == [seat, seat]
+
+
+@pytest.mark.parametrize("name", ["greedy", "nowhere:Bot", "tyros_client.bots:Nobody",
+                                  "tyros_client.bots.base:STRATEGIES.x", ":x", "x:"])
+def test_unknown_strategies_are_refused_at_start(name: str) -> None:
+    with pytest.raises(ValueError, match="takeover strategy"):
+        cli.load_strategy(name)
+    with pytest.raises(SystemExit):
+        cli.serve_main(["--takeover", "5", "--takeover-strategy", name])
+
+
+def test_the_server_takes_over_without_importing_the_client() -> None:
+    code = ("import sys; from tyros_server import cli; from tyros_server.engine import *; "
+            "s = new_game(Options(players=3, seed=2)); p = cli.bot_takeover('random'); "
+            "seat = seats_to_act(s)[0]; p('t', seat, view(s, seat), legal_actions(s, seat)); "
+            "assert not [m for m in sys.modules if m.startswith('tyros_client')], 'imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -574,7 +574,7 @@ async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> N
 
 
 def test_long_lines_wrap_under_their_own_indent() -> None:
-    from tyros_client.tui.app import _wrap
+    from tyros_client.tui.controls import _wrap
 
     assert _wrap("short", 10) == ["short"]
     pieces = _wrap("    one two three four five six seven eight", 20)

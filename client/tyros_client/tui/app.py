@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import os
 import re
 import sys
 from collections.abc import Awaitable, Callable
@@ -29,10 +28,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.completion import CompleteEvent, Completer, Completion
-from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition, has_completions, has_focus
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
@@ -43,29 +39,27 @@ from prompt_toolkit.layout import (
     FormattedTextControl,
     HSplit,
     Layout,
-    UIContent,
-    UIControl,
     VSplit,
     Window,
 )
 from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
-from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame
 
 from ..botclient import parse_address
-from . import commands
-from .board import Marks, render_board
+from . import commands, render
+from .board import Marks
 from .commands import Act, Choose, Context, Local
+from .controls import BoardControl, CommandCompleter, PagerControl, PanelControl
+from .dialog import ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
 from .state import ClientState, Notice
-from .text import CARDS, cards_text, describe_action, letter, score_sheet, who
+from .style import make_style, no_color
+from .text import describe_action
 
 Sender = Callable[[dict[str, Any]], Awaitable[bool]]
 
-PHASES = {"expand": "expansion", "actions": "card actions", "trade": "trade",
-          "give_card": "card for a city owner", "keep": "keep 3 cards", "over": "game over"}
 DIALOG_KINDS = (("answer", "_offer"), ("keep", "keep"), ("give_card", "give"),
                 ("return_tile", "return"), ("complete", "complete"))
 """Legal kinds that open a dialog by themselves, and the command that builds it."""
@@ -73,283 +67,10 @@ DIALOG_KINDS = (("answer", "_offer"), ("keep", "keep"), ("give_card", "give"),
 
 # Style ----------------------------------------------------------------------------
 
-_COLOUR_STYLE: dict[str, str] = {
-    "space": "bg:#303030 #d0d0d0",
-    "empire.orange": "bg:#875f00 #ffffff",
-    "empire.yellow": "bg:#7a7a00 #ffffff",
-    "empire.green": "bg:#005f00 #ffffff",
-    "empire.violet": "bg:#5f0087 #ffffff",
-    "number": "bold",
-    "tile": "bold reverse",
-    "origin": "underline",
-    "tag": "bold",
-    "city": "bold",
-    "coast": "bold",
-    "cost": "bold bg:#000000 #ffff5f",
-    "serpent": "bg:#00005f #5f87ff",
-    "desert": "bg:#3a3a1c #af875f",
-    "link": "bold #5fafff",
-    "player.0": "bg:#d70000 #ffffff bold",
-    "player.1": "bg:#005fff #ffffff bold",
-    "player.2": "bg:#e4e4e4 #000000 bold",
-    "player.3": "bg:#00afaf #000000 bold",
-    "card.orange": "#ff8700 bold",
-    "card.yellow": "#ffd700 bold",
-    "card.green": "#5fd700 bold",
-    "card.violet": "#af5fff bold",
-    "card.wild": "#d0d0d0 bold",
-    "log.round": "#87afff bold",
-    "log.mine": "bold",
-    "log.error": "#ff5f5f",
-    "log.info": "#87d7af",
-    "message.error": "#ff5f5f bold",
-    "message.info": "#87d7af",
-    "message.turn": "#ffd700 bold",
-    "title": "reverse",
-    "turn": "#ffd700 bold",
-    "dim": "#8a8a8a",
-    "choice.selected": "reverse bold",
-    "sheet.head": "bold",
-    "sheet.winner": "#ffd700 bold",
-    "prompt": "bold",
-    "frame.label": "bold",
-}
-_PLAIN_STYLE: dict[str, str] = {
-    "number": "bold", "tile": "bold reverse", "origin": "underline", "tag": "bold",
-    "city": "bold", "coast": "bold", "cost": "bold underline", "link": "bold",
-    "player.0": "reverse", "player.1": "reverse", "player.2": "reverse", "player.3": "reverse",
-    "log.round": "bold", "log.mine": "bold", "message.error": "bold", "message.turn": "bold",
-    "title": "reverse", "turn": "bold", "choice.selected": "reverse", "sheet.head": "bold",
-    "sheet.winner": "bold", "prompt": "bold", "frame.label": "bold",
-}
-
-
-def no_color() -> bool:
-    """Whether the user asked for no colour (https://no-color.org)."""
-    return bool(os.environ.get("NO_COLOR"))
-
-
-def make_style(colour: bool) -> Style:
-    return Style.from_dict(_COLOUR_STYLE if colour else _PLAIN_STYLE)
-
-
 # Controls ------------------------------------------------------------------------
 
 
-class BoardControl(UIControl):
-    """The map, rendered for the size it is given."""
-
-    def __init__(self, ui: TyrosApp) -> None:
-        self.ui = ui
-
-    def create_content(self, width: int, height: int) -> UIContent:
-        lines = render_board(self.ui.state.view, width, height, self.ui.marks())
-        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
-
-    def is_focusable(self) -> bool:
-        return False
-
-
-class PanelControl(UIControl):
-    """The side panel: the log (newest at the bottom) or the legal actions."""
-
-    def __init__(self, ui: TyrosApp) -> None:
-        self.ui = ui
-
-    def create_content(self, width: int, height: int) -> UIContent:
-        ui = self.ui
-        titles = {"log": "Log", "legal": "What you may do now"}
-        title = f" {titles[ui.panel]} "
-        keys = "F1 help F2 legal F3 log PgUp/PgDn"
-        head: StyleAndTextTuples = [("class:title", title),
-                                    ("class:dim", (" " + keys)[:max(0, width - len(title))])]
-        room = max(0, height - 1)
-        entries = ui.panel_lines()
-        if ui.panel == "log":
-            # Newest at the bottom; wrap only as far back as the screen shows.
-            backwards: list[StyleAndTextTuples] = []
-            for style, text in reversed(entries):
-                backwards += [[(style, piece)] for piece in reversed(_wrap(text, width))]
-                if len(backwards) >= ui.scroll + room:
-                    break
-            else:
-                ui.scroll = max(0, min(ui.scroll, len(backwards) - room))
-            body = backwards[::-1]
-            end = len(body) - ui.scroll
-            shown = body[max(0, end - room):end]
-        else:
-            body = [[(style, piece)] for style, text in entries for piece in _wrap(text, width)]
-            ui.scroll = max(0, min(ui.scroll, len(body) - room))
-            shown = body[ui.scroll:ui.scroll + room]
-        lines = [head, *shown]
-        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
-
-    def is_focusable(self) -> bool:
-        return False
-
-
-class PagerControl(UIControl):
-    """A scrollable text (the help) in a float; arrows and PageUp/PageDown scroll, Esc closes."""
-
-    def __init__(self, ui: TyrosApp) -> None:
-        self.ui = ui
-        self.top = 0
-        self.height = 1
-        self.count = 0
-        self.keys = KeyBindings()
-
-        def scroll(step: int) -> None:
-            self.top = max(0, min(self.top + step, self.count - self.height))
-
-        self.keys.add("up")(lambda event: scroll(-1))
-        self.keys.add("down")(lambda event: scroll(1))
-        self.keys.add("pageup")(lambda event: scroll(-self.height + 1))
-        self.keys.add("pagedown")(lambda event: scroll(self.height - 1))
-        self.keys.add(" ")(lambda event: scroll(self.height - 1))
-        self.keys.add("home")(lambda event: scroll(-self.count))
-        self.keys.add("end")(lambda event: scroll(self.count))
-        for key in ("escape", "q", "enter", "f1"):
-            self.keys.add(key, eager=key == "escape")(lambda event: self.ui.close_help())
-
-    def create_content(self, width: int, height: int) -> UIContent:
-        body: list[StyleAndTextTuples] = []
-        for line in commands.help_lines(self.ui.help_topic):
-            style = "class:sheet.head" if line and not line.startswith(" ") else ""
-            body += [[(style, piece)] for piece in _wrap(line, max(1, width))]
-        self.height, self.count = max(1, height), len(body)
-        self.top = max(0, min(self.top, self.count - self.height))
-        shown = body[self.top:self.top + self.height]
-        return UIContent(get_line=lambda i: shown[i], line_count=len(shown), show_cursor=False)
-
-    def is_focusable(self) -> bool:
-        return True
-
-    def get_key_bindings(self) -> KeyBindings:
-        return self.keys
-
-
-def _wrap(text: str, width: int) -> list[str]:
-    width = max(1, width)
-    if len(text) <= width:
-        return [text]
-    out = []
-    indent = " " * min(width // 3, len(text) - len(text.lstrip()) + 2)
-    while len(text) > width:
-        cut = text.rfind(" ", len(indent) + 1, width + 1)
-        if cut <= width // 3:
-            cut = width
-        out.append(text[:cut].rstrip())
-        text = indent + text[cut:].lstrip()
-    out.append(text)
-    return out
-
-
-class CommandCompleter(Completer):
-    def __init__(self, ui: TyrosApp) -> None:
-        self.ui = ui
-
-    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Any:
-        if not document.text.strip() and not complete_event.completion_requested:
-            return  # an empty line offers the commands on Tab only
-        for text, start, meta in commands.completions(document.text_before_cursor,
-                                                      self.ui.context()):
-            yield Completion(text, start_position=start, display_meta=meta)
-
-
 # Dialogs ---------------------------------------------------------------------------
-
-
-class ChoiceDialog:
-    """A list of choices built by a command, re-read at every redraw so it stays current.
-
-    ``future`` gets the chosen action, or None when the dialog is closed.
-    """
-
-    def __init__(self, ui: TyrosApp, command: str) -> None:
-        self.ui = ui
-        self.command = command
-        self.future: asyncio.Future[dict[str, Any] | None] = \
-            asyncio.get_running_loop().create_future()
-        self.index = 0
-        self.last: Choose | None = None
-        keys = KeyBindings()
-
-        @keys.add("up")
-        @keys.add("c-p")
-        def _up(event: KeyPressEvent) -> None:
-            self.index = max(0, self.index - 1)
-
-        @keys.add("down")
-        @keys.add("c-n")
-        @keys.add("tab")
-        def _down(event: KeyPressEvent) -> None:
-            self.index = min(len(self.options()) - 1, self.index + 1)
-
-        @keys.add("pageup")
-        def _page_up(event: KeyPressEvent) -> None:
-            self.index = max(0, self.index - 8)
-
-        @keys.add("pagedown")
-        def _page_down(event: KeyPressEvent) -> None:
-            self.index = min(len(self.options()) - 1, self.index + 8)
-
-        @keys.add("home")
-        def _home(event: KeyPressEvent) -> None:
-            self.index = 0
-
-        @keys.add("end")
-        def _end(event: KeyPressEvent) -> None:
-            self.index = len(self.options()) - 1
-
-        @keys.add("enter")
-        @keys.add(" ")
-        def _choose(event: KeyPressEvent) -> None:
-            options = self.options()
-            if options and not self.future.done():
-                self.future.set_result(options[min(self.index, len(options) - 1)][1])
-
-        @keys.add("escape", eager=True)
-        @keys.add("c-g")
-        def _close(event: KeyPressEvent) -> None:
-            if not self.future.done():
-                self.future.set_result(None)
-
-        self.control = FormattedTextControl(self._text, focusable=True, key_bindings=keys,
-                                            show_cursor=False)
-        self.window = Window(self.control, wrap_lines=True)
-        self.frame = Frame(self.window, title=lambda: self.current().title,
-                           width=D(min=30, preferred=66, max=90))
-        self.float = Float(self.frame, top=2)
-
-    def current(self) -> Choose:
-        result = commands.parse(self.command, self.ui.context())
-        if isinstance(result, Choose):
-            self.last = result
-        return self.last or Choose("", "", ())
-
-    def relevant(self) -> bool:
-        return isinstance(commands.parse(self.command, self.ui.context()), Choose)
-
-    def options(self) -> tuple[tuple[str, dict[str, Any]], ...]:
-        return self.current().options
-
-    def _text(self) -> StyleAndTextTuples:
-        choice = self.current()
-        out: StyleAndTextTuples = [("", choice.text + "\n")]
-        left = self.ui.state.seconds_left()
-        if self.command == "_offer" and left is not None:
-            out.append(("class:message.turn", f"Time left: {left:.0f} s\n"))
-        out.append(("", "\n"))
-        self.index = max(0, min(self.index, len(choice.options) - 1))
-        for i, (label, _) in enumerate(choice.options):
-            if i == self.index:
-                out.append(("[SetCursorPosition]", ""))
-                out.append(("class:choice.selected", f"> {label}"))
-            else:
-                out.append(("", f"  {label}"))
-            out.append(("", "\n"))
-        out.append(("class:dim", "\nUp/Down choose, Enter confirms, Esc closes"))
-        return out
 
 
 # The application ------------------------------------------------------------------
@@ -394,19 +115,21 @@ class TyrosApp:
         self.command_window = Window(BufferControl(self.buffer), height=1)
         body = HSplit([
             Window(BoardControl(self), height=self._map_height),
-            Window(FormattedTextControl(self._hand_text), height=1, style="class:bar"),
+            Window(FormattedTextControl(lambda: render.hand_text(self)), height=1,
+                   style="class:bar"),
             VSplit([
-                Window(FormattedTextControl(self._table_text),
+                Window(FormattedTextControl(lambda: render.table_text(self)),
                        width=lambda: D(min=24, preferred=39 if self.compact() else 47,
                                        max=39 if self.compact() else 47)),
                 Window(width=1, char="|", style="class:dim"),
                 Window(PanelControl(self)),
             ], height=D(min=3, preferred=8)),
-            Window(FormattedTextControl(self._message_text), height=1),
+            Window(FormattedTextControl(lambda: render.message_text(self)), height=1),
             VSplit([Window(FormattedTextControl([("class:prompt", "> ")]), width=2),
                     self.command_window], height=1),
         ])
-        self.score_window = Window(FormattedTextControl(self._score_text, focusable=True,
+        self.score_window = Window(FormattedTextControl(lambda: render.score_text(self),
+                                                        focusable=True,
                                                         key_bindings=self._score_keys()),
                                    wrap_lines=False)
         score = ConditionalContainer(
@@ -518,165 +241,6 @@ class TyrosApp:
         if self.panel == "legal":
             return [("", line) for line in commands.legal_lines(self.context())]
         return [(line.style, line.text) for line in self.state.log]
-
-    def _hand_text(self) -> StyleAndTextTuples:
-        state = self.state
-        view = state.view
-        out: StyleAndTextTuples = []
-        if state.seat is not None:
-            out += [(f"class:player.{state.seat}", f" {letter(state.seat)} "),
-                    ("class:bar", f" {state.name} ")]
-        elif state.spectate:
-            out.append(("class:bar", f" watching table {state.table} "))
-        if view is None:
-            seated = sum(1 for s in (state.table_info or {}).get("seats", []) if s.get("name"))
-            players = (state.table_info or {}).get("players", "?")
-            out.append(("", f" table {state.table}: {seated} of {players} seats taken; "
-                            "the game starts when every seat is taken"))
-            return out
-        hand = view.get("hand")
-        if hand is not None:
-            out.append(("", " Hand "))
-            for card in CARDS:
-                n = hand.count(card)
-                out.append((f"class:card.{card}" if n else "class:dim", f"{card} {n}"))
-                out.append(("", " "))
-            out.append(("", f"({len(hand)})  Tiles "))
-            tiles = view.get("tiles") or []
-            out.append(("class:tile" if tiles else "class:dim", " ".join(tiles) or "none"))
-        if not state.connected:
-            out.append(("class:message.error", f"  [{state.connection}]"))
-        return out
-
-    def _table_text(self) -> StyleAndTextTuples:
-        state = self.state
-        view = state.view
-        names = state.names
-        out: StyleAndTextTuples = []
-        if view is None:
-            out.append(("class:title", f" Table {state.table} "))
-            out.append(("", " waiting for players\n"))
-            for seat in range(len(names)):
-                status = state.seat_status(seat)
-                name = status.get("name") or "(free seat)"
-                out += [(f"class:player.{seat}", f" {letter(seat)} "), ("", f" {name}\n")]
-            return out
-        out.append(("class:title", f" Round {view.get('round')} "))
-        out.append(("", f" {PHASES.get(view.get('phase', ''), view.get('phase'))}: "))
-        out += self._whose_turn(view, names)
-        out.append(("", "\n"))
-        compact = self.compact()
-        out.append(("class:dim", "     player   crd til shp cit\n" if compact
-                    else "     player       cards tiles ships cities\n"))
-        to_act = set(view.get("to_act") or [])
-        for info in view.get("seats", []):
-            seat = info["seat"]
-            status = state.seat_status(seat)
-            flags = []
-            if seat == view.get("starting_seat"):
-                flags.append("start")
-            if seat == state.seat:
-                flags.append("you")
-            if status.get("bot"):
-                flags.append("bot")
-            elif not status.get("connected"):
-                flags.append("off")
-            out.append(("class:turn", " > " if seat in to_act else "   "))
-            out.append((f"class:player.{seat}", letter(seat)))
-            name = (names[seat] if seat < len(names) else None) or f"seat {seat}"
-            tiles = str(info["tiles"])
-            if info.get("revealed_tiles"):
-                tiles += "!"
-            if compact:
-                out.append(("", f" {name[:8]:<8} {info['cards']:>3} {tiles:>3} "
-                                f"{info['ships_in_supply']:>3} {info['cities_in_supply']:>3} "))
-            else:
-                out.append(("", f" {name[:11]:<11} {info['cards']:>5} {tiles:>5} "
-                                f"{info['ships_in_supply']:>5} {info['cities_in_supply']:>6} "))
-            out.append(("class:dim", " ".join(flags)))
-            out.append(("", "\n"))
-        out.append(("", " Empires "))
-        for empire in view.get("empires", []):
-            colour = empire["colour"]
-            space = "" if compact else " "
-            out.append((f"class:card.{colour}", f"{colour[0].upper()}{space}{empire['size']}"))
-            out.append(("class:dim", f"{space}#{empire['rank']} {space}"))
-        out.append(("", "\n Discard " if not compact else "\n Disc "))
-        discard = view.get("discard") or {}
-        for card in CARDS:
-            out.append((f"class:card.{card}", f"{card[0]}{discard.get(card, 0)}"))
-            out.append(("", " "))
-        space = "" if compact else " "
-        out.append(("", f"{space}draw{space}{view.get('draw_pile')} {space}tiles{space}"
-                        f"{view.get('tile_pile')}"))
-        return out
-
-    def _whose_turn(self, view: dict[str, Any], names: list[str | None]) -> StyleAndTextTuples:
-        phase = view.get("phase")
-        if phase == "over":
-            score = view.get("score") or {}
-            winners = " and ".join(who(s, names) for s in score.get("winners", []))
-            return [("class:turn", f"{winners} won")]
-        if phase == "trade" and view.get("trade"):
-            trade = view["trade"]
-            return [("", f"{letter(trade['proposer'])} offers {cards_text(trade['give'])} "
-                         f"for {cards_text(trade['get'])}")]
-        to_act = view.get("to_act") or []
-        if phase == "keep":
-            return [("", "waiting for " + ", ".join(letter(s) for s in to_act))]
-        current = view.get("current", 0)
-        if current == self.state.seat:
-            return [("class:turn", "your turn")]
-        return [("", f"{who(current, names)} to act")]
-
-    def _message_text(self) -> StyleAndTextTuples:
-        state = self.state
-        if state.fatal:
-            return [("class:message.error", f" {state.fatal} (Ctrl-C quits)")]
-        # Errors stay until the next command; other notices until the next update.
-        notices = [n for n in (state.error, self.local) if n is not None
-                   and n.at > self.cleared_at and (n.error or n.at >= state.prompt_at)]
-        if notices:
-            newest = max(notices, key=lambda n: n.at)
-            style = "class:message.error" if newest.error else "class:message.info"
-            return [(style, f" {newest.text}")]
-        if not state.connected:
-            return [("class:message.error", f" {state.connection}")]
-        if state.prompt:
-            return [("class:message.turn", " " + self._asked())]
-        view = state.view
-        if view is None:
-            return [("class:dim", " waiting for the game to start (F1 help)")]
-        if view.get("phase") == "over":
-            return [("class:message.turn", " the game is over: 'score' shows the sheet, "
-                                           "Ctrl-C quits")]
-        return [("class:dim", " waiting for the others (F1 help, F2 legal, Tab completes)")]
-
-    def _asked(self) -> str:
-        kinds = [a.get("kind") for a in self.state.legal]
-        if "answer" in kinds:
-            left = self.state.seconds_left()
-            time_left = f" ({left:.0f} s left)" if left is not None else ""
-            return f"a trade is offered to you: accept or decline{time_left} (F4 opens it)"
-        if "keep" in kinds:
-            return "end of round: keep 3 cards (keep CARDS, or F4)"
-        if "give_card" in kinds:
-            return "give a card to the city owner (give CARD, or F4)"
-        if "return_tile" in kinds:
-            return "you cannot expand: put a tile back (return TILE, or F4)"
-        if "expand" in kinds:
-            return "expand an empire: expand TILE [COLOUR] (your tiles are marked *)"
-        if "complete" in kinds:
-            return "your offer was accepted: complete PLAYER or withdraw (F4)"
-        if "withdraw" in kinds:
-            return "waiting for answers to your offer (withdraw to take it back)"
-        return "your turn: move, city, ship, bank, trade or pass (Tab completes, F2 lists)"
-
-    def _score_text(self) -> StyleAndTextTuples:
-        score = (self.state.view or {}).get("score")
-        if not score:
-            return [("", "no score yet")]
-        return score_sheet(score, self.state.names)
 
     # Acting --------------------------------------------------------------------
 

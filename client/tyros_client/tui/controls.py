@@ -1,0 +1,141 @@
+"""The screen's controls: the map, the side panel, the help pager and the completer.
+
+Each reads what it shows from the application (and so from the client state) through
+callables at every redraw; none holds a copy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.layout import UIContent, UIControl
+
+from . import commands
+from .board import render_board
+
+if TYPE_CHECKING:
+    from .app import TyrosApp
+
+
+class BoardControl(UIControl):
+    """The map, rendered for the size it is given."""
+
+    def __init__(self, ui: TyrosApp) -> None:
+        self.ui = ui
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = render_board(self.ui.state.view, width, height, self.ui.marks())
+        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
+
+    def is_focusable(self) -> bool:
+        return False
+
+
+class PanelControl(UIControl):
+    """The side panel: the log (newest at the bottom) or the legal actions."""
+
+    def __init__(self, ui: TyrosApp) -> None:
+        self.ui = ui
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        ui = self.ui
+        titles = {"log": "Log", "legal": "What you may do now"}
+        title = f" {titles[ui.panel]} "
+        keys = "F1 help F2 legal F3 log PgUp/PgDn"
+        head: StyleAndTextTuples = [("class:title", title),
+                                    ("class:dim", (" " + keys)[:max(0, width - len(title))])]
+        room = max(0, height - 1)
+        entries = ui.panel_lines()
+        if ui.panel == "log":
+            # Newest at the bottom; wrap only as far back as the screen shows.
+            backwards: list[StyleAndTextTuples] = []
+            for style, text in reversed(entries):
+                backwards += [[(style, piece)] for piece in reversed(_wrap(text, width))]
+                if len(backwards) >= ui.scroll + room:
+                    break
+            else:
+                ui.scroll = max(0, min(ui.scroll, len(backwards) - room))
+            body = backwards[::-1]
+            end = len(body) - ui.scroll
+            shown = body[max(0, end - room):end]
+        else:
+            body = [[(style, piece)] for style, text in entries for piece in _wrap(text, width)]
+            ui.scroll = max(0, min(ui.scroll, len(body) - room))
+            shown = body[ui.scroll:ui.scroll + room]
+        lines = [head, *shown]
+        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
+
+    def is_focusable(self) -> bool:
+        return False
+
+
+class PagerControl(UIControl):
+    """A scrollable text (the help) in a float; arrows and PageUp/PageDown scroll, Esc closes."""
+
+    def __init__(self, ui: TyrosApp) -> None:
+        self.ui = ui
+        self.top = 0
+        self.height = 1
+        self.count = 0
+        self.keys = KeyBindings()
+
+        def scroll(step: int) -> None:
+            self.top = max(0, min(self.top + step, self.count - self.height))
+
+        self.keys.add("up")(lambda event: scroll(-1))
+        self.keys.add("down")(lambda event: scroll(1))
+        self.keys.add("pageup")(lambda event: scroll(-self.height + 1))
+        self.keys.add("pagedown")(lambda event: scroll(self.height - 1))
+        self.keys.add(" ")(lambda event: scroll(self.height - 1))
+        self.keys.add("home")(lambda event: scroll(-self.count))
+        self.keys.add("end")(lambda event: scroll(self.count))
+        for key in ("escape", "q", "enter", "f1"):
+            self.keys.add(key, eager=key == "escape")(lambda event: self.ui.close_help())
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        body: list[StyleAndTextTuples] = []
+        for line in commands.help_lines(self.ui.help_topic):
+            style = "class:sheet.head" if line and not line.startswith(" ") else ""
+            body += [[(style, piece)] for piece in _wrap(line, max(1, width))]
+        self.height, self.count = max(1, height), len(body)
+        self.top = max(0, min(self.top, self.count - self.height))
+        shown = body[self.top:self.top + self.height]
+        return UIContent(get_line=lambda i: shown[i], line_count=len(shown), show_cursor=False)
+
+    def is_focusable(self) -> bool:
+        return True
+
+    def get_key_bindings(self) -> KeyBindings:
+        return self.keys
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    width = max(1, width)
+    if len(text) <= width:
+        return [text]
+    out = []
+    indent = " " * min(width // 3, len(text) - len(text.lstrip()) + 2)
+    while len(text) > width:
+        cut = text.rfind(" ", len(indent) + 1, width + 1)
+        if cut <= width // 3:
+            cut = width
+        out.append(text[:cut].rstrip())
+        text = indent + text[cut:].lstrip()
+    out.append(text)
+    return out
+
+
+class CommandCompleter(Completer):
+    def __init__(self, ui: TyrosApp) -> None:
+        self.ui = ui
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent) -> Any:
+        if not document.text.strip() and not complete_event.completion_requested:
+            return  # an empty line offers the commands on Tab only
+        for text, start, meta in commands.completions(document.text_before_cursor,
+                                                      self.ui.context()):
+            yield Completion(text, start_position=start, display_meta=meta)

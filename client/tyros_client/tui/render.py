@@ -1,0 +1,175 @@
+"""What the screen's text controls show, computed from the client state at each redraw."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from .text import CARDS, cards_text, letter, score_sheet, who
+
+if TYPE_CHECKING:
+    from .app import TyrosApp
+
+PHASES = {"expand": "expansion", "actions": "card actions", "trade": "trade",
+          "give_card": "card for a city owner", "keep": "keep 3 cards", "over": "game over"}
+
+
+def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
+    state = ui.state
+    view = state.view
+    out: StyleAndTextTuples = []
+    if state.seat is not None:
+        out += [(f"class:player.{state.seat}", f" {letter(state.seat)} "),
+                ("class:bar", f" {state.name} ")]
+    elif state.spectate:
+        out.append(("class:bar", f" watching table {state.table} "))
+    if view is None:
+        seated = sum(1 for s in (state.table_info or {}).get("seats", []) if s.get("name"))
+        players = (state.table_info or {}).get("players", "?")
+        out.append(("", f" table {state.table}: {seated} of {players} seats taken; "
+                        "the game starts when every seat is taken"))
+        return out
+    hand = view.get("hand")
+    if hand is not None:
+        out.append(("", " Hand "))
+        for card in CARDS:
+            n = hand.count(card)
+            out.append((f"class:card.{card}" if n else "class:dim", f"{card} {n}"))
+            out.append(("", " "))
+        out.append(("", f"({len(hand)})  Tiles "))
+        tiles = view.get("tiles") or []
+        out.append(("class:tile" if tiles else "class:dim", " ".join(tiles) or "none"))
+    if not state.connected:
+        out.append(("class:message.error", f"  [{state.connection}]"))
+    return out
+
+def table_text(ui: TyrosApp) -> StyleAndTextTuples:
+    state = ui.state
+    view = state.view
+    names = state.names
+    out: StyleAndTextTuples = []
+    if view is None:
+        out.append(("class:title", f" Table {state.table} "))
+        out.append(("", " waiting for players\n"))
+        for seat in range(len(names)):
+            status = state.seat_status(seat)
+            name = status.get("name") or "(free seat)"
+            out += [(f"class:player.{seat}", f" {letter(seat)} "), ("", f" {name}\n")]
+        return out
+    out.append(("class:title", f" Round {view.get('round')} "))
+    out.append(("", f" {PHASES.get(view.get('phase', ''), view.get('phase'))}: "))
+    out += _whose_turn(ui, view, names)
+    out.append(("", "\n"))
+    compact = ui.compact()
+    out.append(("class:dim", "     player   crd til shp cit\n" if compact
+                else "     player       cards tiles ships cities\n"))
+    to_act = set(view.get("to_act") or [])
+    for info in view.get("seats", []):
+        seat = info["seat"]
+        status = state.seat_status(seat)
+        flags = []
+        if seat == view.get("starting_seat"):
+            flags.append("start")
+        if seat == state.seat:
+            flags.append("you")
+        if status.get("bot"):
+            flags.append("bot")
+        elif not status.get("connected"):
+            flags.append("off")
+        out.append(("class:turn", " > " if seat in to_act else "   "))
+        out.append((f"class:player.{seat}", letter(seat)))
+        name = (names[seat] if seat < len(names) else None) or f"seat {seat}"
+        tiles = str(info["tiles"])
+        if info.get("revealed_tiles"):
+            tiles += "!"
+        if compact:
+            out.append(("", f" {name[:8]:<8} {info['cards']:>3} {tiles:>3} "
+                            f"{info['ships_in_supply']:>3} {info['cities_in_supply']:>3} "))
+        else:
+            out.append(("", f" {name[:11]:<11} {info['cards']:>5} {tiles:>5} "
+                            f"{info['ships_in_supply']:>5} {info['cities_in_supply']:>6} "))
+        out.append(("class:dim", " ".join(flags)))
+        out.append(("", "\n"))
+    out.append(("", " Empires "))
+    for empire in view.get("empires", []):
+        colour = empire["colour"]
+        space = "" if compact else " "
+        out.append((f"class:card.{colour}", f"{colour[0].upper()}{space}{empire['size']}"))
+        out.append(("class:dim", f"{space}#{empire['rank']} {space}"))
+    out.append(("", "\n Discard " if not compact else "\n Disc "))
+    discard = view.get("discard") or {}
+    for card in CARDS:
+        out.append((f"class:card.{card}", f"{card[0]}{discard.get(card, 0)}"))
+        out.append(("", " "))
+    space = "" if compact else " "
+    out.append(("", f"{space}draw{space}{view.get('draw_pile')} {space}tiles{space}"
+                    f"{view.get('tile_pile')}"))
+    return out
+
+def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None]) -> StyleAndTextTuples:
+    phase = view.get("phase")
+    if phase == "over":
+        score = view.get("score") or {}
+        winners = " and ".join(who(s, names) for s in score.get("winners", []))
+        return [("class:turn", f"{winners} won")]
+    if phase == "trade" and view.get("trade"):
+        trade = view["trade"]
+        return [("", f"{letter(trade['proposer'])} offers {cards_text(trade['give'])} "
+                     f"for {cards_text(trade['get'])}")]
+    to_act = view.get("to_act") or []
+    if phase == "keep":
+        return [("", "waiting for " + ", ".join(letter(s) for s in to_act))]
+    current = view.get("current", 0)
+    if current == ui.state.seat:
+        return [("class:turn", "your turn")]
+    return [("", f"{who(current, names)} to act")]
+
+def message_text(ui: TyrosApp) -> StyleAndTextTuples:
+    state = ui.state
+    if state.fatal:
+        return [("class:message.error", f" {state.fatal} (Ctrl-C quits)")]
+    # Errors stay until the next command; other notices until the next update.
+    notices = [n for n in (state.error, ui.local) if n is not None
+               and n.at > ui.cleared_at and (n.error or n.at >= state.prompt_at)]
+    if notices:
+        newest = max(notices, key=lambda n: n.at)
+        style = "class:message.error" if newest.error else "class:message.info"
+        return [(style, f" {newest.text}")]
+    if not state.connected:
+        return [("class:message.error", f" {state.connection}")]
+    if state.prompt:
+        return [("class:message.turn", " " + _asked(ui))]
+    view = state.view
+    if view is None:
+        return [("class:dim", " waiting for the game to start (F1 help)")]
+    if view.get("phase") == "over":
+        return [("class:message.turn", " the game is over: 'score' shows the sheet, "
+                                       "Ctrl-C quits")]
+    return [("class:dim", " waiting for the others (F1 help, F2 legal, Tab completes)")]
+
+def _asked(ui: TyrosApp) -> str:
+    kinds = [a.get("kind") for a in ui.state.legal]
+    if "answer" in kinds:
+        left = ui.state.seconds_left()
+        time_left = f" ({left:.0f} s left)" if left is not None else ""
+        return f"a trade is offered to you: accept or decline{time_left} (F4 opens it)"
+    if "keep" in kinds:
+        return "end of round: keep 3 cards (keep CARDS, or F4)"
+    if "give_card" in kinds:
+        return "give a card to the city owner (give CARD, or F4)"
+    if "return_tile" in kinds:
+        return "you cannot expand: put a tile back (return TILE, or F4)"
+    if "expand" in kinds:
+        return "expand an empire: expand TILE [COLOUR] (your tiles are marked *)"
+    if "complete" in kinds:
+        return "your offer was accepted: complete PLAYER or withdraw (F4)"
+    if "withdraw" in kinds:
+        return "waiting for answers to your offer (withdraw to take it back)"
+    return "your turn: move, city, ship, bank, trade or pass (Tab completes, F2 lists)"
+
+def score_text(ui: TyrosApp) -> StyleAndTextTuples:
+    score = (ui.state.view or {}).get("score")
+    if not score:
+        return [("", "no score yet")]
+    return score_sheet(score, ui.state.names)

@@ -1,0 +1,66 @@
+"""The client's look: colours for a colour terminal, and plain attributes for NO_COLOR."""
+
+from __future__ import annotations
+
+import os
+
+from prompt_toolkit.styles import Style
+
+_COLOUR_STYLE: dict[str, str] = {
+    "space": "bg:#303030 #d0d0d0",
+    "empire.orange": "bg:#875f00 #ffffff",
+    "empire.yellow": "bg:#7a7a00 #ffffff",
+    "empire.green": "bg:#005f00 #ffffff",
+    "empire.violet": "bg:#5f0087 #ffffff",
+    "number": "bold",
+    "tile": "bold reverse",
+    "origin": "underline",
+    "tag": "bold",
+    "city": "bold",
+    "coast": "bold",
+    "cost": "bold bg:#000000 #ffff5f",
+    "serpent": "bg:#00005f #5f87ff",
+    "desert": "bg:#3a3a1c #af875f",
+    "link": "bold #5fafff",
+    "player.0": "bg:#d70000 #ffffff bold",
+    "player.1": "bg:#005fff #ffffff bold",
+    "player.2": "bg:#e4e4e4 #000000 bold",
+    "player.3": "bg:#00afaf #000000 bold",
+    "card.orange": "#ff8700 bold",
+    "card.yellow": "#ffd700 bold",
+    "card.green": "#5fd700 bold",
+    "card.violet": "#af5fff bold",
+    "card.wild": "#d0d0d0 bold",
+    "log.round": "#87afff bold",
+    "log.mine": "bold",
+    "log.error": "#ff5f5f",
+    "log.info": "#87d7af",
+    "message.error": "#ff5f5f bold",
+    "message.info": "#87d7af",
+    "message.turn": "#ffd700 bold",
+    "title": "reverse",
+    "turn": "#ffd700 bold",
+    "dim": "#8a8a8a",
+    "choice.selected": "reverse bold",
+    "sheet.head": "bold",
+    "sheet.winner": "#ffd700 bold",
+    "prompt": "bold",
+    "frame.label": "bold",
+}
+_PLAIN_STYLE: dict[str, str] = {
+    "number": "bold", "tile": "bold reverse", "origin": "underline", "tag": "bold",
+    "city": "bold", "coast": "bold", "cost": "bold underline", "link": "bold",
+    "player.0": "reverse", "player.1": "reverse", "player.2": "reverse", "player.3": "reverse",
+    "log.round": "bold", "log.mine": "bold", "message.error": "bold", "message.turn": "bold",
+    "title": "reverse", "turn": "bold", "choice.selected": "reverse", "sheet.head": "bold",
+    "sheet.winner": "bold", "prompt": "bold", "frame.label": "bold",
+}
+
+
+def no_color() -> bool:
+    """Whether the user asked for no colour (https://no-color.org)."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def make_style(colour: bool) -> Style:
+    return Style.from_dict(_COLOUR_STYLE if colour else _PLAIN_STYLE)

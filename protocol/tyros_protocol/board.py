@@ -137,32 +137,77 @@ class Board:
         return []
 
 
+@dataclass(frozen=True, slots=True)
+class _BoardData:
+    """The data file's fields, typed but not yet checked."""
+
+    grid: tuple[tuple[str, ...], ...]
+    tyros: str
+    blocked: frozenset[str]
+    coasts: dict[str, list[str]]
+    links: list[str]
+    names: dict[str, str]
+
+
 def parse_board(data: dict[str, Any]) -> Board:
     """Build a :class:`Board` from the data file's JSON, checking every board rule."""
+    raw = _read(data)
+    space_labels, positions = _spaces(raw)
+    neighbours = _neighbours(positions)
+    port_labels, port_space, space_ports = _ports(space_labels, raw.coasts)
+    links = _links(raw, port_labels, port_space, neighbours)
+    distance = tuple(_distances_from(p, links) for p in range(len(port_labels)))
+    tyros_port = 0
+    for space, ports in enumerate(space_ports):
+        if all(distance[tyros_port][p] < 0 for p in ports):
+            raise BoardError(f"space {space_labels[space]} cannot be reached by sea from Tyros")
+    return Board(
+        space_labels=space_labels,
+        names=tuple(raw.names.get(label, label) for label in space_labels),
+        positions=positions,
+        grid=raw.grid,
+        blocked=raw.blocked,
+        neighbours=neighbours,
+        port_labels=port_labels,
+        port_space=port_space,
+        space_ports=space_ports,
+        links=links,
+        distance=distance,
+        within=_within(distance, port_space),
+    )
+
+
+def _read(data: dict[str, Any]) -> _BoardData:
     try:
         grid = tuple(tuple(str(cell) for cell in row) for row in data["grid"])
-        tyros_label = str(data["tyros"])
-        blocked = frozenset(str(data[key]) for key in ("serpent", "desert"))
-        coasts = {str(k): [str(c) for c in v] for k, v in data.get("coasts", {}).items()}
-        link_texts = [str(link) for link in data["links"]]
-        name_map = {str(k): str(v) for k, v in data.get("names", {}).items()}
+        return _BoardData(
+            grid=grid,
+            tyros=str(data["tyros"]),
+            blocked=frozenset(str(data[key]) for key in ("serpent", "desert")),
+            coasts={str(k): [str(c) for c in v] for k, v in data.get("coasts", {}).items()},
+            links=[str(link) for link in data["links"]],
+            names={str(k): str(v) for k, v in data.get("names", {}).items()},
+        )
     except (KeyError, TypeError, AttributeError) as exc:
         raise BoardError(f"malformed board data: {exc!r}") from exc
 
+
+def _spaces(raw: _BoardData) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    """The label and the grid position of each space id: Tyros, then 1..N, each once."""
+    grid = raw.grid
     if not grid or any(len(row) != len(grid[0]) for row in grid):
         raise BoardError("the grid must be a non-empty rectangle")
-
     cells: dict[str, tuple[int, int]] = {}
     for r, row in enumerate(grid):
         for c, label in enumerate(row):
-            if label in blocked:
+            if label in raw.blocked:
                 continue
             if label in cells:
                 raise BoardError(f"cell {label!r} appears twice in the grid")
             cells[label] = (r, c)
-    if tyros_label not in cells:
+    if raw.tyros not in cells:
         raise BoardError("Tyros is not on the grid")
-    numbered = sorted(label for label in cells if label != tyros_label)
+    numbered = sorted(label for label in cells if label != raw.tyros)
     if not all(label.isdigit() for label in numbered):
         raise BoardError(f"space labels must be numbers: {numbered}")
     count = len(numbered)
@@ -172,18 +217,24 @@ def parse_board(data: dict[str, Any]) -> Board:
         missing = sorted(set(range(1, top + 1)) - numbers)
         raise BoardError(f"numbered spaces must be 1..N, each once: missing {missing}"
                          if missing else f"numbered spaces must be 1..{count}, each once")
+    space_labels = (raw.tyros, *(str(n) for n in range(1, count + 1)))
+    return space_labels, tuple(cells[label] for label in space_labels)
 
-    space_labels = (tyros_label, *(str(n) for n in range(1, count + 1)))
-    space_of = {label: i for i, label in enumerate(space_labels)}
-    positions = tuple(cells[label] for label in space_labels)
+
+def _neighbours(positions: tuple[tuple[int, int], ...]) -> tuple[tuple[SpaceId, ...], ...]:
     at = {pos: space for space, pos in enumerate(positions)}
-
-    neighbours: list[tuple[SpaceId, ...]] = []
+    out: list[tuple[SpaceId, ...]] = []
     for r, c in positions:
         around = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-        neighbours.append(tuple(sorted(at[p] for p in around if p in at)))
+        out.append(tuple(sorted(at[p] for p in around if p in at)))
+    return tuple(out)
 
-    # Ports: a space's first port shares its id; extra coasts are numbered after the spaces.
+
+def _ports(space_labels: tuple[str, ...], coasts: dict[str, list[str]],
+           ) -> tuple[tuple[str, ...], tuple[SpaceId, ...], tuple[tuple[PortId, ...], ...]]:
+    """(port labels, space of each port, ports of each space). A space's first port shares
+    its id; extra coasts are numbered after the spaces."""
+    space_of = {label: i for i, label in enumerate(space_labels)}
     port_labels = list(space_labels)
     port_space = list(range(len(space_labels)))
     space_ports: list[list[PortId]] = [[s] for s in range(len(space_labels))]
@@ -200,15 +251,20 @@ def parse_board(data: dict[str, Any]) -> Board:
             port_space.append(space)
     if len(set(port_labels)) != len(port_labels):
         raise BoardError("port labels must be unique")
-    port_of = {label: p for p, label in enumerate(port_labels)}
+    return tuple(port_labels), tuple(port_space), tuple(tuple(ports) for ports in space_ports)
 
+
+def _links(raw: _BoardData, port_labels: tuple[str, ...], port_space: tuple[SpaceId, ...],
+           neighbours: tuple[tuple[SpaceId, ...], ...]) -> tuple[tuple[PortId, ...], ...]:
+    """The sea links of each port, sorted: each joins two orthogonal neighbours, both ways."""
+    port_of = {label: p for p, label in enumerate(port_labels)}
     links: list[set[PortId]] = [set() for _ in port_labels]
-    for text in link_texts:
+    for text in raw.links:
         ends = text.split("-")
         if len(ends) != 2:
             raise BoardError(f"link {text!r} must join two ports, as 'A-B'")
         for end in ends:
-            if end in blocked:
+            if end in raw.blocked:
                 raise BoardError(f"link {text!r} enters {end!r}, which is not a space")
             if end not in port_of:
                 raise BoardError(f"link {text!r} names unknown port {end!r}")
@@ -222,43 +278,26 @@ def parse_board(data: dict[str, Any]) -> Board:
             raise BoardError(f"link {text!r} is listed twice")
         links[a].add(b)
         links[b].add(a)
-
     for port, linked in enumerate(links):
         if not linked:
             raise BoardError(f"port {port_labels[port]} has no sea link")
         if any(port not in links[other] for other in linked):
             raise BoardError(f"links of port {port_labels[port]} are not symmetric")
+    return tuple(tuple(sorted(linked)) for linked in links)
 
-    frozen_links = tuple(tuple(sorted(linked)) for linked in links)
-    distance = tuple(_distances_from(p, frozen_links) for p in range(len(port_labels)))
-    tyros_port = 0
-    for space in range(len(space_labels)):
-        if all(distance[tyros_port][p] < 0 for p in space_ports[space]):
-            raise BoardError(f"space {space_labels[space]} cannot be reached by sea from Tyros")
 
+def _within(distance: tuple[tuple[int, ...], ...], port_space: tuple[SpaceId, ...],
+            ) -> tuple[tuple[tuple[tuple[PortId, int, SpaceId], ...], ...], ...]:
+    """``Board.within``: for each port and each number of steps, the ports that near."""
     nearest = tuple(
         tuple(sorted(((p, d, port_space[p]) for p, d in enumerate(row) if d > 0),
                      key=lambda entry: entry[1]))
         for row in distance
     )
-    within = tuple(
+    return tuple(
         tuple(tuple(entry for entry in row if entry[1] <= steps)
               for steps in range(max(d for _, d, _ in row) + 1))
         for row in nearest
-    )
-    return Board(
-        space_labels=space_labels,
-        names=tuple(name_map.get(label, label) for label in space_labels),
-        positions=positions,
-        grid=grid,
-        blocked=blocked,
-        neighbours=tuple(neighbours),
-        port_labels=tuple(port_labels),
-        port_space=tuple(port_space),
-        space_ports=tuple(tuple(ports) for ports in space_ports),
-        links=frozen_links,
-        distance=distance,
-        within=within,
     )
 
 

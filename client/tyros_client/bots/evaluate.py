@@ -224,30 +224,48 @@ class Analysis:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
+        self._forecast()
+        # Each seat's expected points, added up in this order: cities, spaces held by
+        # ships, majorities and the all-four-empires bonus.
+        points = self.points = [0.0] * state.players
+        self._cities(points)
+        self._count_ships()
+        self._holdings(points)
+        self._bonuses(points)
+
+    def _forecast(self) -> None:
+        """How far the game goes, and what a city and a held space are worth per empire."""
+        state = self.state
         self.tiles_left, self.phases_left = future(state)
         self.city_value, self.ship_value = empire_values(state, self.tiles_left)
         hold = self.hold = hold_factor(self.phases_left)
         deals = self.phases_left - (0 if state.phase == Phase.KEEP else 1)
         # A space held by ships may get a city once more cards are dealt.
-        held = self.held_value = [
+        self.held_value = [
             self.ship_value[c] * hold
             + (CITY_OPTION * (self.city_value[c] - self.ship_value[c] * hold) if deals > 0
                else 0.0)
             for c in range(COLOURS)]
+
+    def _cities(self, points: list[float]) -> None:
+        """Each seat's cities per empire, at their expected value."""
+        state = self.state
         players = state.players
-        board = state.board
-        chips, cities, ships = state.chips, state.cities, state.ships
-        space_count = board.space_count
-        city_value, ship_value = self.city_value, self.ship_value
+        chips, city_value = state.chips, self.city_value
         counts = [[0] * COLOURS for _ in range(players)]
-        points = [0.0] * players
-        for space, owner in enumerate(cities):
+        for space, owner in enumerate(state.cities):
             if owner >= 0 and chips[space] >= 0:
                 counts[owner][chips[space]] += 1
                 points[owner] += city_value[chips[space]]
         self.city_counts = counts
         self.colours_of = [sum(1 for c in range(COLOURS) if counts[s][c]) for s in range(players)]
-        # Ships per seat and space, and in all.
+
+    def _count_ships(self) -> None:
+        """Ships per seat and space, and in all."""
+        state = self.state
+        board = state.board
+        players, ships = state.players, state.ships
+        space_count = board.space_count
         own = [[0] * space_count for _ in range(players)]
         total = [0] * space_count
         port_space = board.port_space
@@ -261,13 +279,22 @@ class Analysis:
                     total[space] += n
         self.own = own
         self.total_ships = total
-        # The seat holding each space by ships alone (no city), -1 if none, -2 if contested;
-        # and the free spaces a ship may be sent to, with what holding one is worth.
-        alone = [-1] * space_count
+
+    def _holdings(self, points: list[float]) -> None:
+        """The seat holding each space by ships alone (no city), -1 if none, -2 if contested,
+        at the value of holding it; and the free spaces a ship may be sent to, with what
+        holding one is worth."""
+        state = self.state
+        board = state.board
+        chips, cities = state.chips, state.cities
+        own, total = self.own, self.total_ships
+        held, ship_value, hold = self.held_value, self.ship_value, self.hold
+        players = state.players
+        alone = [-1] * board.space_count
         targets: list[tuple[int, int, float]] = []
         tyros_open = (self.phases_left > 1
                       and any(chips[n] < 0 for n in board.neighbours[TYROS]))
-        for space in range(space_count):
+        for space in range(board.space_count):
             if cities[space] >= 0:
                 continue
             colour = chips[space]
@@ -287,6 +314,12 @@ class Analysis:
                     points[holder] += TYROS_UNCOLOURED * min(ship_value) * hold
         self.alone = alone
         self.targets = targets
+
+    def _bonuses(self, points: list[float]) -> None:
+        """The expected majority bonuses and the all-four-empires bonus."""
+        state = self.state
+        players = state.players
+        counts = self.city_counts
         best_other = []
         for seat in range(players):
             row = []
@@ -306,7 +339,6 @@ class Analysis:
                 points[seat] += BONUS
             elif bonus < 0:
                 points[seat] += all_four_share(self.colours_of[seat], self.phases_left)
-        self.points = points
 
     def majority(self, seat: int, colour: int, extra: int = 0) -> float:
         return majority_share(self.city_counts[seat][colour] + extra,

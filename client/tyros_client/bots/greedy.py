@@ -145,6 +145,10 @@ def action_key(action: Action) -> tuple[int, ...]:
     return action
 
 
+_PAID: dict[int, tuple[slice, slice]] = {kind: (UNPAID_AT[kind], at) for kind, at in PAY_AT.items()}
+"""(all but the payment, the payment) of each kind that pays, in one lookup."""
+
+
 def group_actions(legal: Iterable[Action], card_value: Sequence[float]) -> dict[tuple[int, ...],
                                                                               Action]:
     """One action per group (:func:`action_key`): the payment that costs the least value.
@@ -155,13 +159,14 @@ def group_actions(legal: Iterable[Action], card_value: Sequence[float]) -> dict[
     """
     best: dict[tuple[int, ...], tuple[float, Action]] = {}
     for action in legal:
-        key = action_key(action)
-        pay_at = PAY_AT.get(action[0])
-        if pay_at is None:
-            if key not in best:
-                best[key] = (0.0, action)
+        kind = action[0]
+        at = _PAID.get(kind)
+        if at is None:  # action_key(action) is the action
+            if action not in best:
+                best[action] = (0.0, action)
             continue
-        pay = action[pay_at]
+        pay = action[at[1]]
+        key = (kind, sum(pay)) if kind == K_BANK_DRAW else action[at[0]]  # action_key, inlined
         cost = (pay[0] * card_value[0] + pay[1] * card_value[1] + pay[2] * card_value[2]
                 + pay[3] * card_value[3] + pay[4] * card_value[4])
         found = best.get(key)

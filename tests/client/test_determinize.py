@@ -21,11 +21,11 @@ from tyros_server.engine import (
     event_view,
     legal_actions,
     new_game,
+    playable_tiles,
     push,
     seats_to_act,
     view,
 )
-from tyros_server.engine.legal import playable_tiles
 from tyros_server.engine.state import ACCEPTED
 
 from tests.server.engine.builders import make_state

@@ -22,28 +22,22 @@ Search (the bots) uses the rest, and nothing else of the engine:
   :func:`playable_tiles`;
 - applying an action taken from those: :func:`push_unchecked`;
 - the vocabulary to read and build actions and states with: the kinds as plain ints
-  (``K_*``), the fields of each kind (``MOVE_PAY``, ``PICK_TAKE``, ... from
-  :data:`~.actions.SPECS`), the phases (``P_*``), card-count arithmetic (:data:`ONE`,
+  (``K_*``), the fields of each kind that search reads (``MOVE_PAY``, ``PICK_TAKE``, ...;
+  :mod:`.actions` has one for every field of :data:`~.actions.SPECS`), the phases (``P_*``), card-count arithmetic (:data:`ONE`,
   :func:`plus`, :func:`minus`), and the numbers of the rules search needs.
 """
 
 from .actions import (
     ANSWER_ACCEPT,
     CITY_PAY,
-    CITY_SHIP,
-    CITY_SPACE,
     COMPLETE_WITH,
     DRAW_PAY,
-    EXPAND_COLOUR,
-    EXPAND_TILE,
-    GIVEN_CARD,
     K_ANSWER,
     K_BANK_DRAW,
     K_BANK_PICK,
     K_CITY,
     K_COMPLETE,
     K_EXPAND,
-    K_GIVE_CARD,
     K_KEEP,
     K_MOVE,
     K_PASS,
@@ -52,7 +46,6 @@ from .actions import (
     K_SHIP,
     K_WITHDRAW,
     KEPT,
-    MOVE_FROM,
     MOVE_PAY,
     MOVE_TO,
     PAY_AT,
@@ -63,7 +56,6 @@ from .actions import (
     PROPOSE_TO,
     RETURNED_TILE,
     SHIP_PAY,
-    SHIP_SPACE,
     TRADE_GET,
     TRADE_GIVE,
     TRADE_PROPOSER,
@@ -107,16 +99,15 @@ from .state import (
 from .views import Unseen, deal_unseen, event_view, state_from_view, unseen, view
 
 __all__ = [
-    "ANSWER_ACCEPT", "BONUS", "CITY_PAY", "CITY_POINTS", "CITY_SHIP", "CITY_SPACE",
-    "COMPLETE_WITH", "DRAW_PAY", "EXPAND_COLOUR", "EXPAND_TILE", "GIVEN_CARD", "KEPT", "K_ANSWER",
-    "K_BANK_DRAW", "K_BANK_PICK", "K_CITY", "K_COMPLETE", "K_EXPAND", "K_GIVE_CARD", "K_KEEP",
+    "ANSWER_ACCEPT", "BONUS", "CITY_PAY", "CITY_POINTS", "COMPLETE_WITH", "DRAW_PAY", "KEPT",
+    "K_ANSWER", "K_BANK_DRAW", "K_BANK_PICK", "K_CITY", "K_COMPLETE", "K_EXPAND", "K_KEEP",
     "K_MOVE", "K_PASS", "K_PROPOSE", "K_RETURN_TILE", "K_SHIP", "K_WITHDRAW", "MAX_SEATS",
-    "MOVE_FROM", "MOVE_PAY", "MOVE_TO", "ONE", "PAY_AT", "PICK_PAY", "PICK_TAKE", "PROPOSE_GET",
-    "PROPOSE_GIVE", "PROPOSE_TO", "P_ACTIONS", "P_EXPAND", "P_GIVE_CARD", "P_KEEP", "P_OVER",
-    "P_TRADE", "RECORD_FORMAT", "RETURNED_TILE", "SHIP_PAY", "SHIP_POINTS", "SHIP_SPACE",
-    "TRADE_GET", "TRADE_GIVE", "TRADE_PROPOSER", "TRADE_TO", "UNPAID_AT", "Action", "EngineError",
-    "GameState", "IllegalActionError", "Kind", "Options", "Phase", "Reason", "RecordError", "Seat",
-    "Unseen", "action_to_json", "answer", "bank_draw", "bank_pick", "bank_trades", "card_actions",
+    "MOVE_PAY", "MOVE_TO", "ONE", "PAY_AT", "PICK_PAY", "PICK_TAKE", "PROPOSE_GET", "PROPOSE_GIVE",
+    "PROPOSE_TO", "P_ACTIONS", "P_EXPAND", "P_GIVE_CARD", "P_KEEP", "P_OVER", "P_TRADE",
+    "RECORD_FORMAT", "RETURNED_TILE", "SHIP_PAY", "SHIP_POINTS", "TRADE_GET", "TRADE_GIVE",
+    "TRADE_PROPOSER", "TRADE_TO", "UNPAID_AT", "Action", "EngineError", "GameState",
+    "IllegalActionError", "Kind", "Options", "Phase", "Reason", "RecordError", "Seat", "Unseen",
+    "action_to_json", "answer", "bank_draw", "bank_pick", "bank_trades", "card_actions",
     "check_action", "deal_unseen", "event_view", "export_record", "give_card", "legal_actions",
     "minus", "new_game", "parse_action", "playable_tiles", "plus", "push", "push_unchecked",
     "replay", "score_game", "seats_to_act", "state_from_view", "unseen", "view",

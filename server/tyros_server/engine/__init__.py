@@ -23,8 +23,9 @@ Search (the bots) uses the rest, and nothing else of the engine:
 - applying an action taken from those: :func:`push_unchecked`;
 - the vocabulary to read and build actions and states with: the kinds as plain ints
   (``K_*``), the fields of each kind that search reads (``MOVE_PAY``, ``PICK_TAKE``, ...;
-  :mod:`.actions` has one for every field of :data:`~.actions.SPECS`), the phases (``P_*``), card-count arithmetic (:data:`ONE`,
-  :func:`plus`, :func:`minus`), and the numbers of the rules search needs.
+  :mod:`.actions` has one for every field of :data:`~.actions.SPECS`), the phases
+  (``P_*``), card-count arithmetic (:data:`ONE`, :func:`plus`, :func:`minus`), and the
+  numbers of the rules search needs.
 """
 
 from .actions import (

@@ -193,15 +193,30 @@ def accepted_since(ui: TyrosApp, count: int) -> bool:
     return state.accepted > count and state.version >= state.accepted_version
 
 
+F4 = "\x1bOS"
+
+
+async def choose_in_dialog(ui: TyrosApp, keys: PipeInput) -> None:
+    """Open the dialog on purpose (F4) and confirm its first choice once it is drawn."""
+    keys.send_text(F4)
+    await until(lambda: ui.dialog is not None and ui.dialog.drawn is not None,
+                "the dialog, opened with F4 and drawn")
+    keys.send_text("\r")
+
+
 async def play_my_turn(ui: TyrosApp, keys: PipeInput, moved: list[bool], *,
                        strict: bool = True) -> None:
     """Act on the prompt shown, by keystrokes only, as a player would."""
     kinds = prompt_kinds(ui)
-    if ui.dialog is not None:
-        keys.send_text("\r")  # the dialog's first choice: accept, keep, give, put back
+    if "answer" in kinds:
+        accept = any(a.get("accept") for a in ui.state.legal if a["kind"] == "answer")
+        keys.send_text("accept\r" if accept else "decline\r")
+    elif kinds & {"keep", "give_card", "return_tile", "complete"}:
+        await choose_in_dialog(ui, keys)
     elif "expand" in kinds:
         keys.send_text("expand\r")
-        await until(lambda: ui.dialog is not None, "the expansion dialog")
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn is not None,
+                    "the expansion dialog")
         keys.send_text("\r")
     elif "move" in kinds and not moved:
         target = next(a for a in ui.state.legal if a["kind"] == "move")
@@ -255,14 +270,16 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                                        '"pay": []}\r')
                         await on_screen(ui, "illegal_action")
                         continue
+                    # What the table asks shows in the request panel; no dialog opens
+                    # by itself (the command line keeps the keyboard).
                     if "keep" in kinds:
-                        assert ui.dialog is not None
                         await on_screen(ui, "End of round: keep 3 cards")
+                        assert ui.dialog is None
                         kept = True
                     if "answer" in kinds:
-                        assert ui.dialog is not None
                         text = await on_screen(ui, "Trade offer from B Bob")
-                        assert "Accept: give nothing, get" in text
+                        assert "You give nothing and get" in text
+                        assert "type accept or decline" in text and ui.dialog is None
                         answered = True
                     await play_my_turn(ui, keys, moved)
                     await until(lambda n=accepted: accepted_since(ui, n) or ui.state.over,
@@ -317,13 +334,17 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
                 moved: list[bool] = []
                 while acted < 6 and not ui.state.over:
                     await until(lambda: prompt_kinds(ui) or ui.state.over, "a prompt")
-                    accepted, prompt = ui.state.accepted, ui.state.prompt
+                    accepted, prompt, lines = ui.state.accepted, ui.state.prompt, ui.lines_run
                     await play_my_turn(ui, keys, moved, strict=False)
-                    # Random bots may withdraw an offer before we answer: then the prompt
-                    # changes without our action being accepted.
-                    await until(lambda n=accepted, p=prompt: accepted_since(ui, n)
-                                or (ui.state.prompt is not p and ui.dialog is None),
-                                "the game to go on")
+                    # Random bots may withdraw an offer before we answer: the prompt then
+                    # changes without our action being accepted, or the answer typed for it
+                    # is refused (nothing is asked any more) and stays on the line.
+                    await until(lambda n=accepted, p=prompt, m=lines: accepted_since(ui, n)
+                                or (ui.state.prompt is not p and ui.dialog is None)
+                                or (ui.lines_run > m and ui.buffer.text), "the game to go on")
+                    if ui.buffer.text:
+                        keys.send_text("\x15")  # Ctrl-U: clear the refused line
+                        await until(lambda: not ui.buffer.text, "the line cleared")
                     acted += 1
                 assert ui.sent, "nothing was sent"
                 mine = [line.text for line in ui.state.log if line.text.startswith("A Ann:")]
@@ -574,12 +595,12 @@ async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> N
 
 
 def test_long_lines_wrap_under_their_own_indent() -> None:
-    from tyros_client.tui.controls import _wrap
+    from tyros_client.tui.controls import wrap
 
-    assert _wrap("short", 10) == ["short"]
-    pieces = _wrap("    one two three four five six seven eight", 20)
+    assert wrap("short", 10) == ["short"]
+    pieces = wrap("    one two three four five six seven eight", 20)
     assert pieces[0] == "    one two three"
     assert len(pieces) > 2 and all(p.startswith("      ") and p[6] != " " for p in pieces[1:])
     assert all(len(p) <= 20 for p in pieces)
     assert " ".join(p.strip() for p in pieces) == "one two three four five six seven eight"
-    assert all(len(piece) <= 5 for piece in _wrap("abcdefghijklmnopqrstuvwxyz", 5))
+    assert all(len(piece) <= 5 for piece in wrap("abcdefghijklmnopqrstuvwxyz", 5))

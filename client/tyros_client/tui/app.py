@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import random
 import re
 import sys
 from collections.abc import Awaitable, Callable
@@ -51,7 +52,13 @@ from ..botclient import parse_address
 from . import commands, render
 from .board import Marks
 from .commands import Act, Choose, Context, Local
-from .controls import BoardControl, CommandCompleter, PagerControl, PanelControl
+from .controls import (
+    BoardControl,
+    CommandCompleter,
+    PagerControl,
+    PanelControl,
+    RequestControl,
+)
 from .dialog import ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
 from .state import ClientState, Notice
@@ -60,9 +67,9 @@ from .text import describe_action
 
 Sender = Callable[[dict[str, Any]], Awaitable[bool]]
 
-DIALOG_KINDS = (("answer", "_offer"), ("keep", "keep"), ("give_card", "give"),
-                ("return_tile", "return"), ("complete", "complete"))
-"""Legal kinds that open a dialog by themselves, and the command that builds it."""
+AUTO_DECLINE_SECONDS = (0.8, 2.5)
+"""An offer this seat cannot accept is declined after a random pause in this range: as
+quick as a "no" at a real table, and no quicker, so its timing says nothing more."""
 
 
 # Style ----------------------------------------------------------------------------
@@ -93,8 +100,12 @@ class TyrosApp:
         self.score_open = False
         self.score_dismissed = False
         self.help_open = False
-        self._last_dialog_command: str | None = None
+        self._auto_declining: dict[str, Any] | None = None
+        """The prompt an automatic decline is scheduled for."""
+        self._timers: list[asyncio.TimerHandle] = []
         self._tasks: set[asyncio.Future[Any]] = set()
+        self.lines_run = 0
+        """Command lines entered so far (tests wait for it)."""
         self.sent: list[dict[str, Any]] = []
         """Every action sent, oldest first (handy for tests and for the log)."""
 
@@ -122,7 +133,12 @@ class TyrosApp:
                        width=lambda: D(min=24, preferred=39 if self.compact() else 47,
                                        max=39 if self.compact() else 47)),
                 Window(width=1, char="|", style="class:dim"),
-                Window(PanelControl(self)),
+                HSplit([
+                    ConditionalContainer(Window(RequestControl(self),
+                                                height=self._request_height),
+                                         filter=Condition(self._has_request)),
+                    Window(PanelControl(self)),
+                ]),
             ], height=D(min=3, preferred=8)),
             Window(FormattedTextControl(lambda: render.message_text(self)), height=1),
             VSplit([Window(FormattedTextControl([("class:prompt", "> ")]), width=2),
@@ -149,6 +165,26 @@ class TyrosApp:
                   content=CompletionsMenu(max_height=8, scroll_offset=1)),
         ])
         return Layout(self.root, focused_element=self.command_window)
+
+    def _has_request(self) -> bool:
+        return render.request_command(self) is not None
+
+    def _request_height(self) -> D:
+        rows = self.size()[0]
+        most = 3 if rows < 30 else 5  # the log keeps some lines below it
+        return D(min=1, max=most, preferred=most)
+
+    def dialog_width(self) -> int:
+        return max(20, min(66, self.size()[1] - 2))
+
+    def invalidate(self) -> None:
+        self.application.invalidate()
+
+    def type_into_command_line(self, text: str) -> None:
+        """Give the keyboard back to the command line, with ``text`` typed into it."""
+        self.layout.focus(self.command_window)
+        self.buffer.insert_text(text)
+        self.invalidate()
 
     def size(self) -> tuple[int, int]:
         """(rows, columns) of the terminal."""
@@ -252,6 +288,7 @@ class TyrosApp:
         """Act on one command line; True when the text should stay (it was refused)."""
         self.cleared_at = self.state.clock()
         self.local = None
+        self.lines_run += 1
         result = commands.parse(line, self.context())
         if isinstance(result, Act):
             self.send(result.action)
@@ -374,16 +411,30 @@ class TyrosApp:
         self.application.invalidate()
 
     def _sync_dialogs(self) -> None:
+        """Close a dialog whose question is gone; never open one (the request panel shows
+        what is asked, and the command line keeps the keyboard); decline at once, after a
+        short pause, an offer this seat cannot accept."""
         if self.dialog is not None and not self.dialog.relevant():
             self.close_dialog()
-        kinds = {a.get("kind") for a in self.state.legal}
-        wanted = next((command for kind, command in DIALOG_KINDS if kind in kinds), None)
-        previous, self._last_dialog_command = self._last_dialog_command, wanted
-        if wanted is None or wanted == previous or self.dialog is not None:
-            return
-        if self.buffer.text.strip():
-            return  # the player is typing: the message line says what is asked (F4 opens it)
-        self.open_dialog(wanted)
+        prompt = self.state.prompt
+        answers = [a for a in self.state.legal if a.get("kind") == "answer"]
+        if answers and not any(a.get("accept") for a in answers) \
+                and self._auto_declining is not prompt:
+            self._auto_declining = prompt
+            delay = random.uniform(*AUTO_DECLINE_SECONDS)
+            handle = asyncio.get_running_loop().call_later(delay, self._auto_decline, prompt)
+            self._timers.append(handle)
+
+    def _auto_decline(self, prompt: dict[str, Any] | None) -> None:
+        if self.state.prompt is not prompt or prompt is None:
+            return  # the question changed (withdrawn, answered by hand, timed out)
+        decline = next((a for a in self.state.legal if a.get("kind") == "answer"
+                        and not a.get("accept")), None)
+        if decline is not None and not any(a.get("accept") for a in self.state.legal
+                                           if a.get("kind") == "answer"):
+            self.state.note("you do not hold the cards asked for: declined the offer",
+                            error=False)
+            self.send(decline)
 
 
 # Command line entry points ------------------------------------------------------

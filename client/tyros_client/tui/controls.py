@@ -14,7 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import UIContent, UIControl
 
-from . import commands
+from . import commands, render
 from .board import render_board
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ class PanelControl(UIControl):
             # Newest at the bottom; wrap only as far back as the screen shows.
             backwards: list[StyleAndTextTuples] = []
             for style, text in reversed(entries):
-                backwards += [[(style, piece)] for piece in reversed(_wrap(text, width))]
+                backwards += [[(style, piece)] for piece in reversed(wrap(text, width))]
                 if len(backwards) >= ui.scroll + room:
                     break
             else:
@@ -63,10 +63,35 @@ class PanelControl(UIControl):
             end = len(body) - ui.scroll
             shown = body[max(0, end - room):end]
         else:
-            body = [[(style, piece)] for style, text in entries for piece in _wrap(text, width)]
+            body = [[(style, piece)] for style, text in entries for piece in wrap(text, width)]
             ui.scroll = max(0, min(ui.scroll, len(body) - room))
             shown = body[ui.scroll:ui.scroll + room]
         lines = [head, *shown]
+        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
+
+    def is_focusable(self) -> bool:
+        return False
+
+
+class RequestControl(UIControl):
+    """What the table asks of the player (an offer, keep 3 ...): shown, never focused, so
+    that the command line keeps every key the player types."""
+
+    def __init__(self, ui: TyrosApp) -> None:
+        self.ui = ui
+
+    def lines(self, width: int) -> list[StyleAndTextTuples]:
+        out: list[StyleAndTextTuples] = []
+        for style, text in render.request_lines(self.ui):
+            out += [[(style, piece)] for piece in wrap(text, width)]
+        return out
+
+    def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
+                         get_line_prefix: Any) -> int | None:
+        return min(len(self.lines(width)), max(1, max_available_height))
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self.lines(width)[:max(0, height)]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     def is_focusable(self) -> bool:
@@ -100,7 +125,7 @@ class PagerControl(UIControl):
         body: list[StyleAndTextTuples] = []
         for line in commands.help_lines(self.ui.help_topic):
             style = "class:sheet.head" if line and not line.startswith(" ") else ""
-            body += [[(style, piece)] for piece in _wrap(line, max(1, width))]
+            body += [[(style, piece)] for piece in wrap(line, max(1, width))]
         self.height, self.count = max(1, height), len(body)
         self.top = max(0, min(self.top, self.count - self.height))
         shown = body[self.top:self.top + self.height]
@@ -113,7 +138,7 @@ class PagerControl(UIControl):
         return self.keys
 
 
-def _wrap(text: str, width: int) -> list[str]:
+def wrap(text: str, width: int) -> list[str]:
     width = max(1, width)
     if len(text) <= width:
         return [text]

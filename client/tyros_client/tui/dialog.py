@@ -13,6 +13,7 @@ from prompt_toolkit.widgets import Frame
 
 from . import commands
 from .commands import Choose
+from .controls import wrap
 
 if TYPE_CHECKING:
     from .app import TyrosApp
@@ -21,7 +22,11 @@ if TYPE_CHECKING:
 class ChoiceDialog:
     """A list of choices built by a command, re-read at every redraw so it stays current.
 
-    ``future`` gets the chosen action, or None when the dialog is closed.
+    It is opened only on purpose (F4, or a command that needs a choice) and confirms only
+    with Enter what is highlighted: a printable key closes it and goes to the command line
+    (the player is typing a command), and if the choices changed since they were last
+    drawn, Enter shows the new ones instead of confirming. ``future`` gets the chosen
+    action, or None when the dialog is closed.
     """
 
     def __init__(self, ui: TyrosApp, command: str) -> None:
@@ -31,41 +36,32 @@ class ChoiceDialog:
             asyncio.get_running_loop().create_future()
         self.index = 0
         self.last: Choose | None = None
+        self.drawn: tuple[tuple[str, dict[str, Any]], ...] | None = None
+        """The choices as last drawn: what the player saw when pressing Enter."""
         keys = KeyBindings()
 
-        @keys.add("up")
-        @keys.add("c-p")
-        def _up(event: KeyPressEvent) -> None:
-            self.index = max(0, self.index - 1)
+        def move(step: int) -> None:
+            self.index = max(0, min(len(self.options()) - 1, self.index + step))
 
-        @keys.add("down")
-        @keys.add("c-n")
-        @keys.add("tab")
-        def _down(event: KeyPressEvent) -> None:
-            self.index = min(len(self.options()) - 1, self.index + 1)
-
-        @keys.add("pageup")
-        def _page_up(event: KeyPressEvent) -> None:
-            self.index = max(0, self.index - 8)
-
-        @keys.add("pagedown")
-        def _page_down(event: KeyPressEvent) -> None:
-            self.index = min(len(self.options()) - 1, self.index + 8)
-
-        @keys.add("home")
-        def _home(event: KeyPressEvent) -> None:
-            self.index = 0
-
-        @keys.add("end")
-        def _end(event: KeyPressEvent) -> None:
-            self.index = len(self.options()) - 1
+        keys.add("up")(lambda event: move(-1))
+        keys.add("c-p")(lambda event: move(-1))
+        keys.add("down")(lambda event: move(1))
+        keys.add("c-n")(lambda event: move(1))
+        keys.add("tab")(lambda event: move(1))
+        keys.add("pageup")(lambda event: move(-8))
+        keys.add("pagedown")(lambda event: move(8))
+        keys.add("home")(lambda event: move(-10**6))
+        keys.add("end")(lambda event: move(10**6))
 
         @keys.add("enter")
-        @keys.add(" ")
         def _choose(event: KeyPressEvent) -> None:
             options = self.options()
-            if options and not self.future.done():
-                self.future.set_result(options[min(self.index, len(options) - 1)][1])
+            if not options or self.future.done():
+                return
+            if options != self.drawn:
+                self.ui.invalidate()  # they changed under the player's eyes: show them first
+                return
+            self.future.set_result(options[min(self.index, len(options) - 1)][1])
 
         @keys.add("escape", eager=True)
         @keys.add("c-g")
@@ -73,12 +69,21 @@ class ChoiceDialog:
             if not self.future.done():
                 self.future.set_result(None)
 
+        @keys.add("<any>")
+        def _typing(event: KeyPressEvent) -> None:
+            text = event.data
+            if not text.isprintable() or not text:
+                return
+            if not self.future.done():
+                self.future.set_result(None)
+            self.ui.type_into_command_line(text)
+
         self.control = FormattedTextControl(self._text, focusable=True, key_bindings=keys,
                                             show_cursor=False)
-        self.window = Window(self.control, wrap_lines=True)
+        self.window = Window(self.control, wrap_lines=False)
         self.frame = Frame(self.window, title=lambda: self.current().title,
                            width=D(min=30, preferred=66, max=90))
-        self.float = Float(self.frame, top=2)
+        self.float = Float(self.frame, top=1)
 
     def current(self) -> Choose:
         result = commands.parse(self.command, self.ui.context())
@@ -94,18 +99,32 @@ class ChoiceDialog:
 
     def _text(self) -> StyleAndTextTuples:
         choice = self.current()
-        out: StyleAndTextTuples = [("", choice.text + "\n")]
+        width = max(20, self.ui.dialog_width() - 4)
+        out: StyleAndTextTuples = []
+        for line in choice.text.split("\n"):
+            out += [("", piece + "\n") for piece in wrap(line, width)]
         left = self.ui.state.seconds_left()
         if self.command == "_offer" and left is not None:
             out.append(("class:message.turn", f"Time left: {left:.0f} s\n"))
-        out.append(("", "\n"))
-        self.index = max(0, min(self.index, len(choice.options) - 1))
-        for i, (label, _) in enumerate(choice.options):
+        options = choice.options
+        self.drawn = options
+        self.index = max(0, min(self.index, len(options) - 1))
+        # Show as many choices as the screen has room for, around the highlighted one,
+        # and always the footer.
+        room = max(1, self.ui.size()[0] - 6 - len(out) - 2)
+        first = max(0, min(self.index - room // 2, len(options) - room))
+        shown = range(first, min(len(options), first + room))
+        out.append(("class:dim", f"  ({first} more above)\n" if first else "\n"))
+        for i in shown:
+            label = options[i][0][:width - 2]
             if i == self.index:
                 out.append(("[SetCursorPosition]", ""))
                 out.append(("class:choice.selected", f"> {label}"))
             else:
                 out.append(("", f"  {label}"))
             out.append(("", "\n"))
-        out.append(("class:dim", "\nUp/Down choose, Enter confirms, Esc closes"))
+        below = len(options) - shown.stop
+        out.append(("class:dim", f"  ({below} more below)\n" if below > 0 else "\n"))
+        out.append(("class:dim", "Up/Down choose, Enter confirms, Esc closes, typing "
+                                 "returns to the command line"[:width]))
         return out

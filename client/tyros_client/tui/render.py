@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from . import commands
 from .text import CARDS, cards_text, letter, score_sheet, who
 
 if TYPE_CHECKING:
@@ -150,6 +151,10 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
 
 def _asked(ui: TyrosApp) -> str:
     kinds = [a.get("kind") for a in ui.state.legal]
+    if "answer" in kinds and not any(a.get("accept") for a in ui.state.legal
+                                     if a.get("kind") == "answer"):
+        return "a trade is offered to you, but you do not hold the cards asked for: " \
+               "declining it in a moment"
     if "answer" in kinds:
         left = ui.state.seconds_left()
         time_left = f" ({left:.0f} s left)" if left is not None else ""
@@ -173,3 +178,47 @@ def score_text(ui: TyrosApp) -> StyleAndTextTuples:
     if not score:
         return [("", "no score yet")]
     return score_sheet(score, ui.state.names)
+
+
+REQUESTS = (("answer", "_offer"), ("keep", "keep"), ("give_card", "give"),
+            ("return_tile", "return"), ("complete", "complete"), ("withdraw", "complete"))
+"""Legal kinds that are a request from the table, and the command whose choice shows it."""
+
+_HOW = {
+    "_offer": "type accept or decline (F4 to choose)",
+    "keep": "type keep CARDS, e.g. keep o,g,w (F4 to choose)",
+    "give": "type give CARD (F4 to choose)",
+    "return": "type return TILE (F4 to choose)",
+    "complete": "type complete PLAYER or withdraw (F4 to choose)",
+}
+
+
+def request_command(ui: TyrosApp) -> str | None:
+    """The command for what the table asks of the player now (None: nothing)."""
+    kinds = {a.get("kind") for a in ui.state.legal}
+    return next((command for kind, command in REQUESTS if kind in kinds), None)
+
+
+def request_lines(ui: TyrosApp) -> list[tuple[str, str]]:
+    """The request panel: what is asked, and how to answer it by typing (never focused)."""
+    command = request_command(ui)
+    if command is None:
+        return []
+    choice = commands.parse(command, ui.context())
+    if not isinstance(choice, commands.Choose):
+        return []
+    lines = [("class:request.title", f" {choice.title} ")]
+    kinds = [a.get("kind") for a in ui.state.legal]
+    how = _HOW.get(command, "")
+    if command == "_offer":
+        left = ui.state.seconds_left()
+        if not any(a.get("accept") for a in ui.state.legal if a.get("kind") == "answer"):
+            how = "you cannot accept: your client declines in a moment"
+        elif left is not None:
+            how += f"; {left:.0f} s left"
+    elif command == "complete" and "complete" not in kinds:
+        how = "waiting for the answers (type withdraw to take the offer back)"
+    if how:  # how to answer comes first: the panel may not have room for everything
+        lines.append(("class:request.how", how))
+    lines += [("class:request", line) for line in choice.text.split("\n") if line]
+    return lines

@@ -46,6 +46,8 @@ _COLOUR_STYLE: dict[str, str] = {
     "sheet.winner": "#ffd700 bold",
     "prompt": "bold",
     "frame.label": "bold",
+    "request.title": "bg:#ffd700 #000000 bold",
+    "request.how": "#ffd700",
 }
 _PLAIN_STYLE: dict[str, str] = {
     "number": "bold", "tile": "bold reverse", "origin": "underline", "tag": "bold",
@@ -54,6 +56,7 @@ _PLAIN_STYLE: dict[str, str] = {
     "log.round": "bold", "log.mine": "bold", "message.error": "bold", "message.turn": "bold",
     "title": "reverse", "turn": "bold", "choice.selected": "reverse", "sheet.head": "bold",
     "sheet.winner": "bold", "prompt": "bold", "frame.label": "bold",
+    "request.title": "reverse", "request.how": "bold",
 }
 
 

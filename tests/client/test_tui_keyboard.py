@@ -1,0 +1,185 @@
+"""The command line owns the keyboard: the real application on a pipe input, no server.
+
+Requests from the table (an offer, keep 3 ...) show in a panel that never takes the
+focus; a dialog opens only on purpose and confirms only what is highlighted in it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from tyros_client.tui import app as app_module
+from tyros_client.tui.app import TyrosApp
+from tyros_client.tui.state import ClientState
+
+from tests.client.test_tui_app import TIMEOUT, Terminal, mid_game, on_screen, screen, until
+
+F4 = "\x1bOS"
+ACCEPT = {"kind": "answer", "accept": True}
+DECLINE = {"kind": "answer", "accept": False}
+PASS = {"kind": "pass"}
+
+
+class Table:
+    """A client state fed by hand, as the network task would, and the app reading it."""
+
+    def __init__(self) -> None:
+        table, updates = mid_game()
+        self.update = updates[-1]
+        self.state = ClientState("ws://nowhere:1", "t", "Ann")
+        self.state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t",
+                           "seat": 0, "name": "Ann", "token": "x"})
+        self.state.handle(table)
+        self.state.connected = True
+        self.sent: list[dict[str, Any]] = []
+
+        async def sender(action: dict[str, Any]) -> bool:
+            self.sent.append(action)
+            return True
+
+        self.ui = TyrosApp(self.state, sender, colour=True)
+        self.version = int(self.update["version"])
+        self.push(None)
+
+    def push(self, legal: list[dict[str, Any]] | None, **view: Any) -> None:
+        """A new update: ``legal`` for seat 0 (None: nothing asked), the view changed."""
+        self.version += 1
+        message = copy.deepcopy(self.update)
+        message["version"] = self.version
+        message["events"] = []
+        message["view"].update(view)
+        message["prompt"] = None if legal is None else {
+            "version": self.version, "deadline": 30.0, "legal": legal}
+        self.state.handle(message)
+        self.ui.on_state_change()
+
+    def offer(self, legal: list[dict[str, Any]]) -> None:
+        self.push(legal, phase="trade", to_act=[0], trade={
+            "proposer": 1, "to": [0], "give": ["green"], "get": ["violet"],
+            "answers": [{"seat": 0, "answer": "pending"}]})
+
+
+@contextlib.asynccontextmanager
+async def running() -> AsyncIterator[tuple[Table, PipeInput]]:
+    with create_pipe_input() as keys, create_app_session(input=keys, output=Terminal()):
+        table = Table()
+        task = asyncio.create_task(table.ui.application.run_async())
+        try:
+            await until(lambda: table.ui.application.is_running and screen(table.ui),
+                        "the first drawing")
+            yield table, keys
+        finally:
+            table.ui.application.exit()
+            await asyncio.wait_for(task, TIMEOUT)
+
+
+async def typed(ui: TyrosApp, keys: PipeInput, text: str) -> None:
+    before = ui.buffer.text
+    keys.send_text(text)
+    await until(lambda: ui.buffer.text == before + text, f"{text!r} typed")
+
+
+async def test_an_offer_arriving_while_decline_is_typed_is_declined() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        await typed(ui, keys, "decl")
+        table.offer([ACCEPT, DECLINE])
+        text = await on_screen(ui, "Trade offer from B Bob")
+        assert "type accept or decline" in text
+        assert ui.dialog is None and ui.buffer.text == "decl"
+        keys.send_text("ine\r")
+        await until(lambda: table.sent, "an action sent")
+        assert table.sent == [DECLINE]
+
+
+async def test_a_request_arriving_mid_typing_leaves_the_text_intact() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        await typed(ui, keys, "move 31 ")
+        table.push([{"kind": "keep", "cards": ["green", "wild", "wild"]}], phase="keep",
+                   to_act=[0], keep_pending=[0])
+        await on_screen(ui, "End of round: keep 3 cards")
+        assert ui.buffer.text == "move 31 " and ui.dialog is None
+        assert ui.layout.has_focus(ui.command_window)
+
+
+async def test_no_dialog_choice_is_made_by_keys_pressed_before_it_was_entered() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        table.offer([ACCEPT, DECLINE])
+        await on_screen(ui, "Trade offer from B Bob")
+        keys.send_text("\r")  # Enter on an empty command line: nothing is chosen
+        await until(lambda: ui.lines_run == 1, "the empty line handled")
+        assert table.sent == [] and ui.dialog is None
+        keys.send_text(F4)  # entered on purpose ...
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the offer dialog")
+        keys.send_text("\x1b[B")  # ... Down to Decline ...
+        await until(lambda: ui.dialog is not None and ui.dialog.index == 1, "Decline")
+        keys.send_text("\r")  # ... and confirmed
+        await until(lambda: table.sent, "the answer")
+        assert table.sent == [DECLINE] and ui.dialog is None
+
+
+async def test_typing_in_a_dialog_goes_to_the_command_line() -> None:
+    """``move ty 23`` with two equal payments opens a choice; typing ``pass`` then is a
+    command, not a payment (a space used to confirm the highlighted choice)."""
+    legal = [PASS, {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green"]},
+             {"kind": "move", "from": "TY", "to": "23", "pay": ["yellow", "yellow"]}]
+    async with running() as (table, keys):
+        ui = table.ui
+        table.push(legal, phase="actions", to_act=[0], current=0)
+        keys.send_text("move ty 23\r")
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the payment dialog")
+        keys.send_text("pass ")
+        await until(lambda: ui.buffer.text == "pass ", "the text on the command line")
+        assert ui.dialog is None and table.sent == []
+        keys.send_text("\r")
+        await until(lambda: table.sent, "an action")
+        assert table.sent == [PASS]
+
+
+async def test_choices_that_changed_are_shown_before_enter_confirms(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        table.push([{"kind": "give_card", "card": "green"},
+                    {"kind": "give_card", "card": "wild"}], phase="give_card", to_act=[0],
+                   owed_to=1)
+        keys.send_text(F4)
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the give dialog")
+        dialog = ui.dialog
+        assert dialog is not None
+        # The choices change before the screen is drawn again: Enter shows them first.
+        monkeypatch.setattr(dialog, "drawn", ((("give orange", {}),)))
+        keys.send_text("\r")
+        await until(lambda: dialog.drawn and len(dialog.drawn) == 2, "the choices redrawn")
+        assert table.sent == []
+        keys.send_text("\r")
+        await until(lambda: table.sent, "the card given")
+        assert table.sent == [{"kind": "give_card", "card": "green"}]
+
+
+async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(app_module, "AUTO_DECLINE_SECONDS", (0.01, 0.02))
+    async with running() as (table, keys):
+        ui = table.ui
+        table.offer([DECLINE])
+        text = await on_screen(ui, "Trade offer from B Bob")
+        assert "you cannot accept" in text
+        await until(lambda: table.sent, "the automatic decline")
+        assert table.sent == [DECLINE]
+        assert any("declined the offer" in line.text for line in table.state.log)
+        # A withdrawn offer is not declined afterwards.
+        table.offer([DECLINE])
+        offered = table.state.prompt
+        table.push([PASS], phase="actions", to_act=[0], current=0, trade=None)
+        ui._auto_decline(offered)  # its pause ends after the withdrawal: nothing is sent
+        assert table.sent == [DECLINE]

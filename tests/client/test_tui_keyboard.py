@@ -169,7 +169,7 @@ async def test_choices_that_changed_are_shown_before_enter_confirms(
 async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(app_module, "AUTO_DECLINE_SECONDS", (0.01, 0.02))
-    async with running() as (table, keys):
+    async with running() as (table, _keys):
         ui = table.ui
         table.offer([DECLINE])
         text = await on_screen(ui, "Trade offer from B Bob")

@@ -72,12 +72,21 @@ async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
 
 
 class _BotPlayer:
-    """What a bot does with the messages its session passes on."""
+    """What a bot does with the messages its session passes on.
+
+    The bot thinks in a worker thread, so that a search bot's second of thought does not
+    stop the event loop (in ``tyros-play`` the screen and the server share it); updates
+    that arrive meanwhile wait, in order, for the next turn of thought.
+    """
 
     def __init__(self, run: BotRun, rng: random.Random, session: ClientSession) -> None:
         self.run, self.rng, self.session = run, rng, session
         self.bot: Bot | None = None
         self.connection: Connection | None = None
+        self._waiting: list[dict[str, Any]] = []
+        self._thinking: asyncio.Task[None] | None = None
+        self._acted_version = -1
+        """The newest prompt version acted on (a prompt is answered once)."""
 
     def handle(self, message: dict[str, Any]) -> None:
         run, kind = self.run, message.get("type")
@@ -87,7 +96,8 @@ class _BotPlayer:
             if self.bot is None and run.seat is not None:
                 self.bot = make_bot(run.strategy, run.seat, self.rng, **run.options)
             elif self.bot is not None:
-                self.bot.forget()  # a resumed seat is sent recent events again
+                self._waiting.append({"forget": True})  # recent events come again
+            self._acted_version = -1  # an action sent before a crash may not have landed
         elif kind == "table":
             run.names = [s["name"] for s in message["table"]["seats"]]
         elif kind == "error":
@@ -96,35 +106,75 @@ class _BotPlayer:
             log.debug("%s: server error %s: %s", run.name, message.get("code"),
                       message.get("message"))
         elif kind == "update" and self.bot is not None:
-            action = _on_update(self.bot, run, message)
-            if run.score is not None and self.connection is not None:
-                self.connection.stop()
-            elif action is not None and self.session.send_action(action):
-                run.actions_sent += 1
+            if message["view"]["phase"] == "over":
+                run.score = message["view"]["score"]
+                if self.connection is not None:
+                    self.connection.stop()
+                return
+            self._waiting.append(message)
+            if self._thinking is None or self._thinking.done():
+                self._thinking = asyncio.ensure_future(self._think())
+
+    async def _think(self) -> None:
+        bot = self.bot
+        assert bot is not None
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            action, version = await asyncio.to_thread(self._decide, bot, batch)
+            prompt = self.session.prompt
+            if action is None or prompt is None or not _still_legal(action, prompt):
+                continue  # the game moved on while the bot thought: think again
+            if self.session.send_action(action):
+                self._acted_version = version
+                self.run.actions_sent += 1
+                if self.connection is not None:
+                    self.connection.flush()
+
+    def _decide(self, bot: Bot, batch: list[dict[str, Any]]) -> tuple[dict[str, Any] | None,
+                                                                      int]:
+        """(In the worker thread.) Observe every update, answer the newest prompt."""
+        for message in batch:
+            if message.get("forget"):
+                bot.forget()
+            elif bot.wants_events:
+                for event in message["events"]:
+                    bot.observe(event)
+        latest = next((m for m in reversed(batch) if "view" in m), None)
+        if latest is None or not latest.get("prompt"):
+            return None, -1
+        version = int(latest["prompt"]["version"])
+        if version <= self._acted_version:
+            return None, -1
+        return _choose(bot, self.run, latest), version
 
     def status(self, status: str, detail: str) -> None:
         if status == "lost":
             log.info("%s: connection lost (%s); reconnecting", self.run.name, detail)
 
 
-def _on_update(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any] | None:
-    """The bot's answer to an update (an action as JSON), or None if it has none."""
-    if bot.wants_events:
-        for event in message["events"]:
-            bot.observe(event)
-    game = message["view"]
-    if game["phase"] == "over":
-        run.score = game["score"]
-        return None
-    prompt = message.get("prompt")
-    if not prompt:
-        return None
+def _still_legal(action: dict[str, Any], prompt: dict[str, Any]) -> bool:
+    legal = prompt.get("legal") or []
+    return action in legal or (action.get("kind") == "propose"
+                               and any(a.get("kind") == "propose" for a in legal))
+
+
+def _choose(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The bot's answer to the prompt of an update (an action as JSON), or None.
+
+    Two table manners hold for every strategy: a proposer waits for the answers before it
+    may only withdraw, and never withdraws an offer that somebody accepted (it completes
+    with one of them, the bot choosing which).
+    """
+    game, prompt = message["view"], message["prompt"]
     trade = game.get("trade")
-    if (trade is not None and trade["proposer"] == run.seat
-            and all(entry["kind"] == "withdraw" for entry in prompt["legal"])
+    kinds = {entry["kind"] for entry in prompt["legal"]}
+    if (trade is not None and trade["proposer"] == run.seat and kinds == {"withdraw"}
             and any(answer["answer"] == "pending" for answer in trade["answers"])):
         return None  # let the asked seats answer (or their time run out) before giving up
-    legal = [parse_action(entry, BOARD) for entry in prompt["legal"]]
+    entries = prompt["legal"]
+    if "complete" in kinds:
+        entries = [entry for entry in entries if entry["kind"] == "complete"]
+    legal = [parse_action(entry, BOARD) for entry in entries]
     return action_to_json(bot.choose(game, legal), BOARD)
 
 

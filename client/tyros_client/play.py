@@ -37,14 +37,26 @@ log = logging.getLogger("tyros.play")
 JOIN_SECONDS = 15.0
 SAVED = "play.json"
 
+LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
+    "easy": ("greedy", {}, "greedy bots: one move ahead, quick"),
+    "normal": ("ismcts", {"move_time": 0.3}, "search bots thinking 0.3 s a decision"),
+    "hard": ("ismcts", {"move_time": 1.0}, "search bots thinking 1 s a decision"),
+}
+"""``--level`` -> (strategy, its options, what it means)."""
+DEFAULT_LEVEL = "normal"
+
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="tyros-play",
                                      description="Play Tyros in the terminal against bots.")
     parser.add_argument("--bots", type=int, choices=(2, 3), default=3,
                         help="how many bots (2: a 3-player game, 3: a 4-player game)")
-    parser.add_argument("--strategy", default="random", choices=sorted(STRATEGIES),
-                        help="the bots' strategy")
+    levels = "; ".join(f"{name}: {about}" for name, (_, _, about) in LEVELS.items())
+    parser.add_argument("--level", choices=sorted(LEVELS), default=DEFAULT_LEVEL,
+                        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})")
+    parser.add_argument("--strategy", default=None, choices=sorted(STRATEGIES),
+                        help="for experts: the bots' strategy by name (instead of --level; "
+                             "random plays at random)")
     parser.add_argument("--name", default=None, help="your name (default: your login)")
     parser.add_argument("--setup", choices=("first", "variable"), default="first")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game and the bots")
@@ -100,15 +112,22 @@ async def play(args: argparse.Namespace, *, colour: bool | None = None,
     if saved is None:
         players = args.bots + 1
         seed = args.seed if args.seed is not None else random.randrange(2**62)
+        strategy, options, _ = LEVELS[args.level]
+        if args.strategy is not None:
+            strategy, options = args.strategy, {}
         saved = {"table": f"local-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}",
-                 "players": players, "strategy": args.strategy, "seed": seed,
-                 "human": None, "bots": []}
+                 "players": players, "strategy": strategy, "options": options,
+                 "level": args.level if args.strategy is None else args.strategy,
+                 "seed": seed, "human": None, "bots": []}
     table, players = str(saved["table"]), int(saved["players"])
     ui, net = build(url, table, args.name or default_name(),
                     options=JoinOptions(players=players, setup=args.setup, seed=saved["seed"],
                                         trade_seconds=args.trade_seconds),
                     colour=colour)
     net.state.token = saved["human"]
+    net.state.bot_names = {f"bot-{i + 1}" for i in range(players - 1)}
+    net.state.note(f"playing against {players - 1} bots, level {saved.get('level', '?')}",
+                   error=False)
     rng = random.Random(saved["seed"])
     bots: list[asyncio.Task[dict[str, Any]]] = []
     net_task = asyncio.create_task(net.run())
@@ -147,7 +166,8 @@ async def _start_bots(net: NetClient, bots: list[asyncio.Task[dict[str, Any]]], 
     runs = []
     for i in range(saved["players"] - 1):
         run = BotRun(url, saved["table"], f"bot-{i + 1}", saved["strategy"], saved["players"],
-                     args.setup, token=tokens[i] if i < len(tokens) else None)
+                     args.setup, options=dict(saved.get("options") or {}),
+                     token=tokens[i] if i < len(tokens) else None)
         runs.append(run)
         bots.append(asyncio.create_task(_bot(run, random.Random(rng.random()))))
         if run.token is None:  # a new seat: the next bot joins after this one
@@ -177,8 +197,12 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     logging.basicConfig(filename=str(directory / "play.log"), level=logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    score = None
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(play(args))
+        score = asyncio.run(play(args))
+    if score is None and (directory / SAVED).exists():
+        print("tyros-play: the game is saved; run tyros-play again to take it up where you "
+              "left it (tyros-play --new starts another one)")
     return 0
 
 

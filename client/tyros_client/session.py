@@ -220,6 +220,7 @@ class ClientSession:
     def connection_made(self) -> None:
         """A connection is open: join on it."""
         self.connected, self.joined, self.close_requested = True, False, False
+        self._out.clear()  # what was meant for the last connection is not for this one
         self._sent.clear()
         self._retries.clear()
         self._join_ids.clear()
@@ -231,6 +232,7 @@ class ClientSession:
         was_joined = self.joined
         self.connected = self.joined = False
         self.prompt = None
+        self._out.clear()
         self._retries.clear()
         if code == SEAT_TAKEN and self.fatal is None:
             self._give_up(reason or "another client took this seat", None)

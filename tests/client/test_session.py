@@ -186,3 +186,12 @@ def test_nothing_is_sent_before_the_welcome_or_by_a_spectator_token() -> None:
     assert hello["type"] == "hello" and hello["spectate"] is True
     assert session.receive("not json") == [] and session.receive("[1]") == []
     assert Handling.REPORT is ACTION_ERRORS[ErrorCode.NOT_YOUR_TURN]
+
+
+def test_frames_meant_for_a_lost_connection_never_precede_the_next_join() -> None:
+    session = joined()
+    session.receive(update(3, [PASS]))
+    session.send_action(PASS)  # queued, and the connection breaks before it goes out
+    session.connection_lost(None)
+    session.connection_made()
+    assert [m["type"] for m in sent(session)] == ["resume"]

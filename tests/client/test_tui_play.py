@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,8 @@ async def run_play(argv: list[str], check: Any) -> tuple[TyrosApp, dict[str, Any
 
 
 async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path) -> None:
-    argv = ["--bots", "2", "--seed", "3", "--data", str(tmp_path), "--name", "Ann"]
+    argv = ["--bots", "2", "--seed", "3", "--data", str(tmp_path), "--name", "Ann",
+            "--level", "easy"]
 
     async def started(ui: TyrosApp) -> None:
         await until(lambda: ui.state.view is not None, "the game to start")
@@ -42,13 +44,15 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
         assert ui.state.table.startswith("local-")
         await until(lambda: ui.state.prompt, "a prompt for the player")
         await until(lambda: (tmp_path / "play.json").exists(), "the seats to be saved")
-        await on_screen(ui, "C bot-2")
+        text = await on_screen(ui, "C bot-2")
+        assert re.search(r"C bot-2 +\d+ .* bot\b", text), text  # flagged as a bot
 
     first, score = await run_play(argv, started)
     assert score is None  # the game did not end
     assert (tmp_path / "play.db").exists()
     saved = json.loads((tmp_path / "play.json").read_text())
     assert saved["table"] == first.state.table and len(saved["bots"]) == 2
+    assert (saved["strategy"], saved["level"]) == ("greedy", "easy")
     version = first.state.version
 
     async def resumed(ui: TyrosApp) -> None:
@@ -70,7 +74,13 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
 
 def test_play_arguments() -> None:
     args = play_module.parse_args([])
-    assert (args.bots, args.strategy, args.setup) == (3, "random", "first")
+    assert (args.bots, args.level, args.strategy, args.setup) == (3, "normal", None, "first")
+    assert play_module.LEVELS["normal"][0] == "ismcts"
+    for level in ("easy", "normal", "hard"):
+        assert play_module.parse_args(["--level", level]).level == level
+    assert play_module.parse_args(["--strategy", "random"]).strategy == "random"
+    with pytest.raises(SystemExit):
+        play_module.parse_args(["--level", "godlike"])
     with pytest.raises(SystemExit):
         play_module.parse_args(["--bots", "4"])
     with pytest.raises(SystemExit):

@@ -159,7 +159,10 @@ async def test_a_stopped_server_resumes_the_game_and_the_bots_finish_it(
     # Each bot was told the server was going away, then came back with its token.
     assert [t.close_code for t in open_then] == [1001] * 4
     resumes = [t for t in tap.connections if t.sent and t.sent[0]["type"] == "resume"]
-    assert sorted(t.seat for t in resumes if t.seat is not None) == [0, 1, 2, 3]
+    assert sorted(t.seat for t in resumes if t.seat is not None) == [0, 1, 2, 3], [
+        (t.sent[0]["type"] if t.sent else None, t.seat, t.close_code) for t in tap.connections]
+    # Every connection began by joining (nothing meant for the old one went first).
+    assert all(t.sent[0]["type"] in ("hello", "resume") for t in tap.connections if t.sent)
     for traffic in resumes:
         welcome, table_msg, resync = traffic.received[:3]
         assert (welcome["type"], welcome["token"]) == ("welcome", None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from tyros_server.engine import score_game, state_from_view
 
 from . import commands
 from .text import CARDS, cards_text, letter, score_sheet, who
@@ -63,33 +64,38 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
     out += _whose_turn(ui, view, names)
     out.append(("", "\n"))
     compact = ui.compact()
-    out.append(("class:dim", "     player   crd til shp cit\n" if compact
-                else "     player       cards tiles ships cities\n"))
+    # The header is built like the rows: its words stand over their columns.
+    out.append(("class:dim", f"    {' player':<8} {'crd':>3} {'til':>3} {'s/c':>5} {'pts':>3}\n"
+                if compact else
+                f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n"))
     to_act = set(view.get("to_act") or [])
+    points = running_scores(view)
     for info in view.get("seats", []):
         seat = info["seat"]
         status = state.seat_status(seat)
         flags = []
         if seat == view.get("starting_seat"):
-            flags.append("start")
+            flags.append("1st")
         if seat == state.seat:
             flags.append("you")
-        if status.get("bot"):
-            flags.append("bot")
+        if status.get("bot") or status.get("name") in state.bot_names:
+            flags.append("bot")  # a takeover bot, or one this program started
         elif not status.get("connected"):
             flags.append("off")
         out.append(("class:turn", " > " if seat in to_act else "   "))
         out.append((f"class:player.{seat}", letter(seat)))
-        name = (names[seat] if seat < len(names) else None) or f"seat {seat}"
+        name = (names[seat] if seat < len(names) else None) or f"player {letter(seat)}"
         tiles = str(info["tiles"])
         if info.get("revealed_tiles"):
             tiles += "!"
+        supply = f"{info['ships_in_supply']}/{info['cities_in_supply']}"
+        score = str(points[seat]) if points is not None else "?"
         if compact:
-            out.append(("", f" {name[:8]:<8} {info['cards']:>3} {tiles:>3} "
-                            f"{info['ships_in_supply']:>3} {info['cities_in_supply']:>3} "))
+            out.append(("", f" {name[:7]:<7} {info['cards']:>3} {tiles:>3} {supply:>5} "
+                            f"{score:>3} "))
         else:
-            out.append(("", f" {name[:11]:<11} {info['cards']:>5} {tiles:>5} "
-                            f"{info['ships_in_supply']:>5} {info['cities_in_supply']:>6} "))
+            out.append(("", f" {name[:9]:<9} {info['cards']:>5} {tiles:>5} {supply:>6} "
+                            f"{score:>4} "))
         out.append(("class:dim", " ".join(flags)))
         out.append(("", "\n"))
     out.append(("", " Empires "))
@@ -222,3 +228,22 @@ def request_lines(ui: TyrosApp) -> list[tuple[str, str]]:
         lines.append(("class:request.how", how))
     lines += [("class:request", line) for line in choice.text.split("\n") if line]
     return lines
+
+
+_SCORES: dict[int, tuple[dict[str, Any], list[int]]] = {}
+
+
+def running_scores(view: dict[str, Any]) -> list[int] | None:
+    """What each seat would score if the game ended now, from public information only (the
+    engine's own scoring, on a state rebuilt from the view); None if it cannot be told."""
+    cached = _SCORES.get(id(view))
+    if cached is not None and cached[0] is view:
+        return cached[1]
+    try:
+        sheet = view.get("score") or score_game(state_from_view(view))
+        totals = [int(p["total"]) for p in sheet["players"]]
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    _SCORES.clear()  # one view at a time is on screen
+    _SCORES[id(view)] = (view, totals)
+    return totals

@@ -75,6 +75,8 @@ class ClientState:
         self.accepted_version = -1
         self.changes = 0
         """Bumped by every message, so that the screen can tell something changed."""
+        self.bot_names: set[str] = set()
+        """Names of the seats this program knows are bots (``tyros-play`` starts them)."""
 
     # What the screen asks ----------------------------------------------------------
 

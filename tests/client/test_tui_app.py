@@ -268,7 +268,8 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                         server_error = True
                         keys.send_text('act {"kind": "move", "from": "TY", "to": "5", '
                                        '"pay": []}\r')
-                        await on_screen(ui, "illegal_action")
+                        await on_screen(ui, "the server refused that action: it is not "
+                                            "allowed now")
                         continue
                     # What the table asks shows in the request panel; no dialog opens
                     # by itself (the command line keeps the keyboard).
@@ -435,7 +436,7 @@ async def test_a_full_table_is_refused_with_a_hint(tmp_path: Path) -> None:
         tasks = await seat_in_order(seats)
         async with seated(tasks), client(url, "f1", options=JoinOptions(players=3)) as (ui, _):
             await until(lambda: ui.state.fatal, "the refusal")
-            assert "table_full" in (ui.state.fatal or "")
+            assert "the table is full" in (ui.state.fatal or "")
             text = await on_screen(ui, "spectate")
             assert "full" in text
 

@@ -108,8 +108,11 @@ def test_pass_and_not_now() -> None:
     problem = parse("pass", ctx({"kind": "keep", "cards": ["green"] * 3}))
     assert isinstance(problem, Problem)
     assert "now you can: keep" in problem.message
-    waiting = parse("pass", ctx())
-    assert isinstance(waiting, Problem) and "not your turn" in waiting.message
+    waiting = parse("pass", Context(seat=0, names=NAMES, view={
+        "phase": "actions", "current": 1, "to_act": [1], "players": 4}))
+    assert isinstance(waiting, Problem)
+    assert waiting.message == "you cannot pass now: it is B Bob's turn (card actions): " \
+                              "wait for them"
 
 
 def test_unknown_command_says_what_is_possible() -> None:

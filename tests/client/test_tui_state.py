@@ -100,8 +100,8 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
 def test_errors_and_acceptances() -> None:
     state = ClientState("ws://x:1", "t", "Ann")
     state.handle({"type": "error", "re": 4, "code": "stale_version", "message": "old"})
-    assert state.error is not None and state.error.text == "stale_version: old"
-    assert state.log[-1].text == "server: stale_version: old"
+    assert state.error is not None and state.error.text == "the game moved on before your action arrived: look again"
+    assert state.log[-1].text == "server: the game moved on before your action arrived: look again"
     state.handle({"type": "accepted", "re": 5, "version": 9})
     assert (state.accepted, state.accepted_version) == (1, 9)
 
@@ -178,3 +178,17 @@ def test_data_dir_follows_xdg(monkeypatch: Any, tmp_path: Path) -> None:
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert data_dir() == tmp_path / "home" / ".local" / "share" / "tyros"
+
+
+def test_every_error_code_has_words_and_no_code_reaches_the_screen() -> None:
+    from tyros_client.tui.state import ClientState
+    from tyros_client.tui.text import ERROR_WORDS
+    from tyros_protocol.errors import ErrorCode
+
+    assert set(ERROR_WORDS) == {code.value for code in ErrorCode}
+    for code in ErrorCode:
+        state = ClientState("ws://x:1", "t", "Ann")
+        state.handle({"type": "error", "re": 1, "code": code.value,
+                      "message": "action.action: Input tag 'bogus' found using 'kind'"})
+        assert state.error is not None and state.error.text == ERROR_WORDS[code.value]
+        assert "_" not in state.error.text and "Input tag" not in state.log[-1].text

@@ -35,6 +35,7 @@ from typing import Any
 
 from tyros_protocol.board import BOARD, BoardError
 
+from . import why as why_not
 from .text import CARDS, COLOURS, LETTERS, cards_short, cards_text, describe_action, name_of, who
 
 Action = dict[str, Any]
@@ -51,6 +52,8 @@ class Context:
     hand: Sequence[str] = ()
     tiles: Sequence[str] = ()
     trade: Mapping[str, Any] | None = None
+    view: Mapping[str, Any] | None = None
+    """The seat's view, for explaining refusals (never for deciding what is legal)."""
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any] | None, prompt: Mapping[str, Any] | None,
@@ -59,7 +62,7 @@ class Context:
         return cls(legal=list((prompt or {}).get("legal") or []), seat=seat,
                    players=int(view.get("players", len(names) or 4)), names=list(names),
                    hand=list(view.get("hand") or []), tiles=list(view.get("tiles") or []),
-                   trade=view.get("trade"))
+                   trade=view.get("trade"), view=view or None)
 
     def of_kind(self, *kinds: str) -> list[Action]:
         return [a for a in self.legal if a.get("kind") in kinds]
@@ -415,7 +418,8 @@ def parse(line: str, ctx: Context) -> Result:
 
 def _now_hint(ctx: Context) -> str:
     if not ctx.legal:
-        return "it is not your turn (type help for the commands)"
+        waiting = why_not.turn_problem(ctx.view, ctx.seat, ctx.names)
+        return waiting or "nothing is asked of you now (type help for the commands)"
     commands = []
     for action in ctx.legal:
         name = _KIND_COMMAND.get(str(action.get("kind")), "")
@@ -426,8 +430,14 @@ def _now_hint(ctx: Context) -> str:
     return "now you can: " + ", ".join(commands)
 
 
-def _not_now(what: str, ctx: Context) -> Problem:
-    return Problem(f"you cannot {what} now: " + _now_hint(ctx))
+def _not_now(what: str, ctx: Context, why: str | None = None) -> Problem:
+    """``what`` is not among the legal actions: say why (whose turn, what is in the way),
+    then what the player can do instead."""
+    waiting = None if ctx.legal else why_not.turn_problem(ctx.view, ctx.seat, ctx.names)
+    if waiting is not None:
+        return Problem(f"you cannot {what} now: {waiting}")
+    reason = f": {why}" if why else ""
+    return Problem(f"you cannot {what} now{reason}; " + _now_hint(ctx))
 
 
 def _split_pay(rest: str) -> tuple[list[str], list[str] | None]:
@@ -518,9 +528,13 @@ def _return(rest: str, ctx: Context) -> Result:
 
 def _move(rest: str, ctx: Context) -> Result:
     options = ctx.of_kind("move")
-    if not options:
-        return _not_now("move a ship", ctx)
     words, pay = _split_pay(rest)
+    if not options:
+        why = None
+        if words and len(words) <= 2 and ctx.view and ctx.seat is not None:
+            why = why_not.move_problem(ctx.view, ctx.seat, words[0] if len(words) == 2
+                                       else None, words[-1], ctx.names)
+        return _not_now("move a ship", ctx, why)
     if not words or len(words) > 2:
         return Problem("move [FROM] TO [pay CARDS], e.g. move 31 27")
     start = _port_filter(words[0]) if len(words) == 2 else None
@@ -528,15 +542,20 @@ def _move(rest: str, ctx: Context) -> Result:
     fits = [a for a in options if _port_matches(a["to"], end)
             and (start is None or _port_matches(a["from"], start))]
     if not fits:
+        why = ""
+        if ctx.view and ctx.seat is not None:
+            why = ": " + why_not.move_problem(ctx.view, ctx.seat,
+                                              words[0] if start is not None else None,
+                                              words[-1], ctx.names)
         if start is not None:
             from_here = [a for a in options if _port_matches(a["from"], start)]
             if not from_here:
                 origins = sorted({a["from"] for a in options}, key=_order)
-                return Problem(f"no ship of yours can move from {words[0]}; ships that can "
-                               f"move: {', '.join(origins)}")
-            return Problem(f"cannot move from {words[0]} to {words[1]}; from there: "
-                           + _destinations(from_here))
-        return Problem(f"no ship of yours can reach {words[-1]} now; reachable: "
+                return Problem(f"no ship of yours can move from {words[0]}{why}; ships that "
+                               f"can move: {', '.join(origins)}")
+            return Problem(f"you cannot move from {words[0]} to {words[1]}{why}; from "
+                           "there: " + _destinations(from_here))
+        return Problem(f"no ship of yours can reach {words[-1]} now{why}; reachable: "
                        + _destinations(options))
     if pay is not None:
         fits = [a for a in fits if _same_cards(a["pay"], pay)] or fits
@@ -561,20 +580,35 @@ def _destinations(actions: Sequence[Action]) -> str:
                                                          key=lambda i: _order(i[0])))
 
 
+_NONE_ANYWHERE = {
+    "city": "a city needs your ships alone in an empire's space, and 5 cards of its colour "
+            "(4 beside two of your ships), wild cards counted",
+    "ship": "a ship is built in Tyros or in a space with your city, paying cards of its "
+            "colour",
+}
+
+
 def _build_in_space(kind: str, what: str, example: str, rest: str,
                     ctx: Context) -> tuple[str, list[Action], list[str] | None] | Result:
     """Parse ``SPACE [pay CARDS]`` for building ``what``: (space, its actions, pay), or why not."""
     options = ctx.of_kind(kind)
-    if not options:
-        return _not_now(f"build {what}", ctx)
     words, pay = _split_pay(rest)
+    explain = why_not.city_problem if kind == "city" else why_not.ship_problem
+    if not options:
+        why = None
+        if len(words) == 1 and ctx.view and ctx.seat is not None:
+            why = f"in {words[0]}, {explain(ctx.view, ctx.seat, words[0], ctx.names)}"
+        return _not_now(f"build {what}", ctx, why or _NONE_ANYWHERE[kind])
     if len(words) != 1:
         return Problem(f"{kind} SPACE [pay CARDS], e.g. {example}")
     space = resolve_space(words[0])
     fits = [a for a in options if a["space"] == space]
     if not fits:
         where = sorted({a["space"] for a in options}, key=_order)
-        return Problem(f"you cannot build {what} in {space}; you can in: {', '.join(where)}")
+        why = explain(ctx.view, ctx.seat, space, ctx.names) if ctx.view and \
+            ctx.seat is not None else "not possible now"
+        return Problem(f"you cannot build {what} in {space}: {why}; you can in: "
+                       f"{', '.join(where)}")
     return space, fits, pay
 
 

@@ -24,6 +24,7 @@ from websockets.exceptions import InvalidURI
 from ..connection import Connection
 from ..session import ClientSession, Join, error_code
 from .state import ClientState
+from .text import error_words
 
 log = logging.getLogger("tyros.client")
 
@@ -153,8 +154,7 @@ class NetClient:
             return
         self.state.handle(message)
         if self.session.fatal is not None:
-            hint = " (watch it with --spectate)" if code is ErrorCode.TABLE_FULL else ""
-            self.state.fatal = f"the server refused to seat us: {self.session.fatal}{hint}"
+            self.state.fatal = f"the server refused to seat you: {error_words(code)}"
             self.state.note(self.state.fatal)
 
     def _status(self, status: str, detail: str) -> None:

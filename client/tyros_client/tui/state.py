@@ -12,7 +12,7 @@ kept as the server sent them.
 (0, 'secret')
 >>> state.handle({"type": "error", "re": 2, "code": "not_your_turn", "message": "wait"})
 >>> state.error.text
-'not_your_turn: wait'
+'it is not your turn'
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .text import describe_event, name_of
+from .text import describe_event, error_words, name_of
 
 LOG_LIMIT = 2000
 
@@ -136,9 +136,9 @@ class ClientState:
         elif kind == "update":
             self._update(message)
         elif kind == "error":
-            code, text = message.get("code", "error"), message.get("message", "")
-            self.error = Notice(f"{code}: {text}", self.clock())
-            self._log(f"server: {code}: {text}", "class:log.error")
+            words = error_words(message.get("code"))
+            self.error = Notice(words, self.clock())
+            self._log(f"server: {words}", "class:log.error")
         elif kind == "accepted":
             self.accepted += 1
             self.accepted_version = int(message.get("version", -1))

@@ -205,3 +205,42 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
     text = " and ".join(who(s, names) for s in winners) or "nobody"
     out.append(("class:sheet.winner", f"{label}: {text}"))
     return out
+
+
+ERROR_WORDS: dict[str, str] = {
+    "bad_json": "the server could not read what this client sent",
+    "bad_message": "the server could not read that command",
+    "binary_frame": "the server could not read what this client sent",
+    "too_large": "that was too long for the server",
+    "unsupported_protocol": "this client is too old or too new for the server: update it",
+    "rate_limited": "you are sending too fast: wait a moment",
+    "hello_first": "the client has not joined a table yet",
+    "already_joined": "this connection has joined a table already",
+    "no_such_table": "there is no table of that name to watch",
+    "table_full": "the table is full (watch it with --spectate, or choose another table)",
+    "table_finished": "the game at that table is over: choose another table name",
+    "table_mismatch": "that table was set up differently",
+    "bad_token": "the server no longer knows this seat",
+    "spectator": "you are watching this table: spectators cannot act",
+    "not_started": "the game starts when every seat is taken",
+    "stale_version": "the game moved on before your action arrived: look again",
+    "too_many_connections": "the server has too many connections now: trying again",
+    "internal_error": "the server could not store that: try again",
+    "malformed_action": "the server could not read that action",
+    "game_over": "the game is over",
+    "not_your_turn": "it is not your turn",
+    "wrong_phase": "that is not possible at this point of the round",
+    "illegal_action": "the server refused that action: it is not allowed now",
+    "cannot_afford": "you do not hold the cards for that",
+    "trade_already_tried": "you have tried a trade this turn already",
+}
+"""Each error code of the protocol in a player's words (the code itself is never shown)."""
+
+
+def error_words(code: object) -> str:
+    """A server error for the screen.
+
+    >>> error_words("stale_version")
+    'the game moved on before your action arrived: look again'
+    """
+    return ERROR_WORDS.get(str(code), "the server refused that")

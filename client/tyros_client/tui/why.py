@@ -1,0 +1,200 @@
+"""Why a command cannot be played now, in a player's words.
+
+Legality is the server's (the prompt's legal list); this module only explains a refusal,
+from that list and the seat's own view: whose turn it is, what is in the way (two ships
+there, a rival's ship, no empire there), what is missing (cards of a colour, wilds
+counted, against the cost). It never decides what is legal.
+
+>>> view = {"phase": "actions", "current": 1, "to_act": [1], "players": 3}
+>>> turn_problem(view, 0, ["Ann", "Bob", "Cyd"])
+"it is B Bob's turn (card actions): wait for them"
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tyros_protocol.board import BOARD, BoardError
+
+from .text import COLOURS, who
+
+CITY_CARDS = (5, 4)
+"""Cards of the empire's colour for a city: beside one of your ships, beside two."""
+SHIP_LIMIT = 2
+"""Ships a space holds (Tyros without a city: per player)."""
+
+View = Mapping[str, Any]
+Names = Sequence[str | None]
+
+_PHASE_WORDS = {"expand": "expansion", "actions": "card actions", "trade": "a trade",
+                "give_card": "a card for a city owner", "keep": "keeping cards"}
+
+
+def turn_problem(view: View | None, seat: int | None, names: Names) -> str | None:
+    """Why the seat may do nothing now (None: it may act)."""
+    if seat is None:
+        return "you are watching this table: spectators cannot act"
+    if not view:
+        return "the game starts when every seat is taken"
+    phase = view.get("phase")
+    if phase == "over":
+        return "the game is over ('score' shows the sheet)"
+    to_act = list(view.get("to_act") or [])
+    if seat in to_act:
+        return None
+    if phase == "keep":
+        return "the others are choosing the cards they keep: wait for them"
+    if phase == "trade" and view.get("trade"):
+        return "a trade offer is being answered: wait for it to end"
+    if phase == "give_card" and view.get("owed_to") is not None:
+        return f"{who(to_act[0], names) if to_act else 'a player'} is giving a card to " \
+               f"{who(int(view['owed_to']), names)}: wait for them"
+    current = to_act[0] if to_act else int(view.get("current", 0))
+    words = _PHASE_WORDS.get(str(phase), str(phase))
+    return f"it is {who(current, names)}'s turn ({words}): wait for them"
+
+
+def _space_label(token: str) -> str | None:
+    try:
+        return BOARD.space_label(BOARD.parse_space(token))
+    except (BoardError, ValueError, IndexError):
+        return None
+
+
+def _ships_in(view: View, space: str) -> Counter[int]:
+    """Ships in ``space`` by seat (both coasts of Italy together)."""
+    counted: Counter[int] = Counter()
+    for stack in view.get("ships") or []:
+        port = str(stack.get("port", ""))
+        if port.rstrip("WE") == space or port == space:
+            counted[int(stack["seat"])] += int(stack["count"])
+    return counted
+
+
+def _colour_cards(hand: Sequence[str], colour: str) -> tuple[int, int]:
+    return sum(1 for c in hand if c == colour), sum(1 for c in hand if c == "wild")
+
+
+def _missing(need: int, colour: str, hand: Sequence[str]) -> str | None:
+    have, wild = _colour_cards(hand, colour)
+    if have + wild >= need:
+        return None
+    return (f"it costs {need} {colour} (wild cards count) and you hold {have} {colour}"
+            f" and {wild} wild")
+
+
+def _seat_info(view: View, seat: int) -> Mapping[str, Any]:
+    for info in view.get("seats") or []:
+        if info.get("seat") == seat:
+            return dict(info)
+    return {}
+
+
+def city_problem(view: View, seat: int, token: str, names: Names) -> str:
+    """Why no city can be built in the space ``token`` names (the seat is to act)."""
+    space = _space_label(token)
+    if space is None:
+        return f"{token!r} is not a space of the map"
+    if not _seat_info(view, seat).get("cities_in_supply", 1):
+        return "you have no city left in your supply"
+    colour = (view.get("chips") or {}).get(space)
+    if colour is None:
+        return f"{space} belongs to no empire yet: a city needs an empire's space"
+    owner = (view.get("cities") or {}).get(space)
+    if owner is not None:
+        return f"{space} already has a city ({who(int(owner), names)}'s)"
+    ships = _ships_in(view, space)
+    if not ships.get(seat):
+        return f"a city needs one of your ships in {space}, and you have none there"
+    rivals = [s for s in ships if s != seat]
+    if rivals:
+        return f"{who(rivals[0], names)} also has a ship in {space}: a city needs your " \
+               "ships alone there"
+    need = CITY_CARDS[1] if ships[seat] >= 2 else CITY_CARDS[0]
+    missing = _missing(need, colour, list(view.get("hand") or []))
+    return missing or f"a city in {space} is not possible now"
+
+
+def ship_problem(view: View, seat: int, token: str, names: Names) -> str:
+    """Why no ship can be built in the space ``token`` names (the seat is to act)."""
+    space = _space_label(token)
+    if space is None:
+        return f"{token!r} is not a space of the map"
+    if not _seat_info(view, seat).get("ships_in_supply", 1):
+        return "you have no ship left in your supply"
+    hand = list(view.get("hand") or [])
+    cities = view.get("cities") or {}
+    ships = _ships_in(view, space)
+    if space == "TY" and "TY" not in cities:
+        if ships.get(seat, 0) >= SHIP_LIMIT:
+            return f"you already have {SHIP_LIMIT} ships in Tyros, the most one player may"
+        need = sum(ships.values()) + 1
+        if len(hand) < need:
+            return f"a ship in Tyros costs {need} cards now (one more than the ships there) " \
+                   f"and you hold {len(hand)}"
+        return "a ship in Tyros is not possible now"
+    owner = cities.get(space)
+    if owner is None or int(owner) != seat:
+        where = "Tyros or " if "TY" not in cities else ""
+        return f"ships are built in {where}a space with your own city, and {space} has " \
+               + ("no city" if owner is None else f"{who(int(owner), names)}'s city")
+    if sum(ships.values()) >= SHIP_LIMIT:
+        return f"{space} already holds {SHIP_LIMIT} ships, the most a space may"
+    colour = (view.get("chips") or {}).get(space, "")
+    need = 2 if sum(ships.values()) else 1
+    have, wild = _colour_cards(hand, colour)
+    if need == 1 and have + wild < 1:
+        return f"a ship in {space} costs 1 {colour} (or a wild) and you hold none"
+    if need == 2 and (len(hand) < 2 or have + wild < 1):
+        return f"a second ship in {space} costs 2 cards, one of them {colour} (or a wild)"
+    return f"a ship in {space} is not possible now"
+
+
+def move_problem(view: View, seat: int, start: str | None, end: str, names: Names) -> str:
+    """Why no ship of the seat can move (from ``start``) to ``end`` (the seat is to act)."""
+    try:
+        target = BOARD.parse_port(end)
+    except (BoardError, ValueError):
+        space = _space_label(end)
+        if space is None:
+            return f"{end!r} is not a space of the map"
+        target = BOARD.build_port(BOARD.parse_space(space))
+    space = BOARD.space_label(BOARD.port_space[target])
+    colour = (view.get("chips") or {}).get(space)
+    if colour is None:
+        return f"{space} belongs to no empire yet: ships move only into empires' spaces"
+    ships = _ships_in(view, space)
+    cities = view.get("cities") or {}
+    if space == "TY" and "TY" not in cities:
+        if ships.get(seat, 0) >= SHIP_LIMIT:
+            return f"you already have {SHIP_LIMIT} ships in Tyros, the most one player may"
+    elif sum(ships.values()) >= SHIP_LIMIT:
+        return f"{space} already holds {SHIP_LIMIT} ships, the most a space may"
+    mine = [str(s["port"]) for s in view.get("ships") or [] if s.get("seat") == seat]
+    if start is not None:
+        try:
+            origin = BOARD.parse_port(start)
+        except (BoardError, ValueError):
+            return f"{start!r} is not a space of the map"
+        if BOARD.port_label(origin) not in mine:
+            return f"you have no ship in {BOARD.port_label(origin)}"
+        origins = [origin]
+    else:
+        origins = [BOARD.parse_port(p) for p in mine]
+    if not origins:
+        return "you have no ship on the board"
+    steps = min(BOARD.distance[o][target] for o in origins)
+    hand = list(view.get("hand") or [])
+    missing = _missing(steps, colour, hand)
+    if missing:
+        return f"{space} is {steps} step{'s' if steps != 1 else ''} away: {missing}"
+    return f"no move to {space} is possible now"
+
+
+def colours_of(cards: Sequence[str]) -> str:
+    """The hand by colour, for messages: ``'2 green, 1 wild'``."""
+    counted = Counter(cards)
+    parts = [f"{counted[c]} {c}" for c in (*COLOURS, "wild") if counted[c]]
+    return ", ".join(parts) or "no cards"

@@ -100,8 +100,9 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
 def test_errors_and_acceptances() -> None:
     state = ClientState("ws://x:1", "t", "Ann")
     state.handle({"type": "error", "re": 4, "code": "stale_version", "message": "old"})
-    assert state.error is not None and state.error.text == "the game moved on before your action arrived: look again"
-    assert state.log[-1].text == "server: the game moved on before your action arrived: look again"
+    moved_on = "the game moved on before your action arrived: look again"
+    assert state.error is not None and state.error.text == moved_on
+    assert state.log[-1].text == f"server: {moved_on}"
     state.handle({"type": "accepted", "re": 5, "version": 9})
     assert (state.accepted, state.accepted_version) == (1, 9)
 

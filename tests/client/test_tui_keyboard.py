@@ -183,3 +183,37 @@ async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
         table.push([PASS], phase="actions", to_act=[0], current=0, trade=None)
         ui._auto_decline(offered)  # its pause ends after the withdrawal: nothing is sent
         assert table.sent == [DECLINE]
+
+
+async def test_a_refused_line_is_kept_selected_and_typing_replaces_it() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        table.push([PASS], phase="actions", to_act=[0], current=0)
+        keys.send_text("move 99\r")
+        await until(lambda: ui.lines_run == 1, "the line refused")
+        assert ui.buffer.text == "move 99" and ui.buffer.selection_state is not None
+        await on_screen(ui, "'99' is not a space of the map")  # the reason, on the screen
+        keys.send_text("pass")
+        await until(lambda: ui.buffer.text == "pass", "the line replaced")
+        keys.send_text("\r")
+        await until(lambda: table.sent, "an action")
+        assert table.sent == [PASS]
+        # Up brings earlier lines back, as a shell does; a refused one stays editable.
+        keys.send_text("\x1b[A")
+        await until(lambda: ui.buffer.text == "pass", "the last line again")
+        keys.send_text("\x1b[A")
+        await until(lambda: ui.buffer.text == "move 99", "the refused line again")
+
+
+async def test_a_notice_about_the_connection_goes_when_it_is_back() -> None:
+    async with running() as (table, _keys):
+        ui, state = table.ui, table.state
+        state.connected = False
+        state.note("not connected to the server: wait for the reconnection", connection=True)
+        ui.invalidate()
+        await on_screen(ui, "not connected to the server")
+        state.connected, state.connected_at = True, state.clock()
+        table.push(None)
+        text = await on_screen(ui, "waiting for the others")
+        message_line = text.splitlines()[-2]
+        assert "waiting for the others" in message_line, message_line

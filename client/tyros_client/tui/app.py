@@ -29,7 +29,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition, has_completions, has_focus
+from prompt_toolkit.filters import Condition, has_completions, has_focus, has_selection
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
@@ -232,6 +232,31 @@ class TyrosApp:
         def _no_menu(event: KeyPressEvent) -> None:
             self.buffer.cancel_completion()
 
+        selected = has_focus(self.buffer) & has_selection
+
+        @keys.add("<any>", filter=selected)
+        def _replace(event: KeyPressEvent) -> None:
+            """Typing over the selected (refused) line replaces it."""
+            self.buffer.cut_selection()
+            if event.data.isprintable():
+                self.buffer.insert_text(event.data)
+
+        @keys.add("backspace", filter=selected)
+        @keys.add("delete", filter=selected)
+        def _delete(event: KeyPressEvent) -> None:
+            self.buffer.cut_selection()
+
+        for key in ("left", "right", "home", "end"):
+            @keys.add(key, filter=selected)
+            def _edit(event: KeyPressEvent) -> None:
+                """Arrows keep the refused line for editing."""
+                self.buffer.exit_selection()
+                if event.key_sequence[0].key in ("right", "end"):
+                    self.buffer.cursor_position = len(self.buffer.text)
+                else:
+                    self.buffer.cursor_position = 0 if event.key_sequence[0].key == "home" \
+                        else len(self.buffer.text)
+
         @keys.add("f1")
         def _help(event: KeyPressEvent) -> None:
             self.open_help("")
@@ -282,6 +307,11 @@ class TyrosApp:
 
     def _accept(self, buffer: Buffer) -> bool:
         keep_text = self.run_line(buffer.text)
+        if keep_text and buffer.text:
+            # The refused line stays for editing, selected: typing replaces it.
+            buffer.cursor_position = 0
+            buffer.start_selection()
+            buffer.cursor_position = len(buffer.text)
         return keep_text
 
     def run_line(self, line: str) -> bool:
@@ -344,7 +374,7 @@ class TyrosApp:
         self.local = Notice(f"sent: {describe_action(action, self.state.names)}",
                             self.state.clock(), error=False)
         if sender is None:
-            self.local = Notice("not connected", self.state.clock())
+            self.local = Notice("not connected", self.state.clock(), connection=True)
             return
         task = asyncio.ensure_future(sender(action))
         self._tasks.add(task)

@@ -128,7 +128,8 @@ class NetClient:
     async def send_action(self, action: dict[str, Any]) -> bool:
         """Send an action for the newest prompt; False (and a note) if it cannot go now."""
         if not self.session.send_action(action):
-            self.state.note("not connected to the server: wait for the reconnection")
+            self.state.note("not connected to the server: wait for the reconnection",
+                            connection=True)
             return False
         self.connection.flush()
         return True
@@ -161,11 +162,12 @@ class NetClient:
         state = self.state
         if status == "connected":
             state.connected, state.connection = True, "connected"
+            state.connected_at = state.clock()
             state.resync = True
         elif status == "lost":
             if state.connected:
                 state.note(f"connection lost ({detail or 'closed'}); reconnecting",
-                           error=False)
+                           error=False, connection=True)
             state.connected = False
         elif status == "waiting":
             delay = float(detail)

@@ -136,9 +136,11 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
     state = ui.state
     if state.fatal:
         return [("class:message.error", f" {state.fatal} (Ctrl-C quits)")]
-    # Errors stay until the next command; other notices until the next update.
+    # Errors stay until the next command; other notices until the next update; notices
+    # about the connection until it is back.
     notices = [n for n in (state.error, ui.local) if n is not None
-               and n.at > ui.cleared_at and (n.error or n.at >= state.prompt_at)]
+               and n.at > ui.cleared_at and (n.error or n.at >= state.prompt_at)
+               and not (n.connection and state.connected and n.at <= state.connected_at)]
     if notices:
         newest = max(notices, key=lambda n: n.at)
         style = "class:message.error" if newest.error else "class:message.info"

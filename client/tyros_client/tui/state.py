@@ -42,6 +42,8 @@ class Notice:
     text: str
     at: float
     error: bool = True
+    connection: bool = False
+    """About the connection: stale once the client is connected again."""
 
 
 class ClientState:
@@ -66,6 +68,8 @@ class ClientState:
         self.error: Notice | None = None
         self.connection = "connecting"
         self.connected = False
+        self.connected_at = 0.0
+        """When the connection last came up (older notices about it are stale)."""
         self.fatal: str | None = None
         """Why the client gave up (the screen stays for reading)."""
         self.resync = True
@@ -111,9 +115,9 @@ class ClientState:
             return None
         return max(0.0, float(deadline) - (self.clock() - self.prompt_at))
 
-    def note(self, text: str, *, error: bool = True) -> None:
+    def note(self, text: str, *, error: bool = True, connection: bool = False) -> None:
         """A message from the client itself (for instance about the connection)."""
-        self.error = Notice(text, self.clock(), error)
+        self.error = Notice(text, self.clock(), error, connection)
         self._log(text, "class:log.error" if error else "class:log.info")
         self.changes += 1
 

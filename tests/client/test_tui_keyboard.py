@@ -217,3 +217,21 @@ async def test_a_notice_about_the_connection_goes_when_it_is_back() -> None:
         text = await on_screen(ui, "waiting for the others")
         message_line = text.splitlines()[-2]
         assert "waiting for the others" in message_line, message_line
+
+
+async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        seats = [dict(info, tiles=0 if info["seat"] == 2 else info["tiles"])
+                 for info in table.update["view"]["seats"]]
+        table.push(None, seats=seats)
+        await on_screen(ui, "LAST ROUND")
+        for i in range(40):
+            table.state.note(f"line {i}", error=False)
+        keys.send_text("\x1b[5~")  # PageUp: older lines, and the log stops following
+        await until(lambda: ui.scroll > 0, "the log scrolled")
+        await on_screen(ui, "newer lines below: PgDn")
+        keys.send_text("\x1b[6~" * 10)
+        await until(lambda: ui.scroll == 0, "the log following again")
+        text = await on_screen(ui, "line 39")
+        assert "newer lines below" not in text

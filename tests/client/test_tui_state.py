@@ -149,14 +149,17 @@ def test_the_score_sheet() -> None:
     assert lines[0].split() == ["Empires", "size", "rank", "a", "city", "a", "ship"]
     header = next(line for line in lines if line.startswith("player"))
     assert header.split() == ["player", "orange", "yellow", "green", "violet", "majority",
-                              "all", "4", "tie", "total"]
+                              "all", "4", "tie-break", "total"]
+    for column in ("majority:", "all 4:", "tie-break:", "(c)", "(s)"):
+        assert column in text  # every column is explained under the sheet
     for player in score["players"]:
         row = next(line for line in lines if line.startswith(f"{'ABC'[player['seat']]} "))
         assert row.split()[-1] == str(player["total"])
         for empire in player["empires"]:
             assert f"{empire['cities']}c {empire['ship_spaces']}s" in row
     winners = [f"{'ABC'[s]} {NAMES[s]}" for s in score["winners"]]
-    assert lines[-1] in (f"Winner: {winners[0]}", f"Shared win: {' and '.join(winners)}")
+    verdict = next(line for line in lines if line.startswith(("Winner", "Shared win")))
+    assert verdict in (f"Winner: {winners[0]}", f"Shared win: {' and '.join(winners)}")
 
 
 def test_token_store(tmp_path: Path) -> None:
@@ -193,3 +196,28 @@ def test_every_error_code_has_words_and_no_code_reaches_the_screen() -> None:
                       "message": "action.action: Input tag 'bogus' found using 'kind'"})
         assert state.error is not None and state.error.text == ERROR_WORDS[code.value]
         assert "_" not in state.error.text and "Input tag" not in state.log[-1].text
+
+
+def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
+    from tyros_client.tui.state import ClientState
+
+    state = ClientState("ws://x:1", "t", "Ann")
+    state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t", "seat": 0,
+                  "name": "Ann", "token": "x"})
+
+    def update(version: int, current: int, events: list[dict[str, object]],
+               mine: bool) -> None:
+        state.handle({"type": "update", "version": version, "events": events,
+                      "view": {"phase": "actions", "current": current, "players": 3,
+                               "to_act": [current], "seats": []},
+                      "prompt": {"version": version, "legal": [{"kind": "pass"}]}
+                      if mine else None})
+
+    update(1, 0, [], True)
+    update(2, 1, [{"type": "action", "seat": 0, "action": {"kind": "pass"}}], False)
+    update(3, 2, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], False)
+    update(4, 0, [{"type": "action", "seat": 2, "action": {"kind": "bank_draw",
+                                                          "pay": ["green"]}}], True)
+    summary = [line.text for line in state.log if line.text.startswith("since your")]
+    assert summary == ["since your last turn: B player B: pass; C player C: discard green, "
+                       "draw 1"]

@@ -62,6 +62,10 @@ class PanelControl(UIControl):
             body = backwards[::-1]
             end = len(body) - ui.scroll
             shown = body[max(0, end - room):end]
+            if ui.scroll > 0:  # not following the game: say so, and how to come back
+                more = f" v {ui.scroll} newer lines below: PgDn v "
+                head = [("class:title", title), ("class:request.title", more[:max(0, width -
+                                                                                 len(title))])]
         else:
             body = [[(style, piece)] for style, text in entries for piece in wrap(text, width)]
             ui.scroll = max(0, min(ui.scroll, len(body) - room))

@@ -60,6 +60,8 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
             out += [(f"class:player.{seat}", f" {letter(seat)} "), ("", f" {name}\n")]
         return out
     out.append(("class:title", f" Round {view.get('round')} "))
+    if is_last_round(view):
+        out.append(("class:request.title", " LAST ROUND "))
     out.append(("", f" {PHASES.get(view.get('phase', ''), view.get('phase'))}: "))
     out += _whose_turn(ui, view, names)
     out.append(("", "\n"))
@@ -249,3 +251,9 @@ def running_scores(view: dict[str, Any]) -> list[int] | None:
     _SCORES.clear()  # one view at a time is on screen
     _SCORES[id(view)] = (view, totals)
     return totals
+
+
+def is_last_round(view: dict[str, Any]) -> bool:
+    """Whether the game ends with this round: a seat holds no tiles (rulebook, game end)."""
+    return view.get("phase") != "over" and any(
+        info.get("tiles") == 0 for info in view.get("seats") or [])

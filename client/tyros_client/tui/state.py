@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .text import describe_event, error_words, name_of
+from .text import describe_action, describe_event, error_words, name_of, who
 
 LOG_LIMIT = 2000
 
@@ -79,6 +79,9 @@ class ClientState:
         self.accepted_version = -1
         self.changes = 0
         """Bumped by every message, so that the screen can tell something changed."""
+        self._my_turn = False
+        self._since_mine: list[tuple[int, dict[str, Any]]] = []
+        """What the other seats did since this seat's last action."""
         self.bot_names: set[str] = set()
         """Names of the seats this program knows are bots (``tyros-play`` starts them)."""
 
@@ -150,16 +153,25 @@ class ClientState:
 
     def _update(self, message: dict[str, Any]) -> None:
         view = message.get("view") or {}
+        resynced = self.resync
         if self.resync:
             self.log = [line for line in self.log if not line.event]
             self.resync = False
+            self._since_mine = []
         self.view = view
         self.version = int(message.get("version", view.get("version", -1)))
         self.prompt = message.get("prompt")
         self.prompt_at = self.clock()
         names = self.names
         viewer = view.get("viewer")
+        my_turn_before = self._my_turn
+        self._my_turn = _is_turn(view, self.seat, self.prompt)
         for event in message.get("events") or []:
+            if event.get("type") == "action" and isinstance(event.get("seat"), int):
+                if event["seat"] == self.seat:
+                    self._since_mine = []
+                else:
+                    self._since_mine.append((int(event["seat"]), dict(event["action"])))
             text = describe_event(event, names, viewer)
             if text is None:
                 continue
@@ -170,6 +182,10 @@ class ClientState:
                 style = "class:log.event class:log.mine"
             self._log(text, style, event=True)
 
+        if self._my_turn and not my_turn_before and self._since_mine and not resynced:
+            self._log(since_your_turn(self._since_mine, names), "class:log.summary")
+            self._since_mine = []
+
     def _log(self, text: str, style: str, *, event: bool = False) -> None:
         self.log.append(LogLine(text, style, event))
         if len(self.log) > LOG_LIMIT:
@@ -177,3 +193,24 @@ class ClientState:
 
     def describe_seat(self, seat: int) -> str:
         return name_of(seat, self.names)
+
+
+def _is_turn(view: dict[str, Any], seat: int | None, prompt: dict[str, Any] | None) -> bool:
+    """Whether the seat's own turn (expansion or card actions) is on."""
+    return bool(prompt) and seat is not None and view.get("current") == seat \
+        and view.get("phase") in ("expand", "actions")
+
+
+def since_your_turn(actions: list[tuple[int, dict[str, Any]]], names: list[str | None]) -> str:
+    """One line: what each other seat did since your last action, in seat order.
+
+    >>> since_your_turn([(1, {"kind": "pass"}), (2, {"kind": "ship", "space": "TY",
+    ...                  "pay": ["wild"]})], ["Ann", "Bob", "Cyd"])
+    'since your last turn: B Bob: pass; C Cyd: build a ship in TY paying wild'
+    """
+    by_seat: dict[int, list[str]] = {}
+    for seat, action in actions:
+        by_seat.setdefault(seat, []).append(describe_action(action, names))
+    parts = [f"{who(seat, names)}: {', '.join(done)}"
+             for seat, done in sorted(by_seat.items())]
+    return "since your last turn: " + "; ".join(parts)

@@ -47,6 +47,7 @@ _COLOUR_STYLE: dict[str, str] = {
     "prompt": "bold",
     "frame.label": "bold",
     "request.title": "bg:#ffd700 #000000 bold",
+    "log.summary": "#ffd700",
     "request.how": "#ffd700",
 }
 _PLAIN_STYLE: dict[str, str] = {
@@ -56,7 +57,7 @@ _PLAIN_STYLE: dict[str, str] = {
     "log.round": "bold", "log.mine": "bold", "message.error": "bold", "message.turn": "bold",
     "title": "reverse", "turn": "bold", "choice.selected": "reverse", "sheet.head": "bold",
     "sheet.winner": "bold", "prompt": "bold", "frame.label": "bold",
-    "request.title": "reverse", "request.how": "bold",
+    "request.title": "reverse", "request.how": "bold", "log.summary": "bold",
 }
 
 

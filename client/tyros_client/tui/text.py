@@ -34,7 +34,7 @@ def letter(seat: int) -> str:
 
 def name_of(seat: int, names: Names) -> str:
     name = names[seat] if 0 <= seat < len(names) else None
-    return name or f"seat {seat}"
+    return name or f"player {letter(seat)}"
 
 
 def who(seat: int, names: Names) -> str:
@@ -177,7 +177,8 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
         out.append(("", f"  {empire['size']:>4}  {ORDINALS.get(empire['rank'], '?'):>4}"
                         f"  {empire['city_points']:>6}  {empire['ship_points']:>6}\n"))
     out.append(("", "\n"))
-    head = ["player", *(e["colour"] for e in empires), "majority", "all 4", "tie", "total"]
+    head = ["player", *(e["colour"] for e in empires), "majority", "all 4", "tie-break",
+            "total"]
     rows: list[list[str]] = []
     for player in score.get("players", []):
         row = [who(player["seat"], names)[:12]]
@@ -203,8 +204,19 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
     out.append(("", "\n"))
     label = "Winner" if len(winners) == 1 else "Shared win"
     text = " and ".join(who(s, names) for s in winners) or "nobody"
-    out.append(("class:sheet.winner", f"{label}: {text}"))
+    out.append(("class:sheet.winner", f"{label}: {text}\n\n"))
+    out.append(("class:dim", SHEET_LEGEND))
     return out
+
+
+SHEET_LEGEND = (
+    "Each empire column: your cities (c) and the spaces your ships hold alone (s) in it,\n"
+    "then the points they score at its rank (a city and a ship column above).\n"
+    "majority: points for holding the most cities of an empire (its first letter shown).\n"
+    "all 4: the bonus for the first player with a city in all four empires.\n"
+    "tie-break: points from the largest empire's spaces; it decides a tied total, it is not\n"
+    "added to the total.")
+"""What every column of the score sheet means, printed under it."""
 
 
 ERROR_WORDS: dict[str, str] = {

@@ -235,3 +235,73 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
         await until(lambda: ui.scroll == 0, "the log following again")
         text = await on_screen(ui, "line 39")
         assert "newer lines below" not in text
+
+
+@pytest.mark.parametrize(("rows", "columns"), [(24, 80), (30, 100), (50, 160)])
+async def test_the_screen_at_80x24_100x30_and_160x50_cuts_no_word(rows: int,
+                                                                   columns: int) -> None:
+    with create_pipe_input() as keys, create_app_session(input=keys,
+                                                         output=Terminal(rows, columns)):
+        table = Table()
+        task = asyncio.create_task(table.ui.application.run_async())
+        try:
+            await until(lambda: screen(table.ui), "the first drawing")
+            table.offer([ACCEPT, DECLINE])
+            text = await on_screen(table.ui, "Trade offer from B Bob")
+        finally:
+            table.ui.application.exit()
+            await asyncio.wait_for(task, TIMEOUT)
+    lines = text.splitlines()
+    assert len(lines) == rows and all(len(line) <= columns for line in lines)
+    board = "\n".join(lines[:next(i for i, line in enumerate(lines) if "Hand" in line)])
+    for label in [*(str(n) for n in range(1, 33)), "TY", "serpent", "W/E"]:
+        assert label in board, label
+    # Sea links between rows (north-south) and between cells (east-west) both show.
+    gap_rows = [line for line in board.splitlines() if line.strip() and set(line) <= {" ", "~"}]
+    assert len(gap_rows) >= 4
+    # The panels wrap at word boundaries: every word on the right of the divider is a
+    # whole word of what they show (the request and the log).
+    words = set()
+    for _, shown in table.ui.panel_lines():
+        words.update(shown.split())
+    from tyros_client.tui import render
+    for _, shown in render.request_lines(table.ui):
+        words.update(shown.split())
+    for line in lines[len(board.splitlines()) + 1:-2]:
+        right = line.split("|", 1)[1] if "|" in line else ""
+        for word in right.split():
+            assert word in words or word in ("Log", "F1", "help", "F2", "legal", "F3",
+                                              "log", "PgUp/PgDn"), (word, line)
+
+
+def click(x: int, y: int) -> str:
+    """An SGR mouse click (press and release) at screen column ``x``, line ``y`` (from 0)."""
+    return f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m"
+
+
+async def test_clicking_a_space_types_it_and_clicking_a_choice_selects_it() -> None:
+    from tyros_client.tui.board import cell_origin
+
+    legal = [PASS, {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green"]},
+             {"kind": "move", "from": "TY", "to": "23", "pay": ["yellow", "yellow"]}]
+    async with running() as (table, keys):
+        ui = table.ui
+        table.push(legal, phase="actions", to_act=[0], current=0)
+        await typed(ui, keys, "move ty")
+        columns = ui.size()[1]
+        map_height = ui._map_height().preferred
+        top, left = cell_origin("23", columns, map_height)
+        keys.send_text(click(left + 1, top))
+        await until(lambda: ui.buffer.text == "move ty 23 ", "the clicked space typed")
+        keys.send_text("\r")
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the payment dialog")
+        # Click the second choice: it is highlighted, not yet chosen; a second click is.
+        drawn = screen(ui).splitlines()
+        y = next(i for i, line in enumerate(drawn) if "  pay green x2" in line)
+        x = drawn[y].index("pay green x2")
+        keys.send_text(click(x, y))
+        await until(lambda: ui.dialog is not None and ui.dialog.index == 1, "the choice lit")
+        assert table.sent == []
+        keys.send_text(click(x, y))
+        await until(lambda: table.sent, "the move sent")
+        assert table.sent == [legal[1]]

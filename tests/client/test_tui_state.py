@@ -65,7 +65,7 @@ def test_welcome_table_update_and_prompt() -> None:
                   "view": view(game, 0), "prompt": prompt if seat == 0 else None})
     assert state.view is not None and state.view["viewer"] == 0
     texts = [line.text for line in state.log]
-    assert texts[0] == "joined table t seat 0"
+    assert texts[0] == "joined table t as player A"
     assert any(t.startswith("=== round 1") for t in texts)
     assert any("A Ann is dealt 4 tiles: " in t for t in texts)  # our own tiles are named
     assert any(t == "B Bob is dealt 4 tiles" for t in texts)    # the others' are counted
@@ -93,7 +93,7 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
                   "name": "Ann", "token": None})
     state.handle(update)
     assert [line.text for line in state.log] == [
-        "connection lost; reconnecting", "joined table t seat 0",
+        "connection lost; reconnecting", "joined table t as player A",
         "=== round 1, B Bob starts ==="]
 
 

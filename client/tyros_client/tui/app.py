@@ -67,6 +67,8 @@ from .text import describe_action
 
 Sender = Callable[[dict[str, Any]], Awaitable[bool]]
 
+PANEL_ROWS = 7
+"""Rows the table and the log keep under the map (a 4-player table fits in 7 lines)."""
 AUTO_DECLINE_SECONDS = (0.8, 2.5)
 """An offer this seat cannot accept is declined after a random pause in this range: as
 quick as a "no" at a real table, and no quicker, so its timing says nothing more."""
@@ -115,7 +117,7 @@ class TyrosApp:
         self.layout = self._layout()
         self.application: Application[None] = Application(
             layout=self.layout, key_bindings=self._key_bindings(),
-            style=make_style(self.colour), full_screen=True, mouse_support=False,
+            style=make_style(self.colour), full_screen=True, mouse_support=True,
             color_depth=None if self.colour else ColorDepth.DEPTH_1_BIT,
             refresh_interval=1.0)
         self.application.ttimeoutlen = 0.05
@@ -180,6 +182,16 @@ class TyrosApp:
     def invalidate(self) -> None:
         self.application.invalidate()
 
+    def click_space(self, label: str) -> None:
+        """A space clicked on the map: its label goes into the command being typed."""
+        text = self.buffer.text
+        if self.buffer.selection_state is not None:  # a refused line: start afresh
+            self.buffer.cut_selection()
+            text = self.buffer.text
+        self.buffer.cursor_position = len(text)
+        self.type_into_command_line(("" if not text or text.endswith(" ") else " ") + label
+                                    + " ")
+
     def type_into_command_line(self, text: str) -> None:
         """Give the keyboard back to the command line, with ``text`` typed into it."""
         self.layout.focus(self.command_window)
@@ -195,15 +207,20 @@ class TyrosApp:
         return self.size()[1] < 96
 
     def _map_height(self) -> D:
-        """The map's rows: cells of 3 lines with sea links between them when the terminal
-        has room, else 2 lines with links, else 2 lines without, else 1 (the panel below
-        keeps its 8 lines as long as it can)."""
+        """The map's rows: cells of 4, 3 or 2 lines, always with the sea-link rows between
+        them while the panel below keeps 7 lines (80 x 24 included); then 2 lines without
+        links, then 1."""
         rows = self.size()[0]
-        room = rows - 3 - 8
-        for wanted in (24, 19, 14, 10):  # 5 rows of 4, 3, 2 lines with gaps; 2 without
+        room = rows - 3 - PANEL_ROWS
+        for wanted in (24, 19, 14):  # 5 rows of 4, 3, 2 lines with the link rows
             if room >= wanted:
                 return D.exact(wanted)
-        return D.exact(5)
+        return D.exact(10 if room >= 10 else 5)
+
+    def panel_rows(self) -> int:
+        """Rows left under the map for the table and the log."""
+        rows = self.size()[0]
+        return max(0, rows - 3 - self._map_height().preferred)
 
     def _score_keys(self) -> KeyBindings:
         keys = KeyBindings()

@@ -27,7 +27,7 @@ from tyros_protocol.board import BOARD, Board
 
 from .text import letter
 
-MAX_CELL_WIDTH = 14
+MAX_CELL_WIDTH = 18
 MAX_CELL_HEIGHT = 4
 
 
@@ -170,6 +170,8 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
     room = width - 3 - (len(tag) + 1 if tag else 0)
     name = space.name if space.label != "TY" else "Tyros"
     body_ships = _ships(space, compact=width < 9)
+    if not body_ships and len(space.ports) > 1:
+        body_ships = [("class:coast", "W/E")]  # Italy: two coasts, with their own links
     cost = _cost(space, marks)
     if height == 1:
         line = [*head[:1], *(head[1:] if mine else []), ("class:tag", tag),
@@ -301,3 +303,23 @@ def cell_origin(label: str, width: int, height: int, board: Board = BOARD) -> tu
     r, c = board.positions[space]
     left = max(0, (width - geo.width) // 2)
     return r * (geo.cell_height + geo.gap_y), left + c * (geo.cell_width + geo.gap_x)
+
+
+def space_at(x: int, y: int, width: int, height: int, board: Board = BOARD) -> str | None:
+    """The label of the space drawn at (``x``, ``y``) by :func:`render_board` in a
+    ``width`` x ``height`` area (None: a gap, the serpent, the desert or outside).
+
+    >>> top, left = cell_origin("22", 100, 19)
+    >>> space_at(left + 2, top + 1, 100, 19), space_at(left - 1, top, 100, 19)
+    ('22', None)
+    """
+    geo = geometry(width, height, board)
+    left = max(0, (width - geo.width) // 2)
+    col, dx = divmod(x - left, geo.cell_width + geo.gap_x)
+    row, dy = divmod(y, geo.cell_height + geo.gap_y)
+    if x < left or not (0 <= row < geo.rows and 0 <= col < geo.cols):
+        return None
+    if dx >= geo.cell_width or dy >= geo.cell_height:
+        return None
+    label = str(board.grid[row][col])
+    return label if label in board.space_labels else None

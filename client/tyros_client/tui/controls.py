@@ -13,11 +13,14 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.layout import UIContent, UIControl
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from . import commands, render
-from .board import render_board
+from .board import render_board, space_at
 
 if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+
     from .app import TyrosApp
 
 
@@ -26,13 +29,25 @@ class BoardControl(UIControl):
 
     def __init__(self, ui: TyrosApp) -> None:
         self.ui = ui
+        self.size = (0, 0)
 
     def create_content(self, width: int, height: int) -> UIContent:
+        self.size = (width, height)
         lines = render_board(self.ui.state.view, width, height, self.ui.marks())
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     def is_focusable(self) -> bool:
         return False
+
+    def mouse_handler(self, mouse_event: MouseEvent) -> NotImplementedOrNone:
+        """A click on a space puts its label into the command being typed."""
+        if mouse_event.event_type != MouseEventType.MOUSE_UP:
+            return NotImplemented
+        label = space_at(mouse_event.position.x, mouse_event.position.y, *self.size)
+        if label is None:
+            return NotImplemented
+        self.ui.click_space(label)
+        return None
 
 
 class PanelControl(UIControl):

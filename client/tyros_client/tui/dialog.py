@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import Float, FormattedTextControl, Window
 from prompt_toolkit.layout.dimension import Dimension as D
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.widgets import Frame
 
 from . import commands
@@ -16,6 +18,8 @@ from .commands import Choose
 from .controls import wrap
 
 if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+
     from .app import TyrosApp
 
 
@@ -97,6 +101,21 @@ class ChoiceDialog:
     def options(self) -> tuple[tuple[str, dict[str, Any]], ...]:
         return self.current().options
 
+    def _clicked(self, i: int) -> Callable[[MouseEvent], NotImplementedOrNone]:
+        """A click on a choice highlights it (Enter, or a second click, confirms it)."""
+
+        def handler(event: MouseEvent) -> NotImplementedOrNone:
+            if event.event_type != MouseEventType.MOUSE_UP:
+                return NotImplemented
+            options = self.options()
+            if i == self.index and options == self.drawn and not self.future.done():
+                self.future.set_result(options[i][1])
+            else:
+                self.index = i
+            return None
+
+        return handler
+
     def _text(self) -> StyleAndTextTuples:
         choice = self.current()
         width = max(20, self.ui.dialog_width() - 4)
@@ -117,11 +136,12 @@ class ChoiceDialog:
         out.append(("class:dim", f"  ({first} more above)\n" if first else "\n"))
         for i in shown:
             label = options[i][0][:width - 2]
+            click = self._clicked(i)
             if i == self.index:
                 out.append(("[SetCursorPosition]", ""))
-                out.append(("class:choice.selected", f"> {label}"))
+                out.append(("class:choice.selected", f"> {label}", click))
             else:
-                out.append(("", f"  {label}"))
+                out.append(("", f"  {label}", click))
             out.append(("", "\n"))
         below = len(options) - shown.stop
         out.append(("class:dim", f"  ({below} more below)\n" if below > 0 else "\n"))

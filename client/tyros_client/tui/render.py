@@ -59,17 +59,15 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
             name = status.get("name") or "(free seat)"
             out += [(f"class:player.{seat}", f" {letter(seat)} "), ("", f" {name}\n")]
         return out
-    out.append(("class:title", f" Round {view.get('round')} "))
-    if is_last_round(view):
-        out.append(("class:request.title", " LAST ROUND "))
-    out.append(("", f" {PHASES.get(view.get('phase', ''), view.get('phase'))}: "))
-    out += _whose_turn(ui, view, names)
-    out.append(("", "\n"))
     compact = ui.compact()
-    # The header is built like the rows: its words stand over their columns.
-    out.append(("class:dim", f"    {' player':<8} {'crd':>3} {'til':>3} {'s/c':>5} {'pts':>3}\n"
-                if compact else
-                f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n"))
+    out += _status_line(ui, view, names, 39 if compact else 47)
+    out.append(("", "\n"))
+    # The header is built like the rows: its words stand over their columns. It gives way
+    # when the panel is too short for it and four players (F1 explains the columns).
+    if ui.panel_rows() >= 4 + len(view.get("seats", [])):
+        out.append(("class:dim", f"    {' player':<8} {'crd':>3} {'til':>3} {'s/c':>5} {'pts':>3}\n"
+                    if compact else
+                    f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n"))
     to_act = set(view.get("to_act") or [])
     points = running_scores(view)
     for info in view.get("seats", []):
@@ -116,7 +114,25 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
                     f"{view.get('tile_pile')}"))
     return out
 
-def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None]) -> StyleAndTextTuples:
+def _status_line(ui: TyrosApp, view: dict[str, Any], names: list[str | None],
+                 width: int) -> StyleAndTextTuples:
+    """Round, phase and whose turn, in as many words as ``width`` has room for."""
+    head: StyleAndTextTuples = [("class:title", f" Round {view.get('round')} ")]
+    if is_last_round(view):
+        head.append(("class:request.title", " LAST ROUND "))
+    phase = f" {PHASES.get(view.get('phase', ''), view.get('phase'))}: "
+    for turn in (_whose_turn(ui, view, names), _whose_turn(ui, view, names, short=True)):
+        for words in (phase, " "):
+            line = [*head, ("", words), *turn]
+            if sum(len(text) for _, text, *_ in line) <= width:
+                return line
+    return head
+
+
+def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None],
+                short: bool = False) -> StyleAndTextTuples:
+    if short:
+        names = [None] * len(names)  # letters only
     phase = view.get("phase")
     if phase == "over":
         score = view.get("score") or {}
@@ -124,6 +140,8 @@ def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None]) -> 
         return [("class:turn", f"{winners} won")]
     if phase == "trade" and view.get("trade"):
         trade = view["trade"]
+        if short:
+            return [("", f"{letter(trade['proposer'])} offers a trade")]
         return [("", f"{letter(trade['proposer'])} offers {cards_text(trade['give'])} "
                      f"for {cards_text(trade['get'])}")]
     to_act = view.get("to_act") or []
@@ -132,7 +150,7 @@ def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None]) -> 
     current = view.get("current", 0)
     if current == ui.state.seat:
         return [("class:turn", "your turn")]
-    return [("", f"{who(current, names)} to act")]
+    return [("", f"{letter(current) if short else who(current, names)} to act")]
 
 def message_text(ui: TyrosApp) -> StyleAndTextTuples:
     state = ui.state

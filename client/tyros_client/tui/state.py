@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .text import describe_action, describe_event, error_words, name_of, who
+from .text import describe_action, describe_event, error_words, letter, name_of, who
 
 LOG_LIMIT = 2000
 
@@ -135,8 +135,8 @@ class ClientState:
             if message.get("name"):
                 self.name = str(message["name"])
             self.resync = True
-            where = (f"seat {message.get('seat')}" if message.get("seat") is not None
-                     else "as a spectator")
+            seat = message.get("seat")
+            where = f"as player {letter(seat)}" if isinstance(seat, int) else "as a spectator"
             self._log(f"joined table {self.table} {where}", "class:log.info")
         elif kind == "table":
             self.table_info = message.get("table")

@@ -8,6 +8,7 @@ clock that drives :meth:`Session.tick`, and a graceful shutdown.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -38,7 +39,6 @@ class ServerConfig:
     max_connections: int = 1024
     max_per_address: int = 256
     hello_seconds: float = 30.0
-    tick_seconds: float = 0.2
     limits: Limits = field(default_factory=Limits)
 
 
@@ -98,7 +98,10 @@ class TyrosServer:
                  store: Store | None = None) -> None:
         self.config = config
         self.store = store or Store(config.db)
-        self.session = Session(self.store, limits=config.limits, takeover=takeover)
+        self.session = Session(self.store, limits=config.limits, takeover=takeover,
+                               hello_seconds=config.hello_seconds)
+        self._wake = asyncio.Event()
+        """Set when the session's next deadline may have moved (something arrived)."""
         self.peers: dict[ConnId, _Peer] = {}
         self.per_address: Counter[str] = Counter()
         self._ids = itertools.count(1)
@@ -143,10 +146,17 @@ class TyrosServer:
                 peer.close(item.code, item.reason)
 
     async def _tick_forever(self) -> None:
+        """Sleep until the session's next deadline (or until something arrives that may
+        bring it forward), then let the session act on the time."""
+        session = self.session
         while True:
-            await asyncio.sleep(self.config.tick_seconds)
+            deadline = session.next_deadline()
+            wait = None if deadline is None else max(0.0, deadline - session.clock())
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), wait)
+            self._wake.clear()
             try:
-                self.deliver(self.session.tick())
+                self.deliver(session.tick())
             except Exception:  # keep the clock running whatever one table does
                 log.exception("tick failed")
 
@@ -163,13 +173,13 @@ class TyrosServer:
         peer = _Peer(ws)
         self.peers[conn] = peer
         self.per_address[address] += 1
-        hello_timer = asyncio.get_running_loop().call_later(
-            self.config.hello_seconds, self._hello_overdue, conn)
         try:
             self.deliver(self.session.connect(conn, address))
+            self._wake.set()  # its hello deadline may come first
             async for frame in ws:
                 try:
                     self.deliver(self.session.receive(conn, frame))
+                    self._wake.set()
                 except Exception:  # a bug must cost one message, not the server
                     log.exception("handling a message failed")
                     self.deliver([Send(conn, {"type": "error", "re": None,
@@ -178,18 +188,13 @@ class TyrosServer:
         except ConnectionClosed:
             pass
         finally:
-            hello_timer.cancel()
             self.peers.pop(conn, None)
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
             self.deliver(self.session.disconnect(conn))
+            self._wake.set()  # a takeover deadline may start now
             peer.writer.cancel()
-
-    def _hello_overdue(self, conn: ConnId) -> None:
-        info = self.session.conns.get(conn)
-        if info is not None and info.table is None:
-            self.deliver([Close(conn, 1008, "say hello sooner")])
 
 
 async def run_server(config: ServerConfig, takeover: TakeoverPolicy | None = None,

@@ -105,6 +105,9 @@ class Connection:
     spectator: bool = False
     tokens: float = 0.0
     refilled: float = 0.0
+    opened: float = 0.0
+    closing: bool = False
+    """A close was asked for (it is not asked twice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,10 +125,16 @@ class Session:
 
     def __init__(self, store: Store, *, limits: Limits | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 takeover: TakeoverPolicy | None = None) -> None:
+                 wall_clock: Callable[[], float] = time.time,
+                 takeover: TakeoverPolicy | None = None,
+                 hello_seconds: float | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
+        self.wall_clock = wall_clock
+        """The date stored with a new table (``clock`` need not be a date)."""
+        self.hello_seconds = hello_seconds
+        """A connection that has not joined a table after this long is closed (None: never)."""
         self.takeover = takeover
         self.tables: dict[str, Table] = {}
         self.conns: dict[ConnId, Connection] = {}
@@ -159,7 +168,8 @@ class Session:
 
     def connect(self, conn: ConnId, address: str = "") -> Output:
         now = self.clock()
-        self.conns[conn] = Connection(address, tokens=self.limits.burst, refilled=now)
+        self.conns[conn] = Connection(address, tokens=self.limits.burst, refilled=now,
+                                      opened=now)
         return []
 
     def disconnect(self, conn: ConnId) -> Output:
@@ -276,7 +286,7 @@ class Session:
         options = Options(players=hello.players, setup=hello.setup, seed=seed)
         try:
             self.store.create_table(hello.table, options.to_json(), hello.trade_seconds,
-                                    time.time())
+                                    self.wall_clock())
         except StorageError:
             log.exception("creating table %s failed", hello.table)
             return None
@@ -370,6 +380,11 @@ class Session:
         times = [t.trade_deadline for t in self.tables.values()
                  if t.trade_deadline is not None and t.state is not None
                  and any(seat != t.state.current for seat in seats_to_act(t.state))]
+        if self.hello_seconds is not None:
+            waiting = [info.opened for info in self.conns.values()
+                       if info.table is None and not info.closing]
+            if waiting:
+                times.append(min(waiting) + self.hello_seconds)
         takeover = self.limits.takeover_seconds
         if takeover is not None and self.takeover is not None:
             for table in self.tables.values():
@@ -382,9 +397,16 @@ class Session:
         return min(times, default=None)
 
     def tick(self) -> Output:
-        """Decline unanswered trade offers whose time is up; let takeover bots act."""
+        """Decline unanswered trade offers whose time is up; let takeover bots act; close
+        connections that did not join a table in time."""
         now = self.clock()
         out: Output = []
+        if self.hello_seconds is not None:
+            late = now - self.hello_seconds
+            out += [Close(conn, 1008, "say hello sooner") for conn, info in self.conns.items()
+                    if info.table is None and info.opened <= late and not info.closing]
+            for item in out:
+                self.conns[item.conn].closing = True
         for table in self.tables.values():
             state = table.state
             if state is None or table.finished:

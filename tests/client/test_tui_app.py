@@ -73,8 +73,7 @@ async def on_screen(ui: TyrosApp, text: str, timeout: float = TIMEOUT) -> str:
 
 @contextlib.asynccontextmanager
 async def server(tmp_path: Path) -> AsyncIterator[TyrosServer]:
-    running = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db"),
-                                       tick_seconds=0.05))
+    running = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db")))
     await running.start()
     try:
         yield running

@@ -448,3 +448,14 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
         assert len(await owners[0].list_tables()) == 20
     finally:
         slow.ws.transport.abort()
+
+
+async def test_a_connection_that_never_says_hello_is_closed(
+        make_server: ServerFactory, open_client: OpenClient) -> None:
+    """The shell sleeps until the session's next deadline: here the hello timeout."""
+    server = await make_server(hello_seconds=0.3)
+    silent = await open_client(url_of(server))
+    assert await silent.closed_with() == 1008
+    assert server.session.next_deadline() is None
+    player = await open_client(url_of(server))
+    assert (await player.hello("on-time", "Ann", players=3))["type"] == "welcome"

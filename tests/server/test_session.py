@@ -1014,3 +1014,26 @@ def test_a_failing_store_refuses_a_seat(harness: Harness,
     only_error(out, b, ErrorCode.INTERNAL, 4)
     assert len(harness.session.tables["t"].seats) == 1
     assert harness.session.conns[b].table is None
+
+
+def test_a_connection_that_never_says_hello_is_closed_on_time(tmp_path: Path) -> None:
+    clock = FakeClock()
+    store = Store(str(tmp_path / "h.db"))
+    session = Session(store, clock=clock, hello_seconds=30, wall_clock=lambda: 1234.0)
+    try:
+        session.connect(1, "127.0.0.1")
+        clock.advance(10)
+        session.connect(2, "127.0.0.1")
+        assert session.next_deadline() == pytest.approx(clock.now - 10 + 30)
+        session.receive(2, json.dumps({"type": "hello", "id": 1, "protocol": 1, "name": "A",
+                                       "table": "t", "players": 3}))
+        clock.advance(19.9)
+        assert session.tick() == []
+        clock.advance(0.2)
+        assert session.tick() == [Close(1, 1008, "say hello sooner")]
+        assert session.tick() == []  # asked once
+        assert session.next_deadline() is None  # the seated connection has no deadline
+        stored = store.load_table("t")
+        assert stored is not None
+    finally:
+        store.close()

@@ -59,7 +59,16 @@ def test_one_player_per_table_and_seat() -> None:
     assert [s for s, _ in made] == [seat, seat]
 
 
-@pytest.mark.parametrize("name", ["greedy", "nowhere:Bot", "tyros_client.bots:Nobody",
+def test_the_bots_strategies_load_by_name_through_their_entry_points() -> None:
+    """pyproject.toml registers greedy and ismcts in the tyros.strategies group."""
+    from tyros_client.bots.greedy import GreedyBot
+    from tyros_client.bots.ismcts import ISMCTSBot
+
+    assert cli.load_strategy("greedy") is GreedyBot
+    assert cli.load_strategy("ismcts") is ISMCTSBot
+
+
+@pytest.mark.parametrize("name", ["grumpy", "nowhere:Bot", "tyros_client.bots:Nobody",
                                   "tyros_client.bots.base:STRATEGIES.x", ":x", "x:"])
 def test_unknown_strategies_are_refused_at_start(name: str) -> None:
     with pytest.raises(ValueError, match="takeover strategy"):

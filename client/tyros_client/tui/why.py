@@ -92,13 +92,22 @@ def _seat_info(view: View, seat: int) -> Mapping[str, Any]:
     return {}
 
 
-def city_problem(view: View, seat: int, token: str, names: Names) -> str:
-    """Why no city can be built in the space ``token`` names (the seat is to act)."""
+def _building(view: View, seat: int, token: str, piece: str) -> tuple[str | None, str]:
+    """(the space ``token`` names, "") or (None, why nothing can be built anywhere)."""
     space = _space_label(token)
     if space is None:
-        return f"{token!r} is not a space of the map"
-    if not _seat_info(view, seat).get("cities_in_supply", 1):
-        return "you have no city left in your supply"
+        return None, f"{token!r} is not a space of the map"
+    if not _seat_info(view, seat).get(f"{piece}_in_supply", 1):
+        one = {"cities": "city", "ships": "ship"}[piece]
+        return None, f"you have no {one} left in your supply"
+    return space, ""
+
+
+def city_problem(view: View, seat: int, token: str, names: Names) -> str:
+    """Why no city can be built in the space ``token`` names (the seat is to act)."""
+    space, problem = _building(view, seat, token, "cities")
+    if space is None:
+        return problem
     colour = (view.get("chips") or {}).get(space)
     if colour is None:
         return f"{space} belongs to no empire yet: a city needs an empire's space"
@@ -119,11 +128,9 @@ def city_problem(view: View, seat: int, token: str, names: Names) -> str:
 
 def ship_problem(view: View, seat: int, token: str, names: Names) -> str:
     """Why no ship can be built in the space ``token`` names (the seat is to act)."""
-    space = _space_label(token)
+    space, problem = _building(view, seat, token, "ships")
     if space is None:
-        return f"{token!r} is not a space of the map"
-    if not _seat_info(view, seat).get("ships_in_supply", 1):
-        return "you have no ship left in your supply"
+        return problem
     hand = list(view.get("hand") or [])
     cities = view.get("cities") or {}
     ships = _ships_in(view, space)

@@ -883,128 +883,155 @@ def completions(text: str, ctx: Context) -> list[tuple[str, int, str]]:
     words = text.split()
     current = "" if ends_with_space else words[-1]
     done = words if ends_with_space else words[:-1]
-    start = -len(current)
     lowered = current.lower()
+    seen: set[str] = set()
+    out = []
+    for word, meta in _candidates(done, ctx):
+        if word.lower().startswith(lowered) and word not in seen:
+            seen.add(word)
+            out.append((word, -len(current), meta))
+    return out
 
-    def offer(cands: list[tuple[str, str]]) -> list[tuple[str, int, str]]:
-        seen: set[str] = set()
-        out = []
-        for word, meta in cands:
-            if word.lower().startswith(lowered) and word not in seen:
-                seen.add(word)
-                out.append((word, start, meta))
-        return out
 
+Words = list[tuple[str, str]]
+"""Completion candidates: (word, what it means)."""
+
+
+def _candidates(done: list[str], ctx: Context) -> Words:
+    """Every word that may come after the words ``done``."""
     if not done:
-        now = []
-        for action in ctx.legal:
-            name = _KIND_COMMAND.get(str(action.get("kind")), "")
-            if name == "accept" and not action.get("accept"):
-                name = "decline"
-            if name:
-                now.append((name, COMMANDS[name].about[:40]))
-        if ctx.of_kind("answer", "keep", "give_card", "return_tile", "complete"):
-            now.append(("answer", "open the dialog"))
-        rest = [(name, "") for name in _UI_COMMANDS]
-        return offer(now + rest)
+        return _command_words(ctx)
     command = ALIASES.get(done[0].lower(), done[0].lower())
     args = done[1:]
     if command == "help":
-        return offer([(name, "") for name in COMMANDS]) if not args else []
+        return [(name, "") for name in COMMANDS] if not args else []
     lowered_args = [a.lower() for a in args]
     if "pay" in lowered_args:
         at = lowered_args.index("pay")
         if len(args) > at + 1:
             return []
         variants = sorted(_variants(command, args[:at], ctx), key=_wilds)
-        return offer([(cards_short(a["pay"]), cards_text(a["pay"])) for a in variants])
-    if command == "move":
-        moves = ctx.of_kind("move")
-        if not args:
-            origins = {a["from"]: 0 for a in moves}
-            return offer([(o, "ship here") for o in sorted(origins, key=_order)])
-        if len(args) == 1:
-            try:
-                wanted = _port_filter(args[0])
-            except CommandError:
-                return []
-            costs: dict[str, int] = {}
-            for a in moves:
-                if _port_matches(a["from"], wanted):
-                    costs[a["to"]] = min(costs.get(a["to"], 99), len(a["pay"]))
-            return offer([(t, f"cost {c}") for t, c in sorted(costs.items(),
-                                                             key=lambda i: _order(i[0]))])
-        if len(args) == 2:
-            result = parse(f"move {args[0]} {args[1]}", ctx)
-            return _payment_words(result, ctx, offer)
-        return []
-    if command in ("city", "ship"):
-        acts = ctx.of_kind(command)
-        if not args:
-            return offer([(s, "") for s in sorted({a["space"] for a in acts}, key=_order)])
-        if len(args) == 1:
-            return _payment_words(parse(f"{command} {args[0]}", ctx), ctx, offer)
-        return []
-    if command == "expand":
-        acts = ctx.of_kind("expand")
-        if not args:
-            tiles: dict[str, list[str]] = {}
-            for a in acts:
-                tiles.setdefault(a["tile"], []).append(a["colour"])
-            return offer([(t, "/".join(c)) for t, c in sorted(tiles.items(),
-                                                              key=lambda i: _order(i[0]))])
-        if len(args) == 1:
-            try:
-                tile = resolve_space(args[0])
-            except CommandError:
-                return []
-            return offer([(a["colour"], "") for a in acts if a["tile"] == tile])
-        return []
-    if command == "return" and not args:
-        return offer([(a["tile"], "") for a in ctx.of_kind("return_tile")])
-    if command == "give" and not args:
-        return offer([(a["card"], "") for a in ctx.of_kind("give_card")])
-    if command == "complete" and not args:
-        return offer([(LETTERS[a["with"]], name_of(a["with"], ctx.names))
-                      for a in ctx.of_kind("complete")])
-    if command == "keep" and not args:
-        return offer([(cards_short(a["cards"]), cards_text(a["cards"]))
-                      for a in ctx.of_kind("keep")])
-    if command == "bank":
-        if not args:
-            forms: list[tuple[str, str]] = []
-            if ctx.of_kind("bank_pick"):
-                forms.append(("3:1", "discard 3, take one from the discards"))
-            if ctx.of_kind("bank_draw"):
-                forms += [("1", "discard 1, draw 1"), ("2", "discard 2, draw 2"),
-                          ("3", "discard 3, draw 3")]
-            return offer(forms)
-        if len(args) == 1 and args[0].lower() in ("3:1", "take", "pick"):
-            takes = sorted({a["take"] for a in ctx.of_kind("bank_pick")}, key=CARDS.index)
-            return offer([(t, "in the discard pile") for t in takes])
-        if len(args) == 2 and args[0].lower() in ("3:1", "take", "pick"):
-            return offer([("pay", "name the 3 cards")])
-        return []
-    if command == "trade":
-        if "to" in lowered_args:
-            return offer([(LETTERS[s], name_of(s, ctx.names)) for s in range(ctx.players)
-                          if s != ctx.seat])
-        if "for" in lowered_args or "get" in lowered_args:
-            return offer([(c, "") for c in CARDS] + [("to", "which players")])
-        if args:
-            return offer([(c, "") for c in CARDS] + [("for", "what you want")])
-        return offer([(c, "you give") for c in CARDS])
+        return [(cards_short(a["pay"]), cards_text(a["pay"])) for a in variants]
+    words = _ARGUMENT_WORDS.get(command)
+    return words(args, ctx) if words is not None else []
+
+
+def _command_words(ctx: Context) -> Words:
+    now = []
+    for action in ctx.legal:
+        name = _KIND_COMMAND.get(str(action.get("kind")), "")
+        if name == "accept" and not action.get("accept"):
+            name = "decline"
+        if name:
+            now.append((name, COMMANDS[name].about[:40]))
+    if ctx.of_kind("answer", "keep", "give_card", "return_tile", "complete"):
+        now.append(("answer", "open the dialog"))
+    return now + [(name, "") for name in _UI_COMMANDS]
+
+
+def _move_words(args: list[str], ctx: Context) -> Words:
+    moves = ctx.of_kind("move")
+    if not args:
+        origins = {a["from"]: 0 for a in moves}
+        return [(o, "ship here") for o in sorted(origins, key=_order)]
+    if len(args) == 1:
+        try:
+            wanted = _port_filter(args[0])
+        except CommandError:
+            return []
+        costs: dict[str, int] = {}
+        for a in moves:
+            if _port_matches(a["from"], wanted):
+                costs[a["to"]] = min(costs.get(a["to"], 99), len(a["pay"]))
+        return [(t, f"cost {c}") for t, c in sorted(costs.items(), key=lambda i: _order(i[0]))]
+    if len(args) == 2:
+        return _payment_words(parse(f"move {args[0]} {args[1]}", ctx))
     return []
 
 
-Offer = Callable[[list[tuple[str, str]]], list[tuple[str, int, str]]]
+def _build_words(command: str) -> Callable[[list[str], Context], Words]:
+    def words(args: list[str], ctx: Context) -> Words:
+        if not args:
+            spaces = {a["space"] for a in ctx.of_kind(command)}
+            return [(space, "") for space in sorted(spaces, key=_order)]
+        if len(args) == 1:
+            return _payment_words(parse(f"{command} {args[0]}", ctx))
+        return []
+    return words
 
 
-def _payment_words(result: Result, ctx: Context, offer: Offer) -> list[tuple[str, int, str]]:
+def _expand_words(args: list[str], ctx: Context) -> Words:
+    acts = ctx.of_kind("expand")
+    if not args:
+        tiles: dict[str, list[str]] = {}
+        for a in acts:
+            tiles.setdefault(a["tile"], []).append(a["colour"])
+        return [(t, "/".join(c)) for t, c in sorted(tiles.items(), key=lambda i: _order(i[0]))]
+    if len(args) == 1:
+        try:
+            tile = resolve_space(args[0])
+        except CommandError:
+            return []
+        return [(a["colour"], "") for a in acts if a["tile"] == tile]
+    return []
+
+
+def _first_word(words: Callable[[Context], Words]) -> Callable[[list[str], Context], Words]:
+    """A command whose only argument is one word."""
+    return lambda args, ctx: words(ctx) if not args else []
+
+
+def _bank_words(args: list[str], ctx: Context) -> Words:
+    picking = bool(args) and args[0].lower() in ("3:1", "take", "pick")
+    if not args:
+        forms: Words = []
+        if ctx.of_kind("bank_pick"):
+            forms.append(("3:1", "discard 3, take one from the discards"))
+        if ctx.of_kind("bank_draw"):
+            forms += [("1", "discard 1, draw 1"), ("2", "discard 2, draw 2"),
+                      ("3", "discard 3, draw 3")]
+        return forms
+    if len(args) == 1 and picking:
+        takes = sorted({a["take"] for a in ctx.of_kind("bank_pick")}, key=CARDS.index)
+        return [(t, "in the discard pile") for t in takes]
+    if len(args) == 2 and picking:
+        return [("pay", "name the 3 cards")]
+    return []
+
+
+def _trade_words(args: list[str], ctx: Context) -> Words:
+    lowered = [a.lower() for a in args]
+    if "to" in lowered:
+        return [(LETTERS[s], name_of(s, ctx.names)) for s in range(ctx.players) if s != ctx.seat]
+    if "for" in lowered or "get" in lowered:
+        return [(c, "") for c in CARDS] + [("to", "which players")]
+    if args:
+        return [(c, "") for c in CARDS] + [("for", "what you want")]
+    return [(c, "you give") for c in CARDS]
+
+
+_ARGUMENT_WORDS: dict[str, Callable[[list[str], Context], Words]] = {
+    "move": _move_words,
+    "city": _build_words("city"),
+    "ship": _build_words("ship"),
+    "expand": _expand_words,
+    "return": _first_word(lambda ctx: [(a["tile"], "") for a in ctx.of_kind("return_tile")]),
+    "give": _first_word(lambda ctx: [(a["card"], "") for a in ctx.of_kind("give_card")]),
+    "complete": _first_word(lambda ctx: [(LETTERS[a["with"]], name_of(a["with"], ctx.names))
+                                         for a in ctx.of_kind("complete")]),
+    "keep": _first_word(lambda ctx: [(cards_short(a["cards"]), cards_text(a["cards"]))
+                                     for a in ctx.of_kind("keep")]),
+    "bank": _bank_words,
+    "trade": _trade_words,
+}
+"""Command -> the words its arguments may be, given the words typed after it."""
+
+
+def _payment_words(result: Result) -> Words:
     if isinstance(result, Act) and "pay" in result.action:
-        return offer([("pay", f"default: {cards_text(result.action['pay'])}")])
+        return [("pay", f"default: {cards_text(result.action['pay'])}")]
     if isinstance(result, Choose):
-        return offer([("pay", "several payments: name one")])
+        return [("pay", "several payments: name one")]
     return []
 
 

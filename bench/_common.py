@@ -35,16 +35,31 @@ class ServerProcess:
 
     def start(self, timeout: float = 15.0) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tyros_server.cli", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", str(self.db), "--log-level", "WARNING",
-             *self.extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [
+                sys.executable,
+                "-m",
+                "tyros_server.cli",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db),
+                "--log-level",
+                "WARNING",
+                *self.extra,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stderr.read().decode()[-2000:]}"
-                                   if self.proc.stderr else "server exited")
+                raise RuntimeError(
+                    f"server exited: {self.proc.stderr.read().decode()[-2000:]}"
+                    if self.proc.stderr
+                    else "server exited"
+                )
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return
@@ -95,8 +110,9 @@ def cpu_note() -> str:
     return f"{os.cpu_count()} cpus"
 
 
-async def session_messages(ws: ClientConnection,
-                           session: ClientSession) -> AsyncIterator[dict[str, Any]]:
+async def session_messages(
+    ws: ClientConnection, session: ClientSession
+) -> AsyncIterator[dict[str, Any]]:
     """Join on ``ws`` and yield each message the session passes on; what the caller queues
     (``session.send_action``) goes out after each message, and due retries on time."""
 
@@ -110,7 +126,8 @@ async def session_messages(ws: ClientConnection,
         at = session.next_timer()
         try:
             frame = await asyncio.wait_for(
-                ws.recv(), None if at is None else max(0.0, at - session.clock()))
+                ws.recv(), None if at is None else max(0.0, at - session.clock())
+            )
         except TimeoutError:  # an action the server could not take yet is due again
             session.tick()
             await flush()

@@ -68,8 +68,13 @@ def play_one(job: tuple[list[str], str, int, int, dict[str, Any]]) -> dict[str, 
     _made.clear()
     players = len(strategies)
     seats = arena.seat_order(strategies, game)
-    result = arena.play_game(seats, setup=arena.game_setup(setup, game, players), seed=seed,
-                             game=game, bot_options=options)
+    result = arena.play_game(
+        seats,
+        setup=arena.game_setup(setup, game, players),
+        seed=seed,
+        game=game,
+        bot_options=options,
+    )
     searches = iterations = 0
     seconds = 0.0
     for bot in _made:
@@ -77,26 +82,49 @@ def play_one(job: tuple[list[str], str, int, int, dict[str, Any]]) -> dict[str, 
             searches += int(bot.stats["searches"])
             iterations += int(bot.stats["iterations"])
             seconds += float(bot.stats["seconds"])
-    return {"game": game, "setup": result.setup, "seats": seats, "scores": result.scores,
-            "winners": result.winners, "actions": result.actions, "searches": searches,
-            "iterations": iterations, "search_seconds": seconds}
+    return {
+        "game": game,
+        "setup": result.setup,
+        "seats": seats,
+        "scores": result.scores,
+        "winners": result.winners,
+        "actions": result.actions,
+        "searches": searches,
+        "iterations": iterations,
+        "search_seconds": seconds,
+    }
 
 
-def run_match(strategies: list[str], games: int, *, setup: str, seed: int, jobs: int,
-              options: dict[str, Any], progress: bool, start: int = 0) -> dict[str, Any]:
+def run_match(
+    strategies: list[str],
+    games: int,
+    *,
+    setup: str,
+    seed: int,
+    jobs: int,
+    options: dict[str, Any],
+    progress: bool,
+    start: int = 0,
+) -> dict[str, Any]:
     """Play games ``start`` to ``start + games - 1`` (over ``jobs`` processes), add them up."""
     totals = arena.ArenaResult(strategies=list(strategies), setup=setup, seed=seed)
-    work = [(list(strategies), setup, seed, game, options)
-            for game in range(start, start + games)]
+    work = [(list(strategies), setup, seed, game, options) for game in range(start, start + games)]
     searches = iterations = 0
     seconds = 0.0
     began = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for done, game in enumerate(pool.map(play_one, work), 1):
-            totals.add(arena.GameResult(game=game["game"], setup=game["setup"],
-                                        seat_strategies=game["seats"], scores=game["scores"],
-                                        winners=game["winners"], actions=game["actions"],
-                                        state=None))  # type: ignore[arg-type]
+            totals.add(
+                arena.GameResult(
+                    game=game["game"],
+                    setup=game["setup"],
+                    seat_strategies=game["seats"],
+                    scores=game["scores"],
+                    winners=game["winners"],
+                    actions=game["actions"],
+                    state=None,
+                )
+            )  # type: ignore[arg-type]
             searches += game["searches"]
             iterations += game["iterations"]
             seconds += game["search_seconds"]
@@ -109,9 +137,11 @@ def run_match(strategies: list[str], games: int, *, setup: str, seed: int, jobs:
     out["jobs"] = jobs
     out["first_game"] = start
     if searches:
-        out["ismcts"] = {"searches": searches, "iterations_per_search": round(iterations
-                                                                             / searches, 1),
-                         "iterations_per_second": round(iterations / seconds, 1)}
+        out["ismcts"] = {
+            "searches": searches,
+            "iterations_per_search": round(iterations / searches, 1),
+            "iterations_per_second": round(iterations / seconds, 1),
+        }
     return out
 
 
@@ -125,8 +155,7 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
     game = 0
     while len(samples) < positions:
         state = new_game(Options(players=4, seed=seed + game))
-        bots = [make_bot("greedy", s, random.Random(seed * 100 + game * 4 + s))
-                for s in range(4)]
+        bots = [make_bot("greedy", s, random.Random(seed * 100 + game * 4 + s)) for s in range(4)]
         assert state.log is not None
         while state.phase != Phase.OVER:
             seat = seats_to_act(state)[0]
@@ -145,9 +174,12 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
         bot.choose(seen, legal)
         total_iterations += int(bot.stats["iterations"])
         total_seconds += float(bot.stats["seconds"])
-    return {"positions": len(samples), "iterations": total_iterations,
-            "seconds": round(total_seconds, 2),
-            "iterations_per_second": round(total_iterations / total_seconds, 1)}
+    return {
+        "positions": len(samples),
+        "iterations": total_iterations,
+        "seconds": round(total_seconds, 2),
+        "iterations_per_second": round(total_iterations / total_seconds, 1),
+    }
 
 
 # The command line ---------------------------------------------------------------------
@@ -157,8 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/bots.py", description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=[*MATCHES, "speed"])
     parser.add_argument("--games", type=int, help="games (default 400 or 200)")
-    parser.add_argument("--start", type=int, default=0,
-                        help="number of the first game (to split a long match over runs)")
+    parser.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="number of the first game (to split a long match over runs)",
+    )
     parser.add_argument("--players", type=int, choices=(3, 4), default=4)
     parser.add_argument("--setup", choices=arena.SETUPS, default="first")
     parser.add_argument("--seed", type=int, default=1)
@@ -178,11 +214,17 @@ def main(argv: list[str] | None = None) -> int:
             if args.iterations is not None:
                 options["iterations"] = args.iterations
             if args.move_time is not None or args.iterations is None:
-                options["move_time"] = args.move_time if args.move_time is not None \
-                    else move_time
-        out = run_match(strategies, args.games or games, setup=args.setup, seed=args.seed,
-                        jobs=args.jobs, options=options, progress=not args.json,
-                        start=args.start)
+                options["move_time"] = args.move_time if args.move_time is not None else move_time
+        out = run_match(
+            strategies,
+            args.games or games,
+            setup=args.setup,
+            seed=args.seed,
+            jobs=args.jobs,
+            options=options,
+            progress=not args.json,
+            start=args.start,
+        )
     if args.json:
         print(json.dumps(out))
     else:

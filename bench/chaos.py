@@ -45,12 +45,11 @@ class Seat:
     finished_at: float | None = None
 
 
-async def play_seat(url: str, seat: Seat, rng: random.Random, think: float,
-                    give_up_at: float) -> None:
-    session = ClientSession(Join(table=seat.table, name=seat.name, players=4,
-                                 trade_seconds=30))
-    session.on_send = lambda msg_id, version, action: seat.sent.update(
-        {msg_id: (version, action)})
+async def play_seat(
+    url: str, seat: Seat, rng: random.Random, think: float, give_up_at: float
+) -> None:
+    session = ClientSession(Join(table=seat.table, name=seat.name, players=4, trade_seconds=30))
+    session.on_send = lambda msg_id, version, action: seat.sent.update({msg_id: (version, action)})
     while seat.score is None and time.monotonic() < give_up_at:
         try:
             async with connect(url, max_size=2**23, compression=None, open_timeout=5) as ws:
@@ -74,8 +73,9 @@ async def play_seat(url: str, seat: Seat, rng: random.Random, think: float,
         await asyncio.sleep(0.2)
 
 
-async def killer(server: ServerProcess, seats: list[Seat], rng: random.Random,
-                 kills: list[float]) -> None:
+async def killer(
+    server: ServerProcess, seats: list[Seat], rng: random.Random, kills: list[float]
+) -> None:
     while any(s.score is None for s in seats):
         await asyncio.sleep(rng.uniform(0.5, 2.5))
         if all(s.score is not None for s in seats):
@@ -102,8 +102,9 @@ def check(db: Path, seats: list[Seat]) -> dict[str, Any]:
                 lost += rows.get(version + 1) != (s.seat, action)
         # Every stored action of this seat must be one it sent for exactly that version:
         # anything else was applied twice or made up (the server's own trade timeouts aside).
-        sent = {(version + 1, json.dumps(action, sort_keys=True))
-                for version, action in s.sent.values()}
+        sent = {
+            (version + 1, json.dumps(action, sort_keys=True)) for version, action in s.sent.values()
+        }
         for seq, (seat, action) in rows.items():
             if seat != s.seat or (seq, json.dumps(action, sort_keys=True)) in sent:
                 continue
@@ -111,8 +112,12 @@ def check(db: Path, seats: list[Seat]) -> dict[str, Any]:
                 auto_declines += 1
             else:
                 unsent += 1
-    return {"acknowledged": acked, "lost": lost, "applied_twice": unsent,
-            "trade_timeouts": auto_declines}
+    return {
+        "acknowledged": acked,
+        "lost": lost,
+        "applied_twice": unsent,
+        "trade_timeouts": auto_declines,
+    }
 
 
 def replays_match(db: Path, seats: list[Seat]) -> tuple[int, int]:
@@ -125,8 +130,12 @@ def replays_match(db: Path, seats: list[Seat]) -> tuple[int, int]:
         if None in [s.score for s in seats if s.table == table]:
             continue
         total += 1
-        out = subprocess.run([sys.executable, "-m", "tyros_server.cli", "export", "--db", str(db),
-                              table], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [sys.executable, "-m", "tyros_server.cli", "export", "--db", str(db), table],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         state = replay(json.loads(out))
         ok += len(seen) == 1 and json.dumps(state.score, sort_keys=True) in seen
     return ok, total
@@ -144,14 +153,17 @@ def run(games: int, think_ms: float, seed: int, limit: float) -> dict[str, Any]:
 
         async def main() -> None:
             give_up = time.monotonic() + limit
-            killing = asyncio.create_task(killer(server, seats, random.Random(rng.random()),
-                                                 kills))
+            killing = asyncio.create_task(killer(server, seats, random.Random(rng.random()), kills))
             # Seats join in order, so that each table's seat numbers follow the list.
             players = []
             for s in seats:
-                players.append(asyncio.create_task(
-                    play_seat(server.url, s, random.Random(rng.random()), think_ms / 1000,
-                              give_up)))
+                players.append(
+                    asyncio.create_task(
+                        play_seat(
+                            server.url, s, random.Random(rng.random()), think_ms / 1000, give_up
+                        )
+                    )
+                )
                 await asyncio.sleep(0.01)
             await asyncio.gather(*players)
             killing.cancel()
@@ -162,22 +174,33 @@ def run(games: int, think_ms: float, seed: int, limit: float) -> dict[str, Any]:
             server.stop()
         elapsed = time.monotonic() - started
         finished_tables = {s.table for s in seats if s.score is not None}
-        complete = [t for t in finished_tables
-                    if all(s.score is not None for s in seats if s.table == t)]
+        complete = [
+            t for t in finished_tables if all(s.score is not None for s in seats if s.table == t)
+        ]
         result = check(db, seats)
         same, total = replays_match(db, seats)
     return {
-        "games": games, "games_completed": len(complete), "kills": len(kills),
-        "kills_per_game_min": min((sum(1 for k in kills if k < max(
-            s.finished_at or 0 for s in seats if s.table == t)) for t in complete), default=0),
+        "games": games,
+        "games_completed": len(complete),
+        "kills": len(kills),
+        "kills_per_game_min": min(
+            (
+                sum(1 for k in kills if k < max(s.finished_at or 0 for s in seats if s.table == t))
+                for t in complete
+            ),
+            default=0,
+        ),
         "seconds": round(elapsed, 1),
-        **result, "replays_identical": same, "replays_checked": total,
+        **result,
+        "replays_identical": same,
+        "replays_checked": total,
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--think-ms", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
@@ -190,8 +213,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for key, value in result.items():
             print(f"{key:>22}: {value}")
-    ok = (result["games_completed"] == args.games and result["lost"] == 0
-          and result["applied_twice"] == 0 and result["replays_identical"] == args.games)
+    ok = (
+        result["games_completed"] == args.games
+        and result["lost"] == 0
+        and result["applied_twice"] == 0
+        and result["replays_identical"] == args.games
+    )
     return 0 if ok else 1
 
 

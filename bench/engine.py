@@ -137,16 +137,17 @@ WARM_SEED = 1_000_000
 """Warm-up games use seeds from here on, far from the measured ones."""
 
 
-def run(games: int, seed: int, copy_seconds: float, repeat: int, pin: bool = False,
-        warm: int = 200) -> dict[str, Any]:
+def run(
+    games: int, seed: int, copy_seconds: float, repeat: int, pin: bool = False, warm: int = 200
+) -> dict[str, Any]:
     pinned = pin_to_one_core() if pin else "one thread, not pinned"
     bench_games(warm, "first", WARM_SEED, push_unchecked)
     bench_games(warm // 4, "variable", WARM_SEED + warm, push_unchecked)
     unchecked_first = best_of(repeat, games, "first", seed, push_unchecked)
-    unchecked_variable = best_of(repeat, games, "variable", seed + repeat * games,
-                                 push_unchecked)
-    copies = max(bench_copies(copy_seconds / repeat, seed)["copies_per_second"]
-                 for _ in range(repeat))
+    unchecked_variable = best_of(repeat, games, "variable", seed + repeat * games, push_unchecked)
+    copies = max(
+        bench_copies(copy_seconds / repeat, seed)["copies_per_second"] for _ in range(repeat)
+    )
     checked_first = best_of(repeat, games, "first", seed + 2 * repeat * games, push)
     return {
         "python": platform.python_version(),
@@ -173,31 +174,44 @@ def table(report: dict[str, Any]) -> str:
         ("    steps per game (4p, first setup)", f"{report['steps_per_game']:,}"),
         ("(b) random 4p games/s, first setup", f"{report['games_per_second_first']:,}"),
         ("    random 4p games/s, variable setup", f"{report['games_per_second_variable']:,}"),
-        ("    new_game ms, first / variable",
-         f"{report['setup_ms_first']} / {report['setup_ms_variable']}"),
+        (
+            "    new_game ms, first / variable",
+            f"{report['setup_ms_first']} / {report['setup_ms_variable']}",
+        ),
         ("(c) state.copy() per second", f"{report['copies_per_second']:,}"),
         ("(d) random 4p games/s with checked push", f"{report['games_per_second_checked']:,}"),
         ("    steps/s with checked push", f"{report['steps_per_second_checked']:,}"),
     ]
     width = max(len(name) for name, _ in rows)
-    head = (f"tyros engine bench: Python {report['python']}, {report['machine']}, "
-            f"after {report['warm']} warm-up games, best of {report['repeat']} x "
-            f"{report['games']} new games, first seed {report['seed']}")
+    head = (
+        f"tyros engine bench: Python {report['python']}, {report['machine']}, "
+        f"after {report['warm']} warm-up games, best of {report['repeat']} x "
+        f"{report['games']} new games, first seed {report['seed']}"
+    )
     return "\n".join([head, *(f"{name:<{width}}  {value:>12}" for name, value in rows)])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=30, help="games per measurement (30)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="runs of each measurement; the best is reported (3)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="runs of each measurement; the best is reported (3)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="first game seed (1)")
-    parser.add_argument("--warm", type=int, default=200,
-                        help="games played before measuring, to warm the caches (200)")
-    parser.add_argument("--copy-seconds", type=float, default=1.0,
-                        help="how long to time state.copy() (1.0)")
-    parser.add_argument("--pin", action="store_true",
-                        help="pin the process to one CPU (on a busy machine this can be slower)")
+    parser.add_argument(
+        "--warm",
+        type=int,
+        default=200,
+        help="games played before measuring, to warm the caches (200)",
+    )
+    parser.add_argument(
+        "--copy-seconds", type=float, default=1.0, help="how long to time state.copy() (1.0)"
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="pin the process to one CPU (on a busy machine this can be slower)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeat < 1 or args.warm < 0:

@@ -48,15 +48,36 @@ VALID: list[dict[str, Any]] = [
     resume_message("x" * 43, 3),
     action_message(0, {"kind": "pass"}, 4),
     action_message(0, {"kind": "move", "from": "TY", "to": "23", "pay": ["green"] * 4}, 5),
-    action_message(0, {"kind": "propose", "to": [1, 2], "give": ["wild"], "get": ["orange"]},
-                   6),
+    action_message(0, {"kind": "propose", "to": [1, 2], "give": ["wild"], "get": ["orange"]}, 6),
     action_message(0, {"kind": "city", "space": "16", "ship": "16E", "pay": ["violet"] * 5}, 7),
     action_message(0, {"kind": "keep", "cards": ["wild"] * 3}, 8),
 ]
 ODD_VALUES: list[Any] = [
-    None, True, False, 0, -1, 2**63, -(2**70), 1e308, float("inf"), "", "x" * 5000, "\u0000",
-    "\ud7ff\ue000", "💥", [], {}, [[[[[]]]]], {"a": {"b": {"c": None}}}, "TY", "16W", "99",
-    ["wild"] * 100, ["purple"], 3.5, "NaN",
+    None,
+    True,
+    False,
+    0,
+    -1,
+    2**63,
+    -(2**70),
+    1e308,
+    float("inf"),
+    "",
+    "x" * 5000,
+    "\u0000",
+    "\ud7ff\ue000",
+    "💥",
+    [],
+    {},
+    [[[[[]]]]],
+    {"a": {"b": {"c": None}}},
+    "TY",
+    "16W",
+    "99",
+    ["wild"] * 100,
+    ["purple"],
+    3.5,
+    "NaN",
 ]
 
 
@@ -100,8 +121,9 @@ def hostile_frame(rng: random.Random) -> str | bytes:
     return json.dumps(message, allow_nan=True)
 
 
-async def fuzz_on(ws: ClientConnection, count: int, rng: random.Random,
-                  stats: dict[str, int]) -> int:
+async def fuzz_on(
+    ws: ClientConnection, count: int, rng: random.Random, stats: dict[str, int]
+) -> int:
     """Send up to ``count`` hostile frames on one connection; returns how many were sent."""
     sent = 0
     try:
@@ -121,8 +143,7 @@ async def fuzz_on(ws: ClientConnection, count: int, rng: random.Random,
     return sent
 
 
-async def fuzz_connection(url: str, count: int, rng: random.Random,
-                          stats: dict[str, int]) -> None:
+async def fuzz_connection(url: str, count: int, rng: random.Random, stats: dict[str, int]) -> None:
     """Fresh connections, reconnecting after a close for size."""
     sent = 0
     while sent < count:
@@ -130,8 +151,9 @@ async def fuzz_connection(url: str, count: int, rng: random.Random,
             sent += await fuzz_on(ws, count - sent, rng, stats)
 
 
-async def seated_fuzz(url: str, count: int, rng: random.Random, stats: dict[str, int],
-                      token: str) -> None:
+async def seated_fuzz(
+    url: str, count: int, rng: random.Random, stats: dict[str, int], token: str
+) -> None:
     """A seated player who is not to act sends hostile frames as itself."""
     sent = 0
     while sent < count:
@@ -166,8 +188,7 @@ async def expect_answer(ws: ClientConnection, stats: dict[str, int]) -> None:
 
 async def snapshot(url: str) -> dict[str, Any]:
     async with connect(url, max_size=2**23) as ws:
-        await ws.send(json.dumps(hello_message(Join(table="game", name="watch",
-                                                     spectate=True), 1)))
+        await ws.send(json.dumps(hello_message(Join(table="game", name="watch", spectate=True), 1)))
         while True:
             message = json.loads(await asyncio.wait_for(ws.recv(), timeout=10))
             if message["type"] == "update":
@@ -177,8 +198,17 @@ async def snapshot(url: str) -> dict[str, Any]:
 
 def run(inputs: int, connections: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    stats = dict.fromkeys(("inputs", "typed_errors", "untyped_errors", "valid_answers",
-                           "closed_for_size", "unexpected_closes"), 0)
+    stats = dict.fromkeys(
+        (
+            "inputs",
+            "typed_errors",
+            "untyped_errors",
+            "valid_answers",
+            "closed_for_size",
+            "unexpected_closes",
+        ),
+        0,
+    )
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "fuzz.db"
         server = ServerProcess(db)
@@ -188,8 +218,11 @@ def run(inputs: int, connections: int, seed: int) -> dict[str, Any]:
             players, tokens = [], []
             for i in range(4):  # seat four quiet players: the game starts and waits
                 ws = await connect(server.url, max_size=2**23)
-                await ws.send(json.dumps(hello_message(
-                    Join(table="game", name=f"p{i}", players=4, seed=7), 1)))
+                await ws.send(
+                    json.dumps(
+                        hello_message(Join(table="game", name=f"p{i}", players=4, seed=7), 1)
+                    )
+                )
                 welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 tokens.append(welcome["token"])
                 players.append(ws)
@@ -197,10 +230,14 @@ def run(inputs: int, connections: int, seed: int) -> dict[str, Any]:
             before = await snapshot(server.url)
             idle = [seat for seat in range(4) if seat not in before["to_act"]]
             per = inputs // (connections + len(idle))
-            tasks = [fuzz_connection(server.url, per, random.Random(rng.random()), stats)
-                     for _ in range(connections)]
-            tasks += [seated_fuzz(server.url, per, random.Random(rng.random()), stats,
-                                  tokens[seat]) for seat in idle]
+            tasks = [
+                fuzz_connection(server.url, per, random.Random(rng.random()), stats)
+                for _ in range(connections)
+            ]
+            tasks += [
+                seated_fuzz(server.url, per, random.Random(rng.random()), stats, tokens[seat])
+                for seat in idle
+            ]
             await asyncio.gather(*tasks)
             after = await snapshot(server.url)
             for ws in players:
@@ -213,16 +250,21 @@ def run(inputs: int, connections: int, seed: int) -> dict[str, Any]:
         finally:
             server.stop()
         with sqlite3.connect(db) as conn:
-            stored = conn.execute("SELECT COUNT(*) FROM actions WHERE table_name='game'"
-                                  ).fetchone()[0]
-    return {**stats, "server_crashes": 0 if alive else 1,
-            "state_changes": int(before != after) + int(stored != 0),
-            "game_version": after["version"]}
+            stored = conn.execute(
+                "SELECT COUNT(*) FROM actions WHERE table_name='game'"
+            ).fetchone()[0]
+    return {
+        **stats,
+        "server_crashes": 0 if alive else 1,
+        "state_changes": int(before != after) + int(stored != 0),
+        "game_version": after["version"],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--inputs", type=int, default=20_000)
     parser.add_argument("--connections", type=int, default=25)
     parser.add_argument("--seed", type=int, default=1)
@@ -234,8 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for key, value in result.items():
             print(f"{key:>18}: {value}")
-    ok = (result["server_crashes"] == 0 and result["state_changes"] == 0
-          and result["untyped_errors"] == 0 and result["unexpected_closes"] == 0)
+    ok = (
+        result["server_crashes"] == 0
+        and result["state_changes"] == 0
+        and result["untyped_errors"] == 0
+        and result["unexpected_closes"] == 0
+    )
     return 0 if ok else 1
 
 

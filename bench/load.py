@@ -40,13 +40,13 @@ class Stats:
     games: int = 0
 
 
-async def bot(url: str, table: str, name: str, rng: random.Random, stats: Stats,
-              think: float, stop_at: float) -> bool:
+async def bot(
+    url: str, table: str, name: str, rng: random.Random, stats: Stats, think: float, stop_at: float
+) -> bool:
     """Play one seat until the game ends (True) or time is up (False)."""
     pending: dict[int, float] = {}
     session = ClientSession(Join(table=table, name=name, players=4, trade_seconds=5))
-    session.on_send = lambda msg_id, version, action: pending.update(
-        {msg_id: time.perf_counter()})
+    session.on_send = lambda msg_id, version, action: pending.update({msg_id: time.perf_counter()})
     waiting_since: float | None = None
 
     async def play(ws: ClientConnection) -> bool:
@@ -82,16 +82,20 @@ async def bot(url: str, table: str, name: str, rng: random.Random, stats: Stats,
             return False
 
 
-async def table_loop(url: str, index: int, seconds: float, think: float, stats: Stats,
-                     seed: int) -> None:
+async def table_loop(
+    url: str, index: int, seconds: float, think: float, stats: Stats, seed: int
+) -> None:
     stop_at = time.monotonic() + seconds
     for game in itertools.count():
         name = f"load-{index}-{game}"
         rng = random.Random(seed * 1000 + index * 10 + game)
         try:
-            results = await asyncio.gather(*(
-                bot(url, name, f"b{seat}", random.Random(rng.random()), stats, think, stop_at)
-                for seat in range(4)))
+            results = await asyncio.gather(
+                *(
+                    bot(url, name, f"b{seat}", random.Random(rng.random()), stats, think, stop_at)
+                    for seat in range(4)
+                )
+            )
         except (ConnectionClosed, OSError) as exc:
             stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
             return
@@ -110,8 +114,12 @@ def run(tables: int, seconds: float, think_ms: float, seed: int) -> dict[str, An
         started = time.monotonic()
 
         async def main() -> None:
-            await asyncio.gather(*(table_loop(server.url, i, seconds, think_ms / 1000, stats,
-                                              seed) for i in range(tables)))
+            await asyncio.gather(
+                *(
+                    table_loop(server.url, i, seconds, think_ms / 1000, stats, seed)
+                    for i in range(tables)
+                )
+            )
 
         try:
             asyncio.run(main())
@@ -121,21 +129,29 @@ def run(tables: int, seconds: float, think_ms: float, seed: int) -> dict[str, An
             server.stop()
     ms = [x * 1000 for x in stats.latencies]
     return {
-        "tables": tables, "connections": tables * 4, "seconds": round(elapsed, 1),
-        "think_ms": think_ms, "actions": stats.actions,
+        "tables": tables,
+        "connections": tables * 4,
+        "seconds": round(elapsed, 1),
+        "think_ms": think_ms,
+        "actions": stats.actions,
         "actions_per_second": round(stats.actions / elapsed, 1),
         "games_finished": stats.games,
-        "latency_ms": {"p50": round(percentile(ms, 50), 2), "p99": round(percentile(ms, 99), 2),
-                       "max": round(max(ms, default=float("nan")), 2)},
-        "errors": sum(stats.errors.values()), "error_codes": stats.errors,
+        "latency_ms": {
+            "p50": round(percentile(ms, 50), 2),
+            "p99": round(percentile(ms, 99), 2),
+            "max": round(max(ms, default=float("nan")), 2),
+        },
+        "errors": sum(stats.errors.values()),
+        "error_codes": stats.errors,
         "stale_versions": stats.stale,
         "server_peak_memory_mib": round(memory / 1024, 1) if memory else None,
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--sweep", default=None, help="comma-separated table counts")
     parser.add_argument("--seconds", type=float, default=30.0)
@@ -149,13 +165,17 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results if args.sweep else results[0], indent=1))
         return 0
     print(f"load bench ({cpu_note()}, server and bots on loopback, think {args.think_ms} ms)")
-    print(f"{'tables':>6} {'conns':>5} {'actions/s':>10} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'max ms':>7} {'errors':>6} {'games':>5} {'peak MiB':>8}")
+    print(
+        f"{'tables':>6} {'conns':>5} {'actions/s':>10} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'max ms':>7} {'errors':>6} {'games':>5} {'peak MiB':>8}"
+    )
     for r in results:
         lat = r["latency_ms"]
-        print(f"{r['tables']:>6} {r['connections']:>5} {r['actions_per_second']:>10} "
-              f"{lat['p50']:>7} {lat['p99']:>7} {lat['max']:>7} {r['errors']:>6} "
-              f"{r['games_finished']:>5} {r['server_peak_memory_mib']:>8}")
+        print(
+            f"{r['tables']:>6} {r['connections']:>5} {r['actions_per_second']:>10} "
+            f"{lat['p50']:>7} {lat['p99']:>7} {lat['max']:>7} {r['errors']:>6} "
+            f"{r['games_finished']:>5} {r['server_peak_memory_mib']:>8}"
+        )
     meets = [r["tables"] for r in results if r["errors"] == 0 and r["latency_ms"]["p99"] < 50]
     if args.sweep:
         print(f"largest table count meeting p99 < 50 ms with 0 errors: {max(meets, default=0)}")

@@ -39,7 +39,7 @@ def imports(path: Path, root: Path = ROOT) -> list[tuple[str, tuple[str, ...]]]:
             out.extend((alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[:len(package) - node.level]
+                base = package[: len(package) - node.level]
                 module = ".".join((*base, node.module) if node.module else base)
             else:
                 module = node.module or ""
@@ -72,26 +72,41 @@ def test_the_server_never_imports_the_client() -> None:
 
 
 def test_the_engine_is_pure() -> None:
-    impure = ("tyros_client", "tyros_server.app", "tyros_server.session", "tyros_server.cli",
-              "tyros_server.storage", "asyncio", "websockets", "pydantic", "sqlite3", "socket",
-              "tyros_protocol.messages")
+    impure = (
+        "tyros_client",
+        "tyros_server.app",
+        "tyros_server.session",
+        "tyros_server.cli",
+        "tyros_server.storage",
+        "asyncio",
+        "websockets",
+        "pydantic",
+        "sqlite3",
+        "socket",
+        "tyros_protocol.messages",
+    )
     assert offending("server/tyros_server/engine", impure) == []
 
 
 def test_the_bots_use_only_the_engines_public_api() -> None:
-    private = [f"{path.relative_to(ROOT)} imports {module}"
-               for path in modules("client/tyros_client/bots")
-               for module, _names in imports(path)
-               if _under(module, "tyros_server") and module != "tyros_server.engine"]
+    private = [
+        f"{path.relative_to(ROOT)} imports {module}"
+        for path in modules("client/tyros_client/bots")
+        for module, _names in imports(path)
+        if _under(module, "tyros_server") and module != "tyros_server.engine"
+    ]
     assert private == []
 
 
-@pytest.mark.parametrize("source", [
-    "from tyros_client.bots import make_bot",
-    "import tyros_client",
-    "def f():\n    from tyros_client import bots\n",
-    "from .. import tyros_client",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from tyros_client.bots import make_bot",
+        "import tyros_client",
+        "def f():\n    from tyros_client import bots\n",
+        "from .. import tyros_client",
+    ],
+)
 def test_the_check_sees_every_form_of_import(tmp_path: Path, source: str) -> None:
     package = tmp_path / "server" / "tyros_server"
     package.mkdir(parents=True)

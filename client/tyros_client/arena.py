@@ -125,9 +125,15 @@ class GameResult:
     state: GameState = field(repr=False)
 
 
-def play_game(seat_strategies: Sequence[str], *, setup: str = "first", seed: int = 0,
-              game: int = 0, bot_options: dict[str, Any] | None = None,
-              max_actions: int = MAX_ACTIONS) -> GameResult:
+def play_game(
+    seat_strategies: Sequence[str],
+    *,
+    setup: str = "first",
+    seed: int = 0,
+    game: int = 0,
+    bot_options: dict[str, Any] | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> GameResult:
     """Play one game to the end: seat ``s`` is played by strategy ``seat_strategies[s]``.
 
     The engine's seed and each bot's RNG come from ``seed`` and ``game``. A bot
@@ -140,8 +146,7 @@ def play_game(seat_strategies: Sequence[str], *, setup: str = "first", seed: int
         make_bot(name, seat, random.Random(derive_seed(seed, "bot", game, seat)), **options)
         for seat, name in enumerate(seat_strategies)
     ]
-    state = new_game(Options(players=players, setup=setup,
-                             seed=derive_seed(seed, "game", game)))
+    state = new_game(Options(players=players, setup=setup, seed=derive_seed(seed, "game", game)))
     log = state.log
     assert log is not None
     listeners = [bot for bot in bots if bot.wants_events]
@@ -153,8 +158,10 @@ def play_game(seat_strategies: Sequence[str], *, setup: str = "first", seed: int
         bot = bots[seat]
         legal = legal_actions(state, seat)
         if not legal:
-            raise RuntimeError(f"seat {seat} is to act but has no legal action "
-                               f"(game {game}, action {state.version})")
+            raise RuntimeError(
+                f"seat {seat} is to act but has no legal action "
+                f"(game {game}, action {state.version})"
+            )
         action = bot.choose(view(state, seat) if bot.wants_view else {}, legal)
         try:
             push(state, seat, action)
@@ -240,34 +247,45 @@ class ArenaResult:
             "seed": self.seed,
             "wins": {name: self.wins.get(name, 0) for name in names},
             "win_rate": {name: round(self.win_rate(name), 4) for name in names},
-            "win_rate_ci95": {name: [round(x, 4) for x in self.interval(name)]
-                              for name in names},
+            "win_rate_ci95": {name: [round(x, 4) for x in self.interval(name)] for name in names},
             "mean_scores": {name: round(self.mean_score(name), 4) for name in names},
             "mean_actions": round(self.actions / self.games, 4) if self.games else 0.0,
             "games_per_second": round(self.games / self.seconds, 2) if self.seconds else 0.0,
         }
 
     def table(self) -> str:
-        head = (f"{self.games} games, {len(self.strategies)} players, setup {self.setup}, "
-                f"seed {self.seed}")
+        head = (
+            f"{self.games} games, {len(self.strategies)} players, setup {self.setup}, "
+            f"seed {self.seed}"
+        )
         width = max(len("strategy"), *(len(name) for name in self.names))
-        lines = [head, "",
-                 f"{'strategy':<{width}}  seats  {'wins':>5}  win rate  {'95% CI':<15}  "
-                 f"mean score"]
+        lines = [
+            head,
+            "",
+            f"{'strategy':<{width}}  seats  {'wins':>5}  win rate  {'95% CI':<15}  mean score",
+        ]
         for name in self.names:
             low, high = self.interval(name)
             ci = f"[{low:.1%}, {high:.1%}]"
-            lines.append(f"{name:<{width}}  {self.seats_of(name):>5}  {self.wins.get(name, 0):>5}"
-                         f"  {self.win_rate(name):>8.1%}  {ci:<15}  {self.mean_score(name):>10.1f}")
+            lines.append(
+                f"{name:<{width}}  {self.seats_of(name):>5}  {self.wins.get(name, 0):>5}"
+                f"  {self.win_rate(name):>8.1%}  {ci:<15}  {self.mean_score(name):>10.1f}"
+            )
         mean_actions = self.actions / self.games if self.games else 0.0
         speed = self.games / self.seconds if self.seconds else 0.0
         lines += ["", f"mean actions per game {mean_actions:.1f}; {speed:.1f} games/s"]
         return "\n".join(lines)
 
 
-def run_arena(strategies: Sequence[str], games: int, *, setup: str = "first", seed: int = 0,
-              record_dir: Path | None = None,
-              bot_options: dict[str, Any] | None = None) -> ArenaResult:
+def run_arena(
+    strategies: Sequence[str],
+    games: int,
+    *,
+    setup: str = "first",
+    seed: int = 0,
+    record_dir: Path | None = None,
+    bot_options: dict[str, Any] | None = None,
+) -> ArenaResult:
     """Play ``games`` games with rotating seats and add up the results."""
     if len(strategies) not in (3, 4):
         raise ValueError("Tyros is played by 3 or 4 players")
@@ -282,9 +300,13 @@ def run_arena(strategies: Sequence[str], games: int, *, setup: str = "first", se
     players = len(strategies)
     for game in range(games):
         start = time.perf_counter()
-        result = play_game(seat_order(strategies, game),
-                           setup=game_setup(setup, game, players),
-                           seed=seed, game=game, bot_options=bot_options)
+        result = play_game(
+            seat_order(strategies, game),
+            setup=game_setup(setup, game, players),
+            seed=seed,
+            game=game,
+            bot_options=bot_options,
+        )
         totals.seconds += time.perf_counter() - start
         totals.add(result)
         if record_dir is not None:
@@ -303,21 +325,41 @@ def _parser() -> argparse.ArgumentParser:
         description="Play offline games of Tyros between bots and report win rates.",
     )
     parser.add_argument("--games", type=int, default=20, help="number of games (default 20)")
-    parser.add_argument("--players", default="random,random,random,random",
-                        help="comma-separated strategies, 3 or 4 of them "
-                             f"(known: {', '.join(sorted(STRATEGIES))})")
-    parser.add_argument("--setup", choices=SETUPS, default="first",
-                        help="first-game setup, variable setup, or both alternately")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed for the whole run (default: a random one, printed)")
-    parser.add_argument("--json", action="store_true",
-                        help="print one JSON object instead of the table")
-    parser.add_argument("--record", type=Path, metavar="DIR",
-                        help="write each game's record as DIR/game-NNNN.json")
-    parser.add_argument("--move-time", type=float, metavar="SECONDS",
-                        help="thinking time per decision, for bots that search")
-    parser.add_argument("--iterations", type=int, metavar="N",
-                        help="search iterations per decision, for bots that search")
+    parser.add_argument(
+        "--players",
+        default="random,random,random,random",
+        help=f"comma-separated strategies, 3 or 4 of them (known: {', '.join(sorted(STRATEGIES))})",
+    )
+    parser.add_argument(
+        "--setup",
+        choices=SETUPS,
+        default="first",
+        help="first-game setup, variable setup, or both alternately",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed for the whole run (default: a random one, printed)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of the table"
+    )
+    parser.add_argument(
+        "--record", type=Path, metavar="DIR", help="write each game's record as DIR/game-NNNN.json"
+    )
+    parser.add_argument(
+        "--move-time",
+        type=float,
+        metavar="SECONDS",
+        help="thinking time per decision, for bots that search",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        metavar="N",
+        help="search iterations per decision, for bots that search",
+    )
     return parser
 
 
@@ -330,8 +372,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--players needs 3 or 4 strategies, got {len(strategies)}")
     for name in strategies:
         if name not in STRATEGIES:
-            parser.error(f"unknown strategy {name!r}; known strategies: "
-                         f"{', '.join(sorted(STRATEGIES))}")
+            parser.error(
+                f"unknown strategy {name!r}; known strategies: {', '.join(sorted(STRATEGIES))}"
+            )
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.move_time is not None and args.move_time <= 0:
@@ -344,8 +387,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         bot_options["move_time"] = args.move_time
     if args.iterations is not None:
         bot_options["iterations"] = args.iterations
-    result = run_arena(strategies, args.games, setup=args.setup, seed=seed,
-                       record_dir=args.record, bot_options=bot_options)
+    result = run_arena(
+        strategies,
+        args.games,
+        setup=args.setup,
+        seed=seed,
+        record_dir=args.record,
+        bot_options=bot_options,
+    )
     if args.json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")
     else:

@@ -58,12 +58,12 @@ class BotRun:
 
 async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
     """Play one seat to the end of the game; returns the final score sheet."""
-    join = Join(table=run.table, name=run.name, players=run.players, setup=run.setup,
-                seed=run.seed)
+    join = Join(table=run.table, name=run.name, players=run.players, setup=run.setup, seed=run.seed)
     session = ClientSession(join, token=run.token, give_up_after=RECONNECT_SECONDS)
     player = _BotPlayer(run, rng, session)
-    connection = Connection(session, run.url, player.handle, connector=connect,
-                            on_status=player.status)
+    connection = Connection(
+        session, run.url, player.handle, connector=connect, on_status=player.status
+    )
     player.connection = connection
     await connection.run()
     if run.score is not None:
@@ -103,8 +103,9 @@ class _BotPlayer:
         elif kind == "error":
             # Refusals of a join end the session (it says why); others are normal in
             # trades (the next update prompts again).
-            log.debug("%s: server error %s: %s", run.name, message.get("code"),
-                      message.get("message"))
+            log.debug(
+                "%s: server error %s: %s", run.name, message.get("code"), message.get("message")
+            )
         elif kind == "update" and self.bot is not None:
             if message["view"]["phase"] == "over":
                 run.score = message["view"]["score"]
@@ -130,8 +131,7 @@ class _BotPlayer:
                 if self.connection is not None:
                     self.connection.flush()
 
-    def _decide(self, bot: Bot, batch: list[dict[str, Any]]) -> tuple[dict[str, Any] | None,
-                                                                      int]:
+    def _decide(self, bot: Bot, batch: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, int]:
         """(In the worker thread.) Observe every update, answer the newest prompt."""
         for message in batch:
             if message.get("forget"):
@@ -154,8 +154,9 @@ class _BotPlayer:
 
 def _still_legal(action: dict[str, Any], prompt: dict[str, Any]) -> bool:
     legal = prompt.get("legal") or []
-    return action in legal or (action.get("kind") == "propose"
-                               and any(a.get("kind") == "propose" for a in legal))
+    return action in legal or (
+        action.get("kind") == "propose" and any(a.get("kind") == "propose" for a in legal)
+    )
 
 
 def _choose(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any] | None:
@@ -168,8 +169,12 @@ def _choose(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any] | 
     game, prompt = message["view"], message["prompt"]
     trade = game.get("trade")
     kinds = {entry["kind"] for entry in prompt["legal"]}
-    if (trade is not None and trade["proposer"] == run.seat and kinds == {"withdraw"}
-            and any(answer["answer"] == "pending" for answer in trade["answers"])):
+    if (
+        trade is not None
+        and trade["proposer"] == run.seat
+        and kinds == {"withdraw"}
+        and any(answer["answer"] == "pending" for answer in trade["answers"])
+    ):
         return None  # let the asked seats answer (or their time run out) before giving up
     entries = prompt["legal"]
     if "complete" in kinds:
@@ -200,8 +205,9 @@ async def run_bots(runs: list[BotRun], seed: int | None) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="tyros-bot",
-                                     description="Fill seats of a Tyros table with bots.")
+    parser = argparse.ArgumentParser(
+        prog="tyros-bot", description="Fill seats of a Tyros table with bots."
+    )
     parser.add_argument("address", type=parse_address, help="HOST:PORT of a tyros-server")
     parser.add_argument("--count", type=int, default=1, help="how many bots to seat")
     parser.add_argument("--table", default="table")
@@ -210,21 +216,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategy", default="random")
     parser.add_argument("--name", default="bot", help="name prefix for the bots")
     parser.add_argument("--seed", type=int, default=None, help="seed for new tables and bots")
-    parser.add_argument("--move-time", type=float, default=None,
-                        help="seconds per decision for search bots")
-    parser.add_argument("--iterations", type=int, default=None,
-                        help="iterations per decision for search bots")
+    parser.add_argument(
+        "--move-time", type=float, default=None, help="seconds per decision for search bots"
+    )
+    parser.add_argument(
+        "--iterations", type=int, default=None, help="iterations per decision for search bots"
+    )
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
-                        format="%(asctime)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.WARNING if args.quiet else logging.INFO,
+        format="%(asctime)s %(name)s: %(message)s",
+    )
     options: dict[str, Any] = {}
     if args.move_time is not None:
         options["move_time"] = args.move_time
     if args.iterations is not None:
         options["iterations"] = args.iterations
-    runs = [BotRun(args.address, args.table, f"{args.name}-{i + 1}", args.strategy,
-                   args.players, args.setup, args.seed, options) for i in range(args.count)]
+    runs = [
+        BotRun(
+            args.address,
+            args.table,
+            f"{args.name}-{i + 1}",
+            args.strategy,
+            args.players,
+            args.setup,
+            args.seed,
+            options,
+        )
+        for i in range(args.count)
+    ]
     try:
         score = asyncio.run(run_bots(runs, args.seed))
     except BotGiveUp as exc:

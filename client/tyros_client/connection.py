@@ -34,10 +34,15 @@ class Connection:
     reason), ``waiting`` (with the seconds), ``closed`` or ``gave up``.
     """
 
-    def __init__(self, session: ClientSession, url: str,
-                 handle: Callable[[dict[str, Any]], None], *,
-                 on_status: Callable[[str, str], None] = lambda status, detail: None,
-                 connector: Callable[..., Any] = connect) -> None:
+    def __init__(
+        self,
+        session: ClientSession,
+        url: str,
+        handle: Callable[[dict[str, Any]], None],
+        *,
+        on_status: Callable[[str, str], None] = lambda status, detail: None,
+        connector: Callable[..., Any] = connect,
+    ) -> None:
         self.session = session
         self.url = url
         self.handle = handle
@@ -52,8 +57,9 @@ class Connection:
         while not self._stopped and self.session.fatal is None:
             detail = ""
             try:
-                async with self.connector(self.url, max_size=MAX_FRAME, compression=None,
-                                          open_timeout=10) as ws:
+                async with self.connector(
+                    self.url, max_size=MAX_FRAME, compression=None, open_timeout=10
+                ) as ws:
                     await self._serve(ws)
                     code, reason = ws.close_code, ws.close_reason
                 self.session.connection_lost(code, reason)
@@ -72,8 +78,9 @@ class Connection:
                 break
             self.on_status("waiting", f"{delay:g}")
             await asyncio.sleep(delay)
-        self.on_status("gave up" if self.session.fatal is not None else "closed",
-                       self.session.fatal or "")
+        self.on_status(
+            "gave up" if self.session.fatal is not None else "closed", self.session.fatal or ""
+        )
 
     def stop(self) -> None:
         """Close the connection and do not reconnect."""

@@ -47,26 +47,47 @@ DEFAULT_LEVEL = "normal"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="tyros-play",
-                                     description="Play Tyros in the terminal against bots.")
-    parser.add_argument("--bots", type=int, choices=(2, 3), default=3,
-                        help="how many bots (2: a 3-player game, 3: a 4-player game)")
+    parser = argparse.ArgumentParser(
+        prog="tyros-play", description="Play Tyros in the terminal against bots."
+    )
+    parser.add_argument(
+        "--bots",
+        type=int,
+        choices=(2, 3),
+        default=3,
+        help="how many bots (2: a 3-player game, 3: a 4-player game)",
+    )
     levels = "; ".join(f"{name}: {about}" for name, (_, _, about) in LEVELS.items())
-    parser.add_argument("--level", choices=sorted(LEVELS), default=DEFAULT_LEVEL,
-                        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})")
-    parser.add_argument("--strategy", default=None, choices=sorted(STRATEGIES),
-                        help="for experts: the bots' strategy by name (instead of --level; "
-                             "random plays at random)")
+    parser.add_argument(
+        "--level",
+        choices=sorted(LEVELS),
+        default=DEFAULT_LEVEL,
+        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})",
+    )
+    parser.add_argument(
+        "--strategy",
+        default=None,
+        choices=sorted(STRATEGIES),
+        help="for experts: the bots' strategy by name (instead of --level; random plays at random)",
+    )
     parser.add_argument("--name", default=None, help="your name (default: your login)")
     parser.add_argument("--setup", choices=("first", "variable"), default="first")
     parser.add_argument("--seed", type=int, default=None, help="seed of the game and the bots")
-    parser.add_argument("--trade-seconds", type=int, default=60,
-                        help="how long you have to answer a bot's trade offer")
-    parser.add_argument("--new", action="store_true",
-                        help="start a new game even if one was left unfinished")
-    parser.add_argument("--data", type=Path, default=None,
-                        help="directory for the database and the log (default: the user's "
-                             "data directory)")
+    parser.add_argument(
+        "--trade-seconds",
+        type=int,
+        default=60,
+        help="how long you have to answer a bot's trade offer",
+    )
+    parser.add_argument(
+        "--new", action="store_true", help="start a new game even if one was left unfinished"
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="directory for the database and the log (default: the user's data directory)",
+    )
     return parser.parse_args(argv)
 
 
@@ -92,8 +113,12 @@ def _save(path: Path, saved: dict[str, Any]) -> None:
         log.exception("cannot save the game's seats in %s", path)
 
 
-async def play(args: argparse.Namespace, *, colour: bool | None = None,
-               ready: asyncio.Future[TyrosApp] | None = None) -> dict[str, Any] | None:
+async def play(
+    args: argparse.Namespace,
+    *,
+    colour: bool | None = None,
+    ready: asyncio.Future[TyrosApp] | None = None,
+) -> dict[str, Any] | None:
     """Run a local game until the player quits; returns the score sheet if it ended.
 
     ``ready`` (for tests) gets the client's :class:`TyrosApp` once the server runs.
@@ -115,19 +140,31 @@ async def play(args: argparse.Namespace, *, colour: bool | None = None,
         strategy, options, _ = LEVELS[args.level]
         if args.strategy is not None:
             strategy, options = args.strategy, {}
-        saved = {"table": f"local-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}",
-                 "players": players, "strategy": strategy, "options": options,
-                 "level": args.level if args.strategy is None else args.strategy,
-                 "seed": seed, "human": None, "bots": []}
+        saved = {
+            "table": f"local-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}",
+            "players": players,
+            "strategy": strategy,
+            "options": options,
+            "level": args.level if args.strategy is None else args.strategy,
+            "seed": seed,
+            "human": None,
+            "bots": [],
+        }
     table, players = str(saved["table"]), int(saved["players"])
-    ui, net = build(url, table, args.name or default_name(),
-                    options=JoinOptions(players=players, setup=args.setup, seed=saved["seed"],
-                                        trade_seconds=args.trade_seconds),
-                    colour=colour)
+    ui, net = build(
+        url,
+        table,
+        args.name or default_name(),
+        options=JoinOptions(
+            players=players, setup=args.setup, seed=saved["seed"], trade_seconds=args.trade_seconds
+        ),
+        colour=colour,
+    )
     net.state.token = saved["human"]
     net.state.bot_names = {f"bot-{i + 1}" for i in range(players - 1)}
-    net.state.note(f"playing against {players - 1} bots, level {saved.get('level', '?')}",
-                   error=False)
+    net.state.note(
+        f"playing against {players - 1} bots, level {saved.get('level', '?')}", error=False
+    )
     rng = random.Random(saved["seed"])
     bots: list[asyncio.Task[dict[str, Any]]] = []
     net_task = asyncio.create_task(net.run())
@@ -151,9 +188,15 @@ async def play(args: argparse.Namespace, *, colour: bool | None = None,
     return score
 
 
-async def _start_bots(net: NetClient, bots: list[asyncio.Task[dict[str, Any]]], url: str,
-                      saved: dict[str, Any], args: argparse.Namespace, rng: random.Random,
-                      saved_path: Path) -> None:
+async def _start_bots(
+    net: NetClient,
+    bots: list[asyncio.Task[dict[str, Any]]],
+    url: str,
+    saved: dict[str, Any],
+    args: argparse.Namespace,
+    rng: random.Random,
+    saved_path: Path,
+) -> None:
     """Seat the bots once the player holds the first seat (seats fill in join order), then
     keep every seat's token so that the game can be taken up again."""
     deadline = time.monotonic() + JOIN_SECONDS
@@ -165,9 +208,16 @@ async def _start_bots(net: NetClient, bots: list[asyncio.Task[dict[str, Any]]], 
     tokens: list[str | None] = list(saved["bots"])
     runs = []
     for i in range(saved["players"] - 1):
-        run = BotRun(url, saved["table"], f"bot-{i + 1}", saved["strategy"], saved["players"],
-                     args.setup, options=dict(saved.get("options") or {}),
-                     token=tokens[i] if i < len(tokens) else None)
+        run = BotRun(
+            url,
+            saved["table"],
+            f"bot-{i + 1}",
+            saved["strategy"],
+            saved["players"],
+            args.setup,
+            options=dict(saved.get("options") or {}),
+            token=tokens[i] if i < len(tokens) else None,
+        )
         runs.append(run)
         bots.append(asyncio.create_task(_bot(run, random.Random(rng.random()))))
         if run.token is None:  # a new seat: the next bot joins after this one
@@ -175,8 +225,7 @@ async def _start_bots(net: NetClient, bots: list[asyncio.Task[dict[str, Any]]], 
                 await asyncio.sleep(0.02)
     while any(run.token is None for run in runs) and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
-    _save(saved_path, {**saved, "human": net.state.token,
-                       "bots": [run.token for run in runs]})
+    _save(saved_path, {**saved, "human": net.state.token, "bots": [run.token for run in runs]})
 
 
 async def _bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
@@ -195,14 +244,19 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"tyros-play: cannot create {directory}: {exc}", file=sys.stderr)
         return 1
-    logging.basicConfig(filename=str(directory / "play.log"), level=logging.INFO,
-                        format="%(asctime)s %(name)s %(levelname)s: %(message)s")
+    logging.basicConfig(
+        filename=str(directory / "play.log"),
+        level=logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s: %(message)s",
+    )
     score = None
     with contextlib.suppress(KeyboardInterrupt):
         score = asyncio.run(play(args))
     if score is None and (directory / SAVED).exists():
-        print("tyros-play: the game is saved; run tyros-play again to take it up where you "
-              "left it (tyros-play --new starts another one)")
+        print(
+            "tyros-play: the game is saved; run tyros-play again to take it up where you "
+            "left it (tyros-play --new starts another one)"
+        )
     return 0
 
 

@@ -27,8 +27,10 @@ def format_score_sheet(score: dict[str, Any], names: Sequence[str | None]) -> st
     """
     ordinal = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
     empires = sorted(score["empires"], key=lambda e: e["rank"])
-    lines = ["Empires: " + ", ".join(f"{e['colour']} {e['size']} ({ordinal[e['rank']]})"
-                                     for e in empires)]
+    lines = [
+        "Empires: "
+        + ", ".join(f"{e['colour']} {e['size']} ({ordinal[e['rank']]})" for e in empires)
+    ]
     colours = [e["colour"] for e in score["empires"]]
 
     def who(seat: int) -> str:
@@ -51,8 +53,9 @@ def format_score_sheet(score: dict[str, Any], names: Sequence[str | None]) -> st
         rows.append(cells)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
-        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
-                     .rstrip())
+        lines.append(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        )
     winners = [who(seat) for seat in score["winners"]]
     label = "Winner" if len(winners) == 1 else "Shared win"
     lines.append(f"{label}: {', '.join(winners)}")

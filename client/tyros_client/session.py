@@ -131,10 +131,17 @@ def hello_message(join: Join, msg_id: int = 0) -> dict[str, Any]:
     >>> hello_message(Join("friday", "Ann", players=3), 1)["players"]
     3
     """
-    fields: dict[str, Any] = {"id": msg_id, "protocol": PROTOCOL_VERSION, "name": join.name,
-                              "table": join.table, "players": join.players,
-                              "setup": join.setup, "seed": join.seed,
-                              "trade_seconds": join.trade_seconds, "spectate": join.spectate}
+    fields: dict[str, Any] = {
+        "id": msg_id,
+        "protocol": PROTOCOL_VERSION,
+        "name": join.name,
+        "table": join.table,
+        "players": join.players,
+        "setup": join.setup,
+        "seed": join.seed,
+        "trade_seconds": join.trade_seconds,
+        "spectate": join.spectate,
+    }
     hello = Hello(**{key: value for key, value in fields.items() if value is not None})
     given = hello.model_fields_set | {"type"}
     return {key: value for key, value in hello.model_dump().items() if key in given}
@@ -181,9 +188,15 @@ class _Sent:
 class ClientSession:
     """One seat's (or a spectator's) protocol state across connections."""
 
-    def __init__(self, join: Join, *, token: str | None = None, max_delay: float = 5.0,
-                 give_up_after: float | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        join: Join,
+        *,
+        token: str | None = None,
+        max_delay: float = 5.0,
+        give_up_after: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.join = join
         self.token = None if join.spectate else token
         self.seat: int | None = None
@@ -247,8 +260,7 @@ class ClientSession:
         if self._failing_since is None:
             self._failing_since = now
         elif self.give_up_after is not None and now - self._failing_since > self.give_up_after:
-            self._give_up(f"the server was unreachable for over {self.give_up_after:.0f} s",
-                          None)
+            self._give_up(f"the server was unreachable for over {self.give_up_after:.0f} s", None)
             return None
         delay = self._delay
         self._delay = min(self._delay * 2, self.max_delay)
@@ -340,8 +352,11 @@ class ClientSession:
         if sent is None or code is None or not isinstance(re, int):
             return True
         handling = ACTION_ERRORS[code]
-        if handling is Handling.RESEND_IF_LEGAL and sent.stale_resends < STALE_RESENDS \
-                and self._still_wanted(re, sent):
+        if (
+            handling is Handling.RESEND_IF_LEGAL
+            and sent.stale_resends < STALE_RESENDS
+            and self._still_wanted(re, sent)
+        ):
             sent.stale_resends += 1
             self._send_action(sent)
             return False
@@ -360,8 +375,9 @@ class ClientSession:
             return False
         legal = self.prompt.get("legal") or []
         action = sent.action
-        return action in legal or (action.get("kind") == "propose"
-                                   and any(a.get("kind") == "propose" for a in legal))
+        return action in legal or (
+            action.get("kind") == "propose" and any(a.get("kind") == "propose" for a in legal)
+        )
 
     def _send_action(self, sent: _Sent) -> None:
         msg_id = next(self._ids)

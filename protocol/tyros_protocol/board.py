@@ -215,8 +215,11 @@ def _spaces(raw: _BoardData) -> tuple[tuple[str, ...], tuple[tuple[int, int], ..
     if numbers != set(range(1, count + 1)) or len(numbers) != count:
         top = max(numbers, default=0)
         missing = sorted(set(range(1, top + 1)) - numbers)
-        raise BoardError(f"numbered spaces must be 1..N, each once: missing {missing}"
-                         if missing else f"numbered spaces must be 1..{count}, each once")
+        raise BoardError(
+            f"numbered spaces must be 1..N, each once: missing {missing}"
+            if missing
+            else f"numbered spaces must be 1..{count}, each once"
+        )
     space_labels = (raw.tyros, *(str(n) for n in range(1, count + 1)))
     return space_labels, tuple(cells[label] for label in space_labels)
 
@@ -230,8 +233,10 @@ def _neighbours(positions: tuple[tuple[int, int], ...]) -> tuple[tuple[SpaceId, 
     return tuple(out)
 
 
-def _ports(space_labels: tuple[str, ...], coasts: dict[str, list[str]],
-           ) -> tuple[tuple[str, ...], tuple[SpaceId, ...], tuple[tuple[PortId, ...], ...]]:
+def _ports(
+    space_labels: tuple[str, ...],
+    coasts: dict[str, list[str]],
+) -> tuple[tuple[str, ...], tuple[SpaceId, ...], tuple[tuple[PortId, ...], ...]]:
     """(port labels, space of each port, ports of each space). A space's first port shares
     its id; extra coasts are numbered after the spaces."""
     space_of = {label: i for i, label in enumerate(space_labels)}
@@ -254,8 +259,12 @@ def _ports(space_labels: tuple[str, ...], coasts: dict[str, list[str]],
     return tuple(port_labels), tuple(port_space), tuple(tuple(ports) for ports in space_ports)
 
 
-def _links(raw: _BoardData, port_labels: tuple[str, ...], port_space: tuple[SpaceId, ...],
-           neighbours: tuple[tuple[SpaceId, ...], ...]) -> tuple[tuple[PortId, ...], ...]:
+def _links(
+    raw: _BoardData,
+    port_labels: tuple[str, ...],
+    port_space: tuple[SpaceId, ...],
+    neighbours: tuple[tuple[SpaceId, ...], ...],
+) -> tuple[tuple[PortId, ...], ...]:
     """The sea links of each port, sorted: each joins two orthogonal neighbours, both ways."""
     port_of = {label: p for p, label in enumerate(port_labels)}
     links: list[set[PortId]] = [set() for _ in port_labels]
@@ -286,17 +295,25 @@ def _links(raw: _BoardData, port_labels: tuple[str, ...], port_space: tuple[Spac
     return tuple(tuple(sorted(linked)) for linked in links)
 
 
-def _within(distance: tuple[tuple[int, ...], ...], port_space: tuple[SpaceId, ...],
-            ) -> tuple[tuple[tuple[tuple[PortId, int, SpaceId], ...], ...], ...]:
+def _within(
+    distance: tuple[tuple[int, ...], ...],
+    port_space: tuple[SpaceId, ...],
+) -> tuple[tuple[tuple[tuple[PortId, int, SpaceId], ...], ...], ...]:
     """``Board.within``: for each port and each number of steps, the ports that near."""
     nearest = tuple(
-        tuple(sorted(((p, d, port_space[p]) for p, d in enumerate(row) if d > 0),
-                     key=lambda entry: entry[1]))
+        tuple(
+            sorted(
+                ((p, d, port_space[p]) for p, d in enumerate(row) if d > 0),
+                key=lambda entry: entry[1],
+            )
+        )
         for row in distance
     )
     return tuple(
-        tuple(tuple(entry for entry in row if entry[1] <= steps)
-              for steps in range(max(d for _, d, _ in row) + 1))
+        tuple(
+            tuple(entry for entry in row if entry[1] <= steps)
+            for steps in range(max(d for _, d, _ in row) + 1)
+        )
         for row in nearest
     )
 

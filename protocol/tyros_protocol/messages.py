@@ -38,8 +38,9 @@ PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[^\x00
 
 class Model(BaseModel):
     # Strict: the wire must match the schema exactly (no "7" for 7, no Python field names).
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True,
-                              validate_by_alias=True, validate_by_name=False)
+    model_config = ConfigDict(
+        extra="forbid", strict=True, frozen=True, validate_by_alias=True, validate_by_name=False
+    )
 
 
 # Actions (mirroring the engine's; payments are card lists) -----------------------
@@ -124,9 +125,20 @@ class KeepAction(Model):
 
 
 Action = Annotated[
-    PassAction | ExpandAction | ReturnTileAction | MoveAction | CityAction | ShipAction
-    | BankDrawAction | BankPickAction | ProposeAction | AnswerAction | CompleteAction
-    | WithdrawAction | GiveCardAction | KeepAction,
+    PassAction
+    | ExpandAction
+    | ReturnTileAction
+    | MoveAction
+    | CityAction
+    | ShipAction
+    | BankDrawAction
+    | BankPickAction
+    | ProposeAction
+    | AnswerAction
+    | CompleteAction
+    | WithdrawAction
+    | GiveCardAction
+    | KeepAction,
     Field(discriminator="kind"),
 ]
 

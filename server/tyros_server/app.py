@@ -94,12 +94,17 @@ class _Peer:
 class TyrosServer:
     """A running server: the session plus the sockets attached to it."""
 
-    def __init__(self, config: ServerConfig, takeover: TakeoverPolicy | None = None,
-                 store: Store | None = None) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        takeover: TakeoverPolicy | None = None,
+        store: Store | None = None,
+    ) -> None:
         self.config = config
         self.store = store or Store(config.db)
-        self.session = Session(self.store, limits=config.limits, takeover=takeover,
-                               hello_seconds=config.hello_seconds)
+        self.session = Session(
+            self.store, limits=config.limits, takeover=takeover, hello_seconds=config.hello_seconds
+        )
         self._wake = asyncio.Event()
         """Set when the session's next deadline may have moved (something arrived)."""
         self.peers: dict[ConnId, _Peer] = {}
@@ -116,9 +121,15 @@ class TyrosServer:
 
     async def start(self) -> None:
         self._server = await serve(
-            self._handle, self.config.host, self.config.port,
-            max_size=MAX_MESSAGE_BYTES, compression=None, origins=[None],
-            ping_interval=20, ping_timeout=20, max_queue=32,
+            self._handle,
+            self.config.host,
+            self.config.port,
+            max_size=MAX_MESSAGE_BYTES,
+            compression=None,
+            origins=[None],
+            ping_interval=20,
+            ping_timeout=20,
+            max_queue=32,
         )
         self._ticker = asyncio.create_task(self._tick_forever())
         log.info("tyros server listening on ws://%s:%d", self.config.host, self.port)
@@ -162,11 +173,20 @@ class TyrosServer:
 
     async def _handle(self, ws: ServerConnection) -> None:
         address = str(ws.remote_address[0]) if ws.remote_address else "?"
-        if (len(self.peers) >= self.config.max_connections
-                or self.per_address[address] >= self.config.max_per_address):
-            await ws.send(json.dumps({"type": "error", "re": None,
-                                      "code": "too_many_connections",
-                                      "message": "too many connections, try again later"}))
+        if (
+            len(self.peers) >= self.config.max_connections
+            or self.per_address[address] >= self.config.max_per_address
+        ):
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "error",
+                        "re": None,
+                        "code": "too_many_connections",
+                        "message": "too many connections, try again later",
+                    }
+                )
+            )
             await ws.close(1013, "too many connections, try again later")
             return
         conn = next(self._ids)
@@ -182,9 +202,19 @@ class TyrosServer:
                     self._wake.set()
                 except Exception:  # a bug must cost one message, not the server
                     log.exception("handling a message failed")
-                    self.deliver([Send(conn, {"type": "error", "re": None,
-                                              "code": "internal_error",
-                                              "message": "the server failed on that message"})])
+                    self.deliver(
+                        [
+                            Send(
+                                conn,
+                                {
+                                    "type": "error",
+                                    "re": None,
+                                    "code": "internal_error",
+                                    "message": "the server failed on that message",
+                                },
+                            )
+                        ]
+                    )
         except ConnectionClosed:
             pass
         finally:
@@ -197,8 +227,11 @@ class TyrosServer:
             peer.writer.cancel()
 
 
-async def run_server(config: ServerConfig, takeover: TakeoverPolicy | None = None,
-                     ready: Callable[[TyrosServer], Any] | None = None) -> None:
+async def run_server(
+    config: ServerConfig,
+    takeover: TakeoverPolicy | None = None,
+    ready: Callable[[TyrosServer], Any] | None = None,
+) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully."""
     server = TyrosServer(config, takeover)
     await server.start()

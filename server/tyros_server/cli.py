@@ -67,9 +67,11 @@ def load_strategy(name: str) -> PlayerFactory:
             return loaded
     module_name, colon, attribute = name.partition(":")
     if not colon or not module_name or not attribute:
-        raise ValueError(f"unknown takeover strategy {name!r}: give random, an entry point of "
-                         f"{STRATEGY_GROUP}, or MODULE:NAME (e.g. "
-                         "tyros_client.bots.greedy:GreedyBot)")
+        raise ValueError(
+            f"unknown takeover strategy {name!r}: give random, an entry point of "
+            f"{STRATEGY_GROUP}, or MODULE:NAME (e.g. "
+            "tyros_client.bots.greedy:GreedyBot)"
+        )
     try:
         found: Any = importlib.import_module(module_name)
         for part in attribute.split("."):
@@ -100,26 +102,38 @@ def bot_takeover(strategy: str | PlayerFactory) -> TakeoverPolicy:
 def configure_logging(level: str) -> None:
     """Log at ``level``, except the websockets library, which logs whole frames (tokens
     included) at DEBUG: it never goes below INFO."""
-    logging.basicConfig(level=level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     library = logging.getLogger("websockets")
     library.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
 
 
 def serve_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="tyros-server",
-                                     description="Host Tyros tables over websockets.")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (0.0.0.0 for the whole LAN)")
+    parser = argparse.ArgumentParser(
+        prog="tyros-server", description="Host Tyros tables over websockets."
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the whole LAN)"
+    )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--db", default="tyros.db", help="SQLite file (created if missing)")
-    parser.add_argument("--takeover", type=float, metavar="SECONDS", default=None,
-                        help="let a bot play a disconnected seat after this many seconds")
-    parser.add_argument("--takeover-strategy", default="random", metavar="STRATEGY",
-                        help="who plays a taken-over seat: random (built in), an entry point "
-                             f"of {STRATEGY_GROUP}, or MODULE:NAME, a factory (seat, rng) of "
-                             "players with choose(view, legal), e.g. "
-                             "tyros_client.bots.greedy:GreedyBot")
+    parser.add_argument(
+        "--takeover",
+        type=float,
+        metavar="SECONDS",
+        default=None,
+        help="let a bot play a disconnected seat after this many seconds",
+    )
+    parser.add_argument(
+        "--takeover-strategy",
+        default="random",
+        metavar="STRATEGY",
+        help="who plays a taken-over seat: random (built in), an entry point "
+        f"of {STRATEGY_GROUP}, or MODULE:NAME, a factory (seat, rng) of "
+        "players with choose(view, legal), e.g. "
+        "tyros_client.bots.greedy:GreedyBot",
+    )
     parser.add_argument("--max-connections", type=int, default=1024)
     parser.add_argument("--max-per-address", type=int, default=256)
     parser.add_argument("--log-level", default="INFO")
@@ -132,16 +146,21 @@ def serve_main(argv: list[str]) -> int:
             parser.error(str(exc))
     configure_logging(args.log_level)
     config = ServerConfig(
-        host=args.host, port=args.port, db=args.db, max_connections=args.max_connections,
-        max_per_address=args.max_per_address, limits=Limits(takeover_seconds=args.takeover),
+        host=args.host,
+        port=args.port,
+        db=args.db,
+        max_connections=args.max_connections,
+        max_per_address=args.max_per_address,
+        limits=Limits(takeover_seconds=args.takeover),
     )
     asyncio.run(run_server(config, takeover))
     return 0
 
 
 def export_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="tyros-server export",
-                                     description="Write a stored game as a JSON record.")
+    parser = argparse.ArgumentParser(
+        prog="tyros-server export", description="Write a stored game as a JSON record."
+    )
     parser.add_argument("--db", default="tyros.db")
     parser.add_argument("--out", default="-", help="file to write (default: stdout)")
     parser.add_argument("table", nargs="?", help="table name (omit to list the stored tables)")

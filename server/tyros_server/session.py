@@ -123,11 +123,16 @@ class Limits:
 class Session:
     """Every table of one server, and the connections attached to them."""
 
-    def __init__(self, store: Store, *, limits: Limits | None = None,
-                 clock: Callable[[], float] = time.monotonic,
-                 wall_clock: Callable[[], float] = time.time,
-                 takeover: TakeoverPolicy | None = None,
-                 hello_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        takeover: TakeoverPolicy | None = None,
+        hello_seconds: float | None = None,
+    ) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
@@ -168,8 +173,7 @@ class Session:
 
     def connect(self, conn: ConnId, address: str = "") -> Output:
         now = self.clock()
-        self.conns[conn] = Connection(address, tokens=self.limits.burst, refilled=now,
-                                      opened=now)
+        self.conns[conn] = Connection(address, tokens=self.limits.burst, refilled=now, opened=now)
         return []
 
     def disconnect(self, conn: ConnId) -> Output:
@@ -211,15 +215,35 @@ class Session:
         except RecursionError:
             return [self._error(conn, re, ErrorCode.BAD_MESSAGE, "nested too deeply")]
         if isinstance(message, ListTables):
-            return [Send(conn, {"type": "tables", "re": message.id,
-                                "tables": [self._table_info(t) for t in self.tables.values()]})]
+            return [
+                Send(
+                    conn,
+                    {
+                        "type": "tables",
+                        "re": message.id,
+                        "tables": [self._table_info(t) for t in self.tables.values()],
+                    },
+                )
+            ]
         if isinstance(message, Hello | Resume):
             if info.table is not None:
-                return [self._error(conn, message.id, ErrorCode.ALREADY_JOINED,
-                                    "this connection has joined a table already")]
+                return [
+                    self._error(
+                        conn,
+                        message.id,
+                        ErrorCode.ALREADY_JOINED,
+                        "this connection has joined a table already",
+                    )
+                ]
             if message.protocol != PROTOCOL_VERSION:
-                return [self._error(conn, message.id, ErrorCode.UNSUPPORTED_PROTOCOL,
-                                    f"this server speaks protocol {PROTOCOL_VERSION}")]
+                return [
+                    self._error(
+                        conn,
+                        message.id,
+                        ErrorCode.UNSUPPORTED_PROTOCOL,
+                        f"this server speaks protocol {PROTOCOL_VERSION}",
+                    )
+                ]
             if isinstance(message, Hello):
                 return self._hello(conn, info, message)
             return self._resume(conn, info, message)
@@ -244,8 +268,11 @@ class Session:
             table = self.tables[hello.table]
         if table is None:
             if hello.spectate:
-                return [self._error(conn, hello.id, ErrorCode.NO_SUCH_TABLE,
-                                    f"no table named {hello.table}")]
+                return [
+                    self._error(
+                        conn, hello.id, ErrorCode.NO_SUCH_TABLE, f"no table named {hello.table}"
+                    )
+                ]
             table = self._create_table(hello)
             if table is None:
                 return [self._error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
@@ -255,11 +282,23 @@ class Session:
             welcome = self._welcome(hello.id, table, None, None, None)
             return [Send(conn, welcome), *self._table_update(table), *self._sync(conn, table, None)]
         if table.finished:
-            return [self._error(conn, hello.id, ErrorCode.TABLE_FINISHED,
-                                f"the game at table {table.name} is over; choose another name")]
+            return [
+                self._error(
+                    conn,
+                    hello.id,
+                    ErrorCode.TABLE_FINISHED,
+                    f"the game at table {table.name} is over; choose another name",
+                )
+            ]
         if len(table.seats) >= table.options.players:
-            return [self._error(conn, hello.id, ErrorCode.TABLE_FULL,
-                                f"table {table.name} is full; watch it with spectate")]
+            return [
+                self._error(
+                    conn,
+                    hello.id,
+                    ErrorCode.TABLE_FULL,
+                    f"table {table.name} is full; watch it with spectate",
+                )
+            ]
         seat = len(table.seats)
         token = secrets.token_urlsafe(32)
         digest = token_digest(token)
@@ -285,15 +324,17 @@ class Session:
         seed = hello.seed if hello.seed is not None else secrets.randbits(63)
         options = Options(players=hello.players, setup=hello.setup, seed=seed)
         try:
-            self.store.create_table(hello.table, options.to_json(), hello.trade_seconds,
-                                    self.wall_clock())
+            self.store.create_table(
+                hello.table, options.to_json(), hello.trade_seconds, self.wall_clock()
+            )
         except StorageError:
             log.exception("creating table %s failed", hello.table)
             return None
         table = Table(hello.table, options, hello.trade_seconds)
         self.tables[hello.table] = table
-        log.info("table %s created for %d players (%s setup)", hello.table, hello.players,
-                 hello.setup)
+        log.info(
+            "table %s created for %d players (%s setup)", hello.table, hello.players, hello.setup
+        )
         return table
 
     def _resume(self, conn: ConnId, info: Connection, resume: Resume) -> Output:
@@ -334,11 +375,17 @@ class Session:
         table = self.tables[info.table]
         state = table.state
         if state is None:
-            return [self._error(conn, act.id, ErrorCode.NOT_STARTED,
-                                "the game starts when every seat is taken")]
+            return [
+                self._error(
+                    conn, act.id, ErrorCode.NOT_STARTED, "the game starts when every seat is taken"
+                )
+            ]
         if act.version != state.version:
-            return [self._error(conn, act.id, ErrorCode.STALE_VERSION,
-                                f"the game is at version {state.version}")]
+            return [
+                self._error(
+                    conn, act.id, ErrorCode.STALE_VERSION, f"the game is at version {state.version}"
+                )
+            ]
         try:
             action = parse_action(act.action.model_dump(by_alias=True), BOARD)
             check_action(state, info.seat, action)
@@ -354,8 +401,9 @@ class Session:
         state = table.state
         assert state is not None
         try:
-            self.store.append_action(table.name, state.version + 1, seat,
-                                     action_to_json(action, BOARD))
+            self.store.append_action(
+                table.name, state.version + 1, seat, action_to_json(action, BOARD)
+            )
         except StorageError:
             log.exception("storing an action of table %s failed", table.name)
             return None
@@ -377,12 +425,19 @@ class Session:
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (None: nothing pending)."""
-        times = [t.trade_deadline for t in self.tables.values()
-                 if t.trade_deadline is not None and t.state is not None
-                 and any(seat != t.state.current for seat in seats_to_act(t.state))]
+        times = [
+            t.trade_deadline
+            for t in self.tables.values()
+            if t.trade_deadline is not None
+            and t.state is not None
+            and any(seat != t.state.current for seat in seats_to_act(t.state))
+        ]
         if self.hello_seconds is not None:
-            waiting = [info.opened for info in self.conns.values()
-                       if info.table is None and not info.closing]
+            waiting = [
+                info.opened
+                for info in self.conns.values()
+                if info.table is None and not info.closing
+            ]
             if waiting:
                 times.append(min(waiting) + self.hello_seconds)
         takeover = self.limits.takeover_seconds
@@ -403,8 +458,11 @@ class Session:
         out: Output = []
         if self.hello_seconds is not None:
             late = now - self.hello_seconds
-            out += [Close(conn, 1008, "say hello sooner") for conn, info in self.conns.items()
-                    if info.table is None and info.opened <= late and not info.closing]
+            out += [
+                Close(conn, 1008, "say hello sooner")
+                for conn, info in self.conns.items()
+                if info.table is None and info.opened <= late and not info.closing
+            ]
             for item in out:
                 self.conns[item.conn].closing = True
         for table in self.tables.values():
@@ -425,8 +483,11 @@ class Session:
         out: Output = []
         state = table.state
         for _ in range(10_000):  # a bound, in case a policy never ends its turn
-            due = [seat for seat in seats_to_act(state)
-                   if (since := table.seats[seat].absent_since) is not None and now >= since + wait]
+            due = [
+                seat
+                for seat in seats_to_act(state)
+                if (since := table.seats[seat].absent_since) is not None and now >= since + wait
+            ]
             if not due or state.phase == Phase.OVER:
                 break
             seat = due[0]
@@ -452,49 +513,81 @@ class Session:
         log.debug("error %s to connection %d", code.value, conn)
         return Send(conn, {"type": "error", "re": re, "code": code.value, "message": message})
 
-    def _welcome(self, re: int, table: Table, seat: int | None, name: str | None,
-                 token: str | None) -> dict[str, Any]:
-        return {"type": "welcome", "re": re, "protocol": PROTOCOL_VERSION, "table": table.name,
-                "seat": seat, "name": name, "token": token}
+    def _welcome(
+        self, re: int, table: Table, seat: int | None, name: str | None, token: str | None
+    ) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "re": re,
+            "protocol": PROTOCOL_VERSION,
+            "table": table.name,
+            "seat": seat,
+            "name": name,
+            "token": token,
+        }
 
     def _table_info(self, table: Table) -> dict[str, Any]:
         seats = []
         for seat in range(table.options.players):
             if seat < len(table.seats):
                 slot = table.seats[seat]
-                seats.append({"seat": seat, "name": slot.name, "connected": slot.conn is not None,
-                              "bot": slot.bot})
+                seats.append(
+                    {
+                        "seat": seat,
+                        "name": slot.name,
+                        "connected": slot.conn is not None,
+                        "bot": slot.bot,
+                    }
+                )
             else:
                 seats.append({"seat": seat, "name": None, "connected": False, "bot": False})
-        return {"name": table.name, "players": table.options.players,
-                "setup": table.options.setup, "seats": seats,
-                "started": table.state is not None, "finished": table.finished,
-                "spectators": len(table.spectators)}
+        return {
+            "name": table.name,
+            "players": table.options.players,
+            "setup": table.options.setup,
+            "seats": seats,
+            "started": table.state is not None,
+            "finished": table.finished,
+            "spectators": len(table.spectators),
+        }
 
     def _audience(self, table: Table) -> list[tuple[ConnId, int | None]]:
-        seated = [(slot.conn, seat) for seat, slot in enumerate(table.seats)
-                  if slot.conn is not None]
+        seated = [
+            (slot.conn, seat) for seat, slot in enumerate(table.seats) if slot.conn is not None
+        ]
         return [*seated, *((conn, None) for conn in sorted(table.spectators))]
 
     def _table_update(self, table: Table) -> Output:
         message = {"type": "table", "table": self._table_info(table)}
         return [Send(conn, message) for conn, _ in self._audience(table)]
 
-    def _update(self, table: Table, viewer: int | None,
-                events: list[dict[str, Any]]) -> dict[str, Any]:
+    def _update(
+        self, table: Table, viewer: int | None, events: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         state = table.state
         assert state is not None
         shown = [seen for event in events if (seen := event_view(event, viewer)) is not None]
         prompt = None
         if viewer is not None and viewer in seats_to_act(state):
             deadline = None
-            if (state.phase == Phase.TRADE and viewer != state.current
-                    and table.trade_deadline is not None):
+            if (
+                state.phase == Phase.TRADE
+                and viewer != state.current
+                and table.trade_deadline is not None
+            ):
                 deadline = max(0.0, table.trade_deadline - self.clock())
-            prompt = {"version": state.version, "deadline": deadline,
-                      "legal": [action_to_json(a, BOARD) for a in legal_actions(state, viewer)]}
-        return {"type": "update", "version": state.version, "events": shown,
-                "view": view(state, viewer), "prompt": prompt}
+            prompt = {
+                "version": state.version,
+                "deadline": deadline,
+                "legal": [action_to_json(a, BOARD) for a in legal_actions(state, viewer)],
+            }
+        return {
+            "type": "update",
+            "version": state.version,
+            "events": shown,
+            "view": view(state, viewer),
+            "prompt": prompt,
+        }
 
     def _broadcast(self, table: Table, *, resync: bool = False) -> Output:
         state = table.state
@@ -502,8 +595,10 @@ class Session:
         start = max(0, len(state.log) - RESYNC_EVENTS) if resync else table.sent
         events = state.log[start:]
         table.sent = len(state.log)
-        return [Send(conn, self._update(table, viewer, events))
-                for conn, viewer in self._audience(table)]
+        return [
+            Send(conn, self._update(table, viewer, events))
+            for conn, viewer in self._audience(table)
+        ]
 
     def _sync(self, conn: ConnId, table: Table, viewer: int | None) -> Output:
         """A full resync for one connection: its view and the recent events."""
@@ -511,15 +606,17 @@ class Session:
         if state is None:
             return []
         assert state.log is not None
-        recent = state.log[max(0, len(state.log) - RESYNC_EVENTS):]
+        recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
         return [Send(conn, self._update(table, viewer, recent))]
 
 
 def _summary(exc: ValidationError) -> str:
     """A short, safe description of what was wrong with a message."""
     first = exc.errors(include_url=False, include_input=False)[:3]
-    parts = [f"{_clip('.'.join(str(p) for p in e['loc']) or 'message')}: {_clip(e['msg'])}"
-             for e in first]
+    parts = [
+        f"{_clip('.'.join(str(p) for p in e['loc']) or 'message')}: {_clip(e['msg'])}"
+        for e in first
+    ]
     more = exc.error_count() - len(first)
     return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
 

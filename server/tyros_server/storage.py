@@ -86,18 +86,25 @@ class Store:
         except sqlite3.Error as exc:
             raise StorageError(str(exc)) from exc
 
-    def create_table(self, name: str, options: dict[str, Any], trade_seconds: int,
-                     created: float) -> None:
-        self._write("INSERT INTO tables (name, options, trade_seconds, created) VALUES (?,?,?,?)",
-                    (name, json.dumps(options), trade_seconds, created))
+    def create_table(
+        self, name: str, options: dict[str, Any], trade_seconds: int, created: float
+    ) -> None:
+        self._write(
+            "INSERT INTO tables (name, options, trade_seconds, created) VALUES (?,?,?,?)",
+            (name, json.dumps(options), trade_seconds, created),
+        )
 
     def add_seat(self, table: str, seat: int, name: str, digest: str) -> None:
-        self._write("INSERT INTO seats (table_name, seat, name, token_digest) VALUES (?,?,?,?)",
-                    (table, seat, name, digest))
+        self._write(
+            "INSERT INTO seats (table_name, seat, name, token_digest) VALUES (?,?,?,?)",
+            (table, seat, name, digest),
+        )
 
     def append_action(self, table: str, seq: int, seat: int, action: dict[str, Any]) -> None:
-        self._write("INSERT INTO actions (table_name, seq, seat, action) VALUES (?,?,?,?)",
-                    (table, seq, seat, json.dumps(action)))
+        self._write(
+            "INSERT INTO actions (table_name, seq, seat, action) VALUES (?,?,?,?)",
+            (table, seq, seat, json.dumps(action)),
+        )
 
     def mark_finished(self, table: str) -> None:
         self._write("UPDATE tables SET finished = 1 WHERE name = ?", (table,))
@@ -108,12 +115,19 @@ class Store:
         ).fetchone()
         if row is None:
             return None
-        seats = [StoredSeat(seat, seat_name, digest) for seat, seat_name, digest in
-                 self._db.execute("SELECT seat, name, token_digest FROM seats "
-                                  "WHERE table_name = ? ORDER BY seat", (name,))]
-        actions = [(seat, json.loads(text)) for seat, text in
-                   self._db.execute("SELECT seat, action FROM actions WHERE table_name = ? "
-                                    "ORDER BY seq", (name,))]
+        seats = [
+            StoredSeat(seat, seat_name, digest)
+            for seat, seat_name, digest in self._db.execute(
+                "SELECT seat, name, token_digest FROM seats WHERE table_name = ? ORDER BY seat",
+                (name,),
+            )
+        ]
+        actions = [
+            (seat, json.loads(text))
+            for seat, text in self._db.execute(
+                "SELECT seat, action FROM actions WHERE table_name = ? ORDER BY seq", (name,)
+            )
+        ]
         return StoredTable(row[0], json.loads(row[1]), row[2], bool(row[3]), seats, actions)
 
     def table_names(self, *, unfinished_only: bool = False) -> list[str]:

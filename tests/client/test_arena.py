@@ -24,8 +24,15 @@ from tyros_server.engine import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-REQUIRED_KEYS = {"games", "players", "wins", "mean_scores", "mean_actions", "games_per_second",
-                 "win_rate_ci95"}
+REQUIRED_KEYS = {
+    "games",
+    "players",
+    "wins",
+    "mean_scores",
+    "mean_actions",
+    "games_per_second",
+    "win_rate_ci95",
+}
 
 
 # Test-only strategies -------------------------------------------------------------
@@ -88,8 +95,12 @@ class Passer(Bot):
 
 @pytest.fixture(autouse=True)
 def test_strategies(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name, cls in (("first_legal", FirstLegal), ("spy", Spy), ("blind", Blind),
-                      ("passer", Passer)):
+    for name, cls in (
+        ("first_legal", FirstLegal),
+        ("spy", Spy),
+        ("blind", Blind),
+        ("passer", Passer),
+    ):
         monkeypatch.setattr(cls, "name", name)
         monkeypatch.setitem(STRATEGIES, name, cls)
     Spy.instances = []
@@ -106,16 +117,19 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
 
 
 def load_records(directory: Path) -> list[dict[str, Any]]:
-    return [json.loads(path.read_text(encoding="utf-8"))
-            for path in sorted(directory.glob("game-*.json"))]
+    return [
+        json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(directory.glob("game-*.json"))
+    ]
 
 
 # The command line -----------------------------------------------------------------
 
 
 def test_json_report_has_every_key(capsys: pytest.CaptureFixture[str]) -> None:
-    result = run_json(capsys, "--games", "4", "--players", "random,random,random,random",
-                      "--seed", "5")
+    result = run_json(
+        capsys, "--games", "4", "--players", "random,random,random,random", "--seed", "5"
+    )
     assert set(result) >= REQUIRED_KEYS
     assert result["games"] == 4
     assert result["players"] == ["random"] * 4
@@ -140,11 +154,30 @@ def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_game_g_does_not_depend_on_the_number_of_games(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run_json(capsys, "--games", "2", "--players", "random,random,random", "--seed", "9",
-             "--record", str(tmp_path / "two"))
-    run_json(capsys, "--games", "3", "--players", "random,random,random", "--seed", "9",
-             "--record", str(tmp_path / "three"))
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_json(
+        capsys,
+        "--games",
+        "2",
+        "--players",
+        "random,random,random",
+        "--seed",
+        "9",
+        "--record",
+        str(tmp_path / "two"),
+    )
+    run_json(
+        capsys,
+        "--games",
+        "3",
+        "--players",
+        "random,random,random",
+        "--seed",
+        "9",
+        "--record",
+        str(tmp_path / "three"),
+    )
     two, three = load_records(tmp_path / "two"), load_records(tmp_path / "three")
     assert len(two) == 2 and len(three) == 3
     assert two == three[:2]
@@ -152,13 +185,22 @@ def test_game_g_does_not_depend_on_the_number_of_games(
 
 
 def test_seats_rotate_and_totals_match_the_records(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     strategies = ["random", "first_legal", "spy", "random"]
-    result = run_json(capsys, "--games", "5", "--players", ",".join(strategies), "--seed", "7",
-                      "--record", str(tmp_path))
+    result = run_json(
+        capsys,
+        "--games",
+        "5",
+        "--players",
+        ",".join(strategies),
+        "--seed",
+        "7",
+        "--record",
+        str(tmp_path),
+    )
     records = load_records(tmp_path)
-    assert [p.name for p in sorted(tmp_path.iterdir())] == [f"game-000{g}.json"
-                                                            for g in range(5)]
+    assert [p.name for p in sorted(tmp_path.iterdir())] == [f"game-000{g}.json" for g in range(5)]
     wins = dict.fromkeys(strategies, 0)
     score_sums = dict.fromkeys(strategies, 0)
     for game, record in enumerate(records):
@@ -173,17 +215,30 @@ def test_seats_rotate_and_totals_match_the_records(
     assert result["wins"] == wins  # "random" sums its two seats
     seats = {"random": 2, "first_legal": 1, "spy": 1}
     for name, count in seats.items():
-        assert result["mean_scores"][name] == pytest.approx(score_sums[name] / (5 * count),
-                                                            abs=1e-4)
+        assert result["mean_scores"][name] == pytest.approx(
+            score_sums[name] / (5 * count), abs=1e-4
+        )
         low, high = result["win_rate_ci95"][name]
         assert low <= wins[name] / (5 * count) <= high
     assert result["mean_actions"] == pytest.approx(
-        sum(record["actions"] for record in records) / 5, abs=1e-4)
+        sum(record["actions"] for record in records) / 5, abs=1e-4
+    )
 
 
 def test_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run_json(capsys, "--games", "4", "--players", "random,random,random,random", "--seed", "3",
-             "--setup", "variable", "--record", str(tmp_path))
+    run_json(
+        capsys,
+        "--games",
+        "4",
+        "--players",
+        "random,random,random,random",
+        "--seed",
+        "3",
+        "--setup",
+        "variable",
+        "--record",
+        str(tmp_path),
+    )
     records = load_records(tmp_path)
     assert len(records) == 4
     for record in records:
@@ -196,10 +251,20 @@ def test_records_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         assert state.score == record["score"]
 
 
-def test_a_tampered_record_does_not_replay(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    run_json(capsys, "--games", "1", "--players", "random,random,random", "--seed", "3",
-             "--record", str(tmp_path))
+def test_a_tampered_record_does_not_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_json(
+        capsys,
+        "--games",
+        "1",
+        "--players",
+        "random,random,random",
+        "--seed",
+        "3",
+        "--record",
+        str(tmp_path),
+    )
     record = load_records(tmp_path)[0]
     actions = [e for e in record["events"] if e["type"] == "action"]
     actions[0]["seat"] = (actions[0]["seat"] + 1) % 3  # the wrong seat takes the first turn
@@ -207,10 +272,20 @@ def test_a_tampered_record_does_not_replay(tmp_path: Path,
         replay(record)
 
 
-def test_three_players_and_mixed_setup(tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
-    result = run_json(capsys, "--games", "6", "--players", "random,random,random",
-                      "--setup", "mixed", "--seed", "11", "--record", str(tmp_path))
+def test_three_players_and_mixed_setup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_json(
+        capsys,
+        "--games",
+        "6",
+        "--players",
+        "random,random,random",
+        "--setup",
+        "mixed",
+        "--seed",
+        "11",
+        "--record",
+        str(tmp_path),
+    )
     assert result["players"] == ["random"] * 3
     assert result["games"] == 6
     records = load_records(tmp_path)
@@ -223,21 +298,24 @@ def test_three_players_and_mixed_setup(tmp_path: Path,
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_game_of_passers_is_a_shared_win(players: int,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_game_of_passers_is_a_shared_win(
+    players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     # Nobody moves, builds or trades: every player's only ships sit together in Tyros, are
     # removed as contested, and everybody scores 0. Still tied after the tie-break (0 points
     # from the largest empire each), the win is shared (RULINGS.md, scoring step 5), and a
     # shared win counts once for each winner.
-    result = run_json(capsys, "--games", "2", "--players", ",".join(["first_legal"] * players),
-                      "--seed", "1")
+    result = run_json(
+        capsys, "--games", "2", "--players", ",".join(["first_legal"] * players), "--seed", "1"
+    )
     assert result["wins"] == {"first_legal": 2 * players}
     assert result["mean_scores"] == {"first_legal": 0}
 
 
 def test_table_output(capsys: pytest.CaptureFixture[str]) -> None:
-    assert arena.main(["--games", "2", "--players", "random,first_legal,random",
-                       "--seed", "2"]) == 0
+    assert (
+        arena.main(["--games", "2", "--players", "random,first_legal,random", "--seed", "2"]) == 0
+    )
     out = capsys.readouterr().out
     assert "strategy" in out and "win rate" in out and "mean score" in out
     lines = out.splitlines()
@@ -254,14 +332,17 @@ def test_unknown_strategy_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
     assert "nobody" in err and "random" in err
 
 
-@pytest.mark.parametrize("args", [
-    ["--players", "random,random"],
-    ["--players", "random,random,random,random,random"],
-    ["--players", "random,random,random", "--games", "0"],
-    ["--players", "random,random,random", "--setup", "other"],
-    ["--players", "random,random,random", "--move-time", "0"],
-    ["--players", "random,random,random", "--iterations", "0"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "random,random"],
+        ["--players", "random,random,random,random,random"],
+        ["--players", "random,random,random", "--games", "0"],
+        ["--players", "random,random,random", "--setup", "other"],
+        ["--players", "random,random,random", "--move-time", "0"],
+        ["--players", "random,random,random", "--iterations", "0"],
+    ],
+)
 def test_bad_arguments(args: list[str]) -> None:
     with pytest.raises(SystemExit) as caught:
         arena.main(args)
@@ -276,8 +357,19 @@ def test_an_illegal_choice_raises(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_options_reach_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
-    run_json(capsys, "--games", "1", "--players", "spy,random,random", "--seed", "1",
-             "--move-time", "0.25", "--iterations", "7")
+    run_json(
+        capsys,
+        "--games",
+        "1",
+        "--players",
+        "spy,random,random",
+        "--seed",
+        "1",
+        "--move-time",
+        "0.25",
+        "--iterations",
+        "7",
+    )
     assert [spy.options for spy in Spy.instances] == [{"move_time": 0.25, "iterations": 7}]
     Spy.instances = []
     run_json(capsys, "--games", "1", "--players", "spy,random,random", "--seed", "1")
@@ -295,10 +387,10 @@ def test_a_bot_sees_only_its_seat() -> None:
     # Exactly the events of the game, in order, as event_view shows them to seat 1.
     expected = [shown for shown in (event_view(event, 1) for event in log) if shown is not None]
     assert spy.events == expected
-    assert any(e["type"] == "cards_dealt" and e["seat"] == 1 and "cards" in e
-               for e in spy.events)
-    assert not any(e["type"] == "cards_dealt" and e["seat"] != 1 and "cards" in e
-                   for e in spy.events)
+    assert any(e["type"] == "cards_dealt" and e["seat"] == 1 and "cards" in e for e in spy.events)
+    assert not any(
+        e["type"] == "cards_dealt" and e["seat"] != 1 and "cards" in e for e in spy.events
+    )
     assert not any(e["type"] == "shuffle" for e in spy.events)
     # One view per decision of seat 1, each one seat 1's, with seat 1 to act.
     decisions = [e for e in log if e["type"] == "action" and e["seat"] == 1]
@@ -333,8 +425,7 @@ def test_seat_order_rotates() -> None:
     assert arena.seat_order(strategies, 4) == strategies
     # Over a full rotation each strategy sits in every seat once.
     for name in strategies:
-        assert sorted(arena.seat_order(strategies, g).index(name) for g in range(4)) == [0, 1,
-                                                                                          2, 3]
+        assert sorted(arena.seat_order(strategies, g).index(name) for g in range(4)) == [0, 1, 2, 3]
 
 
 def test_wilson_interval() -> None:

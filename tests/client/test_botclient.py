@@ -15,8 +15,13 @@ from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import Bot, GreedyBot, make_bot
 from tyros_server.app import ServerConfig, TyrosServer
 
-TRADE = {"type": "trade_completed", "seat": 1, "with": 2, "give": ["orange"],
-         "get": ["green", "green"]}
+TRADE = {
+    "type": "trade_completed",
+    "seat": 1,
+    "with": 2,
+    "give": ["orange"],
+    "get": ["green", "green"],
+}
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "ismcts"])
@@ -39,7 +44,8 @@ def free_port() -> int:
 
 
 async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     made: list[Bot] = []
     forgotten: list[int] = []
 
@@ -59,8 +65,10 @@ async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
     config = ServerConfig(host="127.0.0.1", port=port, db=db)
     server = TyrosServer(config)
     await server.start()
-    runs = [BotRun(f"ws://127.0.0.1:{port}", "restart", f"bot{i}", "greedy", players=3, seed=8)
-            for i in range(3)]
+    runs = [
+        BotRun(f"ws://127.0.0.1:{port}", "restart", f"bot{i}", "greedy", players=3, seed=8)
+        for i in range(3)
+    ]
     tasks = [asyncio.create_task(play_bot(run, random.Random(i))) for i, run in enumerate(runs)]
     try:
         async with asyncio.timeout(120):

@@ -78,8 +78,13 @@ def test_register_and_make_a_new_strategy(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_random_is_uniform() -> None:
-    legal: list[Action] = [(Kind.PASS,), (Kind.WITHDRAW,), (Kind.ANSWER, 0), (Kind.ANSWER, 1),
-                           (Kind.GIVE_CARD, 4)]
+    legal: list[Action] = [
+        (Kind.PASS,),
+        (Kind.WITHDRAW,),
+        (Kind.ANSWER, 0),
+        (Kind.ANSWER, 1),
+        (Kind.GIVE_CARD, 4),
+    ]
     bot = RandomBot(0, random.Random(11))
     counts = Counter(bot.choose({}, legal) for _ in range(5000))
     assert set(counts) == set(legal)
@@ -91,8 +96,9 @@ def test_random_is_reproducible_from_its_rng() -> None:
     legal: list[Action] = [(Kind.PASS,), (Kind.WITHDRAW,), (Kind.ANSWER, 0)]
     first = RandomBot(0, random.Random(5))
     second = RandomBot(0, random.Random(5))
-    assert [first.choose({}, legal) for _ in range(50)] == [second.choose({}, legal)
-                                                          for _ in range(50)]
+    assert [first.choose({}, legal) for _ in range(50)] == [
+        second.choose({}, legal) for _ in range(50)
+    ]
 
 
 def _choices(legal: list[Action], draws: int = 300) -> Counter[Action]:
@@ -132,9 +138,10 @@ def test_random_answers_and_settles_trades() -> None:
     assert set(_choices(legal_actions(state, 0))) == {(Kind.WITHDRAW,), (Kind.COMPLETE, 1)}
 
 
-@pytest.mark.parametrize(("players", "setup", "seed"),
-                         [(3, "first", 1), (4, "first", 2), (3, "variable", 3),
-                          (4, "variable", 4)])
+@pytest.mark.parametrize(
+    ("players", "setup", "seed"),
+    [(3, "first", 1), (4, "first", 2), (3, "variable", 3), (4, "variable", 4)],
+)
 def test_random_always_chooses_a_legal_action(players: int, setup: str, seed: int) -> None:
     state = new_game(Options(players=players, setup=setup, seed=seed))
     bots = [RandomBot(seat, random.Random(seed * 10 + seat)) for seat in range(players)]

@@ -65,7 +65,7 @@ class Watcher:
     def catch_up(self) -> None:
         log = self.state.log
         assert log is not None
-        for event in log[self.seen:]:
+        for event in log[self.seen :]:
             for memory in self.memories:
                 shown = event_view(event, memory.seat)
                 if shown is not None:
@@ -88,8 +88,9 @@ def lively_choice(state: GameState, legal: list[Action], rng: random.Random) -> 
     return rng.choice(legal)
 
 
-def random_game(players: int, setup: str, seed: int,
-                every: int = 1) -> Iterator[tuple[GameState, Watcher]]:
+def random_game(
+    players: int, setup: str, seed: int, every: int = 1
+) -> Iterator[tuple[GameState, Watcher]]:
     """Yield (state, watcher) at every ``every``-th decision of a seeded lively game.
 
     The rarer decisions (expanding, giving a card, keeping 3) are always yielded.
@@ -114,8 +115,7 @@ GAMES = [(3, "first", 1), (4, "first", 2), (3, "variable", 3), (4, "variable", 4
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), GAMES)
-def test_samples_show_exactly_the_view_they_came_from(players: int, setup: str,
-                                                      seed: int) -> None:
+def test_samples_show_exactly_the_view_they_came_from(players: int, setup: str, seed: int) -> None:
     rng = random.Random(seed)
     phases: Counter[Phase] = Counter()
     for state, watcher in random_game(players, setup, seed, every=3):
@@ -142,8 +142,9 @@ def test_samples_show_exactly_the_view_they_came_from(players: int, setup: str,
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), GAMES)
-def test_every_sample_plays_to_the_end_with_legal_actions(players: int, setup: str,
-                                                          seed: int) -> None:
+def test_every_sample_plays_to_the_end_with_legal_actions(
+    players: int, setup: str, seed: int
+) -> None:
     rng = random.Random(100 + seed)
     checked = 0
     for state, watcher in random_game(players, setup, seed, every=41):
@@ -177,7 +178,7 @@ def test_memory_is_sound_and_samples_obey_it(players: int, setup: str, seed: int
             pile = len(state.tile_pile)
             bottom = [t for t in memory.tile_bottom if t not in state.removed_tiles][:pile]
             in_pile = [t for t in bottom if t in state.tile_pile]
-            assert in_pile == state.tile_pile[:len(in_pile)]
+            assert in_pile == state.tile_pile[: len(in_pile)]
             bottoms += len(in_pile)
         if state.version % 5 == 0 and state.phase != Phase.OVER:
             seat = state.version % players
@@ -188,7 +189,7 @@ def test_memory_is_sound_and_samples_obey_it(players: int, setup: str, seed: int
                 if other != seat:
                     known = determinizer.known_cards[other]
                     assert all(k <= h for k, h in zip(known, sample.hands[other], strict=True))
-            assert sample.tile_pile[:len(determinizer.tile_bottom)] == determinizer.tile_bottom
+            assert sample.tile_pile[: len(determinizer.tile_bottom)] == determinizer.tile_bottom
     assert proved > 0  # the games did teach the memories something
 
 
@@ -258,22 +259,44 @@ def test_a_view_whose_cards_do_not_add_up_is_refused() -> None:
 
 def test_the_memory_follows_trades_gifts_picks_and_discards() -> None:
     memory = Memory(0)
-    memory.observe({"type": "trade_completed", "seat": 1, "with": 2, "give": ["orange"],
-                    "get": ["green", "green"]})
+    memory.observe(
+        {
+            "type": "trade_completed",
+            "seat": 1,
+            "with": 2,
+            "give": ["orange"],
+            "get": ["green", "green"],
+        }
+    )
     assert memory.cards[1] == [0, 0, 2, 0, 0] and memory.cards[2] == [1, 0, 0, 0, 0]
-    memory.observe({"type": "action", "seat": 2,
-                    "action": {"kind": "bank_pick", "take": "wild",
-                               "pay": ["orange", "yellow", "yellow"]}})
+    memory.observe(
+        {
+            "type": "action",
+            "seat": 2,
+            "action": {"kind": "bank_pick", "take": "wild", "pay": ["orange", "yellow", "yellow"]},
+        }
+    )
     assert memory.cards[2] == [0, 0, 0, 0, 1]
     # A card given to seat 0 (it sees which) and one given between others (it does not).
-    memory.observe({"type": "action", "seat": 1, "to": 0,
-                    "action": {"kind": "give_card", "to": 0, "card": "green"}})
+    memory.observe(
+        {
+            "type": "action",
+            "seat": 1,
+            "to": 0,
+            "action": {"kind": "give_card", "to": 0, "card": "green"},
+        }
+    )
     assert memory.cards[1] == [0, 0, 1, 0, 0]
-    memory.observe({"type": "action", "seat": 0, "to": 2,
-                    "action": {"kind": "give_card", "to": 2, "card": "violet"}})
+    memory.observe(
+        {
+            "type": "action",
+            "seat": 0,
+            "to": 2,
+            "action": {"kind": "give_card", "to": 2, "card": "violet"},
+        }
+    )
     assert memory.cards[2] == [0, 0, 0, 1, 1]
-    memory.observe({"type": "action", "seat": 2, "to": 1,
-                    "action": {"kind": "give_card", "to": 1}})
+    memory.observe({"type": "action", "seat": 2, "to": 1, "action": {"kind": "give_card", "to": 1}})
     assert memory.cards[2] == [0, 0, 0, 0, 0]  # either card may have gone
     memory.observe({"type": "cards_discarded", "seat": 1, "cards": ["green"]})
     assert memory.cards[1] == [0, 0, 0, 0, 0]

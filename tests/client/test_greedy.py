@@ -50,8 +50,10 @@ def greedy_choice(state: GameState, seat: int, seed: int = 0) -> Action:
 def test_evaluation_is_the_score_sheet_when_the_game_is_over() -> None:
     for seed in range(2):
         state = new_game(Options(players=3 + seed % 2, seed=seed))
-        bots = [make_bot("greedy" if s == seed else "random", s, random.Random(seed))
-                for s in range(state.players)]
+        bots = [
+            make_bot("greedy" if s == seed else "random", s, random.Random(seed))
+            for s in range(state.players)
+        ]
         while state.phase != Phase.OVER:
             seat = seats_to_act(state)[0]
             push(state, seat, bots[seat].choose(view(state, seat), legal_actions(state, seat)))
@@ -79,8 +81,9 @@ def test_a_city_is_worth_more_in_a_larger_empire() -> None:
 
 def test_cards_are_worth_what_they_can_buy() -> None:
     # A ship alone in green 23: five greens buy a city there, five violets buy nothing near.
-    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-                       hands={0: "g g g g g"})
+    state = make_state(
+        4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}, hands={0: "g g g g g"}
+    )
     plan = Analysis(state).plan(0)
     assert plan.hand_value((0, 0, 5, 0, 0)) > plan.hand_value((0, 0, 0, 5, 0)) + 3
     # A wild is at least as good as any colour, and a green here is worth more than a violet.
@@ -90,8 +93,13 @@ def test_cards_are_worth_what_they_can_buy() -> None:
 
 
 def test_grouped_card_actions_are_legal_and_cover_every_target() -> None:
-    state = make_state(4, chips=START, ships={"TY": {0: 1, 1: 2}, "23": {0: 1}},
-                       hands={0: "g g g g o v w w"}, discard="y y")
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {0: 1, 1: 2}, "23": {0: 1}},
+        hands={0: "g g g g o v w w"},
+        discard="y y",
+    )
     legal = legal_actions(state, 0)
     values = [1.0, 1.0, 2.0, 0.5, 5.0]  # orange, yellow, green, violet, wild
     groups = card_options(state, 0, values)
@@ -115,8 +123,12 @@ def test_grouped_card_actions_are_legal_and_cover_every_target() -> None:
 
 
 def test_it_builds_a_city_it_can_afford() -> None:
-    state = make_state(4, chips=START, ships={"TY": {0: 1, 1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-                       hands={0: "g g g g g y"})
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {0: 1, 1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g g y"},
+    )
     action = greedy_choice(state, 0)
     assert action[:3] == (Kind.CITY, space("23"), space("23"))
 
@@ -129,8 +141,9 @@ def test_it_sends_a_ship_to_a_free_space_rather_than_pass() -> None:
 
 def test_it_offers_the_card_it_needs_least_for_the_one_it_lacks() -> None:
     # Four greens and a ship alone in green 23: one more green (or a wild) builds a city.
-    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-                       hands={0: "g g g g v"})
+    state = make_state(
+        4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}, hands={0: "g g g g v"}
+    )
     action = greedy_choice(state, 0)
     assert action[0] == Kind.PROPOSE
     assert action[PROPOSE_GIVE] == (0, 0, 0, 1, 0)  # it gives the violet
@@ -140,19 +153,21 @@ def test_it_offers_the_card_it_needs_least_for_the_one_it_lacks() -> None:
 
 def test_it_accepts_an_offer_that_helps_it_and_declines_one_that_hurts() -> None:
     ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
-    helpful = make_state(4, chips=START, ships=ships, current=1,
-                         hands={0: "g g g g v", 1: "g o o"})
+    helpful = make_state(4, chips=START, ships=ships, current=1, hands={0: "g g g g v", 1: "g o o"})
     push(helpful, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))  # green for violet
     assert greedy_choice(helpful, 0) == (Kind.ANSWER, 1)
-    harmful = make_state(4, chips=START, ships=ships, current=1,
-                         hands={0: "g g g g v", 1: "v o o"})
+    harmful = make_state(4, chips=START, ships=ships, current=1, hands={0: "g g g g v", 1: "v o o"})
     push(harmful, 1, (Kind.PROPOSE, 0b0001, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0))  # violet for green
     assert greedy_choice(harmful, 0) == (Kind.ANSWER, 0)
 
 
 def test_the_proposer_completes_a_trade_that_helps_it() -> None:
-    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-                       hands={0: "g g g g v", 2: "g y"})
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 2: "g y"},
+    )
     push(state, 0, (Kind.PROPOSE, 0b1110, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0))
     push(state, 1, (Kind.ANSWER, 0))
     push(state, 2, (Kind.ANSWER, 1))
@@ -160,17 +175,26 @@ def test_the_proposer_completes_a_trade_that_helps_it() -> None:
 
 
 def test_it_gives_the_city_owner_the_card_it_needs_least() -> None:
-    state = make_state(4, phase=Phase.GIVE_CARD, chips=START, cities={"26": 1},
-                       ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}, "26": {0: 1}},
-                       hands={0: "g g g g v"})
+    state = make_state(
+        4,
+        phase=Phase.GIVE_CARD,
+        chips=START,
+        cities={"26": 1},
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}, "26": {0: 1}},
+        hands={0: "g g g g v"},
+    )
     state.owed_to = 1
     assert greedy_choice(state, 0) == (Kind.GIVE_CARD, VIOLET)
 
 
 def test_it_keeps_the_cards_of_its_plans() -> None:
-    state = make_state(4, phase=Phase.KEEP, chips=START,
-                       ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-                       hands={0: "g g g o y v w"})
+    state = make_state(
+        4,
+        phase=Phase.KEEP,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g o y v w"},
+    )
     state.keep_pending = [True, False, False, False]
     action = greedy_choice(state, 0)
     assert action[0] == Kind.KEEP
@@ -180,15 +204,21 @@ def test_it_keeps_the_cards_of_its_plans() -> None:
 
 def test_it_grows_the_empire_of_its_city() -> None:
     # Tile 22 can only be green (next to 23, where seat 0 has a city); tile 8 only orange.
-    state = make_state(4, phase=Phase.EXPAND, chips=START, cities={"23": 0},
-                       tiles={0: ["22", "8"], 1: ["1"], 2: ["2"], 3: ["3"]})
+    state = make_state(
+        4,
+        phase=Phase.EXPAND,
+        chips=START,
+        cities={"23": 0},
+        tiles={0: ["22", "8"], 1: ["1"], 2: ["2"], 3: ["3"]},
+    )
     state.expand_queue = [1, 2, 3]
     assert greedy_choice(state, 0) == (Kind.EXPAND, space("22"), GREEN)
 
 
 def test_it_puts_back_the_tile_farthest_from_the_empires() -> None:
-    state = make_state(4, phase=Phase.EXPAND, chips=START,
-                       tiles={0: ["1", "5"], 1: ["2"], 2: ["3"], 3: ["4"]})
+    state = make_state(
+        4, phase=Phase.EXPAND, chips=START, tiles={0: ["1", "5"], 1: ["2"], 2: ["3"], 3: ["4"]}
+    )
     state.revealed[0] = state.tiles[0]
     legal = legal_actions(state, 0)
     assert {a[0] for a in legal} == {Kind.RETURN_TILE}
@@ -200,15 +230,24 @@ def test_it_puts_back_the_tile_farthest_from_the_empires() -> None:
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), [(4, "first", 4), (3, "variable", 5)])
-def test_greedy_self_play_is_legal_in_every_situation(players: int, setup: str,
-                                                      seed: int) -> None:
+def test_greedy_self_play_is_legal_in_every_situation(players: int, setup: str, seed: int) -> None:
     state = new_game(Options(players=players, setup=setup, seed=seed))
     bots = [make_bot("greedy", s, random.Random(seed * 10 + s)) for s in range(players)]
     kinds = play_checked(state, bots)
     # It took every kind of decision: expansion, cards, trades (both answers), keeping 3, the
     # city owner's card (these seeds were picked because they reach all of them).
-    for kind in (Kind.EXPAND, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.PROPOSE, Kind.COMPLETE,
-                 Kind.WITHDRAW, Kind.KEEP, Kind.PASS, Kind.GIVE_CARD):
+    for kind in (
+        Kind.EXPAND,
+        Kind.MOVE,
+        Kind.CITY,
+        Kind.SHIP,
+        Kind.PROPOSE,
+        Kind.COMPLETE,
+        Kind.WITHDRAW,
+        Kind.KEEP,
+        Kind.PASS,
+        Kind.GIVE_CARD,
+    ):
         assert kinds[(kind,)] > 0, kind
     assert kinds[(Kind.ANSWER, 1)] > 0 and kinds[(Kind.ANSWER, 0)] > 0
 

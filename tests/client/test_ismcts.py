@@ -75,8 +75,13 @@ def test_an_iteration_budget_makes_the_search_reproducible() -> None:
 
 
 def test_tree_options_below_the_root_are_grouped_legal_and_ordered() -> None:
-    state = make_state(4, chips=START, ships={"TY": {0: 1, 1: 2}, "23": {0: 1}},
-                       hands={0: "g g g g g o v w w"}, discard="y")
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {0: 1, 1: 2}, "23": {0: 1}},
+        hands={0: "g g g g g o v w w"},
+        discard="y",
+    )
     options = tree_options(state, 0)
     legal = legal_actions(state, 0)
     assert all(action in legal for _, action in options)
@@ -87,9 +92,13 @@ def test_tree_options_below_the_root_are_grouped_legal_and_ordered() -> None:
 
 def test_it_builds_the_city_that_wins_the_last_round() -> None:
     # The last round (a hand is empty): the city in 23 is worth its points now or never.
-    state = make_state(4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-                       hands={0: "g g g g g", 1: "o o", 2: "y", 3: "v"},
-                       tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]})
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g g", 1: "o o", 2: "y", 3: "v"},
+        tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]},
+    )
     assert search_choice(state, 0)[:3] == (Kind.CITY, space("23"), space("23"))
 
 
@@ -97,39 +106,59 @@ def test_it_takes_the_free_space_that_decides_the_last_round() -> None:
     # Last round. Every other space is contested, so nobody scores; seat 0 alone can reach
     # violet 26 (Tyros-31-27-26 for three violets). Holding it wins; passing may end the game.
     contested = {2: 1, 3: 1}
-    state = make_state(4, chips=START, ships={"TY": {0: 2, 1: 2}, "7": contested,
-                                              "13": contested, "23": contested},
-                       hands={0: "v v v", 1: "o o", 2: "y", 3: "g"},
-                       tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]})
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {0: 2, 1: 2}, "7": contested, "13": contested, "23": contested},
+        hands={0: "v v v", 1: "o o", 2: "y", 3: "g"},
+        tiles={0: [], 1: ["1"], 2: ["2"], 3: ["3"]},
+    )
     assert search_choice(state, 0, iterations=150)[:3] == (Kind.MOVE, space("TY"), space("26"))
 
 
 def test_it_gives_the_city_owner_a_card_it_can_spare() -> None:
     # Four greens toward a city in 23 and a violet: the violet goes to seat 1's city.
-    state = make_state(4, phase=Phase.GIVE_CARD, chips=START, cities={"26": 1},
-                       ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}, "26": {0: 1}},
-                       hands={0: "g g g g v"})
+    state = make_state(
+        4,
+        phase=Phase.GIVE_CARD,
+        chips=START,
+        cities={"26": 1},
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}, "26": {0: 1}},
+        hands={0: "g g g g v"},
+    )
     state.owed_to = 1
     assert search_choice(state, 0, iterations=100) == (Kind.GIVE_CARD, VIOLET)
 
 
 def test_it_answers_an_offer_by_searching_it() -> None:
     # A green for its useless violet completes its city in 23: it accepts.
-    state = make_state(4, chips=START, current=1, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-                       hands={0: "g g g g v", 1: "g o o"})
+    state = make_state(
+        4,
+        chips=START,
+        current=1,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 1: "g o o"},
+    )
     push(state, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))
     assert search_choice(state, 0, iterations=100) == (Kind.ANSWER, 1)
 
 
-@pytest.mark.parametrize(("strategies", "setup", "seed"),
-                         [(("ismcts", "greedy", "random", "random"), "first", 1),
-                          (("ismcts", "ismcts", "random"), "variable", 2)])
-def test_search_self_play_is_legal_in_every_situation(strategies: tuple[str, ...], setup: str,
-                                                      seed: int) -> None:
+@pytest.mark.parametrize(
+    ("strategies", "setup", "seed"),
+    [
+        (("ismcts", "greedy", "random", "random"), "first", 1),
+        (("ismcts", "ismcts", "random"), "variable", 2),
+    ],
+)
+def test_search_self_play_is_legal_in_every_situation(
+    strategies: tuple[str, ...], setup: str, seed: int
+) -> None:
     players = len(strategies)
     state = new_game(Options(players=players, setup=setup, seed=seed))
-    bots = [make_bot(name, s, random.Random(seed * 10 + s), iterations=12)
-            for s, name in enumerate(strategies)]
+    bots = [
+        make_bot(name, s, random.Random(seed * 10 + s), iterations=12)
+        for s, name in enumerate(strategies)
+    ]
     kinds = play_checked(state, bots, counted=lambda seat: strategies[seat] == "ismcts")
     for kind in (Kind.EXPAND, Kind.MOVE, Kind.CITY, Kind.KEEP, Kind.PASS):
         assert kinds[(kind,)] > 0, kind
@@ -149,8 +178,9 @@ def test_a_time_budget_alone_stops_the_search() -> None:
 
 
 async def test_ismcts_plays_a_seeded_game_over_a_real_server(tmp_path: Path) -> None:
-    scores, runs = await play_over_server(tmp_path, ["ismcts", "random", "random"], seed=6,
-                                          options={"iterations": 6})
+    scores, runs = await play_over_server(
+        tmp_path, ["ismcts", "random", "random"], seed=6, options={"iterations": 6}
+    )
     assert all(score == scores[0] for score in scores)
     assert runs[0].actions_sent > 20
 

@@ -37,14 +37,24 @@ def sent(session: ClientSession) -> list[dict[str, Any]]:
 
 
 def welcome(re: int, seat: int | None = 0, token: str | None = "tok") -> str:
-    return json.dumps({"type": "welcome", "re": re, "protocol": 1, "table": "t", "seat": seat,
-                       "name": "Ann", "token": token})
+    return json.dumps(
+        {
+            "type": "welcome",
+            "re": re,
+            "protocol": 1,
+            "table": "t",
+            "seat": seat,
+            "name": "Ann",
+            "token": token,
+        }
+    )
 
 
 def update(version: int, legal: list[dict[str, Any]] | None) -> str:
     prompt = None if legal is None else {"version": version, "deadline": None, "legal": legal}
-    return json.dumps({"type": "update", "version": version, "events": [], "view": {},
-                       "prompt": prompt})
+    return json.dumps(
+        {"type": "update", "version": version, "events": [], "view": {}, "prompt": prompt}
+    )
 
 
 def error(re: int | None, code: str) -> str:
@@ -70,10 +80,19 @@ def test_every_error_code_has_a_handling_for_joins_and_for_actions() -> None:
 
 def test_hello_carries_only_the_options_given_and_is_valid() -> None:
     hello = hello_message(Join("friday", "Ann"), 3)
-    assert hello == {"type": "hello", "id": 3, "protocol": 1, "name": "Ann", "table": "friday",
-                     "players": 4, "setup": "first", "spectate": False}
-    full = hello_message(Join("t", "Bo", players=3, setup="variable", seed=5,
-                              trade_seconds=30, spectate=True))
+    assert hello == {
+        "type": "hello",
+        "id": 3,
+        "protocol": 1,
+        "name": "Ann",
+        "table": "friday",
+        "players": 4,
+        "setup": "first",
+        "spectate": False,
+    }
+    full = hello_message(
+        Join("t", "Bo", players=3, setup="variable", seed=5, trade_seconds=30, spectate=True)
+    )
     assert (full["seed"], full["trade_seconds"], full["spectate"]) == (5, 30, True)
     with pytest.raises(ValueError):
         hello_message(Join("no spaces", "Ann"))

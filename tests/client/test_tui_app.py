@@ -67,8 +67,9 @@ async def until(check: Callable[[], Any], what: str, timeout: float = TIMEOUT) -
 
 async def on_screen(ui: TyrosApp, text: str, timeout: float = TIMEOUT) -> str:
     ui.application.invalidate()
-    return str(await until(lambda: text in screen(ui) and screen(ui), f"{text!r} on screen",
-                           timeout))
+    return str(
+        await until(lambda: text in screen(ui) and screen(ui), f"{text!r} on screen", timeout)
+    )
 
 
 @contextlib.asynccontextmanager
@@ -82,15 +83,26 @@ async def server(tmp_path: Path) -> AsyncIterator[TyrosServer]:
 
 
 @contextlib.asynccontextmanager
-async def client(url: str, table: str, *, rows: int = 30, columns: int = 100,
-                 options: JoinOptions | None = None, tokens: TokenStore | None = None,
-                 name: str = "Ann", colour: bool = True,
-                 spectate: bool = False) -> AsyncIterator[tuple[TyrosApp, PipeInput]]:
+async def client(
+    url: str,
+    table: str,
+    *,
+    rows: int = 30,
+    columns: int = 100,
+    options: JoinOptions | None = None,
+    tokens: TokenStore | None = None,
+    name: str = "Ann",
+    colour: bool = True,
+    spectate: bool = False,
+) -> AsyncIterator[tuple[TyrosApp, PipeInput]]:
     """The real application on a pipe input, running against ``url``."""
-    with create_pipe_input() as keys, create_app_session(input=keys,
-                                                         output=Terminal(rows, columns)):
-        ui, net = build(url, table, name, options=options, tokens=tokens, colour=colour,
-                        spectate=spectate)
+    with (
+        create_pipe_input() as keys,
+        create_app_session(input=keys, output=Terminal(rows, columns)),
+    ):
+        ui, net = build(
+            url, table, name, options=options, tokens=tokens, colour=colour, spectate=spectate
+        )
         task = asyncio.create_task(run_client(ui, net))
         try:
             await until(lambda: ui.application.is_running, "the application to start")
@@ -135,8 +147,16 @@ class ScriptedSeat:
     ``go`` is set (so that a table stays in the state a test needs).
     """
 
-    def __init__(self, url: str, table: str, name: str, *, gift: bool = False,
-                 players: int = 3, hold: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        table: str,
+        name: str,
+        *,
+        gift: bool = False,
+        players: int = 3,
+        hold: bool = False,
+    ) -> None:
         self.url, self.table, self.name, self.gift = url, table, name, gift
         self.players = players
         self.offered = False
@@ -149,9 +169,17 @@ class ScriptedSeat:
 
     async def run(self) -> None:
         async with connect(self.url) as ws:
-            await ws.send(json.dumps({"type": "hello", "protocol": PROTOCOL_VERSION,
-                                      "name": self.name, "table": self.table,
-                                      "players": self.players}))
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "hello",
+                        "protocol": PROTOCOL_VERSION,
+                        "name": self.name,
+                        "table": self.table,
+                        "players": self.players,
+                    }
+                )
+            )
             async for frame in ws:
                 message = json.loads(frame)
                 if message["type"] == "welcome":
@@ -167,8 +195,11 @@ class ScriptedSeat:
                 await self.go.wait()
                 action = self.choose(message["view"], prompt["legal"])
                 if action is not None:
-                    await ws.send(json.dumps({"type": "action", "version": prompt["version"],
-                                              "action": action}))
+                    await ws.send(
+                        json.dumps(
+                            {"type": "action", "version": prompt["version"], "action": action}
+                        )
+                    )
 
     def choose(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any] | None:
         kinds = [a["kind"] for a in legal]
@@ -198,13 +229,16 @@ F4 = "\x1bOS"
 async def choose_in_dialog(ui: TyrosApp, keys: PipeInput) -> None:
     """Open the dialog on purpose (F4) and confirm its first choice once it is drawn."""
     keys.send_text(F4)
-    await until(lambda: ui.dialog is not None and ui.dialog.drawn is not None,
-                "the dialog, opened with F4 and drawn")
+    await until(
+        lambda: ui.dialog is not None and ui.dialog.drawn is not None,
+        "the dialog, opened with F4 and drawn",
+    )
     keys.send_text("\r")
 
 
-async def play_my_turn(ui: TyrosApp, keys: PipeInput, moved: list[bool], *,
-                       strict: bool = True) -> None:
+async def play_my_turn(
+    ui: TyrosApp, keys: PipeInput, moved: list[bool], *, strict: bool = True
+) -> None:
     """Act on the prompt shown, by keystrokes only, as a player would."""
     kinds = prompt_kinds(ui)
     if "answer" in kinds:
@@ -214,8 +248,9 @@ async def play_my_turn(ui: TyrosApp, keys: PipeInput, moved: list[bool], *,
         await choose_in_dialog(ui, keys)
     elif "expand" in kinds:
         keys.send_text("expand\r")
-        await until(lambda: ui.dialog is not None and ui.dialog.drawn is not None,
-                    "the expansion dialog")
+        await until(
+            lambda: ui.dialog is not None and ui.dialog.drawn is not None, "the expansion dialog"
+        )
         keys.send_text("\r")
     elif "move" in kinds and not moved:
         target = next(a for a in ui.state.legal if a["kind"] == "move")
@@ -258,17 +293,16 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                     steps += 1
                     assert steps < 400, "the game does not end"
                     accepted = ui.state.accepted
-                    kinds = await until(lambda: ui.state.over or prompt_kinds(ui),
-                                        "a prompt for Ann")
+                    kinds = await until(
+                        lambda: ui.state.over or prompt_kinds(ui), "a prompt for Ann"
+                    )
                     if ui.state.over:
                         break
                     if "pass" in kinds and not server_error:
                         # An action the server refuses: its error shows where we look.
                         server_error = True
-                        keys.send_text('act {"kind": "move", "from": "TY", "to": "5", '
-                                       '"pay": []}\r')
-                        await on_screen(ui, "the server refused that action: it is not "
-                                            "allowed now")
+                        keys.send_text('act {"kind": "move", "from": "TY", "to": "5", "pay": []}\r')
+                        await on_screen(ui, "the server refused that action: it is not allowed now")
                         continue
                     # What the table asks shows in the request panel; no dialog opens
                     # by itself (the command line keeps the keyboard).
@@ -282,8 +316,10 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                         assert "type accept or decline" in text and ui.dialog is None
                         answered = True
                     await play_my_turn(ui, keys, moved)
-                    await until(lambda n=accepted: accepted_since(ui, n) or ui.state.over,
-                                "the server to accept Ann's action")
+                    await until(
+                        lambda n=accepted: accepted_since(ui, n) or ui.state.over,
+                        "the server to accept Ann's action",
+                    )
 
                 text = await on_screen(ui, "Final score")
                 assert "Winner" in text or "Shared win" in text
@@ -313,8 +349,9 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
             await until(lambda: ui.state.seat == 0, "a seat")
             rng = random.Random(5)
             runs = [BotRun(url, "g2", f"bot-{i}", "random", 4) for i in range(1, 4)]
-            tasks = [asyncio.create_task(play_bot(run, random.Random(rng.random())))
-                     for run in runs]
+            tasks = [
+                asyncio.create_task(play_bot(run, random.Random(rng.random()))) for run in runs
+            ]
             async with seated(tasks):
                 await until(lambda: ui.state.view is not None, "the game to start")
                 text = await on_screen(ui, "D bot-3")
@@ -339,9 +376,14 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
                     # Random bots may withdraw an offer before we answer: the prompt then
                     # changes without our action being accepted, or the answer typed for it
                     # is refused (nothing is asked any more) and stays on the line.
-                    await until(lambda n=accepted, p=prompt, m=lines: accepted_since(ui, n)
-                                or (ui.state.prompt is not p and ui.dialog is None)
-                                or (ui.lines_run > m and ui.buffer.text), "the game to go on")
+                    await until(
+                        lambda n=accepted, p=prompt, m=lines: (
+                            accepted_since(ui, n)
+                            or (ui.state.prompt is not p and ui.dialog is None)
+                            or (ui.lines_run > m and ui.buffer.text)
+                        ),
+                        "the game to go on",
+                    )
                     if ui.buffer.text:
                         keys.send_text("\x15")  # Ctrl-U: clear the refused line
                         await until(lambda: not ui.buffer.text, "the line cleared")
@@ -400,8 +442,13 @@ async def test_a_restarted_client_and_server_keep_the_seat(tmp_path: Path) -> No
             second = TyrosServer(ServerConfig(host="127.0.0.1", port=port, db=db))
             await second.start()
             try:
-                await until(lambda: ui.state.connected and (ui.state.table_info or {}).get(
-                    "seats", [{}])[0].get("connected"), "a reconnection")
+                await until(
+                    lambda: (
+                        ui.state.connected
+                        and (ui.state.table_info or {}).get("seats", [{}])[0].get("connected")
+                    ),
+                    "a reconnection",
+                )
                 assert ui.state.seat == 0
                 assert "reconnecting" in "\n".join(line.text for line in ui.state.log)
             finally:
@@ -419,8 +466,9 @@ async def test_a_second_client_with_the_same_name_gets_another_seat(tmp_path: Pa
         tokens = TokenStore(tmp_path / "tokens.json")
         state_seats = []
         for name in ("Ann", "Bob"):
-            async with client(url, "s1", tokens=tokens, name=name,
-                              options=JoinOptions(players=3)) as (ui, _):
+            async with client(
+                url, "s1", tokens=tokens, name=name, options=JoinOptions(players=3)
+            ) as (ui, _):
                 await until(lambda: ui.state.seat is not None, "a seat")
                 state_seats.append(ui.state.seat)
         assert state_seats == [0, 1]
@@ -479,33 +527,61 @@ def mid_game(players: int = 4, steps: int = 260) -> tuple[dict[str, Any], list[d
         seat = seats_to_act(state)[0]
         push(state, seat, rng.choice(legal_actions(state, seat)))
     names = ["Ann", "Bob", "Cyd", "Dee"][:players]
-    table = {"type": "table", "table": {
-        "name": "t", "players": players, "setup": "first", "started": True, "finished": False,
-        "spectators": 0, "seats": [{"seat": i, "name": n, "connected": True, "bot": False}
-                                   for i, n in enumerate(names)]}}
+    table = {
+        "type": "table",
+        "table": {
+            "name": "t",
+            "players": players,
+            "setup": "first",
+            "started": True,
+            "finished": False,
+            "spectators": 0,
+            "seats": [
+                {"seat": i, "name": n, "connected": True, "bot": False} for i, n in enumerate(names)
+            ],
+        },
+    }
     events = [e for e in (event_view(e, 0) for e in state.log or []) if e is not None]
-    update = {"type": "update", "version": state.version, "events": events,
-              "view": view(state, 0), "prompt": None}
+    update = {
+        "type": "update",
+        "version": state.version,
+        "events": events,
+        "view": view(state, 0),
+        "prompt": None,
+    }
     return table, [update]
 
 
-@pytest.mark.parametrize(("rows", "columns", "expected"), [
-    (30, 100, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
-    (24, 80, ("Bithyni", "TY Tyros", "Hand orange", "Disc", "Empires", "D Dee")),
-    (40, 140, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
-    (16, 60, ("29", "TY", "Hand orange")),
-    (12, 40, ("TY",)),
-])
-async def test_the_screen_at_every_size(rows: int, columns: int,
-                                        expected: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("rows", "columns", "expected"),
+    [
+        (30, 100, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
+        (24, 80, ("Bithyni", "TY Tyros", "Hand orange", "Disc", "Empires", "D Dee")),
+        (40, 140, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
+        (16, 60, ("29", "TY", "Hand orange")),
+        (12, 40, ("TY",)),
+    ],
+)
+async def test_the_screen_at_every_size(rows: int, columns: int, expected: tuple[str, ...]) -> None:
     from tyros_client.tui.state import ClientState
 
     table, updates = mid_game()
-    with create_pipe_input() as keys, create_app_session(input=keys,
-                                                         output=Terminal(rows, columns)):
+    with (
+        create_pipe_input() as keys,
+        create_app_session(input=keys, output=Terminal(rows, columns)),
+    ):
         state = ClientState("ws://nowhere:1", "t", "Ann")
-        state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t", "seat": 0,
-                      "name": "Ann", "token": "x"})
+        state.handle(
+            {
+                "type": "welcome",
+                "re": 1,
+                "protocol": 1,
+                "table": "t",
+                "seat": 0,
+                "name": "Ann",
+                "token": "x",
+            }
+        )
         state.handle(table)
         for update in updates:
             state.handle(update)
@@ -537,14 +613,18 @@ async def test_a_second_window_takes_the_seat_and_the_first_stops(tmp_path: Path
         async with client(url, "w1", tokens=tokens, options=options) as (first, _):
             await until(lambda: first.state.seat == 0, "a seat")
             async with client(url, "w1", tokens=tokens, options=options) as (second, _):
-                await until(lambda: second.state.seat == 0 and second.state.connected,
-                            "the seat in the second window")
+                await until(
+                    lambda: second.state.seat == 0 and second.state.connected,
+                    "the seat in the second window",
+                )
                 await until(lambda: first.state.fatal, "the first window to give up")
                 assert "taken back" in (first.state.fatal or "")
                 await on_screen(first, "taken back")
                 # The first window's network task has ended: it cannot reconnect.
-                await until(lambda: first.state.connection == "gave up",
-                            "the first window's network task to end")
+                await until(
+                    lambda: first.state.connection == "gave up",
+                    "the first window's network task to end",
+                )
                 assert running.session.tables["w1"].seats[0].conn is not None
                 assert second.state.connected and not first.state.connected
                 assert second.state.fatal is None
@@ -577,8 +657,7 @@ async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> N
     while state.phase != Phase.OVER:
         seat = seats_to_act(state)[0]
         action = rng.choice(legal_actions(state, seat))
-        store.append_action("friday", state.version + 1, seat, action_to_json(action,
-                                                                              state.board))
+        store.append_action("friday", state.version + 1, seat, action_to_json(action, state.board))
         push(state, seat, action)
     store.mark_finished("friday")
     store.close()
@@ -586,8 +665,18 @@ async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> N
     await running.start()
     try:
         async with connect(f"ws://127.0.0.1:{running.port}") as ws:
-            await ws.send(json.dumps({"type": "hello", "id": 1, "protocol": PROTOCOL_VERSION,
-                                      "name": "Ann", "table": "friday", "players": 3}))
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "hello",
+                        "id": 1,
+                        "protocol": PROTOCOL_VERSION,
+                        "name": "Ann",
+                        "table": "friday",
+                        "players": 3,
+                    }
+                )
+            )
             answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
         assert (answer["type"], answer["code"]) == ("error", "table_finished"), answer
     finally:

@@ -28,7 +28,7 @@ def cell_text(lines: list[StyleAndTextTuples], label: str, width: int, height: i
     geo = geometry(width, height)
     top, left = cell_origin(label, width, height)
     rows = lines_text(lines)
-    return [rows[top + y][left:left + geo.cell_width] for y in range(geo.cell_height)]
+    return [rows[top + y][left : left + geo.cell_width] for y in range(geo.cell_height)]
 
 
 def styles_at(lines: list[StyleAndTextTuples], row: int, column: int) -> str:
@@ -100,8 +100,11 @@ def test_tiles_in_my_hand_are_marked() -> None:
 
 
 def test_ships_per_player_on_both_coasts_of_italy() -> None:
-    ships = [{"port": "16W", "seat": 1, "count": 1}, {"port": "16E", "seat": 3, "count": 1},
-             {"port": "12", "seat": 2, "count": 2}]
+    ships = [
+        {"port": "16W", "seat": 1, "count": 1},
+        {"port": "16E", "seat": 3, "count": 1},
+        {"port": "12", "seat": 2, "count": 2},
+    ]
     lines = render_board(full_view(ships=ships), 100, 19)
     italy = cell_text(lines, "16", 100, 19)
     assert italy[2].strip() == "W:B E:D"

@@ -38,8 +38,7 @@ class GiftBot(Bot):
         if completes:
             return completes[0]
         if not GiftBot.offered and any(a[0] == Kind.PROPOSE for a in legal):
-            hand = [["orange", "yellow", "green", "violet", "wild"].index(c)
-                    for c in view["hand"]]
+            hand = [["orange", "yellow", "green", "violet", "wild"].index(c) for c in view["hand"]]
             if hand:
                 GiftBot.offered = True
                 give = [0] * 5
@@ -59,17 +58,26 @@ def gift_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
     base.register("test-gift")(GiftBot)
 
 
-async def test_a_bot_waits_for_the_answer_to_its_offer(tmp_path: Path,
-                                                       gift_strategy: None) -> None:
+async def test_a_bot_waits_for_the_answer_to_its_offer(tmp_path: Path, gift_strategy: None) -> None:
     server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "b.db")))
     await server.start()
     url = f"ws://127.0.0.1:{server.port}"
     bots: list[asyncio.Task[Any]] = []
     try:
         async with connect(url) as human, asyncio.timeout(BOUND):
-            await human.send(json.dumps({
-                "type": "hello", "protocol": PROTOCOL_VERSION, "name": "slow-human",
-                "table": "b1", "players": 3, "seed": 1, "trade_seconds": TRADE_SECONDS}))
+            await human.send(
+                json.dumps(
+                    {
+                        "type": "hello",
+                        "protocol": PROTOCOL_VERSION,
+                        "name": "slow-human",
+                        "table": "b1",
+                        "players": 3,
+                        "seed": 1,
+                        "trade_seconds": TRADE_SECONDS,
+                    }
+                )
+            )
             welcome = json.loads(await human.recv())
             assert (welcome["type"], welcome["seat"]) == ("welcome", 0), welcome
             for i in (1, 2):  # each bot seated before the next one says hello
@@ -91,23 +99,31 @@ async def test_a_bot_waits_for_the_answer_to_its_offer(tmp_path: Path,
                     offered = True  # ... and the human takes its time: no answer
                 elif prompt and not offered:
                     # Play along (pass, expand, keep) until the offer comes.
-                    choice = next((a for a in prompt["legal"] if a["kind"] == "pass"),
-                                  prompt["legal"][0])
-                    await human.send(json.dumps({"type": "action",
-                                                 "version": prompt["version"],
-                                                 "action": choice}))
-                if offered and any(e.get("type") == "action"
-                                   and e["action"]["kind"] in ("withdraw", "complete")
-                                   for e in events):
+                    choice = next(
+                        (a for a in prompt["legal"] if a["kind"] == "pass"), prompt["legal"][0]
+                    )
+                    await human.send(
+                        json.dumps(
+                            {"type": "action", "version": prompt["version"], "action": choice}
+                        )
+                    )
+                if offered and any(
+                    e.get("type") == "action" and e["action"]["kind"] in ("withdraw", "complete")
+                    for e in events
+                ):
                     break
         actions = [(e["seat"], e["action"]["kind"]) for e in events if e["type"] == "action"]
         proposed = next(i for i, (_, kind) in enumerate(actions) if kind == "propose")
-        ended = next(i for i, (_, kind) in enumerate(actions[proposed:], proposed)
-                     if kind in ("withdraw", "complete"))
+        ended = next(
+            i
+            for i, (_, kind) in enumerate(actions[proposed:], proposed)
+            if kind in ("withdraw", "complete")
+        )
         answers = [seat for seat, kind in actions[proposed:ended] if kind == "answer"]
         assert 0 in answers, (
             "the bot withdrew its offer before seat 0 answered (or its time ran out): "
-            f"{actions[proposed:ended + 1]}")
+            f"{actions[proposed : ended + 1]}"
+        )
     finally:
         for task in bots:
             task.cancel()

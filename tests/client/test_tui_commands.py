@@ -43,27 +43,42 @@ def move(frm: str, to: str, *pay: str) -> dict[str, Any]:
     return {"kind": "move", "from": frm, "to": to, "pay": list(pay)}
 
 
-def ctx(*legal: dict[str, Any], hand: tuple[str, ...] = (), seat: int = 0,
-        trade: dict[str, Any] | None = None, tiles: tuple[str, ...] = ()) -> Context:
-    return Context(legal=list(legal), seat=seat, players=4, names=NAMES, hand=list(hand),
-                   tiles=list(tiles), trade=trade)
+def ctx(
+    *legal: dict[str, Any],
+    hand: tuple[str, ...] = (),
+    seat: int = 0,
+    trade: dict[str, Any] | None = None,
+    tiles: tuple[str, ...] = (),
+) -> Context:
+    return Context(
+        legal=list(legal),
+        seat=seat,
+        players=4,
+        names=NAMES,
+        hand=list(hand),
+        tiles=list(tiles),
+        trade=trade,
+    )
 
 
 # Words ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "cards"), [
-    ("green,wild", ["green", "wild"]),
-    ("g w", ["green", "wild"]),
-    ("2g,w", ["green", "green", "wild"]),
-    ("2 green wild", ["green", "green", "wild"]),
-    ("violet x2", ["violet", "violet"]),
-    ("o+y", ["orange", "yellow"]),
-    ("Orange, YELLOW", ["orange", "yellow"]),
-    ("-", []),
-    ("nothing", []),
-    ("vio", ["violet"]),
-])
+@pytest.mark.parametrize(
+    ("text", "cards"),
+    [
+        ("green,wild", ["green", "wild"]),
+        ("g w", ["green", "wild"]),
+        ("2g,w", ["green", "green", "wild"]),
+        ("2 green wild", ["green", "green", "wild"]),
+        ("violet x2", ["violet", "violet"]),
+        ("o+y", ["orange", "yellow"]),
+        ("Orange, YELLOW", ["orange", "yellow"]),
+        ("-", []),
+        ("nothing", []),
+        ("vio", ["violet"]),
+    ],
+)
 def test_cards(text: str, cards: list[str]) -> None:
     assert parse_cards(text) == cards
 
@@ -74,10 +89,21 @@ def test_bad_cards(text: str) -> None:
         parse_cards(text)
 
 
-@pytest.mark.parametrize(("token", "label"), [
-    ("ty", "TY"), ("TY", "TY"), ("tyros", "TY"), ("23", "23"), ("creta", "23"),
-    ("Carthago", "13"), ("carthago nova", "2"), ("16w", "16"), ("16E", "16"), ("pelo", "22"),
-])
+@pytest.mark.parametrize(
+    ("token", "label"),
+    [
+        ("ty", "TY"),
+        ("TY", "TY"),
+        ("tyros", "TY"),
+        ("23", "23"),
+        ("creta", "23"),
+        ("Carthago", "13"),
+        ("carthago nova", "2"),
+        ("16w", "16"),
+        ("16E", "16"),
+        ("pelo", "22"),
+    ],
+)
 def test_spaces(token: str, label: str) -> None:
     assert resolve_space(token) == label
 
@@ -108,11 +134,18 @@ def test_pass_and_not_now() -> None:
     problem = parse("pass", ctx({"kind": "keep", "cards": ["green"] * 3}))
     assert isinstance(problem, Problem)
     assert "now you can: keep" in problem.message
-    waiting = parse("pass", Context(seat=0, names=NAMES, view={
-        "phase": "actions", "current": 1, "to_act": [1], "players": 4}))
+    waiting = parse(
+        "pass",
+        Context(
+            seat=0,
+            names=NAMES,
+            view={"phase": "actions", "current": 1, "to_act": [1], "players": 4},
+        ),
+    )
     assert isinstance(waiting, Problem)
-    assert waiting.message == "you cannot pass now: it is B Bob's turn (card actions): " \
-                              "wait for them"
+    assert (
+        waiting.message == "you cannot pass now: it is B Bob's turn (card actions): wait for them"
+    )
 
 
 def test_unknown_command_says_what_is_possible() -> None:
@@ -123,11 +156,18 @@ def test_unknown_command_says_what_is_possible() -> None:
     assert isinstance(parse("   ", ctx()), Problem)
 
 
-@pytest.mark.parametrize(("line", "local"), [
-    ("help", Local("help", "")), ("help move", Local("help", "move")),
-    ("legal", Local("legal")), ("log", Local("log")), ("score", Local("score")),
-    ("quit", Local("quit")), ("exit", Local("quit")),
-])
+@pytest.mark.parametrize(
+    ("line", "local"),
+    [
+        ("help", Local("help", "")),
+        ("help move", Local("help", "move")),
+        ("legal", Local("legal")),
+        ("log", Local("log")),
+        ("score", Local("score")),
+        ("quit", Local("quit")),
+        ("exit", Local("quit")),
+    ],
+)
 def test_local_commands(line: str, local: Local) -> None:
     assert parse(line, ctx()) == local
 
@@ -141,10 +181,16 @@ def test_act_sends_json_as_is() -> None:
 # Moves and payments ------------------------------------------------------------------
 
 
-MOVES = (move("TY", "31", "violet", "violet"), move("TY", "31", "violet", "wild"),
-         move("TY", "31", "wild", "wild"), move("TY", "27", "green"),
-         move("TY", "27", "wild"), move("22", "27", "green", "green"),
-         move("12", "16W", "orange"), move("12", "16E", "orange", "orange", "orange"))
+MOVES = (
+    move("TY", "31", "violet", "violet"),
+    move("TY", "31", "violet", "wild"),
+    move("TY", "31", "wild", "wild"),
+    move("TY", "27", "green"),
+    move("TY", "27", "wild"),
+    move("22", "27", "green", "green"),
+    move("12", "16W", "orange"),
+    move("12", "16E", "orange", "orange", "orange"),
+)
 
 
 def test_move_defaults_to_the_fewest_wilds() -> None:
@@ -189,23 +235,32 @@ def test_move_problems_name_what_is_possible() -> None:
 
 
 def test_ties_between_payments_open_a_choice() -> None:
-    ships = [{"kind": "ship", "space": "TY", "pay": pay}
-             for pay in (["orange", "green"], ["green", "green"], ["green", "wild"])]
+    ships = [
+        {"kind": "ship", "space": "TY", "pay": pay}
+        for pay in (["orange", "green"], ["green", "green"], ["green", "wild"])
+    ]
     chosen = parse("ship tyros", ctx(*ships))
     assert isinstance(chosen, Choose)
     assert chosen.options[-1][1]["pay"] == ["green", "wild"]
     assert {label for label, _ in chosen.options} == {
-        "pay orange, green", "pay green x2", "pay green, wild"}
+        "pay orange, green",
+        "pay green x2",
+        "pay green, wild",
+    }
     assert parse("ship ty pay o,g", ctx(*ships)) == Act(ships[0])
 
 
 def test_city_and_the_ship_that_goes_home() -> None:
-    cities = [{"kind": "city", "space": "27", "ship": "27", "pay": pay}
-              for pay in (["green"] * 5, ["green"] * 4 + ["wild"])]
+    cities = [
+        {"kind": "city", "space": "27", "ship": "27", "pay": pay}
+        for pay in (["green"] * 5, ["green"] * 4 + ["wild"])
+    ]
     assert parse("city 27", ctx(*cities)) == Act(cities[0])
     assert parse("city rhodos pay 4g w", ctx(*cities)) == Act(cities[1])
-    italy = [{"kind": "city", "space": "16", "ship": port, "pay": ["orange"] * 4}
-             for port in ("16W", "16E")]
+    italy = [
+        {"kind": "city", "space": "16", "ship": port, "pay": ["orange"] * 4}
+        for port in ("16W", "16E")
+    ]
     asked = parse("city 16", ctx(*italy))
     assert isinstance(asked, Choose)
     assert [a["ship"] for _, a in asked.options] == ["16E", "16W"]
@@ -214,10 +269,13 @@ def test_city_and_the_ship_that_goes_home() -> None:
 
 
 def test_bank_forms() -> None:
-    draws = [{"kind": "bank_draw", "pay": pay}
-             for pay in (["orange"], ["yellow"], ["orange", "yellow"])]
-    picks = [{"kind": "bank_pick", "take": "violet", "pay": pay}
-             for pay in (["orange", "orange", "yellow"], ["orange", "yellow", "wild"])]
+    draws = [
+        {"kind": "bank_draw", "pay": pay} for pay in (["orange"], ["yellow"], ["orange", "yellow"])
+    ]
+    picks = [
+        {"kind": "bank_pick", "take": "violet", "pay": pay}
+        for pay in (["orange", "orange", "yellow"], ["orange", "yellow", "wild"])
+    ]
     c = ctx(*draws, *picks)
     assert parse("bank o,y", c) == Act(draws[2])
     assert parse("bank draw yellow", c) == Act(draws[1])
@@ -243,32 +301,41 @@ def test_trade_proposals() -> None:
     c = ctx(*PROPOSALS)
     assert parse("trade green for violet", c) == Act(PROPOSALS[0])
     assert parse("trade 2g for v,w to B", c) == Act(
-        {"kind": "propose", "to": [1], "give": ["green", "green"], "get": ["violet", "wild"]})
+        {"kind": "propose", "to": [1], "give": ["green", "green"], "get": ["violet", "wild"]}
+    )
     assert parse("trade give o get y to bob,c", c) == Act(
-        {"kind": "propose", "to": [1, 2], "give": ["orange"], "get": ["yellow"]})
+        {"kind": "propose", "to": [1, 2], "give": ["orange"], "get": ["yellow"]}
+    )
     assert parse("trade w for - to all", c) == Act(
-        {"kind": "propose", "to": [1, 2, 3], "give": ["wild"], "get": []})
+        {"kind": "propose", "to": [1, 2, 3], "give": ["wild"], "get": []}
+    )
     assert isinstance(parse("trade - for -", c), Problem)
     assert isinstance(parse("trade green violet", c), Problem)
     assert isinstance(parse("trade g for v to A", c), Problem)  # not to oneself
     assert isinstance(parse("trade g for v", ctx({"kind": "pass"})), Problem)
 
 
-OFFER = {"proposer": 1, "to": [0, 2], "give": ["green"], "get": ["violet", "violet"],
-         "answers": [{"seat": 0, "answer": "pending"}, {"seat": 2, "answer": "accept"}]}
+OFFER = {
+    "proposer": 1,
+    "to": [0, 2],
+    "give": ["green"],
+    "get": ["violet", "violet"],
+    "answers": [{"seat": 0, "answer": "pending"}, {"seat": 2, "answer": "accept"}],
+}
 
 
 def test_answering_an_offer() -> None:
-    both = ctx({"kind": "answer", "accept": False}, {"kind": "answer", "accept": True},
-               trade=OFFER)
+    both = ctx({"kind": "answer", "accept": False}, {"kind": "answer", "accept": True}, trade=OFFER)
     assert parse("accept", both) == Act({"kind": "answer", "accept": True})
     assert parse("decline", both) == Act({"kind": "answer", "accept": False})
     dialog = parse("answer", both)
     assert isinstance(dialog, Choose)
     assert dialog.title == "Trade offer from B Bob"
     assert "You give violet x2 and get green" in dialog.text
-    assert dialog.options[0] == ("Accept: give violet x2, get green",
-                                 {"kind": "answer", "accept": True})
+    assert dialog.options[0] == (
+        "Accept: give violet x2, get green",
+        {"kind": "answer", "accept": True},
+    )
     assert dialog.options[1][0] == "Decline"
     only = ctx({"kind": "answer", "accept": False}, trade=OFFER)
     refused = parse("accept", only)
@@ -279,8 +346,12 @@ def test_answering_an_offer() -> None:
 
 
 def test_completing_or_withdrawing_an_offer() -> None:
-    mine = dict(OFFER, proposer=0, to=[1, 2],
-                answers=[{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": "pending"}])
+    mine = dict(
+        OFFER,
+        proposer=0,
+        to=[1, 2],
+        answers=[{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": "pending"}],
+    )
     c = ctx({"kind": "withdraw"}, {"kind": "complete", "with": 1}, trade=mine)
     assert parse("complete b", c) == Act({"kind": "complete", "with": 1})
     assert parse("complete Bob", c) == Act({"kind": "complete", "with": 1})
@@ -288,8 +359,10 @@ def test_completing_or_withdrawing_an_offer() -> None:
     assert parse("withdraw", c) == Act({"kind": "withdraw"})
     dialog = parse("complete", c)
     assert isinstance(dialog, Choose)
-    assert [label for label, _ in dialog.options] == ["Complete the trade with B Bob",
-                                                      "Withdraw the offer"]
+    assert [label for label, _ in dialog.options] == [
+        "Complete the trade with B Bob",
+        "Withdraw the offer",
+    ]
     assert "C Cyd: pending" in dialog.text
     refused = parse("trade g for v", c)
     assert isinstance(refused, Problem) and "complete PLAYER or withdraw" in refused.message
@@ -301,8 +374,10 @@ def test_give_keep_expand_return() -> None:
     assert isinstance(parse("give", ctx(*gives)), Choose)
     assert isinstance(parse("give orange", ctx(*gives)), Problem)
 
-    keeps = [{"kind": "keep", "cards": cards} for cards in
-             (["orange", "green", "green"], ["green", "green", "wild"])]
+    keeps = [
+        {"kind": "keep", "cards": cards}
+        for cards in (["orange", "green", "green"], ["green", "green", "wild"])
+    ]
     hand = ("orange", "green", "green", "wild")
     assert parse("keep g,g,w", ctx(*keeps, hand=hand)) == Act(keeps[1])
     assert parse("keep wild 2green", ctx(*keeps, hand=hand)) == Act(keeps[1])
@@ -359,8 +434,7 @@ def command_for(action: dict[str, Any]) -> str:
         return f"keep {cards_short(action['cards'])}"
     if kind == "propose":
         to = ",".join("ABCD"[s] for s in action["to"])
-        return (f"trade {cards_short(action['give'])} for {cards_short(action['get'])} "
-                f"to {to}")
+        return f"trade {cards_short(action['give'])} for {cards_short(action['get'])} to {to}"
     return str(kind)
 
 
@@ -385,8 +459,7 @@ def test_every_legal_action_of_real_games_can_be_typed() -> None:
                 else:
                     assert result == Act(action), (action, result)
             push(state, seat, rng.choice(legal))
-    assert {"move", "ship", "bank_draw", "bank_pick", "expand", "propose", "keep",
-            "pass"} <= seen
+    assert {"move", "ship", "bank_draw", "bank_pick", "expand", "propose", "keep", "pass"} <= seen
 
 
 # The map and completion while typing ---------------------------------------------------
@@ -429,7 +502,8 @@ def test_completion_of_moves() -> None:
 def test_completion_of_other_commands() -> None:
     expands = [{"kind": "expand", "tile": "12", "colour": col} for col in ("orange", "yellow")]
     assert [(w, m) for w, _, m in completions("expand ", ctx(*expands))] == [
-        ("12", "orange/yellow")]
+        ("12", "orange/yellow")
+    ]
     assert words(completions("expand 12 ", ctx(*expands))) == ["orange", "yellow"]
     assert words(completions("expand 12 y", ctx(*expands))) == ["yellow"]
     c = ctx(*PROPOSALS)

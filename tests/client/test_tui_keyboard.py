@@ -34,8 +34,17 @@ class Table:
         table, updates = mid_game()
         self.update = updates[-1]
         self.state = ClientState("ws://nowhere:1", "t", "Ann")
-        self.state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t",
-                           "seat": 0, "name": "Ann", "token": "x"})
+        self.state.handle(
+            {
+                "type": "welcome",
+                "re": 1,
+                "protocol": 1,
+                "table": "t",
+                "seat": 0,
+                "name": "Ann",
+                "token": "x",
+            }
+        )
         self.state.handle(table)
         self.state.connected = True
         self.sent: list[dict[str, Any]] = []
@@ -55,15 +64,25 @@ class Table:
         message["version"] = self.version
         message["events"] = []
         message["view"].update(view)
-        message["prompt"] = None if legal is None else {
-            "version": self.version, "deadline": 30.0, "legal": legal}
+        message["prompt"] = (
+            None if legal is None else {"version": self.version, "deadline": 30.0, "legal": legal}
+        )
         self.state.handle(message)
         self.ui.on_state_change()
 
     def offer(self, legal: list[dict[str, Any]]) -> None:
-        self.push(legal, phase="trade", to_act=[0], trade={
-            "proposer": 1, "to": [0], "give": ["green"], "get": ["violet"],
-            "answers": [{"seat": 0, "answer": "pending"}]})
+        self.push(
+            legal,
+            phase="trade",
+            to_act=[0],
+            trade={
+                "proposer": 1,
+                "to": [0],
+                "give": ["green"],
+                "get": ["violet"],
+                "answers": [{"seat": 0, "answer": "pending"}],
+            },
+        )
 
 
 @contextlib.asynccontextmanager
@@ -72,8 +91,9 @@ async def running() -> AsyncIterator[tuple[Table, PipeInput]]:
         table = Table()
         task = asyncio.create_task(table.ui.application.run_async())
         try:
-            await until(lambda: table.ui.application.is_running and screen(table.ui),
-                        "the first drawing")
+            await until(
+                lambda: table.ui.application.is_running and screen(table.ui), "the first drawing"
+            )
             yield table, keys
         finally:
             table.ui.application.exit()
@@ -103,8 +123,12 @@ async def test_a_request_arriving_mid_typing_leaves_the_text_intact() -> None:
     async with running() as (table, keys):
         ui = table.ui
         await typed(ui, keys, "move 31 ")
-        table.push([{"kind": "keep", "cards": ["green", "wild", "wild"]}], phase="keep",
-                   to_act=[0], keep_pending=[0])
+        table.push(
+            [{"kind": "keep", "cards": ["green", "wild", "wild"]}],
+            phase="keep",
+            to_act=[0],
+            keep_pending=[0],
+        )
         await on_screen(ui, "End of round: keep 3 cards")
         assert ui.buffer.text == "move 31 " and ui.dialog is None
         assert ui.layout.has_focus(ui.command_window)
@@ -130,8 +154,11 @@ async def test_no_dialog_choice_is_made_by_keys_pressed_before_it_was_entered() 
 async def test_typing_in_a_dialog_goes_to_the_command_line() -> None:
     """``move ty 23`` with two equal payments opens a choice; typing ``pass`` then is a
     command, not a payment (a space used to confirm the highlighted choice)."""
-    legal = [PASS, {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green"]},
-             {"kind": "move", "from": "TY", "to": "23", "pay": ["yellow", "yellow"]}]
+    legal = [
+        PASS,
+        {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green"]},
+        {"kind": "move", "from": "TY", "to": "23", "pay": ["yellow", "yellow"]},
+    ]
     async with running() as (table, keys):
         ui = table.ui
         table.push(legal, phase="actions", to_act=[0], current=0)
@@ -146,12 +173,16 @@ async def test_typing_in_a_dialog_goes_to_the_command_line() -> None:
 
 
 async def test_choices_that_changed_are_shown_before_enter_confirms(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     async with running() as (table, keys):
         ui = table.ui
-        table.push([{"kind": "give_card", "card": "green"},
-                    {"kind": "give_card", "card": "wild"}], phase="give_card", to_act=[0],
-                   owed_to=1)
+        table.push(
+            [{"kind": "give_card", "card": "green"}, {"kind": "give_card", "card": "wild"}],
+            phase="give_card",
+            to_act=[0],
+            owed_to=1,
+        )
         keys.send_text(F4)
         await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the give dialog")
         dialog = ui.dialog
@@ -167,7 +198,8 @@ async def test_choices_that_changed_are_shown_before_enter_confirms(
 
 
 async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(app_module, "AUTO_DECLINE_SECONDS", (0.01, 0.02))
     async with running() as (table, _keys):
         ui = table.ui
@@ -222,8 +254,10 @@ async def test_a_notice_about_the_connection_goes_when_it_is_back() -> None:
 async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
     async with running() as (table, keys):
         ui = table.ui
-        seats = [dict(info, tiles=0 if info["seat"] == 2 else info["tiles"])
-                 for info in table.update["view"]["seats"]]
+        seats = [
+            dict(info, tiles=0 if info["seat"] == 2 else info["tiles"])
+            for info in table.update["view"]["seats"]
+        ]
         table.push(None, seats=seats)
         await on_screen(ui, "LAST ROUND")
         for i in range(40):
@@ -238,10 +272,11 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(24, 80), (30, 100), (50, 160)])
-async def test_the_screen_at_80x24_100x30_and_160x50_cuts_no_word(rows: int,
-                                                                   columns: int) -> None:
-    with create_pipe_input() as keys, create_app_session(input=keys,
-                                                         output=Terminal(rows, columns)):
+async def test_the_screen_at_80x24_100x30_and_160x50_cuts_no_word(rows: int, columns: int) -> None:
+    with (
+        create_pipe_input() as keys,
+        create_app_session(input=keys, output=Terminal(rows, columns)),
+    ):
         table = Table()
         task = asyncio.create_task(table.ui.application.run_async())
         try:
@@ -253,7 +288,7 @@ async def test_the_screen_at_80x24_100x30_and_160x50_cuts_no_word(rows: int,
             await asyncio.wait_for(task, TIMEOUT)
     lines = text.splitlines()
     assert len(lines) == rows and all(len(line) <= columns for line in lines)
-    board = "\n".join(lines[:next(i for i, line in enumerate(lines) if "Hand" in line)])
+    board = "\n".join(lines[: next(i for i, line in enumerate(lines) if "Hand" in line)])
     for label in [*(str(n) for n in range(1, 33)), "TY", "serpent", "W/E"]:
         assert label in board, label
     # Sea links between rows (north-south) and between cells (east-west) both show.
@@ -265,13 +300,22 @@ async def test_the_screen_at_80x24_100x30_and_160x50_cuts_no_word(rows: int,
     for _, shown in table.ui.panel_lines():
         words.update(shown.split())
     from tyros_client.tui import render
+
     for _, shown in render.request_lines(table.ui):
         words.update(shown.split())
-    for line in lines[len(board.splitlines()) + 1:-2]:
+    for line in lines[len(board.splitlines()) + 1 : -2]:
         right = line.split("|", 1)[1] if "|" in line else ""
         for word in right.split():
-            assert word in words or word in ("Log", "F1", "help", "F2", "legal", "F3",
-                                              "log", "PgUp/PgDn"), (word, line)
+            assert word in words or word in (
+                "Log",
+                "F1",
+                "help",
+                "F2",
+                "legal",
+                "F3",
+                "log",
+                "PgUp/PgDn",
+            ), (word, line)
 
 
 def click(x: int, y: int) -> str:
@@ -282,8 +326,11 @@ def click(x: int, y: int) -> str:
 async def test_clicking_a_space_types_it_and_clicking_a_choice_selects_it() -> None:
     from tyros_client.tui.board import cell_origin
 
-    legal = [PASS, {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green"]},
-             {"kind": "move", "from": "TY", "to": "23", "pay": ["yellow", "yellow"]}]
+    legal = [
+        PASS,
+        {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green"]},
+        {"kind": "move", "from": "TY", "to": "23", "pay": ["yellow", "yellow"]},
+    ]
     async with running() as (table, keys):
         ui = table.ui
         table.push(legal, phase="actions", to_act=[0], current=0)

@@ -34,8 +34,18 @@ async def run_play(argv: list[str], check: Any) -> tuple[TyrosApp, dict[str, Any
 
 
 async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path) -> None:
-    argv = ["--bots", "2", "--seed", "3", "--data", str(tmp_path), "--name", "Ann",
-            "--level", "easy"]
+    argv = [
+        "--bots",
+        "2",
+        "--seed",
+        "3",
+        "--data",
+        str(tmp_path),
+        "--name",
+        "Ann",
+        "--level",
+        "easy",
+    ]
 
     async def started(ui: TyrosApp) -> None:
         await until(lambda: ui.state.view is not None, "the game to start")
@@ -59,9 +69,10 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
         await until(lambda: ui.state.view is not None, "the game to come back")
         assert ui.state.table == first.state.table and ui.state.seat == 0
         assert ui.state.version >= version
-        await until(lambda: all(s.get("connected") for s in
-                                (ui.state.table_info or {}).get("seats", [{}])),
-                    "every seat back")
+        await until(
+            lambda: all(s.get("connected") for s in (ui.state.table_info or {}).get("seats", [{}])),
+            "every seat back",
+        )
 
     await run_play(argv, resumed)
 
@@ -88,13 +99,34 @@ def test_play_arguments() -> None:
 
 
 def test_client_arguments() -> None:
-    args = app_module.parse_args(["localhost:8765", "--name", "Ann", "--table", "friday",
-                                  "--players", "3", "--setup", "variable", "--spectate"])
+    args = app_module.parse_args(
+        [
+            "localhost:8765",
+            "--name",
+            "Ann",
+            "--table",
+            "friday",
+            "--players",
+            "3",
+            "--setup",
+            "variable",
+            "--spectate",
+        ]
+    )
     assert args.address == "ws://localhost:8765"
     assert (args.name, args.table, args.players, args.setup, args.spectate) == (
-        "Ann", "friday", 3, "variable", True)
-    for bad in (["nowhere"], ["h:1", "--table", "no spaces"], ["h:1", "--players", "5"],
-                ["h:1", "--name", ""]):
+        "Ann",
+        "friday",
+        3,
+        "variable",
+        True,
+    )
+    for bad in (
+        ["nowhere"],
+        ["h:1", "--table", "no spaces"],
+        ["h:1", "--players", "5"],
+        ["h:1", "--name", ""],
+    ):
         with pytest.raises(SystemExit):
             app_module.parse_args(bad)
     assert app_module.default_name()

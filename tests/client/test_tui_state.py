@@ -35,10 +35,21 @@ def finished_game(seed: int = 4) -> Any:
 
 
 def table(names: list[str | None], players: int = 3) -> dict[str, Any]:
-    return {"type": "table", "table": {
-        "name": "t", "players": players, "setup": "first", "started": True, "finished": False,
-        "spectators": 0, "seats": [{"seat": i, "name": n, "connected": n is not None,
-                                    "bot": False} for i, n in enumerate(names)]}}
+    return {
+        "type": "table",
+        "table": {
+            "name": "t",
+            "players": players,
+            "setup": "first",
+            "started": True,
+            "finished": False,
+            "spectators": 0,
+            "seats": [
+                {"seat": i, "name": n, "connected": n is not None, "bot": False}
+                for i, n in enumerate(names)
+            ],
+        },
+    }
 
 
 class Clock:
@@ -53,22 +64,38 @@ def test_welcome_table_update_and_prompt() -> None:
     game = new_game(Options(players=3, seed=2))
     clock = Clock()
     state = ClientState("ws://x:1", "t", "Ann", clock=clock)
-    state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t", "seat": 0,
-                  "name": "Ann", "token": "tok"})
+    state.handle(
+        {
+            "type": "welcome",
+            "re": 1,
+            "protocol": 1,
+            "table": "t",
+            "seat": 0,
+            "name": "Ann",
+            "token": "tok",
+        }
+    )
     state.handle(table(NAMES))
     assert state.names == NAMES
     assert state.seat_status(1)["name"] == "Bob"
     events = [e for e in (event_view(e, 0) for e in game.log or []) if e is not None]
     seat = seats_to_act(game)[0]
     prompt = {"version": game.version, "deadline": 30.0, "legal": [{"kind": "pass"}]}
-    state.handle({"type": "update", "version": game.version, "events": events,
-                  "view": view(game, 0), "prompt": prompt if seat == 0 else None})
+    state.handle(
+        {
+            "type": "update",
+            "version": game.version,
+            "events": events,
+            "view": view(game, 0),
+            "prompt": prompt if seat == 0 else None,
+        }
+    )
     assert state.view is not None and state.view["viewer"] == 0
     texts = [line.text for line in state.log]
     assert texts[0] == "joined table t as player A"
     assert any(t.startswith("=== round 1") for t in texts)
     assert any("A Ann is dealt 4 tiles: " in t for t in texts)  # our own tiles are named
-    assert any(t == "B Bob is dealt 4 tiles" for t in texts)    # the others' are counted
+    assert any(t == "B Bob is dealt 4 tiles" for t in texts)  # the others' are counted
     state.prompt = prompt
     state.prompt_at = clock.now
     clock.now += 12.5
@@ -82,19 +109,37 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
     state = ClientState("ws://x:1", "t", "Ann")
     state.handle(table(NAMES))
     round_start = {"type": "round_start", "round": 1, "starting_seat": 1}
-    update = {"type": "update", "version": 3, "events": [round_start],
-              "view": {"players": 3, "viewer": 0}}
+    update = {
+        "type": "update",
+        "version": 3,
+        "events": [round_start],
+        "view": {"players": 3, "viewer": 0},
+    }
     state.handle(update)
     state.handle({**update, "events": [{"type": "round_end", "round": 1}]})
     state.note("connection lost; reconnecting")
     assert [line.text for line in state.log] == [
-        "=== round 1, B Bob starts ===", "round 1 ends", "connection lost; reconnecting"]
-    state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t", "seat": 0,
-                  "name": "Ann", "token": None})
+        "=== round 1, B Bob starts ===",
+        "round 1 ends",
+        "connection lost; reconnecting",
+    ]
+    state.handle(
+        {
+            "type": "welcome",
+            "re": 1,
+            "protocol": 1,
+            "table": "t",
+            "seat": 0,
+            "name": "Ann",
+            "token": None,
+        }
+    )
     state.handle(update)
     assert [line.text for line in state.log] == [
-        "connection lost; reconnecting", "joined table t as player A",
-        "=== round 1, B Bob starts ==="]
+        "connection lost; reconnecting",
+        "joined table t as player A",
+        "=== round 1, B Bob starts ===",
+    ]
 
 
 def test_errors_and_acceptances() -> None:
@@ -131,14 +176,16 @@ def test_private_parts_only_for_their_seat() -> None:
 
 
 def test_action_words() -> None:
-    assert describe_action({"kind": "city", "space": "16", "ship": "16E",
-                            "pay": ["orange"] * 4}) == (
-        "build a city in 16 paying orange x4 (the ship on 16E goes home)")
-    assert describe_action({"kind": "bank_pick", "take": "violet",
-                            "pay": ["orange", "orange", "wild"]}) == (
-        "discard orange x2, wild, take violet from the discards")
-    assert describe_action({"kind": "propose", "to": [1, 2], "give": ["green"], "get": []},
-                           NAMES) == "offer green for nothing to B Bob, C Cyd"
+    assert describe_action(
+        {"kind": "city", "space": "16", "ship": "16E", "pay": ["orange"] * 4}
+    ) == ("build a city in 16 paying orange x4 (the ship on 16E goes home)")
+    assert describe_action(
+        {"kind": "bank_pick", "take": "violet", "pay": ["orange", "orange", "wild"]}
+    ) == ("discard orange x2, wild, take violet from the discards")
+    assert (
+        describe_action({"kind": "propose", "to": [1, 2], "give": ["green"], "get": []}, NAMES)
+        == "offer green for nothing to B Bob, C Cyd"
+    )
     assert cards_text([]) == "nothing"
 
 
@@ -148,8 +195,18 @@ def test_the_score_sheet() -> None:
     lines = text.splitlines()
     assert lines[0].split() == ["Empires", "size", "rank", "a", "city", "a", "ship"]
     header = next(line for line in lines if line.startswith("player"))
-    assert header.split() == ["player", "orange", "yellow", "green", "violet", "majority",
-                              "all", "4", "tie-break", "total"]
+    assert header.split() == [
+        "player",
+        "orange",
+        "yellow",
+        "green",
+        "violet",
+        "majority",
+        "all",
+        "4",
+        "tie-break",
+        "total",
+    ]
     for column in ("majority:", "all 4:", "tie-break:", "(c)", "(s)"):
         assert column in text  # every column is explained under the sheet
     for player in score["players"]:
@@ -192,8 +249,14 @@ def test_every_error_code_has_words_and_no_code_reaches_the_screen() -> None:
     assert set(ERROR_WORDS) == {code.value for code in ErrorCode}
     for code in ErrorCode:
         state = ClientState("ws://x:1", "t", "Ann")
-        state.handle({"type": "error", "re": 1, "code": code.value,
-                      "message": "action.action: Input tag 'bogus' found using 'kind'"})
+        state.handle(
+            {
+                "type": "error",
+                "re": 1,
+                "code": code.value,
+                "message": "action.action: Input tag 'bogus' found using 'kind'",
+            }
+        )
         assert state.error is not None and state.error.text == ERROR_WORDS[code.value]
         assert "_" not in state.error.text and "Input tag" not in state.log[-1].text
 
@@ -202,22 +265,43 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
     from tyros_client.tui.state import ClientState
 
     state = ClientState("ws://x:1", "t", "Ann")
-    state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "t", "seat": 0,
-                  "name": "Ann", "token": "x"})
+    state.handle(
+        {
+            "type": "welcome",
+            "re": 1,
+            "protocol": 1,
+            "table": "t",
+            "seat": 0,
+            "name": "Ann",
+            "token": "x",
+        }
+    )
 
-    def update(version: int, current: int, events: list[dict[str, object]],
-               mine: bool) -> None:
-        state.handle({"type": "update", "version": version, "events": events,
-                      "view": {"phase": "actions", "current": current, "players": 3,
-                               "to_act": [current], "seats": []},
-                      "prompt": {"version": version, "legal": [{"kind": "pass"}]}
-                      if mine else None})
+    def update(version: int, current: int, events: list[dict[str, object]], mine: bool) -> None:
+        state.handle(
+            {
+                "type": "update",
+                "version": version,
+                "events": events,
+                "view": {
+                    "phase": "actions",
+                    "current": current,
+                    "players": 3,
+                    "to_act": [current],
+                    "seats": [],
+                },
+                "prompt": {"version": version, "legal": [{"kind": "pass"}]} if mine else None,
+            }
+        )
 
     update(1, 0, [], True)
     update(2, 1, [{"type": "action", "seat": 0, "action": {"kind": "pass"}}], False)
     update(3, 2, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], False)
-    update(4, 0, [{"type": "action", "seat": 2, "action": {"kind": "bank_draw",
-                                                          "pay": ["green"]}}], True)
+    update(
+        4,
+        0,
+        [{"type": "action", "seat": 2, "action": {"kind": "bank_draw", "pay": ["green"]}}],
+        True,
+    )
     summary = [line.text for line in state.log if line.text.startswith("since your")]
-    assert summary == ["since your last turn: B player B: pass; C player C: discard green, "
-                       "draw 1"]
+    assert summary == ["since your last turn: B player B: pass; C player C: discard green, draw 1"]

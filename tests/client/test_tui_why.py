@@ -13,22 +13,47 @@ PASS = {"kind": "pass"}
 def view(**fields: Any) -> dict[str, Any]:
     """Seat 0's view in the card-action phase, on its turn, changed by ``fields``."""
     base: dict[str, Any] = {
-        "viewer": 0, "players": 4, "phase": "actions", "current": 0, "to_act": [0],
+        "viewer": 0,
+        "players": 4,
+        "phase": "actions",
+        "current": 0,
+        "to_act": [0],
         "chips": {"21": "yellow", "16": "violet", "30": "green", "22": "yellow"},
-        "cities": {"30": 0}, "ships": [], "hand": [],
-        "seats": [{"seat": s, "cards": 5, "tiles": 3, "revealed_tiles": [],
-                   "ships_in_supply": 8, "cities_in_supply": 9} for s in range(4)],
+        "cities": {"30": 0},
+        "ships": [],
+        "hand": [],
+        "seats": [
+            {
+                "seat": s,
+                "cards": 5,
+                "tiles": 3,
+                "revealed_tiles": [],
+                "ships_in_supply": 8,
+                "cities_in_supply": 9,
+            }
+            for s in range(4)
+        ],
     }
     base.update(fields)
     return base
 
 
-def refusal(line: str, seen: dict[str, Any], *legal: dict[str, Any], seat: int | None = 0,
-            ) -> str:
+def refusal(
+    line: str,
+    seen: dict[str, Any],
+    *legal: dict[str, Any],
+    seat: int | None = 0,
+) -> str:
     if not legal and seat in seen.get("to_act", []):
         legal = (PASS,)
-    ctx = Context(legal=list(legal), seat=seat, names=NAMES, players=4,
-                  hand=list(seen.get("hand") or []), view=seen)
+    ctx = Context(
+        legal=list(legal),
+        seat=seat,
+        names=NAMES,
+        players=4,
+        hand=list(seen.get("hand") or []),
+        view=seen,
+    )
     result = parse(line, ctx)
     assert isinstance(result, Problem), result
     for raw in ("_", "{", "Error", "Traceback"):  # no codes, JSON or exception text
@@ -38,31 +63,41 @@ def refusal(line: str, seen: dict[str, Any], *legal: dict[str, Any], seat: int |
 
 def test_a_city_short_of_cards_counts_the_colour_and_the_wilds() -> None:
     # The player's lone ship in 21 (yellow) and 4 of the 5 yellow cards needed.
-    seen = view(ships=[{"port": "21", "seat": 0, "count": 1}],
-                hand=["yellow", "yellow", "yellow", "wild", "green"])
+    seen = view(
+        ships=[{"port": "21", "seat": 0, "count": 1}],
+        hand=["yellow", "yellow", "yellow", "wild", "green"],
+    )
     message = refusal("city 21", seen)
     assert "it costs 5 yellow (wild cards count) and you hold 3 yellow and 1 wild" in message
 
 
 def test_a_city_beside_a_rivals_ship() -> None:
-    seen = view(ships=[{"port": "21", "seat": 0, "count": 1},
-                       {"port": "21", "seat": 2, "count": 1}], hand=["yellow"] * 5)
-    assert "C Cyd also has a ship in 21: a city needs your ships alone there" in \
-        refusal("city 21", seen)
+    seen = view(
+        ships=[{"port": "21", "seat": 0, "count": 1}, {"port": "21", "seat": 2, "count": 1}],
+        hand=["yellow"] * 5,
+    )
+    assert "C Cyd also has a ship in 21: a city needs your ships alone there" in refusal(
+        "city 21", seen
+    )
 
 
 def test_a_city_with_no_ship_there_and_in_a_space_of_no_empire() -> None:
-    assert "a city needs one of your ships in 22, and you have none there" in \
-        refusal("city 22", view(hand=["yellow"] * 5))
+    assert "a city needs one of your ships in 22, and you have none there" in refusal(
+        "city 22", view(hand=["yellow"] * 5)
+    )
     assert "1 belongs to no empire yet" in refusal("city 1", view())
 
 
 def test_two_ships_in_the_space_stop_a_ship_and_a_move() -> None:
-    seen = view(ships=[{"port": "30", "seat": 0, "count": 1},
-                       {"port": "30", "seat": 1, "count": 1}], hand=["green", "green"])
+    seen = view(
+        ships=[{"port": "30", "seat": 0, "count": 1}, {"port": "30", "seat": 1, "count": 1}],
+        hand=["green", "green"],
+    )
     assert "30 already holds 2 ships, the most a space may" in refusal("ship 30", seen)
-    seen = view(ships=[{"port": "30", "seat": 3, "count": 2},
-                       {"port": "22", "seat": 0, "count": 1}], hand=["green"] * 6)
+    seen = view(
+        ships=[{"port": "30", "seat": 3, "count": 2}, {"port": "22", "seat": 0, "count": 1}],
+        hand=["green"] * 6,
+    )
     assert "30 already holds 2 ships" in refusal("move 22 30", seen)
 
 

@@ -68,8 +68,11 @@ LINKS = """
 
 
 def board_links() -> set[frozenset[str]]:
-    return {frozenset((BOARD.port_label(a), BOARD.port_label(b)))
-            for a, ends in enumerate(BOARD.links) for b in ends}
+    return {
+        frozenset((BOARD.port_label(a), BOARD.port_label(b)))
+        for a, ends in enumerate(BOARD.links)
+        for b in ends
+    }
 
 
 # BOARD.md "Checks the layout must pass" ------------------------------------------------
@@ -337,8 +340,9 @@ BROKEN: list[tuple[Any, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("breakage", "message"), BROKEN,
-                         ids=[b.__name__.strip("_") for b, _ in BROKEN])
+@pytest.mark.parametrize(
+    ("breakage", "message"), BROKEN, ids=[b.__name__.strip("_") for b, _ in BROKEN]
+)
 def test_validator_rejects_a_broken_board_and_says_why(breakage: Any, message: str) -> None:
     data = board_data()
     breakage(data)

@@ -46,10 +46,19 @@ def test_colours_in_tie_break_order() -> None:
     assert CARD_NAMES == ("orange", "yellow", "green", "violet", "wild")
 
 
-@pytest.mark.parametrize(("name", "colour"), [
-    ("orange", ORANGE), ("o", ORANGE), ("Yellow", YELLOW), (" Y ", YELLOW),
-    ("GREEN", GREEN), ("g", GREEN), ("violet", VIOLET), ("v", VIOLET),
-])
+@pytest.mark.parametrize(
+    ("name", "colour"),
+    [
+        ("orange", ORANGE),
+        ("o", ORANGE),
+        ("Yellow", YELLOW),
+        (" Y ", YELLOW),
+        ("GREEN", GREEN),
+        ("g", GREEN),
+        ("violet", VIOLET),
+        ("v", VIOLET),
+    ],
+)
 def test_parse_colour(name: str, colour: int) -> None:
     assert parse_colour(name) == colour
 
@@ -61,10 +70,19 @@ def test_parse_colour_rejects_non_colours(name: str) -> None:
         parse_colour(name)
 
 
-@pytest.mark.parametrize(("name", "card"), [
-    ("orange", ORANGE), ("O", ORANGE), ("yellow", YELLOW), ("green", GREEN),
-    ("violet", VIOLET), ("wild", WILD), ("w", WILD), (" Wild ", WILD),
-])
+@pytest.mark.parametrize(
+    ("name", "card"),
+    [
+        ("orange", ORANGE),
+        ("O", ORANGE),
+        ("yellow", YELLOW),
+        ("green", GREEN),
+        ("violet", VIOLET),
+        ("wild", WILD),
+        ("w", WILD),
+        (" Wild ", WILD),
+    ],
+)
 def test_parse_card(name: str, card: int) -> None:
     assert parse_card(name) == card
 

@@ -67,15 +67,18 @@ ACTION_EXAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "pass": ({"kind": "pass"}, PassAction),
     "expand": ({"kind": "expand", "tile": "12", "colour": "green"}, ExpandAction),
     "return_tile": ({"kind": "return_tile", "tile": "5"}, ReturnTileAction),
-    "move": ({"kind": "move", "from": "TY", "to": "16W", "pay": ["violet", "wild"]},
-             MoveAction),
+    "move": ({"kind": "move", "from": "TY", "to": "16W", "pay": ["violet", "wild"]}, MoveAction),
     "city": ({"kind": "city", "space": "16", "ship": "16E", "pay": ["orange"] * 3}, CityAction),
     "ship": ({"kind": "ship", "space": "TY", "pay": ["yellow", "yellow"]}, ShipAction),
     "bank_draw": ({"kind": "bank_draw", "pay": ["green"]}, BankDrawAction),
-    "bank_pick": ({"kind": "bank_pick", "pay": ["green", "orange", "wild"], "take": "violet"},
-                  BankPickAction),
-    "propose": ({"kind": "propose", "to": [1, 3], "give": ["green"], "get": ["orange", "wild"]},
-                ProposeAction),
+    "bank_pick": (
+        {"kind": "bank_pick", "pay": ["green", "orange", "wild"], "take": "violet"},
+        BankPickAction,
+    ),
+    "propose": (
+        {"kind": "propose", "to": [1, 3], "give": ["green"], "get": ["orange", "wild"]},
+        ProposeAction,
+    ),
     "answer": ({"kind": "answer", "accept": False}, AnswerAction),
     "complete": ({"kind": "complete", "with": 2}, CompleteAction),
     "withdraw": ({"kind": "withdraw"}, WithdrawAction),
@@ -106,18 +109,41 @@ def test_list_tables_parses() -> None:
 
 def test_hello_parses_with_defaults_and_with_every_field() -> None:
     msg = parse_client_message(
-        '{"type": "hello", "id": 2, "protocol": 1, "name": "Ann", "table": "friday"}')
+        '{"type": "hello", "id": 2, "protocol": 1, "name": "Ann", "table": "friday"}'
+    )
     assert isinstance(msg, Hello)
     assert (msg.id, msg.protocol, msg.name, msg.table) == (2, 1, "Ann", "friday")
     assert (msg.players, msg.setup, msg.seed, msg.trade_seconds, msg.spectate) == (
-        4, "first", None, 60, False)
-    full = parse_client_message(json.dumps({
-        "type": "hello", "id": 3, "protocol": 1, "name": "Bo Ærø", "table": "a_b.c-9",
-        "players": 3, "setup": "variable", "seed": 2**63 - 1, "trade_seconds": 5,
-        "spectate": True}))
+        4,
+        "first",
+        None,
+        60,
+        False,
+    )
+    full = parse_client_message(
+        json.dumps(
+            {
+                "type": "hello",
+                "id": 3,
+                "protocol": 1,
+                "name": "Bo Ærø",
+                "table": "a_b.c-9",
+                "players": 3,
+                "setup": "variable",
+                "seed": 2**63 - 1,
+                "trade_seconds": 5,
+                "spectate": True,
+            }
+        )
+    )
     assert isinstance(full, Hello)
     assert (full.players, full.setup, full.seed, full.trade_seconds, full.spectate) == (
-        3, "variable", 2**63 - 1, 5, True)
+        3,
+        "variable",
+        2**63 - 1,
+        5,
+        True,
+    )
     assert full.name == "Bo Ærø"
 
 
@@ -150,8 +176,12 @@ def test_aliases_round_trip() -> None:
     assert isinstance(move, Act) and isinstance(move.action, MoveAction)
     assert move.action.from_ == "TY"
     dumped = move.model_dump(by_alias=True)
-    assert dumped["action"] == {"kind": "move", "from": "TY", "to": "16W",
-                                "pay": ["violet", "wild"]}
+    assert dumped["action"] == {
+        "kind": "move",
+        "from": "TY",
+        "to": "16W",
+        "pay": ["violet", "wild"],
+    }
     assert "from_" not in json.dumps(dumped)
     assert parse_client_message(json.dumps(dumped)) == move
     complete = ACTION_ADAPTER.validate_python({"kind": "complete", "with": 2})
@@ -169,23 +199,31 @@ def test_models_are_frozen() -> None:
 # Client messages that are refused --------------------------------------------------------
 
 
-@pytest.mark.parametrize("message", [
-    {"type": "list_tables", "id": 1, "extra": 1},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "colour": "red"},
-    {"type": "resume", "protocol": 1, "token": "x", "seat": 0},
-    {"type": "action", "version": 1, "action": {"kind": "pass"}, "seat": 0},
-    act({"kind": "pass", "pay": []}),
-    act({"kind": "move", "from": "TY", "to": "1", "pay": [], "via": "2"}),
-], ids=lambda m: json.dumps(m)[:60])
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "list_tables", "id": 1, "extra": 1},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "colour": "red"},
+        {"type": "resume", "protocol": 1, "token": "x", "seat": 0},
+        {"type": "action", "version": 1, "action": {"kind": "pass"}, "seat": 0},
+        act({"kind": "pass", "pay": []}),
+        act({"kind": "move", "from": "TY", "to": "1", "pay": [], "via": "2"}),
+    ],
+    ids=lambda m: json.dumps(m)[:60],
+)
 def test_unknown_fields_are_refused(message: dict[str, Any]) -> None:
     refused(message)
 
 
-@pytest.mark.parametrize("action", [
-    {"kind": "move", "from_": "TY", "to": "1", "pay": []},
-    {"kind": "complete", "with_": 1},
-    {"kind": "complete", "with": 1, "with_": 2},
-], ids=["from_", "with_", "with-and-with_"])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "move", "from_": "TY", "to": "1", "pay": []},
+        {"kind": "complete", "with_": 1},
+        {"kind": "complete", "with": 1, "with_": 2},
+    ],
+    ids=["from_", "with_", "with-and-with_"],
+)
 def test_python_field_names_are_not_wire_names(action: dict[str, Any]) -> None:
     # On the wire the fields are "from" and "with" only (the schema says so, with
     # additionalProperties false); "from_"/"with_" are unknown fields there.
@@ -194,17 +232,21 @@ def test_python_field_names_are_not_wire_names(action: dict[str, Any]) -> None:
         CLIENT_ADAPTER.validate_python(act(action))
 
 
-@pytest.mark.parametrize("message", [
-    {"type": "welcome", "id": 1},
-    {"type": "update", "id": 1},
-    {"type": "HELLO", "protocol": 1, "name": "A", "table": "t"},
-    {"type": "chat", "text": "hi"},
-    {"id": 1},
-    {"type": None},
-    act({"kind": "cheat"}),
-    act({"kind": "PASS"}),
-    act({}),
-], ids=lambda m: json.dumps(m)[:60])
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "welcome", "id": 1},
+        {"type": "update", "id": 1},
+        {"type": "HELLO", "protocol": 1, "name": "A", "table": "t"},
+        {"type": "chat", "text": "hi"},
+        {"id": 1},
+        {"type": None},
+        act({"kind": "cheat"}),
+        act({"kind": "PASS"}),
+        act({}),
+    ],
+    ids=lambda m: json.dumps(m)[:60],
+)
 def test_unknown_types_and_kinds_are_refused(message: dict[str, Any]) -> None:
     refused(message)
 
@@ -214,103 +256,120 @@ def test_non_objects_are_refused(text: str) -> None:
     refused(text)
 
 
-@pytest.mark.parametrize("message", [
-    {"type": "list_tables", "id": [1]},
-    {"type": "list_tables", "id": "one"},
-    {"type": "list_tables", "id": -1},
-    {"type": "list_tables", "id": 2**53 + 1},
-    {"type": "list_tables", "id": 1.5},
-    {"type": "hello", "protocol": "one", "name": "A", "table": "t"},
-    {"type": "hello", "protocol": 1, "name": 7, "table": "t"},
-    {"type": "hello", "protocol": 1, "name": "A", "table": ["t"]},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "players": 2},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "players": 5},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "setup": "random"},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "seed": -1},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "seed": 2**63},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "trade_seconds": 4},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "trade_seconds": 601},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t", "spectate": {}},
-    {"type": "hello", "name": "A", "table": "t"},
-    {"type": "hello", "protocol": 1, "table": "t"},
-    {"type": "hello", "protocol": 1, "name": "A"},
-    {"type": "resume", "protocol": 1, "token": ""},
-    {"type": "resume", "protocol": 1, "token": "x" * 65},
-    {"type": "resume", "protocol": 1, "token": 12},
-    {"type": "resume", "protocol": 1},
-    {"type": "action", "id": 1, "action": {"kind": "pass"}},
-    {"type": "action", "id": 1, "version": -1, "action": {"kind": "pass"}},
-    {"type": "action", "id": 1, "version": 1},
-    {"type": "action", "id": 1, "version": 1, "action": "pass"},
-    act({"kind": "answer", "accept": [True]}),
-    act({"kind": "answer"}),
-    act({"kind": "complete", "with": 4}),
-    act({"kind": "complete", "with": -1}),
-    act({"kind": "complete", "with": "one"}),
-    act({"kind": "move", "from": "TY", "to": "1", "pay": "green"}),
-    act({"kind": "move", "from": "TY", "to": "1", "pay": ["gold"]}),
-    act({"kind": "move", "from": "TY", "to": "1", "pay": [None]}),
-    act({"kind": "move", "from": 1, "to": "1", "pay": []}),
-    act({"kind": "move", "to": "1", "pay": []}),
-    act({"kind": "expand", "tile": "1", "colour": "wild"}),
-    act({"kind": "expand", "tile": "1", "colour": "red"}),
-    act({"kind": "bank_pick", "pay": ["green"] * 3, "take": "red"}),
-    act({"kind": "give_card", "card": 3}),
-    act({"kind": "keep", "cards": {"green": 3}}),
-    act({"kind": "propose", "to": [4], "give": [], "get": []}),
-    act({"kind": "propose", "to": 1, "give": [], "get": []}),
-], ids=lambda m: json.dumps(m)[:70])
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "list_tables", "id": [1]},
+        {"type": "list_tables", "id": "one"},
+        {"type": "list_tables", "id": -1},
+        {"type": "list_tables", "id": 2**53 + 1},
+        {"type": "list_tables", "id": 1.5},
+        {"type": "hello", "protocol": "one", "name": "A", "table": "t"},
+        {"type": "hello", "protocol": 1, "name": 7, "table": "t"},
+        {"type": "hello", "protocol": 1, "name": "A", "table": ["t"]},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "players": 2},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "players": 5},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "setup": "random"},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "seed": -1},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "seed": 2**63},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "trade_seconds": 4},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "trade_seconds": 601},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t", "spectate": {}},
+        {"type": "hello", "name": "A", "table": "t"},
+        {"type": "hello", "protocol": 1, "table": "t"},
+        {"type": "hello", "protocol": 1, "name": "A"},
+        {"type": "resume", "protocol": 1, "token": ""},
+        {"type": "resume", "protocol": 1, "token": "x" * 65},
+        {"type": "resume", "protocol": 1, "token": 12},
+        {"type": "resume", "protocol": 1},
+        {"type": "action", "id": 1, "action": {"kind": "pass"}},
+        {"type": "action", "id": 1, "version": -1, "action": {"kind": "pass"}},
+        {"type": "action", "id": 1, "version": 1},
+        {"type": "action", "id": 1, "version": 1, "action": "pass"},
+        act({"kind": "answer", "accept": [True]}),
+        act({"kind": "answer"}),
+        act({"kind": "complete", "with": 4}),
+        act({"kind": "complete", "with": -1}),
+        act({"kind": "complete", "with": "one"}),
+        act({"kind": "move", "from": "TY", "to": "1", "pay": "green"}),
+        act({"kind": "move", "from": "TY", "to": "1", "pay": ["gold"]}),
+        act({"kind": "move", "from": "TY", "to": "1", "pay": [None]}),
+        act({"kind": "move", "from": 1, "to": "1", "pay": []}),
+        act({"kind": "move", "to": "1", "pay": []}),
+        act({"kind": "expand", "tile": "1", "colour": "wild"}),
+        act({"kind": "expand", "tile": "1", "colour": "red"}),
+        act({"kind": "bank_pick", "pay": ["green"] * 3, "take": "red"}),
+        act({"kind": "give_card", "card": 3}),
+        act({"kind": "keep", "cards": {"green": 3}}),
+        act({"kind": "propose", "to": [4], "give": [], "get": []}),
+        act({"kind": "propose", "to": 1, "give": [], "get": []}),
+    ],
+    ids=lambda m: json.dumps(m)[:70],
+)
 def test_wrong_field_types_and_values_are_refused(message: dict[str, Any]) -> None:
     refused(message)
 
 
-@pytest.mark.parametrize("message", [
-    {"type": "hello", "protocol": 1, "name": "", "table": "t"},
-    {"type": "hello", "protocol": 1, "name": "x" * 33, "table": "t"},
-    {"type": "hello", "protocol": 1, "name": "a\nb", "table": "t"},
-    {"type": "hello", "protocol": 1, "name": "a\x00", "table": "t"},
-    {"type": "hello", "protocol": 1, "name": "a\x7f", "table": "t"},
-    {"type": "hello", "protocol": 1, "name": "A", "table": ""},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "t" * 33},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "fri day"},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "../etc"},
-    {"type": "hello", "protocol": 1, "name": "A", "table": "tä"},
-], ids=lambda m: json.dumps(m)[:70])
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "hello", "protocol": 1, "name": "", "table": "t"},
+        {"type": "hello", "protocol": 1, "name": "x" * 33, "table": "t"},
+        {"type": "hello", "protocol": 1, "name": "a\nb", "table": "t"},
+        {"type": "hello", "protocol": 1, "name": "a\x00", "table": "t"},
+        {"type": "hello", "protocol": 1, "name": "a\x7f", "table": "t"},
+        {"type": "hello", "protocol": 1, "name": "A", "table": ""},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "t" * 33},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "fri day"},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "../etc"},
+        {"type": "hello", "protocol": 1, "name": "A", "table": "tä"},
+    ],
+    ids=lambda m: json.dumps(m)[:70],
+)
 def test_bad_names_are_refused(message: dict[str, Any]) -> None:
     refused(message)
 
 
 def test_name_and_table_limits_are_inclusive() -> None:
-    msg = parse_client_message(json.dumps(
-        {"type": "hello", "protocol": 1, "name": "x" * 32, "table": "t" * 32}))
+    msg = parse_client_message(
+        json.dumps({"type": "hello", "protocol": 1, "name": "x" * 32, "table": "t" * 32})
+    )
     assert isinstance(msg, Hello) and len(msg.name) == 32 and len(msg.table) == 32
 
 
-@pytest.mark.parametrize("action", [
-    {"kind": "move", "from": "TY", "to": "1", "pay": ["green"] * 61},
-    {"kind": "city", "space": "1", "ship": "1", "pay": ["wild"] * 61},
-    {"kind": "ship", "space": "1", "pay": ["wild"] * 100},
-    {"kind": "bank_draw", "pay": ["orange"] * 61},
-    {"kind": "bank_pick", "pay": ["orange"] * 61, "take": "green"},
-    {"kind": "propose", "to": [1], "give": ["green"] * 61, "get": []},
-    {"kind": "propose", "to": [1], "give": [], "get": ["green"] * 61},
-    {"kind": "propose", "to": [0, 1, 2, 3], "give": ["green"], "get": ["orange"]},
-    {"kind": "propose", "to": [], "give": ["green"], "get": ["orange"]},
-    {"kind": "keep", "cards": ["yellow"] * 61},
-], ids=lambda a: f"{a['kind']}-{len(json.dumps(a))}")
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"kind": "move", "from": "TY", "to": "1", "pay": ["green"] * 61},
+        {"kind": "city", "space": "1", "ship": "1", "pay": ["wild"] * 61},
+        {"kind": "ship", "space": "1", "pay": ["wild"] * 100},
+        {"kind": "bank_draw", "pay": ["orange"] * 61},
+        {"kind": "bank_pick", "pay": ["orange"] * 61, "take": "green"},
+        {"kind": "propose", "to": [1], "give": ["green"] * 61, "get": []},
+        {"kind": "propose", "to": [1], "give": [], "get": ["green"] * 61},
+        {"kind": "propose", "to": [0, 1, 2, 3], "give": ["green"], "get": ["orange"]},
+        {"kind": "propose", "to": [], "give": ["green"], "get": ["orange"]},
+        {"kind": "keep", "cards": ["yellow"] * 61},
+    ],
+    ids=lambda a: f"{a['kind']}-{len(json.dumps(a))}",
+)
 def test_oversize_lists_are_refused(action: dict[str, Any]) -> None:
     refused(act(action))
 
 
 def test_lists_at_their_limit_parse() -> None:
-    msg = parse_client_message(json.dumps(act(
-        {"kind": "propose", "to": [1, 2, 3], "give": ["green"] * 60, "get": ["wild"] * 60})))
+    msg = parse_client_message(
+        json.dumps(
+            act({"kind": "propose", "to": [1, 2, 3], "give": ["green"] * 60, "get": ["wild"] * 60})
+        )
+    )
     assert isinstance(msg, Act) and isinstance(msg.action, ProposeAction)
     assert len(msg.action.give) == 60 and msg.action.to == [1, 2, 3]
 
 
-@pytest.mark.parametrize("label", ["ty", "Ty", "TYR", "", "123", "1W", "16E", "T", "-1", "1 ",
-                                   " 1", "1.", "٣"])
+@pytest.mark.parametrize(
+    "label", ["ty", "Ty", "TYR", "", "123", "1W", "16E", "T", "-1", "1 ", " 1", "1.", "٣"]
+)
 def test_bad_space_labels_are_refused(label: str) -> None:
     refused(act({"kind": "expand", "tile": label, "colour": "green"}))
     refused(act({"kind": "ship", "space": label, "pay": []}))
@@ -318,8 +377,7 @@ def test_bad_space_labels_are_refused(label: str) -> None:
     refused(act({"kind": "return_tile", "tile": label}))
 
 
-@pytest.mark.parametrize("label", ["ty", "", "123", "16X", "16w", "W", "16WE", "TYW", "1 ",
-                                   "-1"])
+@pytest.mark.parametrize("label", ["ty", "", "123", "16X", "16w", "W", "16WE", "TYW", "1 ", "-1"])
 def test_bad_port_labels_are_refused(label: str) -> None:
     refused(act({"kind": "move", "from": label, "to": "1", "pay": []}))
     refused(act({"kind": "move", "from": "TY", "to": label, "pay": []}))
@@ -328,8 +386,9 @@ def test_bad_port_labels_are_refused(label: str) -> None:
 
 @pytest.mark.parametrize("label", ["TY", "1", "9", "16", "32", "16W", "16E"])
 def test_good_port_labels_parse(label: str) -> None:
-    msg = parse_client_message(json.dumps(act({"kind": "move", "from": label, "to": label,
-                                               "pay": []})))
+    msg = parse_client_message(
+        json.dumps(act({"kind": "move", "from": label, "to": label, "pay": []}))
+    )
     assert isinstance(msg, Act) and isinstance(msg.action, MoveAction)
     assert msg.action.from_ == label == msg.action.to
 
@@ -347,8 +406,15 @@ def test_every_board_label_is_a_valid_label() -> None:
 
 
 def test_server_messages_parse_and_refuse_unknown_fields() -> None:
-    welcome = {"type": "welcome", "re": 2, "protocol": 1, "table": "friday", "seat": 0,
-               "name": "Ann", "token": "x" * 43}
+    welcome = {
+        "type": "welcome",
+        "re": 2,
+        "protocol": 1,
+        "table": "friday",
+        "seat": 0,
+        "name": "Ann",
+        "token": "x" * 43,
+    }
     assert parse_server_message(json.dumps(welcome)).type == "welcome"
     spectator = {**welcome, "seat": None, "name": None, "token": None}
     assert SERVER_ADAPTER.validate_python(spectator).type == "welcome"
@@ -359,14 +425,23 @@ def test_server_messages_parse_and_refuse_unknown_fields() -> None:
     with pytest.raises(ValidationError):
         SERVER_ADAPTER.validate_python({**welcome, "secret": 1})
     with pytest.raises(ValidationError):
-        SERVER_ADAPTER.validate_python({"type": "hello", "protocol": 1, "name": "A",
-                                        "table": "t"})
+        SERVER_ADAPTER.validate_python({"type": "hello", "protocol": 1, "name": "A", "table": "t"})
     accepted = {"type": "accepted", "re": 1, "version": 4}
     assert SERVER_ADAPTER.validate_python(accepted).type == "accepted"
-    table = {"type": "table", "table": {
-        "name": "t", "players": 3, "setup": "first", "started": False, "finished": False,
-        "seats": [{"seat": 0, "name": "A", "connected": True, "bot": False},
-                  {"seat": 1, "name": None, "connected": False}]}}
+    table = {
+        "type": "table",
+        "table": {
+            "name": "t",
+            "players": 3,
+            "setup": "first",
+            "started": False,
+            "finished": False,
+            "seats": [
+                {"seat": 0, "name": "A", "connected": True, "bot": False},
+                {"seat": 1, "name": None, "connected": False},
+            ],
+        },
+    }
     assert SERVER_ADAPTER.validate_python(table).type == "table"
     tables = {"type": "tables", "re": 0, "tables": [table["table"]]}
     assert SERVER_ADAPTER.validate_python(tables).type == "tables"
@@ -374,8 +449,9 @@ def test_server_messages_parse_and_refuse_unknown_fields() -> None:
 
 def test_every_error_code_is_a_valid_error() -> None:
     for code in ErrorCode:
-        SERVER_ADAPTER.validate_python({"type": "error", "re": 1, "code": code.value,
-                                        "message": "m"})
+        SERVER_ADAPTER.validate_python(
+            {"type": "error", "re": 1, "code": code.value, "message": "m"}
+        )
 
 
 # The schema ----------------------------------------------------------------------------------
@@ -455,8 +531,10 @@ def random_game_states(seed: int, players: int, setup: str, every: int) -> Any:
             yield state
 
 
-@pytest.mark.parametrize(("seed", "players", "setup"), [
-    (1, 3, "first"), (2, 4, "first"), (3, 3, "variable"), (4, 4, "variable")])
+@pytest.mark.parametrize(
+    ("seed", "players", "setup"),
+    [(1, 3, "first"), (2, 4, "first"), (3, 3, "variable"), (4, 4, "variable")],
+)
 def test_engine_views_validate_as_game_view(seed: int, players: int, setup: str) -> None:
     phases: set[str] = set()
     checked = 0
@@ -482,8 +560,10 @@ def test_engine_views_validate_as_game_view(seed: int, players: int, setup: str)
     assert final.phase == "over" and final.score is not None and final.score.winners
 
 
-@pytest.mark.parametrize(("seed", "players", "setup"), [
-    (11, 3, "first"), (12, 4, "variable"), (13, 4, "first"), (14, 3, "variable")])
+@pytest.mark.parametrize(
+    ("seed", "players", "setup"),
+    [(11, 3, "first"), (12, 4, "variable"), (13, 4, "first"), (14, 3, "variable")],
+)
 def test_every_legal_action_validates_as_an_action(seed: int, players: int, setup: str) -> None:
     state = new_game(Options(players=players, setup=setup, seed=seed))
     rng = random.Random(seed)
@@ -507,9 +587,13 @@ def test_update_messages_built_from_engine_views_validate() -> None:
     state = new_game(Options(players=4, seed=5))
     seat = seats_to_act(state)[0]
     legal = [action_to_json(a, BOARD) for a in legal_actions(state, seat)]
-    update = {"type": "update", "version": state.version, "events": list(state.log or []),
-              "view": view(state, seat),
-              "prompt": {"version": state.version, "deadline": None, "legal": legal}}
+    update = {
+        "type": "update",
+        "version": state.version,
+        "events": list(state.log or []),
+        "view": view(state, seat),
+        "prompt": {"version": state.version, "deadline": None, "legal": legal},
+    }
     parsed = SERVER_ADAPTER.validate_json(json.dumps(update))
     assert parsed.type == "update"
     assert CLIENT_ADAPTER.validate_python(act(legal[0], version=state.version)).type == "action"

@@ -93,16 +93,28 @@ def url_of(server: TyrosServer) -> str:
 # Bots ------------------------------------------------------------------------------
 
 
-def bot_runs(url: str, table: str, players: int, count: int | None = None, *,
-             seed: int | None = None, setup: str = "first",
-             prefix: str = "bot") -> list[BotRun]:
+def bot_runs(
+    url: str,
+    table: str,
+    players: int,
+    count: int | None = None,
+    *,
+    seed: int | None = None,
+    setup: str = "first",
+    prefix: str = "bot",
+) -> list[BotRun]:
     """``count`` (default: every seat) random bots for one table."""
-    return [BotRun(url, table, f"{prefix}-{table}-{i}", "random", players=players, setup=setup,
-                   seed=seed) for i in range(players if count is None else count)]
+    return [
+        BotRun(
+            url, table, f"{prefix}-{table}-{i}", "random", players=players, setup=setup, seed=seed
+        )
+        for i in range(players if count is None else count)
+    ]
 
 
-async def play_bots(runs: list[BotRun], seed: int,
-                    timeout: float = GAME_TIMEOUT) -> list[dict[str, Any]]:
+async def play_bots(
+    runs: list[BotRun], seed: int, timeout: float = GAME_TIMEOUT
+) -> list[dict[str, Any]]:
     """Play every run to the end concurrently; their score sheets in the runs' order."""
     return await finish(start_bots(runs, seed), timeout)
 
@@ -119,26 +131,30 @@ async def cancel_all(tasks: list[asyncio.Task[dict[str, Any]]]) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def finish(tasks: list[asyncio.Task[dict[str, Any]]],
-                 timeout: float = GAME_TIMEOUT) -> list[dict[str, Any]]:
+async def finish(
+    tasks: list[asyncio.Task[dict[str, Any]]], timeout: float = GAME_TIMEOUT
+) -> list[dict[str, Any]]:
     """Wait for bot tasks: their results, or the first failure (cancelling the others)."""
     try:
-        done, pending = await asyncio.wait(tasks, timeout=timeout,
-                                           return_when=asyncio.FIRST_EXCEPTION)
+        done, pending = await asyncio.wait(
+            tasks, timeout=timeout, return_when=asyncio.FIRST_EXCEPTION
+        )
         for task in done:
             error = None if task.cancelled() else task.exception()
             if error is not None:
                 raise error
         if pending:
-            raise AssertionError(f"{len(pending)} of {len(tasks)} bots had not finished "
-                                 f"after {timeout} s")
+            raise AssertionError(
+                f"{len(pending)} of {len(tasks)} bots had not finished after {timeout} s"
+            )
         return [task.result() for task in tasks]
     finally:
         await cancel_all(tasks)
 
 
-async def wait_for(predicate: Callable[[], bool], timeout: float = GAME_TIMEOUT,
-                   what: str = "a condition") -> None:
+async def wait_for(
+    predicate: Callable[[], bool], timeout: float = GAME_TIMEOUT, what: str = "a condition"
+) -> None:
     """Poll ``predicate`` every few milliseconds, failing after ``timeout`` seconds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -148,8 +164,16 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = GAME_TIMEOUT,
         await asyncio.sleep(0.01)
 
 
-async def light_bot(url: str, table: str, name: str, players: int, rng: random.Random, *,
-                    setup: str = "first", seed: int | None = None) -> dict[str, Any]:
+async def light_bot(
+    url: str,
+    table: str,
+    name: str,
+    players: int,
+    rng: random.Random,
+    *,
+    setup: str = "first",
+    seed: int | None = None,
+) -> dict[str, Any]:
     """A random player that sends a random entry of each prompt's legal list as it is.
 
     It plays like a ``random`` :func:`play_bot` but skips decoding the legal lists into
@@ -157,8 +181,7 @@ async def light_bot(url: str, table: str, name: str, players: int, rng: random.R
     games and care about what the server sends, not about the client. Its protocol is
     the client session's; a lost connection fails it.
     """
-    session = ClientSession(Join(table=table, name=name, players=players, setup=setup,
-                                 seed=seed))
+    session = ClientSession(Join(table=table, name=name, players=players, setup=setup, seed=seed))
     score: dict[str, Any] = {}
 
     def handle(message: dict[str, Any]) -> None:
@@ -268,8 +291,9 @@ class RawClient:
 
     @classmethod
     async def open(cls, url: str, **kwargs: Any) -> RawClient:
-        ws = await connect(url, compression=None, open_timeout=STEP_TIMEOUT,
-                           max_size=2**23, **kwargs)
+        ws = await connect(
+            url, compression=None, open_timeout=STEP_TIMEOUT, max_size=2**23, **kwargs
+        )
         return cls(ws)
 
     def next_id(self) -> int:
@@ -291,8 +315,9 @@ class RawClient:
             self.seat = message["seat"]
         return message
 
-    async def recv_until(self, predicate: Callable[[dict[str, Any]], bool],
-                         timeout: float = STEP_TIMEOUT) -> dict[str, Any]:
+    async def recv_until(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = STEP_TIMEOUT
+    ) -> dict[str, Any]:
         """Read until a message satisfies ``predicate``; returns it."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -301,12 +326,14 @@ class RawClient:
             if predicate(message):
                 return message
 
-    async def request(self, message: dict[str, Any],
-                      timeout: float = STEP_TIMEOUT) -> dict[str, Any]:
+    async def request(
+        self, message: dict[str, Any], timeout: float = STEP_TIMEOUT
+    ) -> dict[str, Any]:
         """Send, then return the reply that answers it (``re`` equal to its id)."""
         msg_id = await self.send(message)
         return await self.recv_until(
-            lambda m: m.get("re") == msg_id and m.get("type") != "update", timeout)
+            lambda m: m.get("re") == msg_id and m.get("type") != "update", timeout
+        )
 
     async def hello(self, table: str, name: str, **options: Any) -> dict[str, Any]:
         return await self.request(hello_message(Join(table, name, **options), self.next_id()))

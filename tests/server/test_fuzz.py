@@ -48,9 +48,17 @@ T = TypeVar("T")
 TABLE = "fuzzed"
 CODES = {code.value for code in ErrorCode}
 TIMEOUT = 10.0
-FUZZ = settings(max_examples=250, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.filter_too_much])
+FUZZ = settings(
+    max_examples=250,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
+)
 
 
 class LiveServer:
@@ -58,8 +66,9 @@ class LiveServer:
 
     def __init__(self, db: Path) -> None:
         self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="tyros-fuzz-server",
-                                       daemon=True)
+        self.thread = threading.Thread(
+            target=self.loop.run_forever, name="tyros-fuzz-server", daemon=True
+        )
         self.thread.start()
         self.server: TyrosServer = self.call(self._start(db))
         self.url = f"ws://127.0.0.1:{self.server.port}"
@@ -69,8 +78,11 @@ class LiveServer:
 
     async def _start(self, db: Path) -> TyrosServer:
         # No rate limit: every input must reach the parser.
-        server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(db),
-                                          limits=Limits(burst=10**9, per_second=1e9)))
+        server = TyrosServer(
+            ServerConfig(
+                host="127.0.0.1", port=0, db=str(db), limits=Limits(burst=10**9, per_second=1e9)
+            )
+        )
         await server.start()
         return server
 
@@ -79,8 +91,10 @@ class LiveServer:
 
     def run(self, function: Callable[[], T]) -> T:
         """Run ``function`` on the server's thread (where the session lives)."""
+
         async def inside() -> T:
             return function()
+
         return self.call(inside())
 
     def fingerprint(self) -> tuple[Any, ...]:
@@ -90,6 +104,7 @@ class LiveServer:
             stored = self.server.store.load_table(TABLE)
             assert stored is not None
             return (state.fingerprint(), len(state.log or []), len(stored.actions))
+
         return self.run(read)
 
     def close(self) -> None:
@@ -124,9 +139,20 @@ def live() -> Iterator[LiveServer]:
             for i in range(4):
                 ws = server.clients.enter_context(open_ws(server.url))
                 server.seats.append(ws)
-                ws.send(json.dumps({"type": "hello", "id": 1, "protocol": PROTOCOL_VERSION,
-                                    "name": f"p{i}", "table": TABLE, "players": 4, "seed": 7,
-                                    "trade_seconds": 600}))
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "hello",
+                            "id": 1,
+                            "protocol": PROTOCOL_VERSION,
+                            "name": f"p{i}",
+                            "table": TABLE,
+                            "players": 4,
+                            "seed": 7,
+                            "trade_seconds": 600,
+                        }
+                    )
+                )
                 welcome = reply_to(ws)
                 assert welcome["seat"] == i
                 server.tokens.append(welcome["token"])
@@ -138,6 +164,7 @@ def live() -> Iterator[LiveServer]:
 
 def advance_to_card_actions(live: LiveServer) -> None:
     """Play the first legal non-trade action until the card-action phase, then stop there."""
+
     def to_act() -> tuple[int, int, dict[str, Any]] | None:
         state = live.server.session.tables[TABLE].state
         assert state is not None
@@ -165,10 +192,12 @@ def advance_to_card_actions(live: LiveServer) -> None:
 
 def current(live: LiveServer) -> tuple[int, int]:
     """(version, the seat to act) of the fuzzed game."""
+
     def read() -> tuple[int, int]:
         state = live.server.session.tables[TABLE].state
         assert state is not None
         return state.version, seats_to_act(state)[0]
+
     return live.run(read)
 
 
@@ -204,6 +233,7 @@ def legal_for(live: LiveServer, seat: int, message: Any) -> bool:
     """Whether ``message`` is an action the seat may take now (it would change the game)."""
     if not isinstance(message, dict) or message.get("type") != "action":
         return False
+
     def check() -> bool:
         state = live.server.session.tables[TABLE].state
         assert state is not None
@@ -214,6 +244,7 @@ def legal_for(live: LiveServer, seat: int, message: Any) -> bool:
         except (IllegalActionError, KeyError, TypeError):
             return False
         return True
+
     return live.run(check)
 
 
@@ -248,8 +279,12 @@ def check_reply(frame: str | bytes, reply: dict[str, Any], *, seated: bool) -> N
         return
     code, raw = classify(frame)
     if code is not None:
-        assert reply == {"type": "error", "re": expected_re(raw), "code": code,
-                         "message": reply["message"]}, (frame[:300], reply)
+        assert reply == {
+            "type": "error",
+            "re": expected_re(raw),
+            "code": code,
+            "message": reply["message"],
+        }, (frame[:300], reply)
         assert isinstance(reply["message"], str) and len(reply["message"]) < 2000
         return
     # A valid message: a legitimate answer, or a typed refusal.
@@ -261,8 +296,11 @@ def check_reply(frame: str | bytes, reply: dict[str, Any], *, seated: bool) -> N
         if not seated and kind == "action":
             assert reply["code"] == "hello_first"
     else:
-        assert (kind, reply["type"]) in {("list_tables", "tables"), ("hello", "welcome"),
-                                         ("resume", "welcome")}, (raw, reply)
+        assert (kind, reply["type"]) in {
+            ("list_tables", "tables"),
+            ("hello", "welcome"),
+            ("resume", "welcome"),
+        }, (raw, reply)
 
 
 senders = st.sampled_from([None, 0, 1, 2, 3])
@@ -271,13 +309,19 @@ senders = st.sampled_from([None, 0, 1, 2, 3])
 # Strategies ---------------------------------------------------------------------------------
 
 json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=20))
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=20),
+)
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner,
-                                                                max_size=5),
-    max_leaves=30)
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
+    max_leaves=30,
+)
 
 
 def nested(depth: int, leaf: Any = None) -> Any:
@@ -289,37 +333,106 @@ def nested(depth: int, leaf: Any = None) -> Any:
 
 odd_values = st.one_of(
     json_scalars,
-    st.sampled_from([2**53, 2**53 + 1, 2**63, 2**64, -(2**63) - 1, 10**30, -1, 1.5, 1e308,
-                     float("inf"), float("-inf"), float("nan"), "", "\x00", "\u202e", "\ufeff",
-                     "💥" * 40, "TY", "16W", "99", "0", "wild", [], {}, ["wild"] * 100,
-                     ["purple"], True, "1", "4"]),
+    st.sampled_from(
+        [
+            2**53,
+            2**53 + 1,
+            2**63,
+            2**64,
+            -(2**63) - 1,
+            10**30,
+            -1,
+            1.5,
+            1e308,
+            float("inf"),
+            float("-inf"),
+            float("nan"),
+            "",
+            "\x00",
+            "\u202e",
+            "\ufeff",
+            "💥" * 40,
+            "TY",
+            "16W",
+            "99",
+            "0",
+            "wild",
+            [],
+            {},
+            ["wild"] * 100,
+            ["purple"],
+            True,
+            "1",
+            "4",
+        ]
+    ),
     st.text(min_size=100, max_size=5000),
     st.text(alphabet=st.characters(codec="utf-8"), max_size=40),
     st.integers(min_value=1, max_value=400).map(nested),
     st.lists(st.integers(min_value=0, max_value=5), max_size=10),
     json_values,
 )
-FIELD_NAMES = ["type", "id", "protocol", "name", "table", "players", "setup", "seed",
-               "trade_seconds", "spectate", "token", "version", "action", "kind", "from", "to",
-               "pay", "tile", "colour", "space", "ship", "take", "give", "get", "accept",
-               "with", "card", "cards", "extra", "__proto__", "from_", "with_"]
+FIELD_NAMES = [
+    "type",
+    "id",
+    "protocol",
+    "name",
+    "table",
+    "players",
+    "setup",
+    "seed",
+    "trade_seconds",
+    "spectate",
+    "token",
+    "version",
+    "action",
+    "kind",
+    "from",
+    "to",
+    "pay",
+    "tile",
+    "colour",
+    "space",
+    "ship",
+    "take",
+    "give",
+    "get",
+    "accept",
+    "with",
+    "card",
+    "cards",
+    "extra",
+    "__proto__",
+    "from_",
+    "with_",
+]
 
 
 def valid_messages(version: int) -> list[dict[str, Any]]:
     action = {"type": "action", "id": 4, "version": version}
     return [
         {"type": "list_tables", "id": 1},
-        {"type": "hello", "id": 2, "protocol": 1, "name": "fuzz", "table": TABLE, "players": 4,
-         "setup": "first", "seed": 5, "trade_seconds": 60, "spectate": False},
-        {"type": "hello", "id": 3, "protocol": 1, "name": "eve", "table": TABLE,
-         "spectate": True},
+        {
+            "type": "hello",
+            "id": 2,
+            "protocol": 1,
+            "name": "fuzz",
+            "table": TABLE,
+            "players": 4,
+            "setup": "first",
+            "seed": 5,
+            "trade_seconds": 60,
+            "spectate": False,
+        },
+        {"type": "hello", "id": 3, "protocol": 1, "name": "eve", "table": TABLE, "spectate": True},
         {"type": "resume", "id": 5, "protocol": 1, "token": "x" * 43},
         {**action, "action": {"kind": "pass"}},
         {**action, "action": {"kind": "move", "from": "TY", "to": "23", "pay": ["green"] * 4}},
-        {**action, "action": {"kind": "propose", "to": [1, 2], "give": ["wild"],
-                              "get": ["orange"]}},
-        {**action, "action": {"kind": "city", "space": "16", "ship": "16E",
-                              "pay": ["violet"] * 5}},
+        {
+            **action,
+            "action": {"kind": "propose", "to": [1, 2], "give": ["wild"], "get": ["orange"]},
+        },
+        {**action, "action": {"kind": "city", "space": "16", "ship": "16E", "pay": ["violet"] * 5}},
         {**action, "action": {"kind": "keep", "cards": ["wild"] * 3}},
         {**action, "action": {"kind": "bank_pick", "pay": ["orange"] * 3, "take": "wild"}},
         {**action, "action": {"kind": "expand", "tile": "12", "colour": "green"}},
@@ -337,16 +450,21 @@ wire_actions = st.one_of(
     st.just({"kind": "withdraw"}),
     st.builds(lambda t, c: {"kind": "expand", "tile": t, "colour": c}, spaces, colours),
     st.builds(lambda t: {"kind": "return_tile", "tile": t}, spaces),
-    st.builds(lambda a, b, p: {"kind": "move", "from": a, "to": b, "pay": p},
-              ports, ports, card_lists),
-    st.builds(lambda s, p, c: {"kind": "city", "space": s, "ship": p, "pay": c},
-              spaces, ports, card_lists),
+    st.builds(
+        lambda a, b, p: {"kind": "move", "from": a, "to": b, "pay": p}, ports, ports, card_lists
+    ),
+    st.builds(
+        lambda s, p, c: {"kind": "city", "space": s, "ship": p, "pay": c}, spaces, ports, card_lists
+    ),
     st.builds(lambda s, c: {"kind": "ship", "space": s, "pay": c}, spaces, card_lists),
     st.builds(lambda c: {"kind": "bank_draw", "pay": c}, card_lists),
     st.builds(lambda c, t: {"kind": "bank_pick", "pay": c, "take": t}, card_lists, card_names),
-    st.builds(lambda to, g, h: {"kind": "propose", "to": to, "give": g, "get": h},
-              st.lists(st.integers(min_value=0, max_value=3), min_size=1, max_size=3),
-              card_lists, card_lists),
+    st.builds(
+        lambda to, g, h: {"kind": "propose", "to": to, "give": g, "get": h},
+        st.lists(st.integers(min_value=0, max_value=3), min_size=1, max_size=3),
+        card_lists,
+        card_lists,
+    ),
     st.builds(lambda a: {"kind": "answer", "accept": a}, st.booleans()),
     st.builds(lambda w: {"kind": "complete", "with": w}, st.integers(min_value=0, max_value=3)),
     st.builds(lambda c: {"kind": "give_card", "card": c}, card_names),
@@ -369,8 +487,22 @@ def plausible(key: str, version: int) -> st.SearchStrategy[Any]:
         "trade_seconds": st.integers(min_value=0, max_value=700),
         "spectate": st.booleans(),
         "token": st.text(min_size=1, max_size=70),
-        "kind": st.sampled_from(["pass", "move", "city", "ship", "expand", "keep", "answer",
-                                 "propose", "withdraw", "complete", "give_card", "fly"]),
+        "kind": st.sampled_from(
+            [
+                "pass",
+                "move",
+                "city",
+                "ship",
+                "expand",
+                "keep",
+                "answer",
+                "propose",
+                "withdraw",
+                "complete",
+                "give_card",
+                "fly",
+            ]
+        ),
         "type": st.sampled_from(["hello", "resume", "list_tables", "action", "welcome"]),
     }
     return by_key.get(key, wire_actions if key == "action" else odd_values)
@@ -387,8 +519,9 @@ def mutated(draw: st.DrawFn, version: int) -> Any:
         if isinstance(message.get("action"), dict) and draw(st.booleans()):
             target = message["action"]
         keys = sorted(target)
-        operation = draw(st.sampled_from(["drop", "retype", "revalue", "revalue", "revalue",
-                                          "add", "wrap"]))
+        operation = draw(
+            st.sampled_from(["drop", "retype", "revalue", "revalue", "revalue", "add", "wrap"])
+        )
         if operation == "drop" and keys:
             del target[draw(st.sampled_from(keys))]
         elif operation == "revalue" and keys:
@@ -399,9 +532,16 @@ def mutated(draw: st.DrawFn, version: int) -> Any:
         elif operation == "add":
             target[draw(st.sampled_from(FIELD_NAMES) | st.text(max_size=12))] = draw(odd_values)
         elif operation == "wrap":
-            message = draw(st.sampled_from([
-                [message], {"type": "action", "action": message}, {"message": message},
-                nested(draw(st.integers(min_value=1, max_value=300)), message)]))
+            message = draw(
+                st.sampled_from(
+                    [
+                        [message],
+                        {"type": "action", "action": message},
+                        {"message": message},
+                        nested(draw(st.integers(min_value=1, max_value=300)), message),
+                    ]
+                )
+            )
     return message
 
 
@@ -410,23 +550,20 @@ def mutated(draw: st.DrawFn, version: int) -> Any:
 
 @FUZZ
 @given(data=st.binary(max_size=2048), sender=senders)
-def test_binary_frames_get_binary_frame(live: LiveServer, data: bytes,
-                                        sender: int | None) -> None:
+def test_binary_frames_get_binary_frame(live: LiveServer, data: bytes, sender: int | None) -> None:
     send_and_check(live, data, sender)
 
 
 @FUZZ
 @given(text=st.text(max_size=2000), sender=senders)
-def test_random_text_gets_a_typed_error(live: LiveServer, text: str,
-                                        sender: int | None) -> None:
+def test_random_text_gets_a_typed_error(live: LiveServer, text: str, sender: int | None) -> None:
     assume(classify(text)[0] is not None)
     send_and_check(live, text, sender)
 
 
 @FUZZ
 @given(value=json_values, sender=senders)
-def test_random_json_gets_a_typed_error(live: LiveServer, value: Any,
-                                        sender: int | None) -> None:
+def test_random_json_gets_a_typed_error(live: LiveServer, value: Any, sender: int | None) -> None:
     frame = json.dumps(value)
     assume(classify(frame)[0] is not None)
     send_and_check(live, frame, sender)
@@ -435,7 +572,8 @@ def test_random_json_gets_a_typed_error(live: LiveServer, value: Any,
 @FUZZ
 @given(data=st.data(), sender=senders)
 def test_mutated_messages_get_a_typed_error_or_a_fair_answer(
-        live: LiveServer, data: st.DataObject, sender: int | None) -> None:
+    live: LiveServer, data: st.DataObject, sender: int | None
+) -> None:
     version, _ = current(live)
     message = data.draw(mutated(version))
     frame = json.dumps(message)
@@ -445,28 +583,33 @@ def test_mutated_messages_get_a_typed_error_or_a_fair_answer(
 
 
 @settings(FUZZ, max_examples=40)
-@given(depth=st.integers(min_value=1, max_value=70_000), kind=st.sampled_from("[{"),
-       sender=senders)
+@given(depth=st.integers(min_value=1, max_value=70_000), kind=st.sampled_from("[{"), sender=senders)
 def test_deep_nesting(live: LiveServer, depth: int, kind: str, sender: int | None) -> None:
     frame = "[" * depth + "]" * depth if kind == "[" else '{"a":' * depth + "1" + "}" * depth
     send_and_check(live, frame, sender)
 
 
 @settings(FUZZ, max_examples=30)
-@given(size=st.integers(min_value=MAX_MESSAGE_BYTES - 64, max_value=MAX_MESSAGE_BYTES + 4096),
-       sender=senders)
+@given(
+    size=st.integers(min_value=MAX_MESSAGE_BYTES - 64, max_value=MAX_MESSAGE_BYTES + 4096),
+    sender=senders,
+)
 def test_frames_around_the_size_limit(live: LiveServer, size: int, sender: int | None) -> None:
     head = '{"type":"list_tables","id":6,"pad":"'
     frame = head + "é" * ((size - len(head) - 2) // 2) + "x" * ((size - len(head) - 2) % 2) + '"}'
     send_and_check(live, frame, sender)
 
 
-@pytest.mark.parametrize("message", [
-    {"type": "x" * 20_000, "id": 7},
-    {"type": "action", "id": 7, "version": 0, "action": {"kind": "y" * 20_000}},
-    {"type": "hello", "id": 7, "protocol": 1, "name": "n" * 20_000, "table": TABLE},
-    {"type": "list_tables", "id": 7, "z" * 20_000: 1},
-], ids=["type", "kind", "name", "key"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "x" * 20_000, "id": 7},
+        {"type": "action", "id": 7, "version": 0, "action": {"kind": "y" * 20_000}},
+        {"type": "hello", "id": 7, "protocol": 1, "name": "n" * 20_000, "table": TABLE},
+        {"type": "list_tables", "id": 7, "z" * 20_000: 1},
+    ],
+    ids=["type", "kind", "name", "key"],
+)
 def test_errors_do_not_echo_long_input(live: LiveServer, message: dict[str, Any]) -> None:
     """An error's message is a short description (session._summary), not the input back."""
     with open_ws(live.url) as ws:
@@ -477,6 +620,7 @@ def test_errors_do_not_echo_long_input(live: LiveServer, message: dict[str, Any]
 
 
 # Well-formed actions the rules refuse --------------------------------------------------------
+
 
 def engine_refusal(live: LiveServer, seat: int, message: dict[str, Any]) -> str | None:
     """The code the server must answer with, from the engine itself (None: it is legal)."""
@@ -497,18 +641,27 @@ def engine_refusal(live: LiveServer, seat: int, message: dict[str, Any]) -> str 
         except IllegalActionError as exc:
             return str(exc.reason.value)
         return None
+
     return live.run(decide)
 
 
 @FUZZ
-@given(action=wire_actions, who=st.sampled_from(["to act", "to act", 0, 1, 2, 3]),
-       version_offset=st.sampled_from([0, 0, 0, 0, -1, 1, 10**6]))
+@given(
+    action=wire_actions,
+    who=st.sampled_from(["to act", "to act", 0, 1, 2, 3]),
+    version_offset=st.sampled_from([0, 0, 0, 0, -1, 1, 10**6]),
+)
 def test_out_of_turn_and_illegal_actions_are_refused_and_change_nothing(
-        live: LiveServer, action: dict[str, Any], who: int | str, version_offset: int) -> None:
+    live: LiveServer, action: dict[str, Any], who: int | str, version_offset: int
+) -> None:
     version, to_act = current(live)
     seat = to_act if who == "to act" else int(who)
-    message = {"type": "action", "id": 41, "version": max(0, version + version_offset),
-               "action": action}
+    message = {
+        "type": "action",
+        "id": 41,
+        "version": max(0, version + version_offset),
+        "action": action,
+    }
     code = engine_refusal(live, seat, message)
     assume(code is not None)
     before = live.fingerprint()
@@ -517,8 +670,11 @@ def test_out_of_turn_and_illegal_actions_are_refused_and_change_nothing(
     reply = reply_to(ws)
     event(f"answer: {reply.get('code')}")
     assert reply == {"type": "error", "re": 41, "code": code, "message": reply["message"]}
-    if (seat != to_act and message["version"] == version
-            and code not in ("bad_message", "malformed_action")):
+    if (
+        seat != to_act
+        and message["version"] == version
+        and code not in ("bad_message", "malformed_action")
+    ):
         assert code == "not_your_turn"
     assert live.fingerprint() == before
 
@@ -540,6 +696,9 @@ def test_the_server_still_serves_and_the_game_waits(live: LiveServer) -> None:
         return action_to_json(legal_actions(state, to_act)[0], BOARD)
 
     ws = live.seats[to_act]
-    ws.send(json.dumps({"type": "action", "id": 99, "version": version,
-                        "action": live.run(first_legal)}))
+    ws.send(
+        json.dumps(
+            {"type": "action", "id": 99, "version": version, "action": live.run(first_legal)}
+        )
+    )
     assert reply_to(ws) == {"type": "accepted", "re": 99, "version": version + 1}

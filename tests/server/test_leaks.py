@@ -72,7 +72,8 @@ class Recorder:
     tokens: dict[str, int] = field(default_factory=dict)
     """Every token issued, and the connection it was issued to."""
     shown: dict[tuple[str, int], list[tuple[int, list[str], list[str]]]] = field(
-        default_factory=lambda: defaultdict(list))
+        default_factory=lambda: defaultdict(list)
+    )
     """(table, seat) -> (version, hand, tiles) of every update sent to that seat."""
     conn_of: dict[ServerConnection, int] = field(default_factory=dict)
 
@@ -118,7 +119,8 @@ class Recorder:
                 self.problem(f"{where}: a seat's view lacks its hand or tiles")
             else:
                 self.shown[(table, seat)].append(
-                    (message["version"], list(shown["hand"]), list(shown["tiles"])))
+                    (message["version"], list(shown["hand"]), list(shown["tiles"]))
+                )
             if message.get("prompt") is not None and seat not in shown["to_act"]:
                 self.problem(f"{where}: prompted while not to act")
         for event in message["events"]:
@@ -150,8 +152,10 @@ class Recorder:
 
 def holdings(state: GameState) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Each seat's (card counts, sorted tile ids): the secrets a view may show its owner."""
-    return [(tuple(state.hands[seat]), tuple(sorted(state.tiles[seat])))
-            for seat in range(state.players)]
+    return [
+        (tuple(state.hands[seat]), tuple(sorted(state.tiles[seat])))
+        for seat in range(state.players)
+    ]
 
 
 @pytest.fixture
@@ -172,8 +176,9 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     return recording
 
 
-async def watch(open_client: Callable[..., Awaitable[RawClient]], server: TyrosServer,
-                table: str) -> dict[str, Any]:
+async def watch(
+    open_client: Callable[..., Awaitable[RawClient]], server: TyrosServer, table: str
+) -> dict[str, Any]:
     """Spectate ``table`` to its end; returns the final score sheet."""
     await wait_for(lambda: table in server.session.tables, what=f"table {table}")
     client = await open_client(url_of(server))
@@ -187,16 +192,30 @@ async def watch(open_client: Callable[..., Awaitable[RawClient]], server: TyrosS
 
 
 async def test_no_frame_shows_a_seat_anything_of_another_seat(
-        server: TyrosServer, recorder: Recorder,
-        open_client: Callable[..., Awaitable[RawClient]]) -> None:
+    server: TyrosServer, recorder: Recorder, open_client: Callable[..., Awaitable[RawClient]]
+) -> None:
     url = url_of(server)
     rng = random.Random(1)
     tables = [(f"four-{t}", 4, "first", 1000 + t) for t in range(FOUR_PLAYER_TABLES)]
-    tables += [(f"three-{t}", 3, "variable" if t % 2 else "first", 2000 + t)
-               for t in range(THREE_PLAYER_TABLES)]
-    bots = [asyncio.create_task(light_bot(url, table, f"{table}-{i}", players,
-                                          random.Random(rng.random()), setup=setup, seed=seed))
-            for table, players, setup, seed in tables for i in range(players)]
+    tables += [
+        (f"three-{t}", 3, "variable" if t % 2 else "first", 2000 + t)
+        for t in range(THREE_PLAYER_TABLES)
+    ]
+    bots = [
+        asyncio.create_task(
+            light_bot(
+                url,
+                table,
+                f"{table}-{i}",
+                players,
+                random.Random(rng.random()),
+                setup=setup,
+                seed=seed,
+            )
+        )
+        for table, players, setup, seed in tables
+        for i in range(players)
+    ]
     watched = [tables[i][0] for i in range(0, len(tables), len(tables) // WATCHED_TABLES)]
     watchers = [asyncio.create_task(watch(open_client, server, table)) for table in watched]
     try:
@@ -214,7 +233,7 @@ async def test_no_frame_shows_a_seat_anything_of_another_seat(
     at = 0
     by_table: dict[str, dict[str, Any]] = {}
     for table, players, _, _ in tables:
-        table_scores = scores[at:at + players]
+        table_scores = scores[at : at + players]
         at += players
         assert all(s == table_scores[0] for s in table_scores)
         by_table[table] = table_scores[0]
@@ -241,7 +260,8 @@ async def test_no_frame_shows_a_seat_anything_of_another_seat(
                 shown = (counts_from_names(hand), tuple(sorted(map(BOARD.parse_space, tiles))))
                 assert shown == holds[seat], (
                     f"table {table}, version {state.version}: seat {seat} was shown {shown}; "
-                    f"the seats hold {holds}")
+                    f"the seats hold {holds}"
+                )
                 checked += 1
             if index < len(stored.actions):
                 acting, action = stored.actions[index]
@@ -253,32 +273,66 @@ async def test_no_frame_shows_a_seat_anything_of_another_seat(
 
 def test_the_recorder_notices_leaks() -> None:
     """The checks above are not vacuous: each kind of leak is reported."""
-    conns = {1: Connection("127.0.0.1", table="t", seat=0),
-             2: Connection("127.0.0.1", table="t", spectator=True)}
+    conns = {
+        1: Connection("127.0.0.1", table="t", seat=0),
+        2: Connection("127.0.0.1", table="t", spectator=True),
+    }
     server = cast(TyrosServer, SimpleNamespace(session=SimpleNamespace(conns=conns), peers={}))
     recording = Recorder()
     token = "A" * 43
 
     def update(viewer: int | None, **view: Any) -> dict[str, Any]:
-        return {"type": "update", "version": 3, "events": view.pop("events", []),
-                "view": {"viewer": viewer, "to_act": [1], **view}, "prompt": None}
+        return {
+            "type": "update",
+            "version": 3,
+            "events": view.pop("events", []),
+            "view": {"viewer": viewer, "to_act": [1], **view},
+            "prompt": None,
+        }
 
-    recording.record(server, [
-        Send(1, {"type": "welcome", "token": token}),
-        Send(1, update(0, hand=[], tiles=[], events=[
-            {"type": "cards_drawn", "seat": 1, "count": 1, "cards": ["wild"]}])),
-        Send(1, update(0, hand=[], tiles=[], events=[
-            {"type": "action", "seat": 2, "action": {"kind": "keep", "cards": ["wild"]}}])),
-        Send(2, update(None, hand=["wild"])),
-        Send(1, {**update(0, hand=[], tiles=[]), "prompt": {"version": 3, "legal": []}}),
-    ])
-    recording.check_frame(cast(ServerConnection, object()),
-                          json.dumps({"type": "table", "name": token}))
-    recording.check_frame(cast(ServerConnection, object()),
-                          json.dumps({"type": "update", "events": [{"order": []}]}))
+    recording.record(
+        server,
+        [
+            Send(1, {"type": "welcome", "token": token}),
+            Send(
+                1,
+                update(
+                    0,
+                    hand=[],
+                    tiles=[],
+                    events=[{"type": "cards_drawn", "seat": 1, "count": 1, "cards": ["wild"]}],
+                ),
+            ),
+            Send(
+                1,
+                update(
+                    0,
+                    hand=[],
+                    tiles=[],
+                    events=[
+                        {"type": "action", "seat": 2, "action": {"kind": "keep", "cards": ["wild"]}}
+                    ],
+                ),
+            ),
+            Send(2, update(None, hand=["wild"])),
+            Send(1, {**update(0, hand=[], tiles=[]), "prompt": {"version": 3, "legal": []}}),
+        ],
+    )
+    recording.check_frame(
+        cast(ServerConnection, object()), json.dumps({"type": "table", "name": token})
+    )
+    recording.check_frame(
+        cast(ServerConnection, object()), json.dumps({"type": "update", "events": [{"order": []}]})
+    )
     found = "\n".join(recording.problems)
     assert len(recording.problems) == 6, found
-    for needle in ("cards_drawn.cards", "keep.cards", "spectator was shown",
-                   "prompted while not to act", "carries the token", '"order"'):
+    for needle in (
+        "cards_drawn.cards",
+        "keep.cards",
+        "spectator was shown",
+        "prompted while not to act",
+        "carries the token",
+        '"order"',
+    ):
         assert needle in found
     assert recording.shown[("t", 0)] == [(3, [], [])] * 3

@@ -16,33 +16,58 @@ from tyros_server.session import Send, Session
 from tyros_server.storage import Store
 
 
-def test_session_logs_hold_no_token_and_no_hand(tmp_path: Path,
-                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_session_logs_hold_no_token_and_no_hand(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     ticks = itertools.count()
     session = Session(Store(str(tmp_path / "t.db")), clock=lambda: next(ticks) * 0.1)
     tokens = []
     for conn in range(4):  # connection n takes seat n
         session.connect(conn, "127.0.0.1")
-        out = session.receive(conn, json.dumps({"type": "hello", "id": 1, "protocol": 1,
-                                                 "name": f"p{conn}", "table": "t", "seed": 3}))
-        tokens += [item.message["token"] for item in out
-                   if isinstance(item, Send) and item.message["type"] == "welcome"]
+        out = session.receive(
+            conn,
+            json.dumps(
+                {
+                    "type": "hello",
+                    "id": 1,
+                    "protocol": 1,
+                    "name": f"p{conn}",
+                    "table": "t",
+                    "seed": 3,
+                }
+            ),
+        )
+        tokens += [
+            item.message["token"]
+            for item in out
+            if isinstance(item, Send) and item.message["type"] == "welcome"
+        ]
     state = session.tables["t"].state
     assert state is not None and len(tokens) == 4
     rng = random.Random(1)
     for _ in range(80):  # legal actions, and refused ones that log errors
         seat = seats_to_act(state)[0]
-        session.receive(seat, json.dumps({"type": "action", "id": 2, "version": 999,
-                                          "action": {"kind": "pass"}}))
+        session.receive(
+            seat,
+            json.dumps({"type": "action", "id": 2, "version": 999, "action": {"kind": "pass"}}),
+        )
         action = rng.choice(legal_actions(state, seat))
-        session.receive(seat, json.dumps({"type": "action", "id": 3, "version": state.version,
-                                          "action": action_to_json(action, state.board)}))
+        session.receive(
+            seat,
+            json.dumps(
+                {
+                    "type": "action",
+                    "id": 3,
+                    "version": state.version,
+                    "action": action_to_json(action, state.board),
+                }
+            ),
+        )
     assert state.version == 80
     session.disconnect(0)
     session.connect(9, "127.0.0.1")
-    session.receive(9, json.dumps({"type": "resume", "id": 4, "protocol": 1,
-                                   "token": tokens[0]}))
+    session.receive(9, json.dumps({"type": "resume", "id": 4, "protocol": 1, "token": tokens[0]}))
     assert caplog.records, "the session logs what happens"
     for token in tokens:
         assert token not in caplog.text

@@ -59,10 +59,10 @@ def stored_rows(db: Path, table: str) -> tuple[dict[str, Any], list[tuple[int, i
     """(options, [(seq, seat, action JSON)] in seq order) straight from the SQLite file."""
     conn = sqlite3.connect(db)
     try:
-        (options,) = conn.execute("SELECT options FROM tables WHERE name = ?",
-                                  (table,)).fetchone()
-        rows = conn.execute("SELECT seq, seat, action FROM actions WHERE table_name = ? "
-                            "ORDER BY seq", (table,)).fetchall()
+        (options,) = conn.execute("SELECT options FROM tables WHERE name = ?", (table,)).fetchone()
+        rows = conn.execute(
+            "SELECT seq, seat, action FROM actions WHERE table_name = ? ORDER BY seq", (table,)
+        ).fetchall()
     finally:
         conn.close()
     return json.loads(options), [(seq, seat, text) for seq, seat, text in rows]
@@ -87,8 +87,9 @@ def replay_rows(options: dict[str, Any], rows: list[tuple[int, int, str]]) -> Ga
     return state
 
 
-def check_nothing_lost_nothing_doubled(db: Path, tap: Tap, table: str,
-                                       scores: list[dict[str, Any]]) -> int:
+def check_nothing_lost_nothing_doubled(
+    db: Path, tap: Tap, table: str, scores: list[dict[str, Any]]
+) -> int:
     """Hold the database to what the clients were told; returns how many acks were checked."""
     options, rows = stored_rows(db, table)
     seqs = [seq for seq, _, _ in rows]
@@ -109,15 +110,16 @@ def check_nothing_lost_nothing_doubled(db: Path, tap: Tap, table: str,
             assert ack["version"] == message["version"] + 1, (ack, message)
             assert by_seq.get(ack["version"]) == (seat, canonical(message["action"])), (
                 f"acknowledged action {message} of seat {seat} is not stored as "
-                f"action {ack['version']}")
+                f"action {ack['version']}"
+            )
             acknowledged += 1
         for error in traffic.of_type("error"):
             assert error["code"] in ("stale_version", "rate_limited"), error
     # Every stored action is one its seat sent, for exactly the version before it.
     for seq, (seat, action) in by_seq.items():
         assert (seq, action) in sent_for.get(seat, set()), (
-            f"stored action {seq} ({action}) of seat {seat} was never sent for version "
-            f"{seq - 1}")
+            f"stored action {seq} ({action}) of seat {seat} was never sent for version {seq - 1}"
+        )
 
     state = replay_rows(options, rows)
     assert state.phase == Phase.OVER
@@ -130,11 +132,13 @@ def check_nothing_lost_nothing_doubled(db: Path, tap: Tap, table: str,
 
 
 async def test_a_stopped_server_resumes_the_game_and_the_bots_finish_it(
-        make_server: ServerFactory, db_path: Path, tap: Tap) -> None:
+    make_server: ServerFactory, db_path: Path, tap: Tap
+) -> None:
     first = await make_server()
     port = first.port
     bots = start_bots(bot_runs(url_of(first), TABLE, 4, seed=61), 61)
     try:
+
         def far_enough() -> bool:
             table = first.session.tables.get(TABLE)
             return table is not None and table.state is not None and table.state.version >= 60
@@ -146,8 +150,11 @@ async def test_a_stopped_server_resumes_the_game_and_the_bots_finish_it(
         state = first.session.tables[TABLE].state
         assert state is not None and state.phase != Phase.OVER
         stopped_at = state.fingerprint()
-        await wait_for(lambda: all(t.close_code is not None for t in open_then),
-                       STEP_TIMEOUT, "the bots to see the server go")
+        await wait_for(
+            lambda: all(t.close_code is not None for t in open_then),
+            STEP_TIMEOUT,
+            "the bots to see the server go",
+        )
 
         second = await make_server(port=port)
         resumed = second.session.tables[TABLE].state
@@ -160,7 +167,8 @@ async def test_a_stopped_server_resumes_the_game_and_the_bots_finish_it(
     assert [t.close_code for t in open_then] == [1001] * 4
     resumes = [t for t in tap.connections if t.sent and t.sent[0]["type"] == "resume"]
     assert sorted(t.seat for t in resumes if t.seat is not None) == [0, 1, 2, 3], [
-        (t.sent[0]["type"] if t.sent else None, t.seat, t.close_code) for t in tap.connections]
+        (t.sent[0]["type"] if t.sent else None, t.seat, t.close_code) for t in tap.connections
+    ]
     # Every connection began by joining (nothing meant for the old one went first).
     assert all(t.sent[0]["type"] in ("hello", "resume") for t in tap.connections if t.sent)
     for traffic in resumes:
@@ -169,7 +177,7 @@ async def test_a_stopped_server_resumes_the_game_and_the_bots_finish_it(
         assert table_msg["type"] == "table" and resync["type"] == "update"
         assert resync["view"]["viewer"] == traffic.seat and "hand" in resync["view"]
     options, rows = stored_rows(db_path, TABLE)
-    assert replay_rows(options, rows[:state.version]).fingerprint() == stopped_at
+    assert replay_rows(options, rows[: state.version]).fingerprint() == stopped_at
     assert check_nothing_lost_nothing_doubled(db_path, tap, TABLE, scores) > 0
     assert second.session.tables[TABLE].finished
 
@@ -190,10 +198,26 @@ class ServerProcess:
 
     async def start(self) -> None:
         with self.log.open("ab") as err:
-            self.procs.append(subprocess.Popen(
-                [sys.executable, "-m", "tyros_server.cli", "--host", HOST,
-                 "--port", str(self.port), "--db", str(self.db), "--log-level", "WARNING"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err))
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "tyros_server.cli",
+                        "--host",
+                        HOST,
+                        "--port",
+                        str(self.port),
+                        "--db",
+                        str(self.db),
+                        "--log-level",
+                        "WARNING",
+                    ],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=err,
+                )
+            )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 30
         while loop.time() < deadline:
@@ -236,7 +260,8 @@ def server_process(db_dir: Path) -> Iterator[ServerProcess]:
 
 
 async def test_a_killed_server_loses_no_acknowledged_action(
-        server_process: ServerProcess, tap: Tap) -> None:
+    server_process: ServerProcess, tap: Tap
+) -> None:
     db = server_process.db
     await server_process.start()
     bots = start_bots(bot_runs(f"ws://{HOST}:{server_process.port}", TABLE, 4, seed=71), 71)

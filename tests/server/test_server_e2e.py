@@ -61,8 +61,9 @@ def check_score_sheet(score: dict[str, Any], players: int) -> None:
     assert {totals[w] for w in score["winners"]} == {max(totals)}
 
 
-async def play_raw(client: RawClient, rng: random.Random,
-                   stop: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+async def play_raw(
+    client: RawClient, rng: random.Random, stop: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
     """Act at random on every prompt until an update satisfies ``stop``; returns it.
 
     Acting on a prompt that a later update has overtaken is normal in trades, and a
@@ -83,8 +84,12 @@ async def play_raw(client: RawClient, rng: random.Random,
             return message
         prompt = message.get("prompt")
         if prompt:
-            last = {"type": "action", "id": client.next_id(), "version": prompt["version"],
-                    "action": rng.choice(prompt["legal"])}
+            last = {
+                "type": "action",
+                "id": client.next_id(),
+                "version": prompt["version"],
+                "action": rng.choice(prompt["legal"]),
+            }
             await client.send(last)
 
 
@@ -111,7 +116,8 @@ def walk_keys(value: Any) -> set[str]:
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 11), (4, 12)])
 async def test_a_game_between_bots_ends_with_one_agreed_score_sheet(
-        server: TyrosServer, players: int, seed: int) -> None:
+    server: TyrosServer, players: int, seed: int
+) -> None:
     runs = bot_runs(url_of(server), "game", players, seed=seed)
     scores = await play_bots(runs, seed)
 
@@ -148,8 +154,9 @@ async def test_two_tables_play_at_once(server: TyrosServer, open_client: OpenCli
         assert [seat["seat"] for seat in info["seats"]] == list(range(len(runs)))
 
 
-async def test_list_tables_shows_tables_and_seats(server: TyrosServer,
-                                                  open_client: OpenClient) -> None:
+async def test_list_tables_shows_tables_and_seats(
+    server: TyrosServer, open_client: OpenClient
+) -> None:
     url = url_of(server)
     observer = await open_client(url)
     assert await observer.list_tables() == []
@@ -159,17 +166,24 @@ async def test_list_tables_shows_tables_and_seats(server: TyrosServer,
     assert (await bob.hello("friday", "Bob"))["seat"] == 1
     info = find_table(await observer.list_tables(), "friday")
     assert info == {
-        "name": "friday", "players": 4, "setup": "first", "started": False, "finished": False,
+        "name": "friday",
+        "players": 4,
+        "setup": "first",
+        "started": False,
+        "finished": False,
         "spectators": 0,
-        "seats": [{"seat": 0, "name": "Ann", "connected": True, "bot": False},
-                  {"seat": 1, "name": "Bob", "connected": True, "bot": False},
-                  {"seat": 2, "name": None, "connected": False, "bot": False},
-                  {"seat": 3, "name": None, "connected": False, "bot": False}],
+        "seats": [
+            {"seat": 0, "name": "Ann", "connected": True, "bot": False},
+            {"seat": 1, "name": "Bob", "connected": True, "bot": False},
+            {"seat": 2, "name": None, "connected": False, "bot": False},
+            {"seat": 3, "name": None, "connected": False, "bot": False},
+        ],
     }
 
     await bob.close()
-    await wait_for(lambda: server.session.tables["friday"].seats[1].conn is None,
-                   what="Bob's seat to be free")
+    await wait_for(
+        lambda: server.session.tables["friday"].seats[1].conn is None, what="Bob's seat to be free"
+    )
     watcher = await open_client(url)
     welcome = await watcher.hello("friday", "Eve", spectate=True)
     assert welcome["seat"] is None and welcome["token"] is None
@@ -188,7 +202,8 @@ async def test_list_tables_shows_tables_and_seats(server: TyrosServer,
 
 
 async def test_table_messages_follow_spectators_coming_and_going(
-        server: TyrosServer, open_client: OpenClient) -> None:
+    server: TyrosServer, open_client: OpenClient
+) -> None:
     """protocol.md: "whenever somebody joins, leaves or returns, every connection at the
     table gets" a ``table`` message, whose ``spectators`` counts the watchers."""
     url = url_of(server)
@@ -200,15 +215,17 @@ async def test_table_messages_follow_spectators_coming_and_going(
     joined = await player.recv()
     assert joined["type"] == "table" and joined["table"]["spectators"] == 1
     await watcher.close()
-    await wait_for(lambda: not server.session.tables["watched"].spectators,
-                   what="the spectator to be gone")
+    await wait_for(
+        lambda: not server.session.tables["watched"].spectators, what="the spectator to be gone"
+    )
     # The departure is already handled: its announcement is on its way.
     left = await player.recv()
     assert left["type"] == "table" and left["table"]["spectators"] == 0
 
 
 async def test_a_spectator_sees_only_public_views_and_the_final_score(
-        server: TyrosServer, open_client: OpenClient) -> None:
+    server: TyrosServer, open_client: OpenClient
+) -> None:
     url = url_of(server)
     runs = bot_runs(url, "watched", 4, seed=21)
     first = start_bots(runs[:1], 21)
@@ -253,7 +270,8 @@ async def test_a_spectator_sees_only_public_views_and_the_final_score(
 
 
 async def test_a_dropped_player_resumes_with_a_full_resync_and_the_game_finishes(
-        server: TyrosServer, open_client: OpenClient) -> None:
+    server: TyrosServer, open_client: OpenClient
+) -> None:
     url = url_of(server)
     rng = random.Random(31)
     human = await open_client(url)
@@ -266,8 +284,10 @@ async def test_a_dropped_player_resumes_with_a_full_resync_and_the_game_finishes
         assert not game_over(dropped_at)
         human.ws.transport.abort()  # the network goes away: no closing handshake
 
-        await wait_for(lambda: server.session.tables["resumed"].seats[0].conn is None,
-                       what="the server to notice the drop")
+        await wait_for(
+            lambda: server.session.tables["resumed"].seats[0].conn is None,
+            what="the server to notice the drop",
+        )
         observer = await open_client(url)
         info = find_table(await observer.list_tables(), "resumed")
         assert info is not None and info["seats"][0]["connected"] is False
@@ -275,8 +295,15 @@ async def test_a_dropped_player_resumes_with_a_full_resync_and_the_game_finishes
 
         back = await open_client(url)
         again = await back.resume(token)
-        assert again == {"type": "welcome", "re": again["re"], "protocol": 1,
-                         "table": "resumed", "seat": 0, "name": "Human", "token": None}
+        assert again == {
+            "type": "welcome",
+            "re": again["re"],
+            "protocol": 1,
+            "table": "resumed",
+            "seat": 0,
+            "name": "Human",
+            "token": None,
+        }
         table_msg = await back.recv()
         assert table_msg["type"] == "table"
         assert table_msg["table"]["seats"][0]["connected"] is True
@@ -295,8 +322,13 @@ async def test_a_dropped_player_resumes_with_a_full_resync_and_the_game_finishes
         # The resynced client plays on from the resync update itself.
         prompt = resync.get("prompt")
         if prompt:
-            await back.send({"type": "action", "version": prompt["version"],
-                             "action": rng.choice(prompt["legal"])})
+            await back.send(
+                {
+                    "type": "action",
+                    "version": prompt["version"],
+                    "action": rng.choice(prompt["legal"]),
+                }
+            )
         final = await play_raw(back, rng, game_over)
         scores = await finish(bots)
     finally:
@@ -305,8 +337,9 @@ async def test_a_dropped_player_resumes_with_a_full_resync_and_the_game_finishes
     assert server.session.tables["resumed"].finished
 
 
-async def test_resume_takes_the_seat_from_a_live_connection(server: TyrosServer,
-                                                            open_client: OpenClient) -> None:
+async def test_resume_takes_the_seat_from_a_live_connection(
+    server: TyrosServer, open_client: OpenClient
+) -> None:
     url = url_of(server)
     old = await open_client(url)
     token = (await old.hello("taken", "Ann", players=3))["token"]
@@ -318,19 +351,18 @@ async def test_resume_takes_the_seat_from_a_live_connection(server: TyrosServer,
     assert info is not None and info["seats"][0]["connected"] is True
 
 
-async def test_a_wrong_token_gets_bad_token(server: TyrosServer,
-                                            open_client: OpenClient) -> None:
+async def test_a_wrong_token_gets_bad_token(server: TyrosServer, open_client: OpenClient) -> None:
     url = url_of(server)
     player = await open_client(url)
     await player.hello("tokens", "Ann", players=3)
     stranger = await open_client(url)
-    reply = await stranger.request({"type": "resume", "id": 77, "protocol": 1,
-                                    "token": secrets.token_urlsafe(32)})
+    reply = await stranger.request(
+        {"type": "resume", "id": 77, "protocol": 1, "token": secrets.token_urlsafe(32)}
+    )
     assert (reply["type"], reply["re"], reply["code"]) == ("error", 77, "bad_token")
     # The connection is still there, and still not seated.
     assert find_table(await stranger.list_tables(), "tokens") is not None
-    reply = await stranger.request({"type": "action", "version": 0,
-                                    "action": {"kind": "pass"}})
+    reply = await stranger.request({"type": "action", "version": 0, "action": {"kind": "pass"}})
     assert reply["code"] == "hello_first"
 
 
@@ -338,7 +370,8 @@ async def test_a_wrong_token_gets_bad_token(server: TyrosServer,
 
 
 async def test_export_writes_a_record_that_replays_to_the_same_score(
-        server: TyrosServer, db_path: Path, tmp_path: Path) -> None:
+    server: TyrosServer, db_path: Path, tmp_path: Path
+) -> None:
     runs = bot_runs(url_of(server), "exported", 3, seed=41)
     scores = await play_bots(runs, 41)
     out = tmp_path / "record.json"
@@ -359,7 +392,8 @@ async def test_export_writes_a_record_that_replays_to_the_same_score(
 
 
 async def test_export_refuses_unknown_and_unstarted_tables(
-        server: TyrosServer, db_path: Path, tmp_path: Path, open_client: OpenClient) -> None:
+    server: TyrosServer, db_path: Path, tmp_path: Path, open_client: OpenClient
+) -> None:
     lone = await open_client(url_of(server))
     await lone.hello("waiting", "Ann", players=3)
     out = tmp_path / "none.json"
@@ -371,11 +405,13 @@ async def test_export_refuses_unknown_and_unstarted_tables(
 # Transport limits ------------------------------------------------------------------------
 
 
-async def test_browser_origins_are_refused(server: TyrosServer,
-                                           open_client: OpenClient) -> None:
+async def test_browser_origins_are_refused(server: TyrosServer, open_client: OpenClient) -> None:
     with pytest.raises(InvalidStatus) as refused:
-        async with connect(url_of(server), origin="http://evil.example",  # type: ignore[arg-type]
-                           open_timeout=10):
+        async with connect(
+            url_of(server),
+            origin="http://evil.example",  # type: ignore[arg-type]
+            open_timeout=10,
+        ):
             pass
     assert refused.value.response.status_code == 403
     assert server.session.conns == {}
@@ -384,7 +420,8 @@ async def test_browser_origins_are_refused(server: TyrosServer,
 
 
 async def test_a_frame_over_64_kib_closes_that_connection_only(
-        server: TyrosServer, open_client: OpenClient) -> None:
+    server: TyrosServer, open_client: OpenClient
+) -> None:
     url = url_of(server)
     bots = start_bots(bot_runs(url, "busy", 3, seed=51), 51)
     try:
@@ -411,7 +448,8 @@ async def test_a_frame_over_64_kib_closes_that_connection_only(
 
 
 async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
-        make_server: ServerFactory, open_client: OpenClient) -> None:
+    make_server: ServerFactory, open_client: OpenClient
+) -> None:
     """More than SEND_QUEUE_LIMIT frames waiting for one client: the server lets it go.
 
     The client pauses reading at the TCP level and keeps asking for the table list (no
@@ -422,8 +460,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
     url = url_of(server)
     owners = [await open_client(url) for _ in range(20)]
     for i, owner in enumerate(owners):  # twenty tables make each list some 8 KB
-        await owner.hello(f"table-with-a-long-name-{i:08d}", "a-rather-long-player-name",
-                          players=4)
+        await owner.hello(f"table-with-a-long-name-{i:08d}", "a-rather-long-player-name", players=4)
     slow = await open_client(url)
     await slow.list_tables()
     port = slow.ws.local_address[1]
@@ -443,15 +480,19 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
                     break
         assert backed_up()
         # The server must start closing that connection now, not when the backlog drains.
-        await wait_for(lambda: peer.ws.state is not State.OPEN, STEP_TIMEOUT,
-                       "the server to drop the client that does not read")
+        await wait_for(
+            lambda: peer.ws.state is not State.OPEN,
+            STEP_TIMEOUT,
+            "the server to drop the client that does not read",
+        )
         assert len(await owners[0].list_tables()) == 20
     finally:
         slow.ws.transport.abort()
 
 
 async def test_a_connection_that_never_says_hello_is_closed(
-        make_server: ServerFactory, open_client: OpenClient) -> None:
+    make_server: ServerFactory, open_client: OpenClient
+) -> None:
     """The shell sleeps until the session's next deadline: here the hello timeout."""
     server = await make_server(hello_seconds=0.3)
     silent = await open_client(url_of(server))

@@ -89,8 +89,14 @@ def check_output(out: Output) -> Output:
 class Harness:
     """A session on a SQLite file, with a fake clock; every output goes through check_output."""
 
-    def __init__(self, path: Path, *, clock: FakeClock | None = None,
-                 limits: Limits | None = None, takeover: TakeoverPolicy | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        clock: FakeClock | None = None,
+        limits: Limits | None = None,
+        takeover: TakeoverPolicy | None = None,
+    ) -> None:
         self.path = path
         self.clock = clock or FakeClock()
         self.store = Store(str(path))
@@ -134,19 +140,37 @@ class Harness:
     # Conveniences --------------------------------------------------------------------
 
     def hello(self, conn: int, table: str, name: str, **options: Any) -> Output:
-        return self.send(conn, {"type": "hello", "id": self.next_id(), "protocol": 1,
-                                "name": name, "table": table, **options})
+        return self.send(
+            conn,
+            {
+                "type": "hello",
+                "id": self.next_id(),
+                "protocol": 1,
+                "name": name,
+                "table": table,
+                **options,
+            },
+        )
 
     def resume(self, conn: int, token: str) -> Output:
-        return self.send(conn, {"type": "resume", "id": self.next_id(), "protocol": 1,
-                                "token": token})
+        return self.send(
+            conn, {"type": "resume", "id": self.next_id(), "protocol": 1, "token": token}
+        )
 
-    def act(self, conn: int, action: dict[str, Any], version: int | None = None,
-            id_: int | None = None) -> Output:
+    def act(
+        self, conn: int, action: dict[str, Any], version: int | None = None, id_: int | None = None
+    ) -> Output:
         if version is None:
             version = self.state_of_conn(conn).version
-        return self.send(conn, {"type": "action", "id": self.next_id() if id_ is None else id_,
-                                "version": version, "action": action})
+        return self.send(
+            conn,
+            {
+                "type": "action",
+                "id": self.next_id() if id_ is None else id_,
+                "version": version,
+                "action": action,
+            },
+        )
 
     def list_tables(self, conn: int) -> dict[str, Any]:
         out = self.send(conn, {"type": "list_tables", "id": 7})
@@ -180,9 +204,12 @@ class Harness:
         """The connections whose latest update carries a prompt, in the order given."""
         return [c for c in conns if (u := self.latest.get(c)) and u.get("prompt")]
 
-    def play_one(self, conns: list[int], rng: random.Random,
-                 choose: Callable[[int, list[dict[str, Any]]], dict[str, Any] | None]
-                 | None = None) -> Output:
+    def play_one(
+        self,
+        conns: list[int],
+        rng: random.Random,
+        choose: Callable[[int, list[dict[str, Any]]], dict[str, Any] | None] | None = None,
+    ) -> Output:
         """Let the first prompted connection act on its prompt; it must be accepted.
 
         The clock moves on a little with each action, as it would (the rate limiter).
@@ -209,8 +236,13 @@ class Seated:
 
 def to(out: Output, conn: int, kind: str | None = None) -> list[dict[str, Any]]:
     """The messages sent to ``conn`` (of one type, if given)."""
-    return [item.message for item in out if isinstance(item, Send) and item.conn == conn
-            and (kind is None or item.message["type"] == kind)]
+    return [
+        item.message
+        for item in out
+        if isinstance(item, Send)
+        and item.conn == conn
+        and (kind is None or item.message["type"] == kind)
+    ]
 
 
 def first(out: Output, conn: int, kind: str) -> dict[str, Any]:
@@ -290,33 +322,50 @@ def test_list_tables_before_hello(harness: Harness) -> None:
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_hello_creates_a_table_and_seats_fill_in_join_order(harness: Harness,
-                                                            players: int) -> None:
+def test_hello_creates_a_table_and_seats_fill_in_join_order(harness: Harness, players: int) -> None:
     conns: list[int] = []
     tokens: list[str] = []
     for seat in range(players):
         conn = harness.connect()
         conns.append(conn)
         id_ = 40 + seat
-        out = harness.send(conn, {"type": "hello", "id": id_, "protocol": 1, "name": f"N{seat}",
-                                  "table": "t1", "players": players, "seed": 11})
+        out = harness.send(
+            conn,
+            {
+                "type": "hello",
+                "id": id_,
+                "protocol": 1,
+                "name": f"N{seat}",
+                "table": "t1",
+                "players": players,
+                "seed": 11,
+            },
+        )
         welcome = first(out, conn, "welcome")
-        assert welcome == {"type": "welcome", "re": id_, "protocol": PROTOCOL_VERSION,
-                           "table": "t1", "seat": seat, "name": f"N{seat}",
-                           "token": welcome["token"]}
+        assert welcome == {
+            "type": "welcome",
+            "re": id_,
+            "protocol": PROTOCOL_VERSION,
+            "table": "t1",
+            "seat": seat,
+            "name": f"N{seat}",
+            "token": welcome["token"],
+        }
         assert TOKEN.match(welcome["token"])
         tokens.append(welcome["token"])
         # Everyone seated so far hears who sits at the table.
         for earlier in conns:
             table = first(out, earlier, "table")["table"]
             assert [s["name"] for s in table["seats"]] == (
-                [f"N{i}" for i in range(seat + 1)] + [None] * (players - seat - 1))
-            assert all(s["connected"] for s in table["seats"][:seat + 1])
+                [f"N{i}" for i in range(seat + 1)] + [None] * (players - seat - 1)
+            )
+            assert all(s["connected"] for s in table["seats"][: seat + 1])
             assert table["started"] is (seat == players - 1)
         if seat < players - 1:
             assert to(out, conn, "update") == []
-            only_error(harness.act(conn, {"kind": "pass"}, 0, id_=5), conn,
-                       ErrorCode.NOT_STARTED, 5)
+            only_error(
+                harness.act(conn, {"kind": "pass"}, 0, id_=5), conn, ErrorCode.NOT_STARTED, 5
+            )
     assert len(set(tokens)) == players
     # The last seat started the game: every seat got an update, prompted iff it must act.
     state = harness.state("t1")
@@ -335,8 +384,11 @@ def test_hello_creates_a_table_and_seats_fill_in_join_order(harness: Harness,
 def test_tokens_are_not_written_to_the_database(harness: Harness) -> None:
     seated = harness.join("t", 4)
     harness.close()
-    raw = b"".join(path.read_bytes() for path in harness.path.parent.iterdir()
-                   if path.name.startswith(harness.path.name))
+    raw = b"".join(
+        path.read_bytes()
+        for path in harness.path.parent.iterdir()
+        if path.name.startswith(harness.path.name)
+    )
     assert b"P3" in raw  # the names are there...
     for s in seated:
         assert TOKEN.match(s.token)
@@ -355,8 +407,9 @@ def test_options_of_a_later_hello_are_ignored(harness: Harness) -> None:
 def test_table_full(harness: Harness) -> None:
     harness.join("full", 3)
     late = harness.connect()
-    out = harness.send(late, {"type": "hello", "id": 9, "protocol": 1, "name": "Late",
-                              "table": "full"})
+    out = harness.send(
+        late, {"type": "hello", "id": 9, "protocol": 1, "name": "Late", "table": "full"}
+    )
     only_error(out, late, ErrorCode.TABLE_FULL, 9)
     # The refused connection has joined nothing: it can still watch.
     assert first(harness.hello(late, "full", "Late", spectate=True), late, "welcome")
@@ -399,27 +452,33 @@ def test_spectators_see_public_views_and_cannot_act(harness: Harness) -> None:
 
 def test_spectating_a_missing_table(harness: Harness) -> None:
     conn = harness.connect()
-    out = harness.send(conn, {"type": "hello", "id": 3, "protocol": 1, "name": "E",
-                              "table": "nope", "spectate": True})
+    out = harness.send(
+        conn,
+        {"type": "hello", "id": 3, "protocol": 1, "name": "E", "table": "nope", "spectate": True},
+    )
     only_error(out, conn, ErrorCode.NO_SUCH_TABLE, 3)
     assert harness.session.tables == {}
 
 
 def test_hello_twice(harness: Harness) -> None:
     [seated, *_] = harness.join("t", 3)
-    out = harness.send(seated.conn, {"type": "hello", "id": 12, "protocol": 1, "name": "X",
-                                     "table": "other"})
+    out = harness.send(
+        seated.conn, {"type": "hello", "id": 12, "protocol": 1, "name": "X", "table": "other"}
+    )
     only_error(out, seated.conn, ErrorCode.ALREADY_JOINED, 12)
-    out = harness.send(seated.conn, {"type": "resume", "id": 13, "protocol": 1,
-                                     "token": seated.token})
+    out = harness.send(
+        seated.conn, {"type": "resume", "id": 13, "protocol": 1, "token": seated.token}
+    )
     only_error(out, seated.conn, ErrorCode.ALREADY_JOINED, 13)
     assert "other" not in harness.session.tables
 
 
 def test_wrong_protocol_version(harness: Harness) -> None:
     conn = harness.connect()
-    out = harness.send(conn, {"type": "hello", "id": 1, "protocol": PROTOCOL_VERSION + 1,
-                              "name": "A", "table": "t"})
+    out = harness.send(
+        conn,
+        {"type": "hello", "id": 1, "protocol": PROTOCOL_VERSION + 1, "name": "A", "table": "t"},
+    )
     only_error(out, conn, ErrorCode.UNSUPPORTED_PROTOCOL, 1)
     out = harness.send(conn, {"type": "resume", "id": 2, "protocol": 0, "token": "x"})
     only_error(out, conn, ErrorCode.UNSUPPORTED_PROTOCOL, 2)
@@ -430,8 +489,7 @@ def test_wrong_protocol_version(harness: Harness) -> None:
 def test_action_before_hello(harness: Harness) -> None:
     harness.join("t", 3)
     conn = harness.connect()
-    out = harness.send(conn, {"type": "action", "id": 4, "version": 0,
-                              "action": {"kind": "pass"}})
+    out = harness.send(conn, {"type": "action", "id": 4, "version": 0, "action": {"kind": "pass"}})
     only_error(out, conn, ErrorCode.HELLO_FIRST, 4)
 
 
@@ -510,8 +568,12 @@ def test_illegal_actions_map_to_error_codes_and_change_nothing(harness: Harness)
     assert state.phase == Phase.OVER
     # After the end every action is refused as game_over.
     before = snapshot(state)
-    only_error(harness.act(conns[0], {"kind": "pass"}, state.version, id_=1), conns[0],
-               ErrorCode.GAME_OVER, 1)
+    only_error(
+        harness.act(conns[0], {"kind": "pass"}, state.version, id_=1),
+        conns[0],
+        ErrorCode.GAME_OVER,
+        1,
+    )
     assert snapshot(state) == before
     reasons.add("game_over")
     assert reasons == {reason.value for reason in Reason}
@@ -524,13 +586,22 @@ def test_fixed_refusals(harness: Harness) -> None:
     waiting = next(s for s in seated if s.seat != acting)
     mover = next(s for s in seated if s.seat == acting)
     before = snapshot(state)
-    only_error(harness.act(waiting.conn, {"kind": "pass"}, id_=1), waiting.conn,
-               ErrorCode.NOT_YOUR_TURN, 1)
-    only_error(harness.act(mover.conn, {"kind": "move", "from": "TY", "to": "99", "pay": []},
-                           id_=2), mover.conn, ErrorCode.MALFORMED_ACTION, 2)
+    only_error(
+        harness.act(waiting.conn, {"kind": "pass"}, id_=1), waiting.conn, ErrorCode.NOT_YOUR_TURN, 1
+    )
+    only_error(
+        harness.act(mover.conn, {"kind": "move", "from": "TY", "to": "99", "pay": []}, id_=2),
+        mover.conn,
+        ErrorCode.MALFORMED_ACTION,
+        2,
+    )
     assert state.phase == Phase.EXPAND
-    only_error(harness.act(mover.conn, {"kind": "keep", "cards": []}, id_=3), mover.conn,
-               ErrorCode.WRONG_PHASE, 3)
+    only_error(
+        harness.act(mover.conn, {"kind": "keep", "cards": []}, id_=3),
+        mover.conn,
+        ErrorCode.WRONG_PHASE,
+        3,
+    )
     assert snapshot(state) == before
 
 
@@ -590,8 +661,15 @@ def test_resume_with_the_token(harness: Harness) -> None:
     out = harness.send(back, {"type": "resume", "id": 77, "protocol": 1, "token": gone.token})
     messages = to(out, back)
     assert [m["type"] for m in messages] == ["welcome", "table", "update"]
-    assert messages[0] == {"type": "welcome", "re": 77, "protocol": PROTOCOL_VERSION,
-                           "table": "t", "seat": 2, "name": "P2", "token": None}
+    assert messages[0] == {
+        "type": "welcome",
+        "re": 77,
+        "protocol": PROTOCOL_VERSION,
+        "table": "t",
+        "seat": 2,
+        "name": "P2",
+        "token": None,
+    }
     assert messages[1]["table"]["seats"][2]["connected"] is True
     update = messages[2]
     state = harness.state("t")
@@ -628,8 +706,12 @@ def test_resume_takes_the_seat_from_another_connection(harness: Harness) -> None
     assert first(out, thief, "update")["view"]["viewer"] == 1
     assert to(out, holder.conn) == []  # the old connection is only closed
     # The old connection no longer holds anything.
-    only_error(harness.act(holder.conn, {"kind": "pass"}, harness.state("t").version, id_=3),
-               holder.conn, ErrorCode.HELLO_FIRST, 3)
+    only_error(
+        harness.act(holder.conn, {"kind": "pass"}, harness.state("t").version, id_=3),
+        holder.conn,
+        ErrorCode.HELLO_FIRST,
+        3,
+    )
     # Its disconnection does not mark the seat as absent.
     assert harness.disconnect(holder.conn) == []
     [info] = harness.list_tables(thief)["tables"]
@@ -655,9 +737,11 @@ def test_disconnect_before_the_start_and_the_game_still_starts(harness: Harness)
 # Time: trade deadlines and takeovers -------------------------------------------------------
 
 
-def play_until_proposal(harness: Harness, conns: list[int],
-                        rng: random.Random) -> tuple[int, dict[str, Any], Output]:
+def play_until_proposal(
+    harness: Harness, conns: list[int], rng: random.Random
+) -> tuple[int, dict[str, Any], Output]:
     """Random play without trades until a seat may propose; then it proposes."""
+
     def no_trades(conn: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
         return rng.choice([a for a in legal if a["kind"] != "propose"])
 
@@ -716,8 +800,9 @@ def test_trade_deadline_declines_unanswered_seats(harness: Harness) -> None:
     assert state.version == version + len(silent)
     stored = harness.store.load_table("t")
     assert stored is not None
-    assert stored.actions[-len(silent) - 1:] == [
-        (seat, {"kind": "answer", "accept": False}) for seat in asked]
+    assert stored.actions[-len(silent) - 1 :] == [
+        (seat, {"kind": "answer", "accept": False}) for seat in asked
+    ]
     assert len(stored.actions) == state.version
     for s in seated:
         assert to(out, s.conn, "update"), "everyone hears of the declines"
@@ -740,7 +825,8 @@ def test_no_deadline_is_pending_once_every_asked_seat_answered(harness: Harness)
 
 
 def test_takeover_plays_a_disconnected_seat_after_the_delay(
-        make_harness: Callable[..., Harness]) -> None:
+    make_harness: Callable[..., Harness],
+) -> None:
     harness = make_harness(limits=Limits(takeover_seconds=5), takeover=first_legal)
     seated = harness.join("t", 3, seed=12)
     state = harness.state("t")
@@ -774,8 +860,12 @@ def test_takeover_plays_a_disconnected_seat_after_the_delay(
         assert to(out, s.conn, "update")
     # The table shows a bot in the absent seat.
     [info] = harness.list_tables(others[0].conn)["tables"]
-    assert info["seats"][acting] == {"seat": acting, "name": f"P{acting}", "connected": False,
-                                     "bot": True}
+    assert info["seats"][acting] == {
+        "seat": acting,
+        "name": f"P{acting}",
+        "connected": False,
+        "bot": True,
+    }
     # The owner comes back: no bot any more, and the seat waits for its owner again.
     back = harness.connect()
     out = harness.resume(back, gone.token)
@@ -846,36 +936,65 @@ def test_binary_frames(harness: Harness) -> None:
     only_error(harness.receive(conn, frame), conn, ErrorCode.BINARY_FRAME, None)
 
 
-@pytest.mark.parametrize("text", ["{", "", "not json", '{"type": "list_tables",}', "[1,",
-                                  "[" * 100_000 + "]" * 100_000, "NaN-ish", "\x00"],
-                         ids=lambda text: f"{text[:12]!r}-{len(text)}")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{",
+        "",
+        "not json",
+        '{"type": "list_tables",}',
+        "[1,",
+        "[" * 100_000 + "]" * 100_000,
+        "NaN-ish",
+        "\x00",
+    ],
+    ids=lambda text: f"{text[:12]!r}-{len(text)}",
+)
 def test_malformed_json(harness: Harness, text: str) -> None:
     conn = harness.connect()
     only_error(harness.receive(conn, text), conn, ErrorCode.BAD_JSON, None)
 
 
-@pytest.mark.parametrize(("message", "re_"), [
-    ({"type": "action", "id": 7, "version": 1}, 7),
-    ({"type": "nope", "id": 8}, 8),
-    ({"type": "hello", "id": 9, "protocol": 1, "name": "A", "table": "bad name"}, 9),
-    ({"type": "list_tables", "id": 10, "extra": True}, 10),
-    ({"type": "action", "id": 11, "version": 0,
-      "action": {"kind": "move", "from": "TY", "to": "1", "pay": ["green"] * 61}}, 11),
-    ({"type": "action", "id": 0, "version": 0, "action": {"kind": "fly"}}, 0),
-    ({"type": "action", "id": 3, "version": 0,
-      "action": {"kind": "move", "from_": "TY", "to": "1", "pay": []}}, 3),
-    ({"type": "action", "id": 2**53, "version": 0, "action": {}}, 2**53),
-    ({"type": "nope", "id": -1}, None),
-    ({"type": "nope", "id": 2**53 + 1}, None),
-    ({"type": "nope", "id": "7"}, None),
-    ({"type": "nope", "id": 7.0}, None),
-    ({"type": "nope", "id": True}, None),
-    ({"type": "nope"}, None),
-    ([{"type": "list_tables", "id": 1}], None),
-    ("list_tables", None),
-    (None, None),
-    (12, None),
-], ids=lambda v: json.dumps(v)[:50])
+@pytest.mark.parametrize(
+    ("message", "re_"),
+    [
+        ({"type": "action", "id": 7, "version": 1}, 7),
+        ({"type": "nope", "id": 8}, 8),
+        ({"type": "hello", "id": 9, "protocol": 1, "name": "A", "table": "bad name"}, 9),
+        ({"type": "list_tables", "id": 10, "extra": True}, 10),
+        (
+            {
+                "type": "action",
+                "id": 11,
+                "version": 0,
+                "action": {"kind": "move", "from": "TY", "to": "1", "pay": ["green"] * 61},
+            },
+            11,
+        ),
+        ({"type": "action", "id": 0, "version": 0, "action": {"kind": "fly"}}, 0),
+        (
+            {
+                "type": "action",
+                "id": 3,
+                "version": 0,
+                "action": {"kind": "move", "from_": "TY", "to": "1", "pay": []},
+            },
+            3,
+        ),
+        ({"type": "action", "id": 2**53, "version": 0, "action": {}}, 2**53),
+        ({"type": "nope", "id": -1}, None),
+        ({"type": "nope", "id": 2**53 + 1}, None),
+        ({"type": "nope", "id": "7"}, None),
+        ({"type": "nope", "id": 7.0}, None),
+        ({"type": "nope", "id": True}, None),
+        ({"type": "nope"}, None),
+        ([{"type": "list_tables", "id": 1}], None),
+        ("list_tables", None),
+        (None, None),
+        (12, None),
+    ],
+    ids=lambda v: json.dumps(v)[:50],
+)
 def test_schema_failures(harness: Harness, message: Any, re_: int | None) -> None:
     conn = harness.connect()
     only_error(harness.send(conn, message), conn, ErrorCode.BAD_MESSAGE, re_)
@@ -886,8 +1005,15 @@ def test_bad_message_from_a_seated_connection_changes_nothing(harness: Harness) 
     state = harness.state("t")
     before = snapshot(state)
     for s in seated:
-        out = harness.send(s.conn, {"type": "action", "id": 5, "version": state.version,
-                                    "action": {"kind": "pass", "x": 1}})
+        out = harness.send(
+            s.conn,
+            {
+                "type": "action",
+                "id": 5,
+                "version": state.version,
+                "action": {"kind": "pass", "x": 1},
+            },
+        )
         only_error(out, s.conn, ErrorCode.BAD_MESSAGE, 5)
         only_error(harness.receive(s.conn, b"\x00"), s.conn, ErrorCode.BINARY_FRAME, None)
         only_error(harness.receive(s.conn, "{"), s.conn, ErrorCode.BAD_JSON, None)
@@ -903,7 +1029,8 @@ def test_unknown_connections_are_ignored(harness: Harness) -> None:
 
 
 def test_a_restarted_session_resumes_every_unfinished_game(
-        make_harness: Callable[..., Harness]) -> None:
+    make_harness: Callable[..., Harness],
+) -> None:
     first_run = make_harness()
     seated = first_run.join("crash", 4, seed=31, trade_seconds=20)
     waiting = first_run.connect()
@@ -929,8 +1056,9 @@ def test_a_restarted_session_resumes_every_unfinished_game(
         assert view(state, seat) == seen
     lobby = second_run.session.tables["lobby"]
     assert lobby.state is None and [slot.name for slot in lobby.seats] == ["Solo"]
-    [info] = [t for t in second_run.list_tables(second_run.connect())["tables"]
-              if t["name"] == "crash"]
+    [info] = [
+        t for t in second_run.list_tables(second_run.connect())["tables"] if t["name"] == "crash"
+    ]
     assert info["started"] is True
     assert not any(seat["connected"] for seat in info["seats"])
 
@@ -958,7 +1086,8 @@ def test_a_restarted_session_resumes_every_unfinished_game(
 
 
 def test_a_restart_during_a_trade_restarts_its_deadline(
-        make_harness: Callable[..., Harness]) -> None:
+    make_harness: Callable[..., Harness],
+) -> None:
     first_run = make_harness()
     seated = first_run.join("t", 3, seed=9, trade_seconds=30)
     _, proposal, _ = play_until_proposal(first_run, [s.conn for s in seated], random.Random(9))
@@ -973,8 +1102,9 @@ def test_a_restart_during_a_trade_restarts_its_deadline(
     assert state.version == version + len(proposal["to"])
 
 
-def test_a_failing_store_leaves_the_state_unchanged(harness: Harness,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_store_leaves_the_state_unchanged(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seated = harness.join("t", 3, seed=14)
     conns = [s.conn for s in seated]
     rng = random.Random(14)
@@ -996,12 +1126,14 @@ def test_a_failing_store_leaves_the_state_unchanged(harness: Harness,
     monkeypatch.undo()
     # The store works again: the same action goes through.
     out = harness.act(conn, action, state.version, id_=67)
-    assert first(out, conn, "accepted") == {"type": "accepted", "re": 67,
-                                            "version": before[0][2] + 1}
+    assert first(out, conn, "accepted") == {
+        "type": "accepted",
+        "re": 67,
+        "version": before[0][2] + 1,
+    }
 
 
-def test_a_failing_store_refuses_a_seat(harness: Harness,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_store_refuses_a_seat(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     a = harness.connect()
     harness.hello(a, "t", "A", players=3)
 
@@ -1025,8 +1157,12 @@ def test_a_connection_that_never_says_hello_is_closed_on_time(tmp_path: Path) ->
         clock.advance(10)
         session.connect(2, "127.0.0.1")
         assert session.next_deadline() == pytest.approx(clock.now - 10 + 30)
-        session.receive(2, json.dumps({"type": "hello", "id": 1, "protocol": 1, "name": "A",
-                                       "table": "t", "players": 3}))
+        session.receive(
+            2,
+            json.dumps(
+                {"type": "hello", "id": 1, "protocol": 1, "name": "A", "table": "t", "players": 3}
+            ),
+        )
         clock.advance(19.9)
         assert session.tick() == []
         clock.advance(0.2)

@@ -34,8 +34,9 @@ def raw_connection(path: Path) -> sqlite3.Connection:
 def test_creates_its_schema(store: Store, db_path: Path) -> None:
     db = raw_connection(db_path)
     try:
-        names = {row[0] for row in db.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        names = {
+            row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         assert {"tables", "seats", "actions"} <= names
         columns = {row[1] for row in db.execute("PRAGMA table_info(seats)")}
         assert columns == {"table_name", "seat", "name", "token_digest"}
@@ -97,9 +98,11 @@ def test_round_trips_tables_seats_and_actions_in_order(store: Store, db_path: Pa
     assert stored.options == OPTIONS
     assert stored.trade_seconds == 45
     assert stored.finished is False
-    assert stored.seats == [StoredSeat(0, "Ann", token_digest("ta")),
-                            StoredSeat(1, "Bo", token_digest("tb")),
-                            StoredSeat(2, "Cy Ærø", token_digest("tc"))]
+    assert stored.seats == [
+        StoredSeat(0, "Ann", token_digest("ta")),
+        StoredSeat(1, "Bo", token_digest("tb")),
+        StoredSeat(2, "Cy Ærø", token_digest("tc")),
+    ]
     assert stored.actions == actions
     other = store.load_table("other")
     assert other is not None and other.actions == [(0, {"kind": "pass"})]
@@ -123,8 +126,9 @@ def test_token_digests_not_tokens_are_stored(store: Store, db_path: Path) -> Non
     store.create_table("t", OPTIONS, 60, 1.0)
     store.add_seat("t", 0, "Ann", digest)
     store.close()
-    raw = b"".join(path.read_bytes() for path in db_path.parent.iterdir()
-                   if path.name.startswith(db_path.name))
+    raw = b"".join(
+        path.read_bytes() for path in db_path.parent.iterdir() if path.name.startswith(db_path.name)
+    )
     assert digest.encode() in raw  # the file holds the digest...
     assert token.encode() not in raw  # ...never the token
     assert token.encode("utf-16-le") not in raw and token.encode("utf-16-be") not in raw

@@ -68,8 +68,17 @@ def test_the_bots_strategies_load_by_name_through_their_entry_points() -> None:
     assert cli.load_strategy("ismcts") is ISMCTSBot
 
 
-@pytest.mark.parametrize("name", ["grumpy", "nowhere:Bot", "tyros_client.bots:Nobody",
-                                  "tyros_client.bots.base:STRATEGIES.x", ":x", "x:"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "grumpy",
+        "nowhere:Bot",
+        "tyros_client.bots:Nobody",
+        "tyros_client.bots.base:STRATEGIES.x",
+        ":x",
+        "x:",
+    ],
+)
 def test_unknown_strategies_are_refused_at_start(name: str) -> None:
     with pytest.raises(ValueError, match="takeover strategy"):
         cli.load_strategy(name)
@@ -78,8 +87,10 @@ def test_unknown_strategies_are_refused_at_start(name: str) -> None:
 
 
 def test_the_server_takes_over_without_importing_the_client() -> None:
-    code = ("import sys; from tyros_server import cli; from tyros_server.engine import *; "
-            "s = new_game(Options(players=3, seed=2)); p = cli.bot_takeover('random'); "
-            "seat = seats_to_act(s)[0]; p('t', seat, view(s, seat), legal_actions(s, seat)); "
-            "assert not [m for m in sys.modules if m.startswith('tyros_client')], 'imported'")
+    code = (
+        "import sys; from tyros_server import cli; from tyros_server.engine import *; "
+        "s = new_game(Options(players=3, seed=2)); p = cli.bot_takeover('random'); "
+        "seat = seats_to_act(s)[0]; p('t', seat, view(s, seat), legal_actions(s, seat)); "
+        "assert not [m for m in sys.modules if m.startswith('tyros_client')], 'imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -140,8 +140,9 @@ class Determinizer:
     (:meth:`_plan_tiles`), with what the memory proves.
     """
 
-    def __init__(self, view: dict[str, Any], seat: int, memory: Memory | None = None,
-                 board: Board = BOARD) -> None:
+    def __init__(
+        self, view: dict[str, Any], seat: int, memory: Memory | None = None, board: Board = BOARD
+    ) -> None:
         self.seat = seat
         self.board = board
         self.players = view["players"]
@@ -150,8 +151,11 @@ class Determinizer:
         self._plan_cards(view, memory)
         self._plan_tiles(view, memory)
         # An opponent stopped to expand without revealing its tiles has a playable tile.
-        self.needs_playable = (state.phase == Phase.EXPAND and state.current != seat
-                               and not state.revealed[state.current])
+        self.needs_playable = (
+            state.phase == Phase.EXPAND
+            and state.current != seat
+            and not state.revealed[state.current]
+        )
 
     # Cards ----------------------------------------------------------------------------
 
@@ -167,15 +171,19 @@ class Determinizer:
         others = self.others
         known = self._known_cards(_trade_cards(view), pool, memory)
         self.known_cards = known
-        self.card_pool = [k for k in range(5)
-                          for _ in range(pool[k] - sum(known[s][k] for s in others))]
+        self.card_pool = [
+            k for k in range(5) for _ in range(pool[k] - sum(known[s][k] for s in others))
+        ]
         slots = sum(self.card_counts[s] - sum(known[s]) for s in others)
         if slots + self.draw_count != len(self.card_pool):
-            raise InconsistentView(f"{len(self.card_pool)} unseen cards for {slots} hidden "
-                                   f"hand cards and a draw pile of {self.draw_count}")
+            raise InconsistentView(
+                f"{len(self.card_pool)} unseen cards for {slots} hidden "
+                f"hand cards and a draw pile of {self.draw_count}"
+            )
 
-    def _known_cards(self, required: list[list[int]], pool: list[int],
-                     memory: Memory | None) -> list[list[int]]:
+    def _known_cards(
+        self, required: list[list[int]], pool: list[int], memory: Memory | None
+    ) -> list[list[int]]:
         others = self.others
         known = [list(required[s]) for s in range(self.players)]
         for s in others:
@@ -200,7 +208,7 @@ class Determinizer:
         for s in self.others:
             hand = list(self.known_cards[s])
             take = self.card_counts[s] - sum(hand)
-            for card in pool[at:at + take]:
+            for card in pool[at : at + take]:
                 hand[card] += 1
             at += take
             hands[s] = tuple(hand)  # type: ignore[assignment]
@@ -222,10 +230,12 @@ class Determinizer:
         if memory is not None:
             fresh = [t for t in memory.tile_bottom if t not in seen]
             if len(fresh) == len(memory.tile_bottom):  # else the memory is stale: ignore it
-                bottom = fresh[:self.pile_count]
-                forced = fresh[self.pile_count:]  # drawn since, and still in a hidden hand
-        hidden_slots = [self.tile_counts[s] - len(state.revealed[s]) if s != self.seat else 0
-                        for s in range(self.players)]
+                bottom = fresh[: self.pile_count]
+                forced = fresh[self.pile_count :]  # drawn since, and still in a hidden hand
+        hidden_slots = [
+            self.tile_counts[s] - len(state.revealed[s]) if s != self.seat else 0
+            for s in range(self.players)
+        ]
         if sum(hidden_slots) < len(forced):
             bottom, forced = [], []
         self.hidden_slots = hidden_slots
@@ -233,8 +243,10 @@ class Determinizer:
         self.forced_tiles = forced
         self.free_tiles = [t for t in unseen if t not in bottom and t not in forced]
         if sum(hidden_slots) + self.pile_count != len(unseen):
-            raise InconsistentView(f"{len(unseen)} unseen tiles for {sum(hidden_slots)} hidden "
-                                   f"hand tiles and a pile of {self.pile_count}")
+            raise InconsistentView(
+                f"{len(unseen)} unseen tiles for {sum(hidden_slots)} hidden "
+                f"hand tiles and a pile of {self.pile_count}"
+            )
 
     def _deal_tiles(self, rng: random.Random) -> tuple[dict[int, tuple[int, ...]], list[int]]:
         free = self.free_tiles[:]
@@ -247,7 +259,7 @@ class Determinizer:
             hidden[slot].append(tile)
         revealed = self.template.revealed
         tiles = {s: tuple(sorted((*revealed[s], *hidden[s]))) for s in self.others}
-        return tiles, self.tile_bottom + order[len(slots):]
+        return tiles, self.tile_bottom + order[len(slots) :]
 
     # Sampling -------------------------------------------------------------------------
 
@@ -278,8 +290,9 @@ def _trade_cards(view: dict[str, Any]) -> list[list[int]]:
     return required
 
 
-def determinize(view: dict[str, Any], seat: int, rng: random.Random,
-                memory: Memory | None = None) -> GameState:
+def determinize(
+    view: dict[str, Any], seat: int, rng: random.Random, memory: Memory | None = None
+) -> GameState:
     """One complete state consistent with ``view`` (seat ``seat``'s view) and ``memory``."""
     return Determinizer(view, seat, memory).sample(rng)
 

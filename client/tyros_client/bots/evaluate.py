@@ -159,8 +159,9 @@ def empire_values(state: GameState, tiles_left: int) -> tuple[list[float], list[
                     seen |= 1 << c
                     frontier[c] += 1
     total = sum(frontier)
-    expected = [sizes[c] + (tiles_left * frontier[c] / total if total else 0.0)
-                for c in range(COLOURS)]
+    expected = [
+        sizes[c] + (tiles_left * frontier[c] / total if total else 0.0) for c in range(COLOURS)
+    ]
     spread = 2 * GROWTH_SPREAD * tiles_left + 0.25
     scale = 1.7 / math.sqrt(spread)
     city = [0.0] * COLOURS
@@ -217,10 +218,23 @@ def hold_factor(phases_left: int) -> float:
 class Analysis:
     """Everything :func:`evaluate` needs about one state, computed once for all seats."""
 
-    __slots__ = ("alone", "best_other", "city_counts", "city_value", "colours_of", "held_value",
-                 "hold",
-                 "own", "phases_left", "points", "ship_value", "state", "targets", "tiles_left",
-                 "total_ships")
+    __slots__ = (
+        "alone",
+        "best_other",
+        "city_counts",
+        "city_value",
+        "colours_of",
+        "held_value",
+        "hold",
+        "own",
+        "phases_left",
+        "points",
+        "ship_value",
+        "state",
+        "targets",
+        "tiles_left",
+        "total_ships",
+    )
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -243,9 +257,9 @@ class Analysis:
         # A space held by ships may get a city once more cards are dealt.
         self.held_value = [
             self.ship_value[c] * hold
-            + (CITY_OPTION * (self.city_value[c] - self.ship_value[c] * hold) if deals > 0
-               else 0.0)
-            for c in range(COLOURS)]
+            + (CITY_OPTION * (self.city_value[c] - self.ship_value[c] * hold) if deals > 0 else 0.0)
+            for c in range(COLOURS)
+        ]
 
     def _cities(self, points: list[float]) -> None:
         """Each seat's cities per empire, at their expected value."""
@@ -292,8 +306,7 @@ class Analysis:
         players = state.players
         alone = [-1] * board.space_count
         targets: list[tuple[int, int, float]] = []
-        tyros_open = (self.phases_left > 1
-                      and any(chips[n] < 0 for n in board.neighbours[TYROS]))
+        tyros_open = self.phases_left > 1 and any(chips[n] < 0 for n in board.neighbours[TYROS])
         for space in range(board.space_count):
             if cities[space] >= 0:
                 continue
@@ -324,8 +337,7 @@ class Analysis:
         for seat in range(players):
             row = []
             for colour in range(COLOURS):
-                row.append(max((counts[s][colour] for s in range(players) if s != seat),
-                               default=0))
+                row.append(max((counts[s][colour] for s in range(players) if s != seat), default=0))
             best_other.append(row)
         self.best_other = best_other
         bonus = state.all_four_bonus
@@ -333,16 +345,16 @@ class Analysis:
             for colour in range(COLOURS):
                 mine = counts[seat][colour]
                 if mine:
-                    points[seat] += majority_share(mine, best_other[seat][colour],
-                                                   self.phases_left)
+                    points[seat] += majority_share(mine, best_other[seat][colour], self.phases_left)
             if bonus == seat:
                 points[seat] += BONUS
             elif bonus < 0:
                 points[seat] += all_four_share(self.colours_of[seat], self.phases_left)
 
     def majority(self, seat: int, colour: int, extra: int = 0) -> float:
-        return majority_share(self.city_counts[seat][colour] + extra,
-                              self.best_other[seat][colour], self.phases_left)
+        return majority_share(
+            self.city_counts[seat][colour] + extra, self.best_other[seat][colour], self.phases_left
+        )
 
     def board_points(self, seat: int) -> float:
         """Expected points from the seat's cities, ship-held spaces and bonuses."""
@@ -384,8 +396,16 @@ def _target_distances(board: Board) -> tuple[tuple[int, ...], ...]:
 class Plan:
     """What one seat's cards can buy in one position: a list of purchases, best first."""
 
-    __slots__ = ("alpha", "analysis", "baseline", "beta", "power", "purchases", "seat",
-                 "spare_count")
+    __slots__ = (
+        "alpha",
+        "analysis",
+        "baseline",
+        "beta",
+        "power",
+        "purchases",
+        "seat",
+        "spare_count",
+    )
 
     def __init__(self, analysis: Analysis, seat: int) -> None:
         self.analysis = analysis
@@ -432,9 +452,12 @@ class Plan:
                 if holder != seat or colour < 0:
                     continue
                 cost = 4 if own[space] >= 2 else 5
-                gain = (city_value[colour] - held[colour]
-                        + majority_share(counts[colour] + 1, best_other[colour], phases)
-                        - majority_share(counts[colour], best_other[colour], phases))
+                gain = (
+                    city_value[colour]
+                    - held[colour]
+                    + majority_share(counts[colour] + 1, best_other[colour], phases)
+                    - majority_share(counts[colour], best_other[colour], phases)
+                )
                 if four and not counts[colour]:
                     gain += all_four_share(have + 1, phases) - all_four_share(have, phases)
                     if have == 3:
@@ -482,8 +505,9 @@ class Plan:
                         best[key] = (cards, extra_any)
                 nearest = sorted(best.items(), key=lambda item: item[1][0] + item[1][1])
                 for key, (cards, extra_any) in nearest[:SOURCES_PER_TARGET]:
-                    out.append((gain / (cards + extra_any), gain, colour, cards, extra_any, key,
-                                space))
+                    out.append(
+                        (gain / (cards + extra_any), gain, colour, cards, extra_any, key, space)
+                    )
         out.sort(reverse=True)
         return out[:MAX_PURCHASES]
 
@@ -529,7 +553,8 @@ class Plan:
         if beta > 0 and cards_left:
             power = self.power
             for index, (_eff, gain, colour, cards, any_cards, key, target) in enumerate(
-                    self.purchases):
+                self.purchases
+            ):
                 if taken[index] or target in used_targets:
                     continue
                 if key >= 0 and used_ports.get(key, 0) >= spare_count.get(key, 0):

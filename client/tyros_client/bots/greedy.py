@@ -111,8 +111,9 @@ def unseen_cards(state: GameState, seat: int) -> list[int]:
     return pool
 
 
-def cheapest(hand: CardCounts, count: int, card_value: Sequence[float],
-             exclude: int = -1) -> CardCounts | None:
+def cheapest(
+    hand: CardCounts, count: int, card_value: Sequence[float], exclude: int = -1
+) -> CardCounts | None:
     """The ``count`` cards of ``hand`` worth least (by ``card_value``), never ``exclude``."""
     left = list(hand)
     if exclude >= 0:
@@ -149,8 +150,9 @@ _PAID: dict[int, tuple[slice, slice]] = {kind: (UNPAID_AT[kind], at) for kind, a
 """(all but the payment, the payment) of each kind that pays, in one lookup."""
 
 
-def group_actions(legal: Iterable[Action], card_value: Sequence[float]) -> dict[tuple[int, ...],
-                                                                              Action]:
+def group_actions(
+    legal: Iterable[Action], card_value: Sequence[float]
+) -> dict[tuple[int, ...], Action]:
     """One action per group (:func:`action_key`): the payment that costs the least value.
 
     The value of a payment is the sum of ``card_value`` over its cards, so the
@@ -167,16 +169,22 @@ def group_actions(legal: Iterable[Action], card_value: Sequence[float]) -> dict[
             continue
         pay = action[at[1]]
         key = (kind, sum(pay)) if kind == K_BANK_DRAW else action[at[0]]  # action_key, inlined
-        cost = (pay[0] * card_value[0] + pay[1] * card_value[1] + pay[2] * card_value[2]
-                + pay[3] * card_value[3] + pay[4] * card_value[4])
+        cost = (
+            pay[0] * card_value[0]
+            + pay[1] * card_value[1]
+            + pay[2] * card_value[2]
+            + pay[3] * card_value[3]
+            + pay[4] * card_value[4]
+        )
         found = best.get(key)
         if found is None or cost < found[0] - 1e-9:
             best[key] = (cost, action)
     return {key: action for key, (_, action) in best.items()}
 
 
-def card_options(state: GameState, seat: int,
-                 card_value: Sequence[float]) -> dict[tuple[int, ...], Action]:
+def card_options(
+    state: GameState, seat: int, card_value: Sequence[float]
+) -> dict[tuple[int, ...], Action]:
     """The grouped card actions of the seat to act (no trade offers), built directly.
 
     Like ``group_actions(legal_actions(...), card_value)`` without the proposals, but
@@ -219,8 +227,9 @@ class CardChoices:
 class Greedy:
     """One greedy decision for ``seat`` in a (determinized) ``state``."""
 
-    def __init__(self, state: GameState, seat: int, rng: random.Random,
-                 weight: float = OPPONENT_WEIGHT) -> None:
+    def __init__(
+        self, state: GameState, seat: int, rng: random.Random, weight: float = OPPONENT_WEIGHT
+    ) -> None:
         self.state = state
         self.seat = seat
         self.rng = rng
@@ -236,16 +245,19 @@ class Greedy:
 
     def values(self) -> list[float]:
         analysis = self.analysis
-        return [analysis.board_points(s) + self.plan(s).hand_value(self.state.hands[s])
-                for s in range(self.state.players)]
+        return [
+            analysis.board_points(s) + self.plan(s).hand_value(self.state.hands[s])
+            for s in range(self.state.players)
+        ]
 
     def after(self, action: Action) -> GameState:
         """A copy of the state with the seat's ``action`` applied (and its card given)."""
         state = self.state.copy(seed=self.rng.getrandbits(62))
         push_unchecked(state, self.seat, action)
         if state.phase == P_GIVE_CARD and state.current == self.seat:
-            push_unchecked(state, self.seat, give_card(Greedy(state, self.seat, self.rng,
-                                                              self.weight).gift()))
+            push_unchecked(
+                state, self.seat, give_card(Greedy(state, self.seat, self.rng, self.weight).gift())
+            )
         return state
 
     def utility_after(self, action: Action) -> float:
@@ -329,8 +341,9 @@ class Greedy:
             total += plan.hand_value(plus(rest, tuple(drawn)))
         return total / DRAW_SAMPLES
 
-    def best_proposal(self, plan: Plan, hand: CardCounts,
-                      proposals: list[Action]) -> tuple[Action | None, float]:
+    def best_proposal(
+        self, plan: Plan, hand: CardCounts, proposals: list[Action]
+    ) -> tuple[Action | None, float]:
         """The one-for-one offer that helps most (and some other seat may accept), its gain."""
         unseen = [0, 0, 0, 0, 0]
         for card in unseen_cards(self.state, self.seat):
@@ -359,8 +372,9 @@ class Greedy:
     def danger(self, seat: int) -> float:
         """The weight of ``seat``'s gains against this bot: full for the leading opponent."""
         values = self.values()
-        best_other = max(range(len(values)),
-                         key=lambda s: values[s] if s != self.seat else float("-inf"))
+        best_other = max(
+            range(len(values)), key=lambda s: values[s] if s != self.seat else float("-inf")
+        )
         return self.weight if seat == best_other else self.weight * 0.5
 
     def answer(self, legal: list[Action]) -> Action:
@@ -409,8 +423,9 @@ class Greedy:
                 continue
             cost = now - mine.hand_value(minus(hand, ONE[card]))
             if theirs is not None:
-                cost += self.danger(owner) * (theirs.hand_value(plus(owner_hand, ONE[card]))
-                                              - owner_now)
+                cost += self.danger(owner) * (
+                    theirs.hand_value(plus(owner_hand, ONE[card])) - owner_now
+                )
             if cost < best_cost - 1e-9 or (abs(cost - best_cost) <= 1e-9 and card != WILD):
                 best, best_cost = card, cost
         return best
@@ -428,8 +443,13 @@ class Greedy:
         return max(legal, key=lambda a: (distance(a), a))
 
 
-def greedy_action(state: GameState, seat: int, legal: list[Action], rng: random.Random,
-                  weight: float = OPPONENT_WEIGHT) -> Action:
+def greedy_action(
+    state: GameState,
+    seat: int,
+    legal: list[Action],
+    rng: random.Random,
+    weight: float = OPPONENT_WEIGHT,
+) -> Action:
     """The greedy choice for ``seat`` among ``legal`` in a complete ``state``."""
     return Greedy(state, seat, rng, weight).choose(legal)
 
@@ -462,8 +482,9 @@ class GreedyBot(Bot):
         return legal[0]  # pragma: no cover - every branch above picks from ``legal``
 
 
-def sample_state(view: dict[str, Any], seat: int, rng: random.Random,
-                 memory: Memory | None) -> GameState:
+def sample_state(
+    view: dict[str, Any], seat: int, rng: random.Random, memory: Memory | None
+) -> GameState:
     """One determinization, without the memory if it ever contradicts the view."""
     try:
         return Determinizer(view, seat, memory).sample(rng)

@@ -99,8 +99,9 @@ class Node:
         self.children: dict[Key, Node] = {}
 
     def ucb(self, exploration: float) -> float:
-        return (self.total / self.visits
-                + exploration * math.sqrt(math.log(max(1, self.available)) / self.visits))
+        return self.total / self.visits + exploration * math.sqrt(
+            math.log(max(1, self.available)) / self.visits
+        )
 
 
 # Cheap knowledge for the nodes below the root -------------------------------------
@@ -179,9 +180,11 @@ def final_rewards(state: GameState, temperature: float, share: float = 0.0) -> l
     winners = score["winners"]
     margin = rewards(totals, temperature)
     top = max(totals)
-    return [(1 - share) * (0.8 * (seat in winners) + 0.2 * margin[seat])
-            + share * (totals[seat] / top if top > 0 else 0.0)
-            for seat in range(state.players)]
+    return [
+        (1 - share) * (0.8 * (seat in winners) + 0.2 * margin[seat])
+        + share * (totals[seat] / top if top > 0 else 0.0)
+        for seat in range(state.players)
+    ]
 
 
 def leaf_rewards(state: GameState, temperature: float, share: float = 0.0) -> list[float]:
@@ -197,11 +200,19 @@ def leaf_rewards(state: GameState, temperature: float, share: float = 0.0) -> li
 class Search:
     """One ISMCTS decision for ``seat``, from its ``view`` and ``memory``."""
 
-    def __init__(self, view: dict[str, Any], seat: int, legal: list[Action],
-                 rng: random.Random, memory: Memory | None = None,
-                 exploration: float = EXPLORATION, temperature: float = TEMPERATURE,
-                 rollout_depth: int = ROLLOUT_DEPTH, root_width: int = ROOT_WIDTH,
-                 score_share: float = SCORE_SHARE) -> None:
+    def __init__(
+        self,
+        view: dict[str, Any],
+        seat: int,
+        legal: list[Action],
+        rng: random.Random,
+        memory: Memory | None = None,
+        exploration: float = EXPLORATION,
+        temperature: float = TEMPERATURE,
+        rollout_depth: int = ROLLOUT_DEPTH,
+        root_width: int = ROOT_WIDTH,
+        score_share: float = SCORE_SHARE,
+    ) -> None:
         self.seat = seat
         self.score_share = score_share
         self.rng = rng
@@ -236,8 +247,9 @@ class Search:
             return {a: a for a in scored}
         return {a: a for a in legal}
 
-    def _root_card_actions(self, greedy: Greedy, legal: list[Action],
-                           width: int) -> dict[Key, Action]:
+    def _root_card_actions(
+        self, greedy: Greedy, legal: list[Action], width: int
+    ) -> dict[Key, Action]:
         choices = greedy.card_choices(legal)
         scored = sorted(choices.scored, key=lambda item: -item[0])
         options: dict[Key, Action] = {(K_PASS,): (K_PASS,)}
@@ -260,8 +272,11 @@ class Search:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             self.iterate()
-        best = max(self.root.children.items(),
-                   key=lambda item: (item[1].visits, item[1].total), default=None)
+        best = max(
+            self.root.children.items(),
+            key=lambda item: (item[1].visits, item[1].total),
+            default=None,
+        )
         if best is None:
             return next(iter(self.root_options.values()))
         return self.root_options[best[0]]
@@ -355,14 +370,25 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
-        search = Search(view, self.seat, legal, self.rng, self.memory,
-                        exploration=self.exploration, temperature=self.temperature,
-                        rollout_depth=self.rollout_depth, root_width=self.root_width,
-                        score_share=self.score_share)
+        search = Search(
+            view,
+            self.seat,
+            legal,
+            self.rng,
+            self.memory,
+            exploration=self.exploration,
+            temperature=self.temperature,
+            rollout_depth=self.rollout_depth,
+            root_width=self.root_width,
+            score_share=self.score_share,
+        )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)
             return next(iter(search.root_options.values()))
-        budget = None if self.move_time is None else max(
-            0.0, self.move_time - (time.perf_counter() - start))
+        budget = (
+            None
+            if self.move_time is None
+            else max(0.0, self.move_time - (time.perf_counter() - start))
+        )
         action = search.run(self.iterations, budget)
         self.stats["searches"] += 1
         self.stats["iterations"] += search.iterations

@@ -88,8 +88,9 @@ quick as a "no" at a real table, and no quicker, so its timing says nothing more
 class TyrosApp:
     """The screen of one client: layout, key bindings, style and the application."""
 
-    def __init__(self, state: ClientState, sender: Sender | None = None, *,
-                 colour: bool | None = None) -> None:
+    def __init__(
+        self, state: ClientState, sender: Sender | None = None, *, colour: bool | None = None
+    ) -> None:
         self.state = state
         self.sender = sender
         self.colour = not no_color() if colour is None else colour
@@ -111,61 +112,106 @@ class TyrosApp:
         self.sent: list[dict[str, Any]] = []
         """Every action sent, oldest first (handy for tests and for the log)."""
 
-        self.buffer = Buffer(completer=CommandCompleter(self), complete_while_typing=True,
-                             history=InMemoryHistory(), multiline=False,
-                             accept_handler=self._accept)
+        self.buffer = Buffer(
+            completer=CommandCompleter(self),
+            complete_while_typing=True,
+            history=InMemoryHistory(),
+            multiline=False,
+            accept_handler=self._accept,
+        )
         self.layout = self._layout()
         self.application: Application[None] = Application(
-            layout=self.layout, key_bindings=self._key_bindings(),
-            style=make_style(self.colour), full_screen=True, mouse_support=True,
+            layout=self.layout,
+            key_bindings=self._key_bindings(),
+            style=make_style(self.colour),
+            full_screen=True,
+            mouse_support=True,
             color_depth=None if self.colour else ColorDepth.DEPTH_1_BIT,
-            refresh_interval=1.0)
+            refresh_interval=1.0,
+        )
         self.application.ttimeoutlen = 0.05
 
     # Layout --------------------------------------------------------------------
 
     def _layout(self) -> Layout:
         self.command_window = Window(BufferControl(self.buffer), height=1)
-        body = HSplit([
-            Window(BoardControl(self), height=self._map_height),
-            Window(FormattedTextControl(lambda: render.hand_text(self)), height=1,
-                   style="class:bar"),
-            VSplit([
-                Window(FormattedTextControl(lambda: render.table_text(self)),
-                       width=lambda: D(min=24, preferred=39 if self.compact() else 47,
-                                       max=39 if self.compact() else 47)),
-                Window(width=1, char="|", style="class:dim"),
-                HSplit([
-                    ConditionalContainer(Window(RequestControl(self),
-                                                height=self._request_height),
-                                         filter=Condition(self._has_request)),
-                    Window(PanelControl(self)),
-                ]),
-            ], height=D(min=3, preferred=8)),
-            Window(FormattedTextControl(lambda: render.message_text(self)), height=1),
-            VSplit([Window(FormattedTextControl([("class:prompt", "> ")]), width=2),
-                    self.command_window], height=1),
-        ])
-        self.score_window = Window(FormattedTextControl(lambda: render.score_text(self),
-                                                        focusable=True,
-                                                        key_bindings=self._score_keys()),
-                                   wrap_lines=False)
+        body = HSplit(
+            [
+                Window(BoardControl(self), height=self._map_height),
+                Window(
+                    FormattedTextControl(lambda: render.hand_text(self)),
+                    height=1,
+                    style="class:bar",
+                ),
+                VSplit(
+                    [
+                        Window(
+                            FormattedTextControl(lambda: render.table_text(self)),
+                            width=lambda: D(
+                                min=24,
+                                preferred=39 if self.compact() else 47,
+                                max=39 if self.compact() else 47,
+                            ),
+                        ),
+                        Window(width=1, char="|", style="class:dim"),
+                        HSplit(
+                            [
+                                ConditionalContainer(
+                                    Window(RequestControl(self), height=self._request_height),
+                                    filter=Condition(self._has_request),
+                                ),
+                                Window(PanelControl(self)),
+                            ]
+                        ),
+                    ],
+                    height=D(min=3, preferred=8),
+                ),
+                Window(FormattedTextControl(lambda: render.message_text(self)), height=1),
+                VSplit(
+                    [
+                        Window(FormattedTextControl([("class:prompt", "> ")]), width=2),
+                        self.command_window,
+                    ],
+                    height=1,
+                ),
+            ]
+        )
+        self.score_window = Window(
+            FormattedTextControl(
+                lambda: render.score_text(self), focusable=True, key_bindings=self._score_keys()
+            ),
+            wrap_lines=False,
+        )
         score = ConditionalContainer(
-            Frame(self.score_window, title="Final score (Esc closes; 'score' shows it again)",
-                  width=D(min=30, preferred=96)),
-            filter=Condition(lambda: self.score_open))
+            Frame(
+                self.score_window,
+                title="Final score (Esc closes; 'score' shows it again)",
+                width=D(min=30, preferred=96),
+            ),
+            filter=Condition(lambda: self.score_open),
+        )
         self.help_pager = PagerControl(self)
         self.help_window = Window(self.help_pager)
         help_frame = ConditionalContainer(
-            Frame(self.help_window, title="Help (arrows scroll, Esc closes)",
-                  width=D(min=30, preferred=96)),
-            filter=Condition(lambda: self.help_open))
-        self.root = FloatContainer(body, floats=[
-            Float(help_frame, top=0, bottom=2),
-            Float(score, top=1),
-            Float(xcursor=True, ycursor=True,
-                  content=CompletionsMenu(max_height=8, scroll_offset=1)),
-        ])
+            Frame(
+                self.help_window,
+                title="Help (arrows scroll, Esc closes)",
+                width=D(min=30, preferred=96),
+            ),
+            filter=Condition(lambda: self.help_open),
+        )
+        self.root = FloatContainer(
+            body,
+            floats=[
+                Float(help_frame, top=0, bottom=2),
+                Float(score, top=1),
+                Float(
+                    xcursor=True,
+                    ycursor=True,
+                    content=CompletionsMenu(max_height=8, scroll_offset=1),
+                ),
+            ],
+        )
         return Layout(self.root, focused_element=self.command_window)
 
     def _has_request(self) -> bool:
@@ -189,8 +235,7 @@ class TyrosApp:
             self.buffer.cut_selection()
             text = self.buffer.text
         self.buffer.cursor_position = len(text)
-        self.type_into_command_line(("" if not text or text.endswith(" ") else " ") + label
-                                    + " ")
+        self.type_into_command_line(("" if not text or text.endswith(" ") else " ") + label + " ")
 
     def type_into_command_line(self, text: str) -> None:
         """Give the keyboard back to the command line, with ``text`` typed into it."""
@@ -264,6 +309,7 @@ class TyrosApp:
             self.buffer.cut_selection()
 
         for key in ("left", "right", "home", "end"):
+
             @keys.add(key, filter=selected)
             def _edit(event: KeyPressEvent) -> None:
                 """Arrows keep the refused line for editing."""
@@ -271,8 +317,9 @@ class TyrosApp:
                 if event.key_sequence[0].key in ("right", "end"):
                     self.buffer.cursor_position = len(self.buffer.text)
                 else:
-                    self.buffer.cursor_position = 0 if event.key_sequence[0].key == "home" \
-                        else len(self.buffer.text)
+                    self.buffer.cursor_position = (
+                        0 if event.key_sequence[0].key == "home" else len(self.buffer.text)
+                    )
 
         @keys.add("f1")
         def _help(event: KeyPressEvent) -> None:
@@ -357,8 +404,9 @@ class TyrosApp:
             self.show_panel(command.command)
         elif command.command == "score":
             if not (self.state.view or {}).get("score"):
-                self.local = Notice("there is no score sheet before the game ends",
-                                    self.state.clock())
+                self.local = Notice(
+                    "there is no score sheet before the game ends", self.state.clock()
+                )
                 return True
             self.open_score()
         return False
@@ -388,8 +436,9 @@ class TyrosApp:
     def send(self, action: dict[str, Any]) -> None:
         sender = self.sender
         self.sent.append(action)
-        self.local = Notice(f"sent: {describe_action(action, self.state.names)}",
-                            self.state.clock(), error=False)
+        self.local = Notice(
+            f"sent: {describe_action(action, self.state.names)}", self.state.clock(), error=False
+        )
         if sender is None:
             self.local = Notice("not connected", self.state.clock(), connection=True)
             return
@@ -452,8 +501,12 @@ class TyrosApp:
     def on_state_change(self) -> None:
         """Called by the network task after each message."""
         self._sync_dialogs()
-        if self.state.over and not self.score_open and not self.score_dismissed \
-                and self.dialog is None:
+        if (
+            self.state.over
+            and not self.score_open
+            and not self.score_dismissed
+            and self.dialog is None
+        ):
             self.open_score()
         self.application.invalidate()
 
@@ -465,8 +518,11 @@ class TyrosApp:
             self.close_dialog()
         prompt = self.state.prompt
         answers = [a for a in self.state.legal if a.get("kind") == "answer"]
-        if answers and not any(a.get("accept") for a in answers) \
-                and self._auto_declining is not prompt:
+        if (
+            answers
+            and not any(a.get("accept") for a in answers)
+            and self._auto_declining is not prompt
+        ):
             self._auto_declining = prompt
             delay = random.uniform(*AUTO_DECLINE_SECONDS)
             handle = asyncio.get_running_loop().call_later(delay, self._auto_decline, prompt)
@@ -475,12 +531,13 @@ class TyrosApp:
     def _auto_decline(self, prompt: dict[str, Any] | None) -> None:
         if self.state.prompt is not prompt or prompt is None:
             return  # the question changed (withdrawn, answered by hand, timed out)
-        decline = next((a for a in self.state.legal if a.get("kind") == "answer"
-                        and not a.get("accept")), None)
-        if decline is not None and not any(a.get("accept") for a in self.state.legal
-                                           if a.get("kind") == "answer"):
-            self.state.note("you do not hold the cards asked for: declined the offer",
-                            error=False)
+        decline = next(
+            (a for a in self.state.legal if a.get("kind") == "answer" and not a.get("accept")), None
+        )
+        if decline is not None and not any(
+            a.get("accept") for a in self.state.legal if a.get("kind") == "answer"
+        ):
+            self.state.note("you do not hold the cards asked for: declined the offer", error=False)
             self.send(decline)
 
 
@@ -499,19 +556,28 @@ def default_name() -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="tyros-client", description="Play Tyros in the terminal against a tyros-server.")
+        prog="tyros-client", description="Play Tyros in the terminal against a tyros-server."
+    )
     parser.add_argument("address", type=parse_address, help="HOST:PORT of a tyros-server")
     parser.add_argument("--name", default=None, help="your name at the table (default: login)")
     parser.add_argument("--table", default="table", help="table to join or create")
-    parser.add_argument("--players", type=int, choices=(3, 4), default=4,
-                        help="players, if the table is created")
-    parser.add_argument("--setup", choices=("first", "variable"), default="first",
-                        help="empire setup, if the table is created")
+    parser.add_argument(
+        "--players", type=int, choices=(3, 4), default=4, help="players, if the table is created"
+    )
+    parser.add_argument(
+        "--setup",
+        choices=("first", "variable"),
+        default="first",
+        help="empire setup, if the table is created",
+    )
     parser.add_argument("--spectate", action="store_true", help="watch the table")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="game seed, if the table is created")
-    parser.add_argument("--trade-seconds", type=int, default=None,
-                        help="time to answer a trade offer, if the table is created")
+    parser.add_argument("--seed", type=int, default=None, help="game seed, if the table is created")
+    parser.add_argument(
+        "--trade-seconds",
+        type=int,
+        default=None,
+        help="time to answer a trade offer, if the table is created",
+    )
     args = parser.parse_args(argv)
     if args.name is not None and not _NAME_OK.match(args.name):
         parser.error("a name has 1 to 32 printable characters")
@@ -532,9 +598,16 @@ async def run_client(ui: TyrosApp, net: NetClient) -> None:
         await asyncio.gather(task, return_exceptions=True)
 
 
-def build(url: str, table: str, name: str, *, spectate: bool = False,
-          options: JoinOptions | None = None, tokens: TokenStore | None = None,
-          colour: bool | None = None) -> tuple[TyrosApp, NetClient]:
+def build(
+    url: str,
+    table: str,
+    name: str,
+    *,
+    spectate: bool = False,
+    options: JoinOptions | None = None,
+    tokens: TokenStore | None = None,
+    colour: bool | None = None,
+) -> tuple[TyrosApp, NetClient]:
     """A client's state, screen and network task, wired together (not yet running)."""
     state = ClientState(url, table, name, spectate=spectate)
     ui = TyrosApp(state, colour=colour)
@@ -545,10 +618,17 @@ def build(url: str, table: str, name: str, *, spectate: bool = False,
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    options = JoinOptions(players=args.players, setup=args.setup, seed=args.seed,
-                          trade_seconds=args.trade_seconds)
-    ui, net = build(args.address, args.table, args.name or default_name(),
-                    spectate=args.spectate, options=options, tokens=TokenStore())
+    options = JoinOptions(
+        players=args.players, setup=args.setup, seed=args.seed, trade_seconds=args.trade_seconds
+    )
+    ui, net = build(
+        args.address,
+        args.table,
+        args.name or default_name(),
+        spectate=args.spectate,
+        options=options,
+        tokens=TokenStore(),
+    )
     try:
         asyncio.run(run_client(ui, net))
     except KeyboardInterrupt:

@@ -91,9 +91,14 @@ def _spaces(view: Mapping[str, Any] | None, board: Board) -> dict[str, _Space]:
     out = {}
     for space, label in enumerate(board.space_labels):
         ports = tuple(board.port_labels[p] for p in board.space_ports[space])
-        out[label] = _Space(label, board.names[space], chips.get(label), cities.get(label),
-                            {port: sorted(ships[port]) for port in ports if ships.get(port)},
-                            ports)
+        out[label] = _Space(
+            label,
+            board.names[space],
+            chips.get(label),
+            cities.get(label),
+            {port: sorted(ships[port]) for port in ports if ships.get(port)},
+            ports,
+        )
     return out
 
 
@@ -104,7 +109,7 @@ def _fit(fragments: StyleAndTextTuples, width: int, style: str) -> StyleAndTextT
     for frag_style, text, *_ in fragments:
         if used >= width:
             break
-        piece = text[:width - used]
+        piece = text[: width - used]
         out.append((f"{style} {frag_style}".strip(), piece))
         used += len(piece)
     if used < width:
@@ -152,8 +157,11 @@ def _city(space: _Space, short: bool) -> StyleAndTextTuples:
         return []
     seat = space.city
     if short:
-        return [("class:city", "["), (f"class:city class:player.{seat}", letter(seat)),
-                ("class:city", "]")]
+        return [
+            ("class:city", "["),
+            (f"class:city class:player.{seat}", letter(seat)),
+            ("class:city", "]"),
+        ]
     return [("class:city", "city "), (f"class:city class:player.{seat}", letter(seat))]
 
 
@@ -165,8 +173,10 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
     if marks.origin is not None and marks.origin.rstrip("WE") == space.label:
         number_style += " class:origin"
     tag = space.colour[0].upper() if space.colour else ""
-    head: StyleAndTextTuples = [(number_style, f"{space.label:>2}"),
-                                ("class:tile" if mine else "", "*" if mine else " ")]
+    head: StyleAndTextTuples = [
+        (number_style, f"{space.label:>2}"),
+        ("class:tile" if mine else "", "*" if mine else " "),
+    ]
     room = width - 3 - (len(tag) + 1 if tag else 0)
     name = space.name if space.label != "TY" else "Tyros"
     body_ships = _ships(space, compact=width < 9)
@@ -174,14 +184,22 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
         body_ships = [("class:coast", "W/E")]  # Italy: two coasts, with their own links
     cost = _cost(space, marks)
     if height == 1:
-        line = [*head[:1], *(head[1:] if mine else []), ("class:tag", tag),
-                *_city(space, True), *body_ships]
+        line = [
+            *head[:1],
+            *(head[1:] if mine else []),
+            ("class:tag", tag),
+            *_city(space, True),
+            *body_ships,
+        ]
         if cost:
             line = _fit(line, max(0, width - _length(cost)), "") + cost
         return [_fit(line, width, style)]
     city = _city(space, short=height == 2 or width < 11)
-    crowded = height == 2 and bool(city) and (
-        _length(city) + 1 + _length(body_ships) + _length(cost) + (1 if cost else 0) > width)
+    crowded = (
+        height == 2
+        and bool(city)
+        and (_length(city) + 1 + _length(body_ships) + _length(cost) + (1 if cost else 0) > width)
+    )
     if crowded:  # the city goes up into the name's place, the ships keep their line
         head += [*city, ("", " " * max(0, room - _length(city)))]
         city = []
@@ -212,7 +230,7 @@ def _blocked_cell(label: str, geo: Geometry) -> list[StyleAndTextTuples]:
     word = "serpent" if label == "~~" else "desert"
     style = "class:serpent" if word == "serpent" else "class:desert"
     pattern = "~ " if word == "serpent" else ". "
-    fill = (pattern * geo.cell_width)[:geo.cell_width]
+    fill = (pattern * geo.cell_width)[: geo.cell_width]
     lines: list[StyleAndTextTuples] = []
     middle = 0 if geo.cell_height <= 2 else 1
     for row in range(geo.cell_height):
@@ -238,8 +256,13 @@ def _links(board: Board) -> dict[tuple[str, str], list[str]]:
 _LINKS = _links(BOARD)
 
 
-def render_board(view: Mapping[str, Any] | None, width: int, height: int,
-                 marks: Marks | None = None, board: Board = BOARD) -> list[StyleAndTextTuples]:
+def render_board(
+    view: Mapping[str, Any] | None,
+    width: int,
+    height: int,
+    marks: Marks | None = None,
+    board: Board = BOARD,
+) -> list[StyleAndTextTuples]:
     """The map in ``width`` x ``height`` characters, one list of fragments per line."""
     marks = marks or Marks(tiles=frozenset((view or {}).get("tiles") or ()))
     geo = geometry(width, height, board)
@@ -249,8 +272,9 @@ def render_board(view: Mapping[str, Any] | None, width: int, height: int,
     lines: list[StyleAndTextTuples] = []
     for r, row in enumerate(board.grid):
         cells = [spaces.get(label, label) for label in row]
-        rendered = [_cell(c, marks, geo) if isinstance(c, _Space)
-                    else _blocked_cell(c, geo) for c in cells]
+        rendered = [
+            _cell(c, marks, geo) if isinstance(c, _Space) else _blocked_cell(c, geo) for c in cells
+        ]
         middle = geo.cell_height // 2 if geo.cell_height > 1 else 0
         for y in range(geo.cell_height):
             line: StyleAndTextTuples = [("", " " * left)] if left else []
@@ -265,8 +289,9 @@ def render_board(view: Mapping[str, Any] | None, width: int, height: int,
     return lines
 
 
-def _gap_row(board: Board, r: int, geo: Geometry, links: Mapping[tuple[str, str], list[str]],
-             left: int) -> StyleAndTextTuples:
+def _gap_row(
+    board: Board, r: int, geo: Geometry, links: Mapping[tuple[str, str], list[str]], left: int
+) -> StyleAndTextTuples:
     chars = [" "] * geo.width
     for c in range(geo.cols):
         above, below = str(board.grid[r][c]), str(board.grid[r + 1][c])

@@ -56,13 +56,24 @@ class Context:
     """The seat's view, for explaining refusals (never for deciding what is legal)."""
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any] | None, prompt: Mapping[str, Any] | None,
-                  names: Sequence[str | None], seat: int | None) -> Context:
+    def from_view(
+        cls,
+        view: Mapping[str, Any] | None,
+        prompt: Mapping[str, Any] | None,
+        names: Sequence[str | None],
+        seat: int | None,
+    ) -> Context:
         view = view or {}
-        return cls(legal=list((prompt or {}).get("legal") or []), seat=seat,
-                   players=int(view.get("players", len(names) or 4)), names=list(names),
-                   hand=list(view.get("hand") or []), tiles=list(view.get("tiles") or []),
-                   trade=view.get("trade"), view=view or None)
+        return cls(
+            legal=list((prompt or {}).get("legal") or []),
+            seat=seat,
+            players=int(view.get("players", len(names) or 4)),
+            names=list(names),
+            hand=list(view.get("hand") or []),
+            tiles=list(view.get("tiles") or []),
+            trade=view.get("trade"),
+            view=view or None,
+        )
 
     def of_kind(self, *kinds: str) -> list[Action]:
         return [a for a in self.legal if a.get("kind") in kinds]
@@ -114,75 +125,121 @@ class CommandHelp:
 
 
 COMMANDS: dict[str, CommandHelp] = {
-    "expand": CommandHelp("expand TILE [COLOUR]",
-                          "play a map tile next to an empire; name the colour when the tile "
-                          "touches two empires (else a dialog asks)",
-                          ("expand 12", "expand 12 orange", "expand 12 o"), ("expand",),
-                          ("play",)),
-    "return": CommandHelp("return TILE",
-                          "you cannot expand: put this tile under the pile and draw the top one",
-                          ("return 5",), ("return_tile",)),
-    "move": CommandHelp("move [FROM] TO [pay CARDS]",
-                        "move a ship; it costs one card of the destination's colour per step "
-                        "(wilds count as any colour). While you type, the map shows the "
-                        "destinations and their costs ($n)",
-                        ("move 31 27", "move ty 23", "move 27", "move 12 16e pay g,w"),
-                        ("move",)),
-    "city": CommandHelp("city SPACE [pay CARDS]",
-                        "build a city where only your ships are (5 cards, 4 with two ships)",
-                        ("city 27", "city 27 pay 3g,w"), ("city",)),
-    "ship": CommandHelp("ship SPACE [pay CARDS]",
-                        "build a ship in one of your cities, or in Tyros while it has no city",
-                        ("ship tyros", "ship 27 pay green"), ("ship",)),
-    "bank": CommandHelp("bank CARDS | bank N | bank 3:1 COLOUR [pay CARDS]",
-                        "trade with the bank: discard 1-3 cards and draw as many; or discard 3 "
-                        "and take one card from the discard pile",
-                        ("bank o,y", "bank 2", "bank 3:1 violet", "bank 3:1 v pay o,o,y"),
-                        ("bank_draw", "bank_pick")),
-    "trade": CommandHelp("trade GIVE for GET [to PLAYERS]",
-                         "offer a trade to other players (default: everyone); any numbers of "
-                         "cards, the server checks the offer",
-                         ("trade green for violet", "trade 2g for v,w to B",
-                          "trade give o get y to bob,c"), ("propose",)),
+    "expand": CommandHelp(
+        "expand TILE [COLOUR]",
+        "play a map tile next to an empire; name the colour when the tile "
+        "touches two empires (else a dialog asks)",
+        ("expand 12", "expand 12 orange", "expand 12 o"),
+        ("expand",),
+        ("play",),
+    ),
+    "return": CommandHelp(
+        "return TILE",
+        "you cannot expand: put this tile under the pile and draw the top one",
+        ("return 5",),
+        ("return_tile",),
+    ),
+    "move": CommandHelp(
+        "move [FROM] TO [pay CARDS]",
+        "move a ship; it costs one card of the destination's colour per step "
+        "(wilds count as any colour). While you type, the map shows the "
+        "destinations and their costs ($n)",
+        ("move 31 27", "move ty 23", "move 27", "move 12 16e pay g,w"),
+        ("move",),
+    ),
+    "city": CommandHelp(
+        "city SPACE [pay CARDS]",
+        "build a city where only your ships are (5 cards, 4 with two ships)",
+        ("city 27", "city 27 pay 3g,w"),
+        ("city",),
+    ),
+    "ship": CommandHelp(
+        "ship SPACE [pay CARDS]",
+        "build a ship in one of your cities, or in Tyros while it has no city",
+        ("ship tyros", "ship 27 pay green"),
+        ("ship",),
+    ),
+    "bank": CommandHelp(
+        "bank CARDS | bank N | bank 3:1 COLOUR [pay CARDS]",
+        "trade with the bank: discard 1-3 cards and draw as many; or discard 3 "
+        "and take one card from the discard pile",
+        ("bank o,y", "bank 2", "bank 3:1 violet", "bank 3:1 v pay o,o,y"),
+        ("bank_draw", "bank_pick"),
+    ),
+    "trade": CommandHelp(
+        "trade GIVE for GET [to PLAYERS]",
+        "offer a trade to other players (default: everyone); any numbers of "
+        "cards, the server checks the offer",
+        ("trade green for violet", "trade 2g for v,w to B", "trade give o get y to bob,c"),
+        ("propose",),
+    ),
     "accept": CommandHelp("accept", "accept the trade offered to you", ("accept",), ("answer",)),
-    "decline": CommandHelp("decline", "decline the trade offered to you", ("decline",),
-                           ("answer",)),
-    "complete": CommandHelp("complete PLAYER",
-                            "complete your offer with a player who accepted it",
-                            ("complete B", "complete bob"), ("complete",)),
-    "withdraw": CommandHelp("withdraw", "withdraw your trade offer", ("withdraw",),
-                            ("withdraw",)),
-    "give": CommandHelp("give CARD", "give a card to the owner of the city you moved into",
-                        ("give green", "give w"), ("give_card",)),
-    "keep": CommandHelp("keep CARDS", "end of round: the 3 cards you keep",
-                        ("keep g,g,w", "keep 2green wild"), ("keep",)),
+    "decline": CommandHelp(
+        "decline", "decline the trade offered to you", ("decline",), ("answer",)
+    ),
+    "complete": CommandHelp(
+        "complete PLAYER",
+        "complete your offer with a player who accepted it",
+        ("complete B", "complete bob"),
+        ("complete",),
+    ),
+    "withdraw": CommandHelp("withdraw", "withdraw your trade offer", ("withdraw",), ("withdraw",)),
+    "give": CommandHelp(
+        "give CARD",
+        "give a card to the owner of the city you moved into",
+        ("give green", "give w"),
+        ("give_card",),
+    ),
+    "keep": CommandHelp(
+        "keep CARDS",
+        "end of round: the 3 cards you keep",
+        ("keep g,g,w", "keep 2green wild"),
+        ("keep",),
+    ),
     "pass": CommandHelp("pass", "take no card action this turn", ("pass",), ("pass",)),
-    "answer": CommandHelp("answer", "open the dialog for what is asked of you now",
-                          ("answer",)),
+    "answer": CommandHelp("answer", "open the dialog for what is asked of you now", ("answer",)),
     "legal": CommandHelp("legal", "list what you may do now (F2)", ("legal",)),
-    "log": CommandHelp("log", "show the game log again (F3; PageUp/PageDown scroll it)",
-                       ("log",)),
+    "log": CommandHelp("log", "show the game log again (F3; PageUp/PageDown scroll it)", ("log",)),
     "score": CommandHelp("score", "show the score sheet (at the end of the game)", ("score",)),
-    "help": CommandHelp("help [COMMAND]", "this help, or one command's (F1)",
-                        ("help", "help move")),
-    "act": CommandHelp("act JSON", "send an action as the protocol's JSON (for experts)",
-                       ('act {"kind": "pass"}',)),
-    "quit": CommandHelp("quit", "leave (your seat waits for you: run the same command to "
-                        "come back)", ("quit",), (), ("exit",)),
+    "help": CommandHelp(
+        "help [COMMAND]", "this help, or one command's (F1)", ("help", "help move")
+    ),
+    "act": CommandHelp(
+        "act JSON", "send an action as the protocol's JSON (for experts)", ('act {"kind": "pass"}',)
+    ),
+    "quit": CommandHelp(
+        "quit",
+        "leave (your seat waits for you: run the same command to come back)",
+        ("quit",),
+        (),
+        ("exit",),
+    ),
 }
 
-ALIASES: dict[str, str] = {alias: name for name, info in COMMANDS.items()
-                           for alias in info.aliases}
-_KIND_COMMAND: dict[str, str] = {"expand": "expand", "return_tile": "return", "move": "move",
-                                 "city": "city", "ship": "ship", "bank_draw": "bank",
-                                 "bank_pick": "bank", "propose": "trade", "answer": "accept",
-                                 "complete": "complete", "withdraw": "withdraw",
-                                 "give_card": "give", "keep": "keep", "pass": "pass"}
+ALIASES: dict[str, str] = {alias: name for name, info in COMMANDS.items() for alias in info.aliases}
+_KIND_COMMAND: dict[str, str] = {
+    "expand": "expand",
+    "return_tile": "return",
+    "move": "move",
+    "city": "city",
+    "ship": "ship",
+    "bank_draw": "bank",
+    "bank_pick": "bank",
+    "propose": "trade",
+    "answer": "accept",
+    "complete": "complete",
+    "withdraw": "withdraw",
+    "give_card": "give",
+    "keep": "keep",
+    "pass": "pass",
+}
 _UI_COMMANDS = ("help", "legal", "log", "score", "quit")
 
-CARDS_HELP = ("CARDS: card names or first letters, with counts, separated by commas or "
-              "spaces: 'green,wild', 'g w', '2g,w', 'green x2'. Colours: orange, yellow, "
-              "green, violet; wild.")
+CARDS_HELP = (
+    "CARDS: card names or first letters, with counts, separated by commas or "
+    "spaces: 'green,wild', 'g w', '2g,w', 'green x2'. Colours: orange, yellow, "
+    "green, violet; wild."
+)
 PLAYERS_HELP = "PLAYERS: letters or names, separated by commas: 'B', 'b,c', 'bob'."
 
 
@@ -200,19 +257,21 @@ def help_lines(command: str = "") -> list[str]:
         if "PLAYERS" in info.usage:
             lines.append(PLAYERS_HELP)
         return lines
-    lines = ["Commands (Tab completes; only what is legal now is offered; 'help move' "
-             "shows one):"]
+    lines = ["Commands (Tab completes; only what is legal now is offered; 'help move' shows one):"]
     for info in COMMANDS.values():
         lines.append(info.usage)
         lines.append(f"    {info.about}")
         if info.examples:
             lines.append("    e.g. " + " | ".join(info.examples))
-    lines += [CARDS_HELP, PLAYERS_HELP,
-              "Spaces: numbers, TY or a name (tyros, creta); Italy's coasts are 16W and 16E.",
-              "Map: * your tiles, ~ sea links, letters are players' ships (A: seat 1 ...), "
-              "[A] / city A a city, $n the cost of a move.",
-              "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, PageUp/PageDown "
-              "scroll, Esc closes a dialog, Ctrl-C quits."]
+    lines += [
+        CARDS_HELP,
+        PLAYERS_HELP,
+        "Spaces: numbers, TY or a name (tyros, creta); Italy's coasts are 16W and 16E.",
+        "Map: * your tiles, ~ sea links, letters are players' ships (A: seat 1 ...), "
+        "[A] / city A a city, $n the cost of a move.",
+        "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, PageUp/PageDown "
+        "scroll, Esc closes a dialog, Ctrl-C quits.",
+    ]
     return lines
 
 
@@ -231,8 +290,12 @@ def legal_lines(ctx: Context) -> list[str]:
                 key = (a["from"], a["to"])
                 pairs[key] = min(pairs.get(key, 99), len(a["pay"]))
             lines.append(f"move ({len(pairs)} destinations):")
-            lines += [f"  move {f} {t}   cost {c}" for (f, t), c in sorted(
-                pairs.items(), key=lambda item: (_order(item[0][0]), _order(item[0][1])))]
+            lines += [
+                f"  move {f} {t}   cost {c}"
+                for (f, t), c in sorted(
+                    pairs.items(), key=lambda item: (_order(item[0][0]), _order(item[0][1]))
+                )
+            ]
         elif kind in ("city", "ship"):
             spaces: dict[str, Action] = {}
             for a in sorted(actions, key=_wilds):
@@ -247,11 +310,12 @@ def legal_lines(ctx: Context) -> list[str]:
         elif kind == "propose":
             lines.append("trade GIVE for GET [to PLAYERS]   offer a trade (any cards)")
         elif kind == "keep":
-            lines.append(f"keep CARDS   keep 3 of {cards_text(ctx.hand)} "
-                         f"({len(actions)} ways; 'keep' opens the dialog)")
+            lines.append(
+                f"keep CARDS   keep 3 of {cards_text(ctx.hand)} "
+                f"({len(actions)} ways; 'keep' opens the dialog)"
+            )
         else:
-            lines += [f"{_command_for(a, ctx)}   {describe_action(a, ctx.names)}"
-                      for a in actions]
+            lines += [f"{_command_for(a, ctx)}   {describe_action(a, ctx.names)}" for a in actions]
     return lines
 
 
@@ -374,7 +438,7 @@ def resolve_player(token: str, ctx: Context) -> int:
     """A seat from a letter or a name (or the start of one)."""
     word = token.strip().lower()
     players = range(ctx.players)
-    if len(word) == 1 and word.upper() in LETTERS[:ctx.players]:
+    if len(word) == 1 and word.upper() in LETTERS[: ctx.players]:
         return LETTERS.index(word.upper())
     exact = [s for s in players if name_of(s, ctx.names).lower() == word]
     starts = [s for s in players if name_of(s, ctx.names).lower().startswith(word)]
@@ -446,7 +510,7 @@ def _split_pay(rest: str) -> tuple[list[str], list[str] | None]:
     lowered = [w.lower() for w in words]
     if "pay" in lowered:
         at = lowered.index("pay")
-        return words[:at], parse_cards(" ".join(words[at + 1:]))
+        return words[:at], parse_cards(" ".join(words[at + 1 :]))
     return words, None
 
 
@@ -463,9 +527,11 @@ def _pick_payment(candidates: list[Action], pay: list[str] | None, what: str) ->
     fewest = [a for a in ordered if _wilds(a)[0] == _wilds(ordered[0])[0]]
     if len(fewest) == 1:
         return Act(fewest[0])
-    return Choose(f"How do you pay to {what}?", "Several payments are legal; pick one "
-                  "(or type the command again with pay CARDS).",
-                  tuple((f"pay {cards_text(a['pay'])}", a) for a in ordered))
+    return Choose(
+        f"How do you pay to {what}?",
+        "Several payments are legal; pick one (or type the command again with pay CARDS).",
+        tuple((f"pay {cards_text(a['pay'])}", a) for a in ordered),
+    )
 
 
 def _pass(rest: str, ctx: Context) -> Result:
@@ -482,13 +548,17 @@ def _expand(rest: str, ctx: Context) -> Result:
     options = ctx.of_kind("expand")
     if not options:
         if ctx.of_kind("return_tile"):
-            return Problem("no tile of yours touches an empire: choose one to put back "
-                           "(return TILE)")
+            return Problem(
+                "no tile of yours touches an empire: choose one to put back (return TILE)"
+            )
         return _not_now("expand", ctx)
     words = rest.split()
     if not words:
-        return Choose("Expand an empire", "Play one of your tiles next to an empire.",
-                      tuple((describe_action(a), a) for a in options))
+        return Choose(
+            "Expand an empire",
+            "Play one of your tiles next to an empire.",
+            tuple((describe_action(a), a) for a in options),
+        )
     tile = resolve_space(words[0])
     fits = [a for a in options if a["tile"] == tile]
     if not fits:
@@ -504,9 +574,11 @@ def _expand(rest: str, ctx: Context) -> Result:
         return Act(chosen[0])
     if len(fits) == 1:
         return Act(fits[0])
-    return Choose(f"Tile {tile} touches {len(fits)} empires",
-                  f"Which empire grows into {tile}?",
-                  tuple((f"{a['colour']} empire", a) for a in fits))
+    return Choose(
+        f"Tile {tile} touches {len(fits)} empires",
+        f"Which empire grows into {tile}?",
+        tuple((f"{a['colour']} empire", a) for a in fits),
+    )
 
 
 def _return(rest: str, ctx: Context) -> Result:
@@ -515,15 +587,19 @@ def _return(rest: str, ctx: Context) -> Result:
         return _not_now("put a tile back", ctx)
     words = rest.split()
     if not words:
-        return Choose("You cannot expand", "None of your tiles touches an empire. Choose the "
-                      "tile to put under the pile; you draw the top tile instead.",
-                      tuple((f"put back tile {a['tile']}", a) for a in options))
+        return Choose(
+            "You cannot expand",
+            "None of your tiles touches an empire. Choose the "
+            "tile to put under the pile; you draw the top tile instead.",
+            tuple((f"put back tile {a['tile']}", a) for a in options),
+        )
     tile = resolve_space(words[0])
     for action in options:
         if action["tile"] == tile:
             return Act(action)
-    return Problem(f"you do not hold tile {tile}; you hold "
-                   + ", ".join(a["tile"] for a in options))
+    return Problem(
+        f"you do not hold tile {tile}; you hold " + ", ".join(a["tile"] for a in options)
+    )
 
 
 def _move(rest: str, ctx: Context) -> Result:
@@ -532,38 +608,47 @@ def _move(rest: str, ctx: Context) -> Result:
     if not options:
         why = None
         if words and len(words) <= 2 and ctx.view and ctx.seat is not None:
-            why = why_not.move_problem(ctx.view, ctx.seat, words[0] if len(words) == 2
-                                       else None, words[-1], ctx.names)
+            why = why_not.move_problem(
+                ctx.view, ctx.seat, words[0] if len(words) == 2 else None, words[-1], ctx.names
+            )
         return _not_now("move a ship", ctx, why)
     if not words or len(words) > 2:
         return Problem("move [FROM] TO [pay CARDS], e.g. move 31 27")
     start = _port_filter(words[0]) if len(words) == 2 else None
     end = _port_filter(words[-1])
-    fits = [a for a in options if _port_matches(a["to"], end)
-            and (start is None or _port_matches(a["from"], start))]
+    fits = [
+        a
+        for a in options
+        if _port_matches(a["to"], end) and (start is None or _port_matches(a["from"], start))
+    ]
     if not fits:
         why = ""
         if ctx.view and ctx.seat is not None:
-            why = ": " + why_not.move_problem(ctx.view, ctx.seat,
-                                              words[0] if start is not None else None,
-                                              words[-1], ctx.names)
+            why = ": " + why_not.move_problem(
+                ctx.view, ctx.seat, words[0] if start is not None else None, words[-1], ctx.names
+            )
         if start is not None:
             from_here = [a for a in options if _port_matches(a["from"], start)]
             if not from_here:
                 origins = sorted({a["from"] for a in options}, key=_order)
-                return Problem(f"no ship of yours can move from {words[0]}{why}; ships that "
-                               f"can move: {', '.join(origins)}")
-            return Problem(f"you cannot move from {words[0]} to {words[1]}{why}; from "
-                           "there: " + _destinations(from_here))
-        return Problem(f"no ship of yours can reach {words[-1]} now{why}; reachable: "
-                       + _destinations(options))
+                return Problem(
+                    f"no ship of yours can move from {words[0]}{why}; ships that "
+                    f"can move: {', '.join(origins)}"
+                )
+            return Problem(
+                f"you cannot move from {words[0]} to {words[1]}{why}; from "
+                "there: " + _destinations(from_here)
+            )
+        return Problem(
+            f"no ship of yours can reach {words[-1]} now{why}; reachable: " + _destinations(options)
+        )
     if pay is not None:
         fits = [a for a in fits if _same_cards(a["pay"], pay)] or fits
     routes: dict[tuple[str, str], list[Action]] = {}
     for action in fits:
         routes.setdefault((action["from"], action["to"]), []).append(action)
     if len(routes) == 1:
-        (route, actions), = routes.items()
+        ((route, actions),) = routes.items()
         return _pick_payment(actions, pay, f"move {route[0]} -> {route[1]}")
     choices = []
     for (origin, target), actions in sorted(routes.items()):
@@ -576,20 +661,19 @@ def _destinations(actions: Sequence[Action]) -> str:
     costs: dict[str, int] = {}
     for action in actions:
         costs[action["to"]] = min(costs.get(action["to"], 99), len(action["pay"]))
-    return ", ".join(f"{to} (${c})" for to, c in sorted(costs.items(),
-                                                         key=lambda i: _order(i[0])))
+    return ", ".join(f"{to} (${c})" for to, c in sorted(costs.items(), key=lambda i: _order(i[0])))
 
 
 _NONE_ANYWHERE = {
     "city": "a city needs your ships alone in an empire's space, and 5 cards of its colour "
-            "(4 beside two of your ships), wild cards counted",
-    "ship": "a ship is built in Tyros or in a space with your city, paying cards of its "
-            "colour",
+    "(4 beside two of your ships), wild cards counted",
+    "ship": "a ship is built in Tyros or in a space with your city, paying cards of its colour",
 }
 
 
-def _build_in_space(kind: str, what: str, example: str, rest: str,
-                    ctx: Context) -> tuple[str, list[Action], list[str] | None] | Result:
+def _build_in_space(
+    kind: str, what: str, example: str, rest: str, ctx: Context
+) -> tuple[str, list[Action], list[str] | None] | Result:
     """Parse ``SPACE [pay CARDS]`` for building ``what``: (space, its actions, pay), or why not."""
     options = ctx.of_kind(kind)
     words, pay = _split_pay(rest)
@@ -605,10 +689,12 @@ def _build_in_space(kind: str, what: str, example: str, rest: str,
     fits = [a for a in options if a["space"] == space]
     if not fits:
         where = sorted({a["space"] for a in options}, key=_order)
-        why = explain(ctx.view, ctx.seat, space, ctx.names) if ctx.view and \
-            ctx.seat is not None else "not possible now"
-        return Problem(f"you cannot build {what} in {space}: {why}; you can in: "
-                       f"{', '.join(where)}")
+        why = (
+            explain(ctx.view, ctx.seat, space, ctx.names)
+            if ctx.view and ctx.seat is not None
+            else "not possible now"
+        )
+        return Problem(f"you cannot build {what} in {space}: {why}; you can in: {', '.join(where)}")
     return space, fits, pay
 
 
@@ -627,8 +713,9 @@ def _city(rest: str, ctx: Context) -> Result:
         picked = _pick_payment(actions, pay, f"build a city in {space}")
         best = picked.action if isinstance(picked, Act) else min(actions, key=_wilds)
         choices.append((f"the ship on {port} goes home (pay {cards_text(best['pay'])})", best))
-    return Choose(f"City in {space}", "You have ships on both coasts: which one goes home?",
-                  tuple(choices))
+    return Choose(
+        f"City in {space}", "You have ships on both coasts: which one goes home?", tuple(choices)
+    )
 
 
 def _ship(rest: str, ctx: Context) -> Result:
@@ -645,8 +732,9 @@ def _bank(rest: str, ctx: Context) -> Result:
         return _not_now("trade with the bank", ctx)
     words = rest.split()
     if not words:
-        return Problem("bank CARDS (discard them, draw as many), bank N, or "
-                       "bank 3:1 COLOUR [pay CARDS]")
+        return Problem(
+            "bank CARDS (discard them, draw as many), bank N, or bank 3:1 COLOUR [pay CARDS]"
+        )
     first = words[0].lower()
     if first in ("3:1", "take", "pick"):
         if len(words) < 2:
@@ -657,8 +745,9 @@ def _bank(rest: str, ctx: Context) -> Result:
             there = sorted({a["take"] for a in picks}, key=CARDS.index)
             if not picks:
                 return Problem("you cannot take from the discard pile now (3 cards needed)")
-            return Problem(f"there is no {take} card in the discard pile; there are: "
-                           f"{', '.join(there)}")
+            return Problem(
+                f"there is no {take} card in the discard pile; there are: {', '.join(there)}"
+            )
         tail = [w for w in words[2:] if w.lower() != "pay"]
         pay = parse_cards(" ".join(tail)) if tail else None
         return _pick_payment(fits, pay, f"take a {take} card")
@@ -676,8 +765,10 @@ def _bank(rest: str, ctx: Context) -> Result:
     for action in draws:
         if _same_cards(action["pay"], cards):
             return Act(action)
-    return Problem(f"you cannot discard {cards_text(cards)} to draw: discard 1 to 3 cards "
-                   f"you hold ({cards_text(ctx.hand)})")
+    return Problem(
+        f"you cannot discard {cards_text(cards)} to draw: discard 1 to 3 cards "
+        f"you hold ({cards_text(ctx.hand)})"
+    )
 
 
 def _trade(rest: str, ctx: Context) -> Result:
@@ -690,7 +781,7 @@ def _trade(rest: str, ctx: Context) -> Result:
     seats = [s for s in range(ctx.players) if s != ctx.seat]
     if "to" in lowered:
         at = lowered.index("to")
-        names = " ".join(words[at + 1:])
+        names = " ".join(words[at + 1 :])
         if names.strip().lower() in ("all", "everyone", "everybody"):
             asked = seats
         else:
@@ -702,14 +793,18 @@ def _trade(rest: str, ctx: Context) -> Result:
         asked = seats
     if lowered[:1] == ["give"] and "get" in lowered:
         at = lowered.index("get")
-        give, get = " ".join(words[1:at]), " ".join(words[at + 1:])
+        give, get = " ".join(words[1:at]), " ".join(words[at + 1 :])
     elif "for" in lowered:
         at = lowered.index("for")
-        give, get = " ".join(words[:at]), " ".join(words[at + 1:])
+        give, get = " ".join(words[:at]), " ".join(words[at + 1 :])
     else:
         return Problem("trade GIVE for GET [to PLAYERS], e.g. trade green for violet to B")
-    offer = {"kind": "propose", "to": asked, "give": sorted(parse_cards(give), key=CARDS.index),
-             "get": sorted(parse_cards(get), key=CARDS.index)}
+    offer = {
+        "kind": "propose",
+        "to": asked,
+        "give": sorted(parse_cards(give), key=CARDS.index),
+        "get": sorted(parse_cards(get), key=CARDS.index),
+    }
     if not offer["give"] and not offer["get"]:
         return Problem("a trade must move at least one card")
     return Act(offer)
@@ -724,14 +819,21 @@ def _answer_with(accept: bool) -> Handler:
             if action["accept"] is accept:
                 return Act(action)
         return Problem("you do not hold the cards asked for: you can only decline")
+
     return handler
 
 
 def _answer(rest: str, ctx: Context) -> Result:
     """The dialog for whatever is asked of the player now."""
-    for kind, command in (("answer", "_offer"), ("keep", "keep"), ("give_card", "give"),
-                          ("return_tile", "return"), ("complete", "complete"),
-                          ("withdraw", "complete"), ("expand", "expand")):
+    for kind, command in (
+        ("answer", "_offer"),
+        ("keep", "keep"),
+        ("give_card", "give"),
+        ("return_tile", "return"),
+        ("complete", "complete"),
+        ("withdraw", "complete"),
+        ("expand", "expand"),
+    ):
         if ctx.of_kind(kind):
             return parse(command, ctx)
     return Problem("nothing is asked of you now: " + _now_hint(ctx))
@@ -744,8 +846,10 @@ def _offer(rest: str, ctx: Context) -> Result:
         return Problem("nobody is asking you for a trade now")
     proposer = who(int(trade["proposer"]), ctx.names)
     give, get = trade.get("give", []), trade.get("get", [])
-    text = (f"{proposer} offers you {cards_text(give)} for your {cards_text(get)}.\n"
-            f"You give {cards_text(get)} and get {cards_text(give)}.")
+    text = (
+        f"{proposer} offers you {cards_text(give)} for your {cards_text(get)}.\n"
+        f"You give {cards_text(get)} and get {cards_text(give)}."
+    )
     options = []
     for action in sorted(answers, key=lambda a: not a["accept"]):
         if action["accept"]:
@@ -769,8 +873,9 @@ def _complete(rest: str, ctx: Context) -> Result:
                 return Act(action)
         return Problem(f"{who(seat, ctx.names)} has not accepted your offer")
     trade = ctx.trade or {}
-    lines = [f"You offer {cards_text(trade.get('give', []))} for "
-             f"{cards_text(trade.get('get', []))}."]
+    lines = [
+        f"You offer {cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))}."
+    ]
     for answer in trade.get("answers", []):
         lines.append(f"  {who(answer['seat'], ctx.names)}: {answer['answer']}")
     options = [(f"Complete the trade with {who(a['with'], ctx.names)}", a) for a in completes]
@@ -786,15 +891,18 @@ def _give(rest: str, ctx: Context) -> Result:
         return _not_now("give a card", ctx)
     words = rest.split()
     if not words:
-        return Choose("A card for the city owner",
-                      "You moved into another player's city: give its owner one card.",
-                      tuple((f"give {a['card']}", a) for a in options))
+        return Choose(
+            "A card for the city owner",
+            "You moved into another player's city: give its owner one card.",
+            tuple((f"give {a['card']}", a) for a in options),
+        )
     card = _card(words[0].lower())
     for action in options:
         if action["card"] == card:
             return Act(action)
-    return Problem(f"you hold no {card} card; you can give: "
-                   + ", ".join(a["card"] for a in options))
+    return Problem(
+        f"you hold no {card} card; you can give: " + ", ".join(a["card"] for a in options)
+    )
 
 
 def _keep(rest: str, ctx: Context) -> Result:
@@ -802,15 +910,19 @@ def _keep(rest: str, ctx: Context) -> Result:
     if not options:
         return _not_now("keep cards", ctx)
     if not rest.strip():
-        return Choose("End of round: keep 3 cards",
-                      f"You hold {cards_text(ctx.hand)}; the others are discarded.",
-                      tuple((f"keep {cards_text(a['cards'])}", a) for a in options))
+        return Choose(
+            "End of round: keep 3 cards",
+            f"You hold {cards_text(ctx.hand)}; the others are discarded.",
+            tuple((f"keep {cards_text(a['cards'])}", a) for a in options),
+        )
     cards = parse_cards(rest)
     for action in options:
         if _same_cards(action["cards"], cards):
             return Act(action)
-    return Problem(f"keep 3 of the cards you hold ({cards_text(ctx.hand)}), e.g. keep "
-                   + cards_short(options[0]["cards"]))
+    return Problem(
+        f"keep 3 of the cards you hold ({cards_text(ctx.hand)}), e.g. keep "
+        + cards_short(options[0]["cards"])
+    )
 
 
 def _act(rest: str, ctx: Context) -> Result:
@@ -826,14 +938,28 @@ def _act(rest: str, ctx: Context) -> Result:
 def _local(name: str) -> Handler:
     def handler(rest: str, ctx: Context) -> Result:
         return Local(name, rest.strip().lower())
+
     return handler
 
 
 _HANDLERS: dict[str, Handler] = {
-    "pass": _pass, "expand": _expand, "return": _return, "move": _move, "city": _city,
-    "ship": _ship, "bank": _bank, "trade": _trade, "accept": _answer_with(True),
-    "decline": _answer_with(False), "answer": _answer, "_offer": _offer,
-    "complete": _complete, "withdraw": _withdraw, "give": _give, "keep": _keep, "act": _act,
+    "pass": _pass,
+    "expand": _expand,
+    "return": _return,
+    "move": _move,
+    "city": _city,
+    "ship": _ship,
+    "bank": _bank,
+    "trade": _trade,
+    "accept": _answer_with(True),
+    "decline": _answer_with(False),
+    "answer": _answer,
+    "_offer": _offer,
+    "complete": _complete,
+    "withdraw": _withdraw,
+    "give": _give,
+    "keep": _keep,
+    "act": _act,
     **{name: _local(name) for name in _UI_COMMANDS},
 }
 
@@ -957,6 +1083,7 @@ def _build_words(command: str) -> Callable[[list[str], Context], Words]:
         if len(args) == 1:
             return _payment_words(parse(f"{command} {args[0]}", ctx))
         return []
+
     return words
 
 
@@ -988,8 +1115,11 @@ def _bank_words(args: list[str], ctx: Context) -> Words:
         if ctx.of_kind("bank_pick"):
             forms.append(("3:1", "discard 3, take one from the discards"))
         if ctx.of_kind("bank_draw"):
-            forms += [("1", "discard 1, draw 1"), ("2", "discard 2, draw 2"),
-                      ("3", "discard 3, draw 3")]
+            forms += [
+                ("1", "discard 1, draw 1"),
+                ("2", "discard 2, draw 2"),
+                ("3", "discard 3, draw 3"),
+            ]
         return forms
     if len(args) == 1 and picking:
         takes = sorted({a["take"] for a in ctx.of_kind("bank_pick")}, key=CARDS.index)
@@ -1017,10 +1147,14 @@ _ARGUMENT_WORDS: dict[str, Callable[[list[str], Context], Words]] = {
     "expand": _expand_words,
     "return": _first_word(lambda ctx: [(a["tile"], "") for a in ctx.of_kind("return_tile")]),
     "give": _first_word(lambda ctx: [(a["card"], "") for a in ctx.of_kind("give_card")]),
-    "complete": _first_word(lambda ctx: [(LETTERS[a["with"]], name_of(a["with"], ctx.names))
-                                         for a in ctx.of_kind("complete")]),
-    "keep": _first_word(lambda ctx: [(cards_short(a["cards"]), cards_text(a["cards"]))
-                                     for a in ctx.of_kind("keep")]),
+    "complete": _first_word(
+        lambda ctx: [
+            (LETTERS[a["with"]], name_of(a["with"], ctx.names)) for a in ctx.of_kind("complete")
+        ]
+    ),
+    "keep": _first_word(
+        lambda ctx: [(cards_short(a["cards"]), cards_text(a["cards"])) for a in ctx.of_kind("keep")]
+    ),
     "bank": _bank_words,
     "trade": _trade_words,
 }
@@ -1041,8 +1175,12 @@ def _variants(command: str, args: Sequence[str], ctx: Context) -> list[Action]:
         if command == "move" and 1 <= len(args) <= 2:
             end = _port_filter(args[-1])
             start = _port_filter(args[0]) if len(args) == 2 else None
-            return [a for a in ctx.of_kind("move") if _port_matches(a["to"], end)
-                    and (start is None or _port_matches(a["from"], start))]
+            return [
+                a
+                for a in ctx.of_kind("move")
+                if _port_matches(a["to"], end)
+                and (start is None or _port_matches(a["from"], start))
+            ]
         if command in ("city", "ship") and len(args) == 1:
             space = resolve_space(args[0])
             return [a for a in ctx.of_kind(command) if a["space"] == space]

@@ -61,8 +61,10 @@ class PanelControl(UIControl):
         titles = {"log": "Log", "legal": "What you may do now"}
         title = f" {titles[ui.panel]} "
         keys = "F1 help F2 legal F3 log PgUp/PgDn"
-        head: StyleAndTextTuples = [("class:title", title),
-                                    ("class:dim", (" " + keys)[:max(0, width - len(title))])]
+        head: StyleAndTextTuples = [
+            ("class:title", title),
+            ("class:dim", (" " + keys)[: max(0, width - len(title))]),
+        ]
         room = max(0, height - 1)
         entries = ui.panel_lines()
         if ui.panel == "log":
@@ -76,15 +78,17 @@ class PanelControl(UIControl):
                 ui.scroll = max(0, min(ui.scroll, len(backwards) - room))
             body = backwards[::-1]
             end = len(body) - ui.scroll
-            shown = body[max(0, end - room):end]
+            shown = body[max(0, end - room) : end]
             if ui.scroll > 0:  # not following the game: say so, and how to come back
                 more = f" v {ui.scroll} newer lines below: PgDn v "
-                head = [("class:title", title), ("class:request.title", more[:max(0, width -
-                                                                                 len(title))])]
+                head = [
+                    ("class:title", title),
+                    ("class:request.title", more[: max(0, width - len(title))]),
+                ]
         else:
             body = [[(style, piece)] for style, text in entries for piece in wrap(text, width)]
             ui.scroll = max(0, min(ui.scroll, len(body) - room))
-            shown = body[ui.scroll:ui.scroll + room]
+            shown = body[ui.scroll : ui.scroll + room]
         lines = [head, *shown]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
@@ -105,12 +109,13 @@ class RequestControl(UIControl):
             out += [[(style, piece)] for piece in wrap(text, width)]
         return out
 
-    def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
-                         get_line_prefix: Any) -> int | None:
+    def preferred_height(
+        self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: Any
+    ) -> int | None:
         return min(len(self.lines(width)), max(1, max_available_height))
 
     def create_content(self, width: int, height: int) -> UIContent:
-        lines = self.lines(width)[:max(0, height)]
+        lines = self.lines(width)[: max(0, height)]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     def is_focusable(self) -> bool:
@@ -147,7 +152,7 @@ class PagerControl(UIControl):
             body += [[(style, piece)] for piece in wrap(line, max(1, width))]
         self.height, self.count = max(1, height), len(body)
         self.top = max(0, min(self.top, self.count - self.height))
-        shown = body[self.top:self.top + self.height]
+        shown = body[self.top : self.top + self.height]
         return UIContent(get_line=lambda i: shown[i], line_count=len(shown), show_cursor=False)
 
     def is_focusable(self) -> bool:
@@ -180,6 +185,7 @@ class CommandCompleter(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Any:
         if not document.text.strip() and not complete_event.completion_requested:
             return  # an empty line offers the commands on Tab only
-        for text, start, meta in commands.completions(document.text_before_cursor,
-                                                      self.ui.context()):
+        for text, start, meta in commands.completions(
+            document.text_before_cursor, self.ui.context()
+        ):
             yield Completion(text, start_position=start, display_meta=meta)

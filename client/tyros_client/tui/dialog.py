@@ -36,8 +36,9 @@ class ChoiceDialog:
     def __init__(self, ui: TyrosApp, command: str) -> None:
         self.ui = ui
         self.command = command
-        self.future: asyncio.Future[dict[str, Any] | None] = \
+        self.future: asyncio.Future[dict[str, Any] | None] = (
             asyncio.get_running_loop().create_future()
+        )
         self.index = 0
         self.last: Choose | None = None
         self.drawn: tuple[tuple[str, dict[str, Any]], ...] | None = None
@@ -54,7 +55,7 @@ class ChoiceDialog:
         keys.add("tab")(lambda event: move(1))
         keys.add("pageup")(lambda event: move(-8))
         keys.add("pagedown")(lambda event: move(8))
-        keys.add("home")(lambda event: move(-10**6))
+        keys.add("home")(lambda event: move(-(10**6)))
         keys.add("end")(lambda event: move(10**6))
 
         @keys.add("enter")
@@ -82,11 +83,13 @@ class ChoiceDialog:
                 self.future.set_result(None)
             self.ui.type_into_command_line(text)
 
-        self.control = FormattedTextControl(self._text, focusable=True, key_bindings=keys,
-                                            show_cursor=False)
+        self.control = FormattedTextControl(
+            self._text, focusable=True, key_bindings=keys, show_cursor=False
+        )
         self.window = Window(self.control, wrap_lines=False)
-        self.frame = Frame(self.window, title=lambda: self.current().title,
-                           width=D(min=30, preferred=66, max=90))
+        self.frame = Frame(
+            self.window, title=lambda: self.current().title, width=D(min=30, preferred=66, max=90)
+        )
         self.float = Float(self.frame, top=1)
 
     def current(self) -> Choose:
@@ -135,7 +138,7 @@ class ChoiceDialog:
         shown = range(first, min(len(options), first + room))
         out.append(("class:dim", f"  ({first} more above)\n" if first else "\n"))
         for i in shown:
-            label = options[i][0][:width - 2]
+            label = options[i][0][: width - 2]
             click = self._clicked(i)
             if i == self.index:
                 out.append(("[SetCursorPosition]", ""))
@@ -145,6 +148,12 @@ class ChoiceDialog:
             out.append(("", "\n"))
         below = len(options) - shown.stop
         out.append(("class:dim", f"  ({below} more below)\n" if below > 0 else "\n"))
-        out.append(("class:dim", "Up/Down choose, Enter confirms, Esc closes, typing "
-                                 "returns to the command line"[:width]))
+        out.append(
+            (
+                "class:dim",
+                "Up/Down choose, Enter confirms, Esc closes, typing returns to the command line"[
+                    :width
+                ],
+            )
+        )
         return out

@@ -92,10 +92,16 @@ class NetClient:
     and tells the screen's state what happened.
     """
 
-    def __init__(self, state: ClientState, url: str, *, options: JoinOptions | None = None,
-                 tokens: TokenStore | None = None,
-                 on_change: Callable[[], None] = lambda: None,
-                 max_delay: float = 5.0) -> None:
+    def __init__(
+        self,
+        state: ClientState,
+        url: str,
+        *,
+        options: JoinOptions | None = None,
+        tokens: TokenStore | None = None,
+        on_change: Callable[[], None] = lambda: None,
+        max_delay: float = 5.0,
+    ) -> None:
         self.state = state
         self.url = url
         self.options = options or JoinOptions()
@@ -104,9 +110,15 @@ class NetClient:
         self.key = f"{url} {state.table} {state.name}"
         if tokens is not None and not state.spectate and state.token is None:
             state.token = tokens.load(self.key)
-        join = Join(table=state.table, name=state.name, players=self.options.players,
-                    setup=self.options.setup, seed=self.options.seed,
-                    trade_seconds=self.options.trade_seconds, spectate=state.spectate)
+        join = Join(
+            table=state.table,
+            name=state.name,
+            players=self.options.players,
+            setup=self.options.setup,
+            seed=self.options.seed,
+            trade_seconds=self.options.trade_seconds,
+            spectate=state.spectate,
+        )
         self.session = ClientSession(join, max_delay=max_delay, clock=state.clock)
         self.connection = Connection(self.session, url, self._handle, on_status=self._status)
 
@@ -128,8 +140,9 @@ class NetClient:
     async def send_action(self, action: dict[str, Any]) -> bool:
         """Send an action for the newest prompt; False (and a note) if it cannot go now."""
         if not self.session.send_action(action):
-            self.state.note("not connected to the server: wait for the reconnection",
-                            connection=True)
+            self.state.note(
+                "not connected to the server: wait for the reconnection", connection=True
+            )
             return False
         self.connection.flush()
         return True
@@ -139,8 +152,12 @@ class NetClient:
             self._join_refused(message)
         else:
             self.state.handle(message)
-            if message.get("type") == "welcome" and self.session.token and self.tokens \
-                    and not self.state.spectate:
+            if (
+                message.get("type") == "welcome"
+                and self.session.token
+                and self.tokens
+                and not self.state.spectate
+            ):
                 self.tokens.save(self.key, self.session.token, message.get("seat"))
         self._changed()
 
@@ -150,8 +167,9 @@ class NetClient:
             self.state.token = None
             if self.tokens is not None:
                 self.tokens.forget(self.key)
-            self.state.note("the server did not know our seat any more; joining afresh",
-                            error=False)
+            self.state.note(
+                "the server did not know our seat any more; joining afresh", error=False
+            )
             return
         self.state.handle(message)
         if self.session.fatal is not None:
@@ -166,13 +184,17 @@ class NetClient:
             state.resync = True
         elif status == "lost":
             if state.connected:
-                state.note(f"connection lost ({detail or 'closed'}); reconnecting",
-                           error=False, connection=True)
+                state.note(
+                    f"connection lost ({detail or 'closed'}); reconnecting",
+                    error=False,
+                    connection=True,
+                )
             state.connected = False
         elif status == "waiting":
             delay = float(detail)
-            state.connection = (f"offline: retrying in {delay:.0f} s" if delay >= 1
-                                else "offline: retrying")
+            state.connection = (
+                f"offline: retrying in {delay:.0f} s" if delay >= 1 else "offline: retrying"
+            )
         else:
             state.connected = False
             if self.session.fatal is not None and state.fatal is None:

@@ -13,8 +13,14 @@ from .text import CARDS, cards_text, letter, score_sheet, who
 if TYPE_CHECKING:
     from .app import TyrosApp
 
-PHASES = {"expand": "expansion", "actions": "card actions", "trade": "trade",
-          "give_card": "card for a city owner", "keep": "keep 3 cards", "over": "game over"}
+PHASES = {
+    "expand": "expansion",
+    "actions": "card actions",
+    "trade": "trade",
+    "give_card": "card for a city owner",
+    "keep": "keep 3 cards",
+    "over": "game over",
+}
 
 
 def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
@@ -22,15 +28,22 @@ def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
     view = state.view
     out: StyleAndTextTuples = []
     if state.seat is not None:
-        out += [(f"class:player.{state.seat}", f" {letter(state.seat)} "),
-                ("class:bar", f" {state.name} ")]
+        out += [
+            (f"class:player.{state.seat}", f" {letter(state.seat)} "),
+            ("class:bar", f" {state.name} "),
+        ]
     elif state.spectate:
         out.append(("class:bar", f" watching table {state.table} "))
     if view is None:
         seated = sum(1 for s in (state.table_info or {}).get("seats", []) if s.get("name"))
         players = (state.table_info or {}).get("players", "?")
-        out.append(("", f" table {state.table}: {seated} of {players} seats taken; "
-                        "the game starts when every seat is taken"))
+        out.append(
+            (
+                "",
+                f" table {state.table}: {seated} of {players} seats taken; "
+                "the game starts when every seat is taken",
+            )
+        )
         return out
     hand = view.get("hand")
     if hand is not None:
@@ -45,6 +58,7 @@ def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
     if not state.connected:
         out.append(("class:message.error", f"  [{state.connection}]"))
     return out
+
 
 def table_text(ui: TyrosApp) -> StyleAndTextTuples:
     state = ui.state
@@ -65,9 +79,14 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
     # The header is built like the rows: its words stand over their columns. It gives way
     # when the panel is too short for it and four players (F1 explains the columns).
     if ui.panel_rows() >= 4 + len(view.get("seats", [])):
-        out.append(("class:dim", f"    {' player':<8} {'crd':>3} {'til':>3} {'s/c':>5} {'pts':>3}\n"
-                    if compact else
-                    f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n"))
+        out.append(
+            (
+                "class:dim",
+                f"    {' player':<8} {'crd':>3} {'til':>3} {'s/c':>5} {'pts':>3}\n"
+                if compact
+                else f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n",
+            )
+        )
     to_act = set(view.get("to_act") or [])
     points = running_scores(view)
     for info in view.get("seats", []):
@@ -91,11 +110,13 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
         supply = f"{info['ships_in_supply']}/{info['cities_in_supply']}"
         score = str(points[seat]) if points is not None else "?"
         if compact:
-            out.append(("", f" {name[:7]:<7} {info['cards']:>3} {tiles:>3} {supply:>5} "
-                            f"{score:>3} "))
+            out.append(
+                ("", f" {name[:7]:<7} {info['cards']:>3} {tiles:>3} {supply:>5} {score:>3} ")
+            )
         else:
-            out.append(("", f" {name[:9]:<9} {info['cards']:>5} {tiles:>5} {supply:>6} "
-                            f"{score:>4} "))
+            out.append(
+                ("", f" {name[:9]:<9} {info['cards']:>5} {tiles:>5} {supply:>6} {score:>4} ")
+            )
         out.append(("class:dim", " ".join(flags)))
         out.append(("", "\n"))
     out.append(("", " Empires "))
@@ -110,12 +131,18 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
         out.append((f"class:card.{card}", f"{card[0]}{discard.get(card, 0)}"))
         out.append(("", " "))
     space = "" if compact else " "
-    out.append(("", f"{space}draw{space}{view.get('draw_pile')} {space}tiles{space}"
-                    f"{view.get('tile_pile')}"))
+    out.append(
+        (
+            "",
+            f"{space}draw{space}{view.get('draw_pile')} {space}tiles{space}{view.get('tile_pile')}",
+        )
+    )
     return out
 
-def _status_line(ui: TyrosApp, view: dict[str, Any], names: list[str | None],
-                 width: int) -> StyleAndTextTuples:
+
+def _status_line(
+    ui: TyrosApp, view: dict[str, Any], names: list[str | None], width: int
+) -> StyleAndTextTuples:
     """Round, phase and whose turn, in as many words as ``width`` has room for."""
     head: StyleAndTextTuples = [("class:title", f" Round {view.get('round')} ")]
     if is_last_round(view):
@@ -129,8 +156,9 @@ def _status_line(ui: TyrosApp, view: dict[str, Any], names: list[str | None],
     return head
 
 
-def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None],
-                short: bool = False) -> StyleAndTextTuples:
+def _whose_turn(
+    ui: TyrosApp, view: dict[str, Any], names: list[str | None], short: bool = False
+) -> StyleAndTextTuples:
     if short:
         names = [None] * len(names)  # letters only
     phase = view.get("phase")
@@ -142,8 +170,13 @@ def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None],
         trade = view["trade"]
         if short:
             return [("", f"{letter(trade['proposer'])} offers a trade")]
-        return [("", f"{letter(trade['proposer'])} offers {cards_text(trade['give'])} "
-                     f"for {cards_text(trade['get'])}")]
+        return [
+            (
+                "",
+                f"{letter(trade['proposer'])} offers {cards_text(trade['give'])} "
+                f"for {cards_text(trade['get'])}",
+            )
+        ]
     to_act = view.get("to_act") or []
     if phase == "keep":
         return [("", "waiting for " + ", ".join(letter(s) for s in to_act))]
@@ -152,15 +185,21 @@ def _whose_turn(ui: TyrosApp, view: dict[str, Any], names: list[str | None],
         return [("class:turn", "your turn")]
     return [("", f"{letter(current) if short else who(current, names)} to act")]
 
+
 def message_text(ui: TyrosApp) -> StyleAndTextTuples:
     state = ui.state
     if state.fatal:
         return [("class:message.error", f" {state.fatal} (Ctrl-C quits)")]
     # Errors stay until the next command; other notices until the next update; notices
     # about the connection until it is back.
-    notices = [n for n in (state.error, ui.local) if n is not None
-               and n.at > ui.cleared_at and (n.error or n.at >= state.prompt_at)
-               and not (n.connection and state.connected and n.at <= state.connected_at)]
+    notices = [
+        n
+        for n in (state.error, ui.local)
+        if n is not None
+        and n.at > ui.cleared_at
+        and (n.error or n.at >= state.prompt_at)
+        and not (n.connection and state.connected and n.at <= state.connected_at)
+    ]
     if notices:
         newest = max(notices, key=lambda n: n.at)
         style = "class:message.error" if newest.error else "class:message.info"
@@ -173,16 +212,19 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
     if view is None:
         return [("class:dim", " waiting for the game to start (F1 help)")]
     if view.get("phase") == "over":
-        return [("class:message.turn", " the game is over: 'score' shows the sheet, "
-                                       "Ctrl-C quits")]
+        return [("class:message.turn", " the game is over: 'score' shows the sheet, Ctrl-C quits")]
     return [("class:dim", " waiting for the others (F1 help, F2 legal, Tab completes)")]
+
 
 def _asked(ui: TyrosApp) -> str:
     kinds = [a.get("kind") for a in ui.state.legal]
-    if "answer" in kinds and not any(a.get("accept") for a in ui.state.legal
-                                     if a.get("kind") == "answer"):
-        return "a trade is offered to you, but you do not hold the cards asked for: " \
-               "declining it in a moment"
+    if "answer" in kinds and not any(
+        a.get("accept") for a in ui.state.legal if a.get("kind") == "answer"
+    ):
+        return (
+            "a trade is offered to you, but you do not hold the cards asked for: "
+            "declining it in a moment"
+        )
     if "answer" in kinds:
         left = ui.state.seconds_left()
         time_left = f" ({left:.0f} s left)" if left is not None else ""
@@ -201,6 +243,7 @@ def _asked(ui: TyrosApp) -> str:
         return "waiting for answers to your offer (withdraw to take it back)"
     return "your turn: move, city, ship, bank, trade or pass (Tab completes, F2 lists)"
 
+
 def score_text(ui: TyrosApp) -> StyleAndTextTuples:
     score = (ui.state.view or {}).get("score")
     if not score:
@@ -208,8 +251,14 @@ def score_text(ui: TyrosApp) -> StyleAndTextTuples:
     return score_sheet(score, ui.state.names)
 
 
-REQUESTS = (("answer", "_offer"), ("keep", "keep"), ("give_card", "give"),
-            ("return_tile", "return"), ("complete", "complete"), ("withdraw", "complete"))
+REQUESTS = (
+    ("answer", "_offer"),
+    ("keep", "keep"),
+    ("give_card", "give"),
+    ("return_tile", "return"),
+    ("complete", "complete"),
+    ("withdraw", "complete"),
+)
 """Legal kinds that are a request from the table, and the command whose choice shows it."""
 
 _HOW = {
@@ -274,4 +323,5 @@ def running_scores(view: dict[str, Any]) -> list[int] | None:
 def is_last_round(view: dict[str, Any]) -> bool:
     """Whether the game ends with this round: a seat holds no tiles (rulebook, game end)."""
     return view.get("phase") != "over" and any(
-        info.get("tiles") == 0 for info in view.get("seats") or [])
+        info.get("tiles") == 0 for info in view.get("seats") or []
+    )

@@ -49,8 +49,15 @@ class Notice:
 class ClientState:
     """Everything the screen shows, as received from the server."""
 
-    def __init__(self, address: str, table: str, name: str, *, spectate: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        address: str,
+        table: str,
+        name: str,
+        *,
+        spectate: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.address = address
         self.table = table
         self.name = name
@@ -189,7 +196,7 @@ class ClientState:
     def _log(self, text: str, style: str, *, event: bool = False) -> None:
         self.log.append(LogLine(text, style, event))
         if len(self.log) > LOG_LIMIT:
-            del self.log[:len(self.log) - LOG_LIMIT]
+            del self.log[: len(self.log) - LOG_LIMIT]
 
     def describe_seat(self, seat: int) -> str:
         return name_of(seat, self.names)
@@ -197,8 +204,12 @@ class ClientState:
 
 def _is_turn(view: dict[str, Any], seat: int | None, prompt: dict[str, Any] | None) -> bool:
     """Whether the seat's own turn (expansion or card actions) is on."""
-    return bool(prompt) and seat is not None and view.get("current") == seat \
+    return (
+        bool(prompt)
+        and seat is not None
+        and view.get("current") == seat
         and view.get("phase") in ("expand", "actions")
+    )
 
 
 def since_your_turn(actions: list[tuple[int, dict[str, Any]]], names: list[str | None]) -> str:
@@ -211,6 +222,5 @@ def since_your_turn(actions: list[tuple[int, dict[str, Any]]], names: list[str |
     by_seat: dict[int, list[str]] = {}
     for seat, action in actions:
         by_seat.setdefault(seat, []).append(describe_action(action, names))
-    parts = [f"{who(seat, names)}: {', '.join(done)}"
-             for seat, done in sorted(by_seat.items())]
+    parts = [f"{who(seat, names)}: {', '.join(done)}" for seat, done in sorted(by_seat.items())]
     return "since your last turn: " + "; ".join(parts)

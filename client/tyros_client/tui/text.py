@@ -73,8 +73,11 @@ def describe_action(action: dict[str, Any], names: Names = ()) -> str:
     if kind == "expand":
         return f"expand {action['colour']} into {action['tile']}"
     if kind == "return_tile":
-        return f"put tile {action['tile']} under the pile" if "tile" in action else \
-            "put a tile under the pile"
+        return (
+            f"put tile {action['tile']} under the pile"
+            if "tile" in action
+            else "put a tile under the pile"
+        )
     if kind == "move":
         return f"move {action['from']} -> {action['to']}{paying}"
     if kind == "city":
@@ -90,8 +93,10 @@ def describe_action(action: dict[str, Any], names: Names = ()) -> str:
         return f"discard {cards_text(pay or [])}, take {action['take']} from the discards"
     if kind == "propose":
         asked = ", ".join(who(s, names) for s in action.get("to", []))
-        return (f"offer {cards_text(action.get('give', []))} for "
-                f"{cards_text(action.get('get', []))} to {asked}")
+        return (
+            f"offer {cards_text(action.get('give', []))} for "
+            f"{cards_text(action.get('get', []))} to {asked}"
+        )
     if kind == "answer":
         return "accept the offer" if action.get("accept") else "decline the offer"
     if kind == "complete":
@@ -151,8 +156,10 @@ def describe_event(event: dict[str, Any], names: Names, viewer: int | None) -> s
         mine = f": {cards_text(event['cards'])}" if "cards" in event else ""
         return f"{player} draws {event.get('count')} cards{mine}"
     if kind == "trade_completed":
-        return (f"{player} trades {cards_text(event.get('give', []))} for "
-                f"{cards_text(event.get('get', []))} with {who(event.get('with', -1), names)}")
+        return (
+            f"{player} trades {cards_text(event.get('give', []))} for "
+            f"{cards_text(event.get('get', []))} with {who(event.get('with', -1), names)}"
+        )
     if kind == "all_four_empires":
         return f"{player} has cities in all four empires: bonus"
     if kind == "cards_discarded":
@@ -174,11 +181,15 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
     out: StyleAndTextTuples = [("class:sheet.head", "Empires   size  rank  a city  a ship\n")]
     for empire in sorted(empires, key=lambda e: e["rank"]):
         out.append((f"class:card.{empire['colour']}", f"{empire['colour']:<8}"))
-        out.append(("", f"  {empire['size']:>4}  {ORDINALS.get(empire['rank'], '?'):>4}"
-                        f"  {empire['city_points']:>6}  {empire['ship_points']:>6}\n"))
+        out.append(
+            (
+                "",
+                f"  {empire['size']:>4}  {ORDINALS.get(empire['rank'], '?'):>4}"
+                f"  {empire['city_points']:>6}  {empire['ship_points']:>6}\n",
+            )
+        )
     out.append(("", "\n"))
-    head = ["player", *(e["colour"] for e in empires), "majority", "all 4", "tie-break",
-            "total"]
+    head = ["player", *(e["colour"] for e in empires), "majority", "all 4", "tie-break", "total"]
     rows: list[list[str]] = []
     for player in score.get("players", []):
         row = [who(player["seat"], names)[:12]]
@@ -193,8 +204,10 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
 
     def line(row: list[str]) -> str:
-        cells = [cell.ljust(width) if i == 0 else cell.rjust(width)
-                 for i, (cell, width) in enumerate(zip(row, widths, strict=True))]
+        cells = [
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
         return "  ".join(cells).rstrip() + "\n"
 
     out.append(("class:sheet.head", line(head)))
@@ -215,7 +228,8 @@ SHEET_LEGEND = (
     "majority: points for holding the most cities of an empire (its first letter shown).\n"
     "all 4: the bonus for the first player with a city in all four empires.\n"
     "tie-break: points from the largest empire's spaces; it decides a tied total, it is not\n"
-    "added to the total.")
+    "added to the total."
+)
 """What every column of the score sheet means, printed under it."""
 
 

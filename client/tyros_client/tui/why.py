@@ -28,8 +28,13 @@ SHIP_LIMIT = 2
 View = Mapping[str, Any]
 Names = Sequence[str | None]
 
-_PHASE_WORDS = {"expand": "expansion", "actions": "card actions", "trade": "a trade",
-                "give_card": "a card for a city owner", "keep": "keeping cards"}
+_PHASE_WORDS = {
+    "expand": "expansion",
+    "actions": "card actions",
+    "trade": "a trade",
+    "give_card": "a card for a city owner",
+    "keep": "keeping cards",
+}
 
 
 def turn_problem(view: View | None, seat: int | None, names: Names) -> str | None:
@@ -49,8 +54,10 @@ def turn_problem(view: View | None, seat: int | None, names: Names) -> str | Non
     if phase == "trade" and view.get("trade"):
         return "a trade offer is being answered: wait for it to end"
     if phase == "give_card" and view.get("owed_to") is not None:
-        return f"{who(to_act[0], names) if to_act else 'a player'} is giving a card to " \
-               f"{who(int(view['owed_to']), names)}: wait for them"
+        return (
+            f"{who(to_act[0], names) if to_act else 'a player'} is giving a card to "
+            f"{who(int(view['owed_to']), names)}: wait for them"
+        )
     current = to_act[0] if to_act else int(view.get("current", 0))
     words = _PHASE_WORDS.get(str(phase), str(phase))
     return f"it is {who(current, names)}'s turn ({words}): wait for them"
@@ -81,8 +88,9 @@ def _missing(need: int, colour: str, hand: Sequence[str]) -> str | None:
     have, wild = _colour_cards(hand, colour)
     if have + wild >= need:
         return None
-    return (f"it costs {need} {colour} (wild cards count) and you hold {have} {colour}"
-            f" and {wild} wild")
+    return (
+        f"it costs {need} {colour} (wild cards count) and you hold {have} {colour} and {wild} wild"
+    )
 
 
 def _seat_info(view: View, seat: int) -> Mapping[str, Any]:
@@ -119,8 +127,10 @@ def city_problem(view: View, seat: int, token: str, names: Names) -> str:
         return f"a city needs one of your ships in {space}, and you have none there"
     rivals = [s for s in ships if s != seat]
     if rivals:
-        return f"{who(rivals[0], names)} also has a ship in {space}: a city needs your " \
-               "ships alone there"
+        return (
+            f"{who(rivals[0], names)} also has a ship in {space}: a city needs your "
+            "ships alone there"
+        )
     need = CITY_CARDS[1] if ships[seat] >= 2 else CITY_CARDS[0]
     missing = _missing(need, colour, list(view.get("hand") or []))
     return missing or f"a city in {space} is not possible now"
@@ -139,14 +149,17 @@ def ship_problem(view: View, seat: int, token: str, names: Names) -> str:
             return f"you already have {SHIP_LIMIT} ships in Tyros, the most one player may"
         need = sum(ships.values()) + 1
         if len(hand) < need:
-            return f"a ship in Tyros costs {need} cards now (one more than the ships there) " \
-                   f"and you hold {len(hand)}"
+            return (
+                f"a ship in Tyros costs {need} cards now (one more than the ships there) "
+                f"and you hold {len(hand)}"
+            )
         return "a ship in Tyros is not possible now"
     owner = cities.get(space)
     if owner is None or int(owner) != seat:
         where = "Tyros or " if "TY" not in cities else ""
-        return f"ships are built in {where}a space with your own city, and {space} has " \
-               + ("no city" if owner is None else f"{who(int(owner), names)}'s city")
+        return f"ships are built in {where}a space with your own city, and {space} has " + (
+            "no city" if owner is None else f"{who(int(owner), names)}'s city"
+        )
     if sum(ships.values()) >= SHIP_LIMIT:
         return f"{space} already holds {SHIP_LIMIT} ships, the most a space may"
     colour = (view.get("chips") or {}).get(space, "")

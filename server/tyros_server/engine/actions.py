@@ -88,8 +88,22 @@ class Kind(IntEnum):
 # The kinds as plain ints, for hot paths and for building actions: ``Kind.MOVE`` is an enum
 # attribute lookup (about 0.1 µs in Python 3.11), and a tuple holding an IntEnum member stays
 # tracked by the garbage collector (the engine caches hundreds of thousands of actions).
-(K_PASS, K_EXPAND, K_RETURN_TILE, K_MOVE, K_CITY, K_SHIP, K_BANK_DRAW, K_BANK_PICK, K_PROPOSE,
- K_ANSWER, K_COMPLETE, K_WITHDRAW, K_GIVE_CARD, K_KEEP) = (int(kind) for kind in Kind)
+(
+    K_PASS,
+    K_EXPAND,
+    K_RETURN_TILE,
+    K_MOVE,
+    K_CITY,
+    K_SHIP,
+    K_BANK_DRAW,
+    K_BANK_PICK,
+    K_PROPOSE,
+    K_ANSWER,
+    K_COMPLETE,
+    K_WITHDRAW,
+    K_GIVE_CARD,
+    K_KEEP,
+) = (int(kind) for kind in Kind)
 
 KIND_NAMES: dict[Kind, str] = {kind: kind.name.lower() for kind in Kind}
 _KIND_BY_NAME: dict[str, Kind] = {name: kind for kind, name in KIND_NAMES.items()}
@@ -156,8 +170,10 @@ class KindSpec:
         raise KeyError(f"{self.name} has no field {name!r}")
 
     def layout(self) -> str:
-        parts = [self.kind.name, *(("*" if isinstance(f.at, slice) else "") + f.name
-                                   for f in self.fields)]
+        parts = [
+            self.kind.name,
+            *(("*" if isinstance(f.at, slice) else "") + f.name for f in self.fields),
+        ]
         return f"({', '.join(parts)})" if len(parts) > 1 else f"({parts[0]},)"
 
 
@@ -172,30 +188,47 @@ def _spec(kind: Kind, text: str, *fields: str, wire: tuple[str, ...] | None = No
         at: int | slice = slice(index, index + width) if width > 1 else index
         built.append(ActionField(name, type_, at, private))
         index += width
-    order = tuple(built) if wire is None else tuple(
-        next(f for f in built if f.name == name) for name in wire)
+    order = (
+        tuple(built)
+        if wire is None
+        else tuple(next(f for f in built if f.name == name) for name in wire)
+    )
     return KindSpec(kind, KIND_NAMES[kind], tuple(built), order, text, index)
 
 
-SPECS: dict[int, KindSpec] = {spec.kind: spec for spec in (
-    _spec(Kind.PASS, "pass"),
-    _spec(Kind.EXPAND, "expand {colour} into {tile}", "tile:space", "colour:colour"),
-    _spec(Kind.RETURN_TILE, "put tile {tile} under the pile", "tile:space"),
-    _spec(Kind.MOVE, "move {from} -> {to} paying {pay}", "from:port", "to:port", "pay:cards"),
-    _spec(Kind.CITY, "build a city in {space} paying {pay} (the ship on {ship} goes home)",
-          "space:space", "ship:port", "pay:cards"),
-    _spec(Kind.SHIP, "build a ship in {space} paying {pay}", "space:space", "pay:cards"),
-    _spec(Kind.BANK_DRAW, "trade {pay} for as many from the draw pile", "pay:cards"),
-    _spec(Kind.BANK_PICK, "trade {pay} for {take} from the discards", "take:card", "pay:cards",
-          wire=("pay", "take")),
-    _spec(Kind.PROPOSE, "offer {give} for {get} to {to}", "to:seats", "give:cards",
-          "get:cards"),
-    _spec(Kind.ANSWER, "{accept} the offer", "accept:flag"),
-    _spec(Kind.COMPLETE, "complete the trade with seat {with}", "with:seat"),
-    _spec(Kind.WITHDRAW, "withdraw"),
-    _spec(Kind.GIVE_CARD, "give a {card} card to the city owner", "card:card!"),
-    _spec(Kind.KEEP, "keep {cards}", "cards:cards!"),
-)}
+SPECS: dict[int, KindSpec] = {
+    spec.kind: spec
+    for spec in (
+        _spec(Kind.PASS, "pass"),
+        _spec(Kind.EXPAND, "expand {colour} into {tile}", "tile:space", "colour:colour"),
+        _spec(Kind.RETURN_TILE, "put tile {tile} under the pile", "tile:space"),
+        _spec(Kind.MOVE, "move {from} -> {to} paying {pay}", "from:port", "to:port", "pay:cards"),
+        _spec(
+            Kind.CITY,
+            "build a city in {space} paying {pay} (the ship on {ship} goes home)",
+            "space:space",
+            "ship:port",
+            "pay:cards",
+        ),
+        _spec(Kind.SHIP, "build a ship in {space} paying {pay}", "space:space", "pay:cards"),
+        _spec(Kind.BANK_DRAW, "trade {pay} for as many from the draw pile", "pay:cards"),
+        _spec(
+            Kind.BANK_PICK,
+            "trade {pay} for {take} from the discards",
+            "take:card",
+            "pay:cards",
+            wire=("pay", "take"),
+        ),
+        _spec(
+            Kind.PROPOSE, "offer {give} for {get} to {to}", "to:seats", "give:cards", "get:cards"
+        ),
+        _spec(Kind.ANSWER, "{accept} the offer", "accept:flag"),
+        _spec(Kind.COMPLETE, "complete the trade with seat {with}", "with:seat"),
+        _spec(Kind.WITHDRAW, "withdraw"),
+        _spec(Kind.GIVE_CARD, "give a {card} card to the city owner", "card:card!"),
+        _spec(Kind.KEEP, "keep {cards}", "cards:cards!"),
+    )
+}
 """Every kind's description, in the order of the kinds."""
 
 LENGTH: dict[int, int] = {kind: spec.length for kind, spec in SPECS.items()}
@@ -237,9 +270,11 @@ COMPLETE_WITH = _index(Kind.COMPLETE, "with")
 GIVEN_CARD = _index(Kind.GIVE_CARD, "card")
 KEPT = _slice(Kind.KEEP, "cards")
 
-PAY_AT: dict[int, slice] = {kind: spec.fields[-1].at for kind, spec in SPECS.items()
-                            if spec.fields and spec.fields[-1].name == "pay"
-                            and isinstance(spec.fields[-1].at, slice)}
+PAY_AT: dict[int, slice] = {
+    kind: spec.fields[-1].at
+    for kind, spec in SPECS.items()
+    if spec.fields and spec.fields[-1].name == "pay" and isinstance(spec.fields[-1].at, slice)
+}
 """Where the payment is, for the kinds that pay (always last)."""
 UNPAID_AT: dict[int, slice] = {kind: slice(0, at.start) for kind, at in PAY_AT.items()}
 """The rest of a paying action: its kind and target, whatever it pays."""
@@ -342,21 +377,44 @@ def _cards_text(counts: tuple[int, ...]) -> str:
 
 
 # type -> (wire form, parser (field name, wire value, board) -> ints, English form)
-_TYPES: dict[str, tuple[Callable[[Any, Board], Any],
-                        Callable[[str, Any, Board], tuple[int, ...]],
-                        Callable[[Any, Board], str]]] = {
-    SPACE: (lambda v, b: b.space_label(v), lambda n, v, b: (b.parse_space(_text(v)),),
-            lambda v, b: b.space_label(v)),
-    PORT: (lambda v, b: b.port_label(v), lambda n, v, b: (b.parse_port(_text(v)),),
-           lambda v, b: b.port_label(v)),
-    COLOUR: (lambda v, b: COLOUR_NAMES[v], lambda n, v, b: (parse_colour(_text(v)),),
-             lambda v, b: COLOUR_NAMES[v]),
-    CARD: (lambda v, b: CARD_NAMES[v], lambda n, v, b: (parse_card(_text(v)),),
-           lambda v, b: CARD_NAMES[v]),
-    CARDS: (lambda v, b: names_from_counts(v), lambda n, v, b: _cards(v),
-            lambda v, b: _cards_text(v)),
-    SEATS: (lambda v, b: seats_in_mask(v), _parse_seats,
-            lambda v, b: ", ".join(f"seat {s}" for s in seats_in_mask(v))),
+_TYPES: dict[
+    str,
+    tuple[
+        Callable[[Any, Board], Any],
+        Callable[[str, Any, Board], tuple[int, ...]],
+        Callable[[Any, Board], str],
+    ],
+] = {
+    SPACE: (
+        lambda v, b: b.space_label(v),
+        lambda n, v, b: (b.parse_space(_text(v)),),
+        lambda v, b: b.space_label(v),
+    ),
+    PORT: (
+        lambda v, b: b.port_label(v),
+        lambda n, v, b: (b.parse_port(_text(v)),),
+        lambda v, b: b.port_label(v),
+    ),
+    COLOUR: (
+        lambda v, b: COLOUR_NAMES[v],
+        lambda n, v, b: (parse_colour(_text(v)),),
+        lambda v, b: COLOUR_NAMES[v],
+    ),
+    CARD: (
+        lambda v, b: CARD_NAMES[v],
+        lambda n, v, b: (parse_card(_text(v)),),
+        lambda v, b: CARD_NAMES[v],
+    ),
+    CARDS: (
+        lambda v, b: names_from_counts(v),
+        lambda n, v, b: _cards(v),
+        lambda v, b: _cards_text(v),
+    ),
+    SEATS: (
+        lambda v, b: seats_in_mask(v),
+        _parse_seats,
+        lambda v, b: ", ".join(f"seat {s}" for s in seats_in_mask(v)),
+    ),
     SEAT: (lambda v, b: v, lambda n, v, b: (_seat(v),), lambda v, b: str(v)),
     FLAG: (lambda v, b: bool(v), _parse_flag, lambda v, b: "accept" if v else "decline"),
 }
@@ -365,8 +423,9 @@ _TYPES: dict[str, tuple[Callable[[Any, Board], Any],
 def describe_action(action: Action, board: Board) -> str:
     """A short English line for logs and the client."""
     spec = SPECS[action[0]]
-    return spec.text.format_map({f.name: _TYPES[f.type][2](action[f.at], board)
-                                 for f in spec.fields})
+    return spec.text.format_map(
+        {f.name: _TYPES[f.type][2](action[f.at], board) for f in spec.fields}
+    )
 
 
 _CACHE_LIMIT = 1 << 16
@@ -420,8 +479,11 @@ def action_event(seat: Seat, action: Action, board: Board) -> dict[str, Any]:
     if found is None:
         if len(cache) >= _CACHE_LIMIT:
             cache.clear()
-        found = cache[key] = {"type": "action", "seat": seat,
-                              "action": action_to_json(action, board)}
+        found = cache[key] = {
+            "type": "action",
+            "seat": seat,
+            "action": action_to_json(action, board),
+        }
     return found
 
 
@@ -434,7 +496,8 @@ def _action_json(action: Action, board: Board) -> dict[str, Any]:
 
 
 _FIELDS: dict[Kind, frozenset[str]] = {
-    spec.kind: frozenset(f.name for f in spec.fields) for spec in SPECS.values()}
+    spec.kind: frozenset(f.name for f in spec.fields) for spec in SPECS.values()
+}
 """The fields of each kind's JSON form, besides ``kind``."""
 
 
@@ -456,8 +519,9 @@ def parse_action(data: Any, board: Board) -> Action:
     fields = set(data) - {"kind"}
     if fields != _FIELDS[kind]:
         expected = ", ".join(sorted(_FIELDS[kind])) or "no fields"
-        raise IllegalActionError(Reason.MALFORMED,
-                                 f"{KIND_NAMES[kind]} takes {expected}; got {sorted(fields)}")
+        raise IllegalActionError(
+            Reason.MALFORMED, f"{KIND_NAMES[kind]} takes {expected}; got {sorted(fields)}"
+        )
     try:
         return _encode(kind, data, board)
     except (ValueError, TypeError) as exc:  # BoardError and CardError are ValueErrors

@@ -69,8 +69,9 @@ _ACCEPT: Action = (K_ANSWER, 1)
 
 PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
     Phase.EXPAND: frozenset({Kind.EXPAND, Kind.RETURN_TILE}),
-    Phase.ACTIONS: frozenset({Kind.PASS, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW,
-                              Kind.BANK_PICK, Kind.PROPOSE}),
+    Phase.ACTIONS: frozenset(
+        {Kind.PASS, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW, Kind.BANK_PICK, Kind.PROPOSE}
+    ),
     Phase.TRADE: frozenset({Kind.ANSWER, Kind.COMPLETE, Kind.WITHDRAW}),
     Phase.GIVE_CARD: frozenset({Kind.GIVE_CARD}),
     Phase.KEEP: frozenset({Kind.KEEP}),
@@ -127,8 +128,7 @@ def legal_actions(state: GameState, seat: Seat) -> list[Action]:
     if phase == P_EXPAND:
         playable = playable_tiles(state, seat)
         if playable:
-            return [(K_EXPAND, tile, colour) for tile, colours in playable
-                    for colour in colours]
+            return [(K_EXPAND, tile, colour) for tile, colours in playable for colour in colours]
         return [(K_RETURN_TILE, tile) for tile in state.tiles[seat]]
     # Phase.GIVE_CARD
     return [(K_GIVE_CARD, card) for card in range(5) if hand[card]]
@@ -171,13 +171,15 @@ def room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)
-def _move_actions(start: int, end: int, colour: int, steps: int, have: int,
-                  wilds: int) -> tuple[Action, ...]:
+def _move_actions(
+    start: int, end: int, colour: int, steps: int, have: int, wilds: int
+) -> tuple[Action, ...]:
     return tuple((K_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
 
 
-def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...],
-           out: list[Action]) -> None:
+def _moves(
+    state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...], out: list[Action]
+) -> None:
     board = state.board
     chips, ships, space_ships = state.chips, state.ships, state.space_ships
     port_space, within = board.port_space, board.within
@@ -203,8 +205,9 @@ def _moves(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...
             out.extend(_move_actions(start, end, colour, steps, hand[colour], wilds))
 
 
-def _cities(state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...],
-            out: list[Action]) -> None:
+def _cities(
+    state: GameState, seat: Seat, hand: CardCounts, ports: tuple[int, ...], out: list[Action]
+) -> None:
     wilds = hand[WILD]
     if not state.city_supply[seat]:
         return
@@ -285,14 +288,20 @@ def capped(hand: CardCounts, most: int) -> CardCounts:
     (3, 0, 2, 3, 1)
     """
     a, b, c, d, e = hand
-    return (a if a < most else most, b if b < most else most, c if c < most else most,
-            d if d < most else most, e if e < most else most)
+    return (
+        a if a < most else most,
+        b if b < most else most,
+        c if c < most else most,
+        d if d < most else most,
+        e if e < most else most,
+    )
 
 
 @lru_cache(maxsize=1 << 12)
 def _bank_draws(hand: CardCounts, most: int) -> tuple[Action, ...]:
-    return tuple((K_BANK_DRAW, *pay) for size in range(1, most + 1)
-                 for pay in submultisets(hand, size))
+    return tuple(
+        (K_BANK_DRAW, *pay) for size in range(1, most + 1) for pay in submultisets(hand, size)
+    )
 
 
 @lru_cache(maxsize=1 << 13)
@@ -303,15 +312,22 @@ def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
 def _bank_limits(state: GameState) -> tuple[int, int]:
     """(the most cards a bank draw may take, the bit set of the kinds a pick may take)."""
     a, b, c, d, e = state.discard
-    return (min(BANK_DRAW_MAX, len(state.draw_pile)),
-            (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4)
+    return (
+        min(BANK_DRAW_MAX, len(state.draw_pile)),
+        (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4,
+    )
 
 
 def _bank_trades(state: GameState, hand: CardCounts) -> tuple[Action, ...]:
     """Both bank trades the hand allows now, in one cached tuple."""
     a, b, c, d, e = hand  # capped(hand, 3), inlined: every enumeration comes here
-    three = (a if a < 3 else 3, b if b < 3 else 3, c if c < 3 else 3, d if d < 3 else 3,
-             e if e < 3 else 3)
+    three = (
+        a if a < 3 else 3,
+        b if b < 3 else 3,
+        c if c < 3 else 3,
+        d if d < 3 else 3,
+        e if e < 3 else 3,
+    )
     return _bank_actions(three, *_bank_limits(state))
 
 
@@ -369,8 +385,13 @@ def _proposals(hand: CardCounts, seat: Seat, players: int) -> tuple[Action, ...]
     """The canonical family: one card for one card of another kind, asked of every other
     seat. Only which kinds the hand holds matters (call it with a capped hand)."""
     others = ((1 << players) - 1) & ~(1 << seat)
-    return tuple((K_PROPOSE, others, *ONE[give], *ONE[get])
-                 for give in range(5) if hand[give] for get in range(5) if get != give)
+    return tuple(
+        (K_PROPOSE, others, *ONE[give], *ONE[get])
+        for give in range(5)
+        if hand[give]
+        for get in range(5)
+        if get != give
+    )
 
 
 def proposal_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reason, str] | None:
@@ -396,8 +417,9 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
     trade = state.trade
     assert trade is not None
     if seat == state.current:
-        completes = [(K_COMPLETE, other) for other, answer in enumerate(state.answers)
-                     if answer == ACCEPTED]
+        completes = [
+            (K_COMPLETE, other) for other, answer in enumerate(state.answers) if answer == ACCEPTED
+        ]
         return [WITHDRAW, *completes]
     if state.answers[seat] != PENDING:
         return []
@@ -412,9 +434,13 @@ def check_action(state: GameState, seat: Seat, action: Action) -> None:
     """Raise :class:`IllegalActionError` unless ``seat`` may take ``action`` now."""
     if state.phase == P_OVER:
         raise IllegalActionError(Reason.GAME_OVER, "the game is over")
-    if (not isinstance(action, tuple) or not action
-            or not all(type(x) is int or isinstance(x, Kind) for x in action)
-            or not 0 <= action[0] < len(Kind) or len(action) != LENGTH[action[0]]):
+    if (
+        not isinstance(action, tuple)
+        or not action
+        or not all(type(x) is int or isinstance(x, Kind) for x in action)
+        or not 0 <= action[0] < len(Kind)
+        or len(action) != LENGTH[action[0]]
+    ):
         raise IllegalActionError(Reason.MALFORMED, "not an action")
     if not isinstance(seat, int) or seat not in seats_to_act(state):
         raise IllegalActionError(Reason.NOT_YOUR_TURN, f"seat {seat} is not to act now")
@@ -432,9 +458,11 @@ def check_action(state: GameState, seat: Seat, action: Action) -> None:
     name = KIND_NAMES[Kind(action[0])]
     if action[0] not in PHASE_KINDS[state.phase]:
         allowed = ", ".join(sorted(KIND_NAMES[k] for k in PHASE_KINDS[state.phase]))
-        raise IllegalActionError(Reason.WRONG_PHASE,
-                                 f"you cannot {name} in the {state.phase.name.lower()} phase; "
-                                 f"its actions are: {allowed}")
+        raise IllegalActionError(
+            Reason.WRONG_PHASE,
+            f"you cannot {name} in the {state.phase.name.lower()} phase; "
+            f"its actions are: {allowed}",
+        )
     pay = payment(action)
     if min(pay) < 0 or not covers(state.hands[seat], pay):
         raise IllegalActionError(Reason.CANNOT_AFFORD, "you do not hold those cards")

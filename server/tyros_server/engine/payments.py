@@ -21,12 +21,18 @@ def covers(hand: tuple[int, ...], cards: tuple[int, ...]) -> bool:
     >>> covers((2, 0, 0, 0, 1), (1, 0, 0, 0, 1)), covers((2, 0, 0, 0, 1), (0, 1, 0, 0, 0))
     (True, False)
     """
-    return (hand[0] >= cards[0] and hand[1] >= cards[1] and hand[2] >= cards[2]
-            and hand[3] >= cards[3] and hand[4] >= cards[4])
+    return (
+        hand[0] >= cards[0]
+        and hand[1] >= cards[1]
+        and hand[2] >= cards[2]
+        and hand[3] >= cards[3]
+        and hand[4] >= cards[4]
+    )
 
 
 ONE: tuple[CardCounts, ...] = tuple(
-    tuple(1 if kind == card else 0 for kind in range(5)) for card in range(5)  # type: ignore[misc]
+    tuple(1 if kind == card else 0 for kind in range(5))  # type: ignore[misc]
+    for card in range(5)
 )
 """``ONE[card]`` is the card counts of a single card."""
 

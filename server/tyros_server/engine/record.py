@@ -42,8 +42,9 @@ def export_record(state: GameState, names: list[str] | None = None) -> dict[str,
     }
 
 
-def _chance_outcomes(events: list[dict[str, Any]], board: Board,
-                     seat_drawn: bool) -> list[list[int]]:
+def _chance_outcomes(
+    events: list[dict[str, Any]], board: Board, seat_drawn: bool
+) -> list[list[int]]:
     """The recorded chance outcomes in order: the starting seat if drawn, then the shuffles."""
     script = []
     for event in events:
@@ -90,13 +91,19 @@ def replay(record: dict[str, Any], board: Board = BOARD) -> GameState:
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"malformed record: {exc!r}") from exc
     finished = state.score is not None
-    if (record.get("actions") != state.version or record.get("finished") != finished
-            or record.get("score") != state.score):
-        raise RecordError("the record's action count, finished flag or score sheet "
-                          "does not match its events")
+    if (
+        record.get("actions") != state.version
+        or record.get("finished") != finished
+        or record.get("score") != state.score
+    ):
+        raise RecordError(
+            "the record's action count, finished flag or score sheet does not match its events"
+        )
     if state.log != events:
         assert state.log is not None
-        at = next((i for i, (a, b) in enumerate(zip(state.log, events, strict=False)) if a != b),
-                  min(len(state.log), len(events)))
+        at = next(
+            (i for i, (a, b) in enumerate(zip(state.log, events, strict=False)) if a != b),
+            min(len(state.log), len(events)),
+        )
         raise RecordError(f"replay differs from the record at event {at}")
     return state

@@ -70,8 +70,9 @@ CARDS_DEALT = {3: 12, 4: 10}
 # Setup and the flow of a round ----------------------------------------------------
 
 
-def new_game(options: Options, board: Board = BOARD,
-             script: list[list[int]] | None = None) -> GameState:
+def new_game(
+    options: Options, board: Board = BOARD, script: list[list[int]] | None = None
+) -> GameState:
     """Set up a game and run it to the first decision.
 
     ``script`` replaces the RNG's shuffles with recorded ones (see :mod:`.record`).
@@ -80,8 +81,11 @@ def new_game(options: Options, board: Board = BOARD,
     state.script = script
     n = state.players
     if options.starting_seat is None:
-        state.starting_seat = _next_script(state, "starting seat", list(range(n)))[0] \
-            if state.script is not None else state.chance_rng().randrange(n)
+        state.starting_seat = (
+            _next_script(state, "starting seat", list(range(n)))[0]
+            if state.script is not None
+            else state.chance_rng().randrange(n)
+        )
     else:
         state.starting_seat = options.starting_seat
     _log(state, {"type": "starting_seat", "seat": state.starting_seat})
@@ -99,8 +103,14 @@ def new_game(options: Options, board: Board = BOARD,
         pile = _shuffle(state, every_tile, "tiles")
         starts = _draw_start_spaces(state, pile)
     for space, colour in starts:
-        _log(state, {"type": "empire_founded", "space": board.space_label(space),
-                     "colour": COLOUR_NAMES[colour]})
+        _log(
+            state,
+            {
+                "type": "empire_founded",
+                "space": board.space_label(space),
+                "colour": COLOUR_NAMES[colour],
+            },
+        )
         _place_chip(state, space, colour)
         state.removed_tiles.append(space)
     state.tile_pile = _shuffle(state, pile, "tiles")
@@ -108,8 +118,15 @@ def new_game(options: Options, board: Board = BOARD,
         dealt = state.tile_pile[-HAND_TILES:]
         del state.tile_pile[-HAND_TILES:]
         state.tiles[seat] = tuple(sorted(dealt))
-        _log(state, {"type": "tiles_dealt", "seat": seat, "count": len(dealt),
-                     "tiles": [board.space_label(t) for t in state.tiles[seat]]})
+        _log(
+            state,
+            {
+                "type": "tiles_dealt",
+                "seat": seat,
+                "count": len(dealt),
+                "tiles": [board.space_label(t) for t in state.tiles[seat]],
+            },
+        )
     _start_round(state)
     return state
 
@@ -140,8 +157,11 @@ def _next_script(state: GameState, what: str, items: list[int]) -> list[int]:
         raise RecordError(f"the record has no {what} left")
     outcome = list(state.script.pop(0))
     state.chances += 1  # as if drawn, so that play after a replay goes on identically
-    fits = sorted(outcome) == sorted(items) if len(items) == len(outcome) else (
-        len(outcome) == 1 and outcome[0] in items)
+    fits = (
+        sorted(outcome) == sorted(items)
+        if len(items) == len(outcome)
+        else (len(outcome) == 1 and outcome[0] in items)
+    )
     if not fits:
         raise RecordError(f"the recorded {what} does not fit the game")
     return outcome
@@ -186,8 +206,7 @@ def _start_round(state: GameState) -> None:
     pool = list(state.draw_pile)
     for card, count in enumerate(state.discard):
         pool.extend([card] * count)
-    _log(state, {"type": "round_start", "round": state.round,
-                 "starting_seat": state.starting_seat})
+    _log(state, {"type": "round_start", "round": state.round, "starting_seat": state.starting_seat})
     state.draw_pile = _shuffle(state, pool, "cards")
     state.discard = (0, 0, 0, 0, 0)
     deal = CARDS_DEALT[state.players]
@@ -197,8 +216,10 @@ def _start_round(state: GameState) -> None:
             cards[card] += 1
         del state.draw_pile[-deal:]
         state.hands[seat] = plus(state.hands[seat], tuple(cards))
-        _log(state, {"type": "cards_dealt", "seat": seat, "count": deal,
-                     "cards": names_from_counts(cards)})
+        _log(
+            state,
+            {"type": "cards_dealt", "seat": seat, "count": deal, "cards": names_from_counts(cards)},
+        )
     order = _seats_from(state, state.starting_seat)
     state.expand_queue = order * expansion_passes(state.players, state.round)
     _next_expansion_turn(state)
@@ -216,8 +237,14 @@ def _next_expansion_turn(state: GameState) -> None:
         if playable_tiles(state, seat):
             return
         state.revealed[seat] = state.tiles[seat]
-        _log(state, {"type": "tiles_revealed", "seat": seat,
-                     "tiles": [board.space_label(t) for t in state.tiles[seat]]})
+        _log(
+            state,
+            {
+                "type": "tiles_revealed",
+                "seat": seat,
+                "tiles": [board.space_label(t) for t in state.tiles[seat]],
+            },
+        )
         if state.tile_pile:
             return  # the seat chooses which tile goes under the pile
         _log(state, {"type": "expansion_skipped", "seat": seat, "reason": "pile_empty"})
@@ -259,6 +286,7 @@ def _next_round(state: GameState) -> None:
 
 # Applying actions -----------------------------------------------------------------
 
+
 def push(state: GameState, seat: Seat, action: Action) -> None:
     """Check and apply ``seat``'s action; an illegal one raises and changes nothing."""
     check_action(state, seat, action)
@@ -271,8 +299,14 @@ def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
     log = state.log
     if log is not None:
         if kind == K_GIVE_CARD:
-            log.append({"type": "action", "seat": seat,
-                        "action": action_to_json(action, state.board), "to": state.owed_to})
+            log.append(
+                {
+                    "type": "action",
+                    "seat": seat,
+                    "action": action_to_json(action, state.board),
+                    "to": state.owed_to,
+                }
+            )
         else:
             log.append(action_event(seat, action, state.board))
     state.version += 1
@@ -293,8 +327,10 @@ def _expand(state: GameState, seat: Seat, action: Action) -> None:
 def _draw_tile(state: GameState, seat: Seat) -> None:
     tile = state.tile_pile.pop()
     state.tiles[seat] = tuple(sorted((*state.tiles[seat], tile)))
-    _log(state, {"type": "tile_drawn", "seat": seat, "count": 1,
-                 "tile": state.board.space_label(tile)})
+    _log(
+        state,
+        {"type": "tile_drawn", "seat": seat, "count": 1, "tile": state.board.space_label(tile)},
+    )
 
 
 def _return_tile(state: GameState, seat: Seat, action: Action) -> None:
@@ -366,8 +402,10 @@ def _bank_draw(state: GameState, seat: Seat, action: Action) -> None:
         drawn[card] += 1
     del state.draw_pile[-count:]
     state.hands[seat] = plus(state.hands[seat], tuple(drawn))
-    _log(state, {"type": "cards_drawn", "seat": seat, "count": count,
-                 "cards": names_from_counts(drawn)})
+    _log(
+        state,
+        {"type": "cards_drawn", "seat": seat, "count": count, "cards": names_from_counts(drawn)},
+    )
     _end_turn(state, passed=False)
 
 
@@ -403,8 +441,16 @@ def _complete(state: GameState, seat: Seat, action: Action) -> None:
     give, get = trade[TRADE_GIVE], trade[TRADE_GET]
     state.hands[seat] = plus(minus(state.hands[seat], give), get)
     state.hands[partner] = plus(minus(state.hands[partner], get), give)
-    _log(state, {"type": "trade_completed", "seat": seat, "with": partner,
-                 "give": names_from_counts(give), "get": names_from_counts(get)})
+    _log(
+        state,
+        {
+            "type": "trade_completed",
+            "seat": seat,
+            "with": partner,
+            "give": names_from_counts(give),
+            "get": names_from_counts(get),
+        },
+    )
     _close_trade(state)
     _end_turn(state, passed=False)
 
@@ -430,9 +476,18 @@ def _pass(state: GameState, seat: Seat, action: Action) -> None:
 
 
 _APPLY: dict[int, Callable[[GameState, Seat, Action], None]] = {
-    Kind.PASS: _pass, Kind.EXPAND: _expand, Kind.RETURN_TILE: _return_tile, Kind.MOVE: _move,
-    Kind.CITY: _city, Kind.SHIP: _ship, Kind.BANK_DRAW: _bank_draw, Kind.BANK_PICK: _bank_pick,
-    Kind.PROPOSE: _propose, Kind.ANSWER: _answer, Kind.COMPLETE: _complete,
-    Kind.WITHDRAW: _withdraw, Kind.GIVE_CARD: _give_card, Kind.KEEP: _keep,
+    Kind.PASS: _pass,
+    Kind.EXPAND: _expand,
+    Kind.RETURN_TILE: _return_tile,
+    Kind.MOVE: _move,
+    Kind.CITY: _city,
+    Kind.SHIP: _ship,
+    Kind.BANK_DRAW: _bank_draw,
+    Kind.BANK_PICK: _bank_pick,
+    Kind.PROPOSE: _propose,
+    Kind.ANSWER: _answer,
+    Kind.COMPLETE: _complete,
+    Kind.WITHDRAW: _withdraw,
+    Kind.GIVE_CARD: _give_card,
+    Kind.KEEP: _keep,
 }
-

@@ -57,17 +57,25 @@ def score_game(state: GameState) -> dict[str, Any]:
     for seat in range(n):
         empires = []
         for colour, colour_name in enumerate(COLOUR_NAMES):
-            cities = sum(1 for space, owner in enumerate(state.cities)
-                         if owner == seat and state.chips[space] == colour)
-            ship_spaces = sum(1 for space, holder in enumerate(ship_controller)
-                              if holder == seat and state.chips[space] == colour)
+            cities = sum(
+                1
+                for space, owner in enumerate(state.cities)
+                if owner == seat and state.chips[space] == colour
+            )
+            ship_spaces = sum(
+                1
+                for space, holder in enumerate(ship_controller)
+                if holder == seat and state.chips[space] == colour
+            )
             rank = ranks[colour]
-            empires.append({
-                "colour": colour_name,
-                "cities": cities,
-                "ship_spaces": ship_spaces,
-                "points": cities * CITY_POINTS[rank] + ship_spaces * SHIP_POINTS[rank],
-            })
+            empires.append(
+                {
+                    "colour": colour_name,
+                    "cities": cities,
+                    "ship_spaces": ship_spaces,
+                    "points": cities * CITY_POINTS[rank] + ship_spaces * SHIP_POINTS[rank],
+                }
+            )
         players.append({"seat": seat, "empires": empires})
 
     majorities: list[list[str]] = [[] for _ in range(n)]
@@ -82,8 +90,11 @@ def score_game(state: GameState) -> dict[str, Any]:
         player["majority_points"] = BONUS * len(majorities[seat])
         player["all_four_bonus"] = BONUS if state.all_four_bonus == seat else 0
         player["largest_empire_points"] = player["empires"][largest]["points"]
-        player["total"] = (sum(e["points"] for e in player["empires"])
-                           + player["majority_points"] + player["all_four_bonus"])
+        player["total"] = (
+            sum(e["points"] for e in player["empires"])
+            + player["majority_points"]
+            + player["all_four_bonus"]
+        )
 
     top = max(p["total"] for p in players)
     tied = [p for p in players if p["total"] == top]
@@ -92,8 +103,13 @@ def score_game(state: GameState) -> dict[str, Any]:
 
     return {
         "empires": [
-            {"colour": name, "size": sizes[colour], "rank": ranks[colour] + 1,
-             "city_points": CITY_POINTS[ranks[colour]], "ship_points": SHIP_POINTS[ranks[colour]]}
+            {
+                "colour": name,
+                "size": sizes[colour],
+                "rank": ranks[colour] + 1,
+                "city_points": CITY_POINTS[ranks[colour]],
+                "ship_points": SHIP_POINTS[ranks[colour]],
+            }
             for colour, name in enumerate(COLOUR_NAMES)
         ],
         "players": players,

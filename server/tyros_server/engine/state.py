@@ -67,8 +67,12 @@ class Options:
             raise ValueError("starting_seat must be a seat number")
 
     def to_json(self) -> dict[str, Any]:
-        return {"players": self.players, "setup": self.setup, "seed": self.seed,
-                "starting_seat": self.starting_seat}
+        return {
+            "players": self.players,
+            "setup": self.setup,
+            "seed": self.seed,
+            "starting_seat": self.starting_seat,
+        }
 
 
 class GameState:
@@ -221,14 +225,33 @@ class GameState:
     def fingerprint(self) -> tuple[Any, ...]:
         """Every rules-relevant field, for comparing two states (RNG, seed and log excluded)."""
         return (
-            self.players, self.options.setup, self.version, self.phase, self.round,
-            self.starting_seat, self.current, tuple(self.expand_queue), self.passes,
-            self.trade_tried, self.trade,
-            tuple(self.answers), self.owed_to, tuple(self.keep_pending), tuple(self.hands),
-            tuple(self.tiles), tuple(self.revealed), tuple(self.tile_pile),
-            tuple(self.removed_tiles), tuple(self.draw_pile), self.discard, tuple(self.chips),
-            tuple(self.cities), tuple(self.ships), tuple(self.ship_supply),
-            tuple(self.city_supply), self.all_four_bonus,
+            self.players,
+            self.options.setup,
+            self.version,
+            self.phase,
+            self.round,
+            self.starting_seat,
+            self.current,
+            tuple(self.expand_queue),
+            self.passes,
+            self.trade_tried,
+            self.trade,
+            tuple(self.answers),
+            self.owed_to,
+            tuple(self.keep_pending),
+            tuple(self.hands),
+            tuple(self.tiles),
+            tuple(self.revealed),
+            tuple(self.tile_pile),
+            tuple(self.removed_tiles),
+            tuple(self.draw_pile),
+            self.discard,
+            tuple(self.chips),
+            tuple(self.cities),
+            tuple(self.ships),
+            tuple(self.ship_supply),
+            tuple(self.city_supply),
+            self.all_four_bonus,
         )
 
     # Small queries used everywhere -------------------------------------------------
@@ -254,8 +277,9 @@ class GameState:
         self.space_ships[self.board.port_space[port]] += count
         if (before == 0) != (after == 0):  # the seat arrives at or leaves the port
             fleet = self.fleets[seat]
-            self.fleets[seat] = (tuple(sorted((*fleet, port))) if after
-                                 else tuple(p for p in fleet if p != port))
+            self.fleets[seat] = (
+                tuple(sorted((*fleet, port))) if after else tuple(p for p in fleet if p != port)
+            )
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.players

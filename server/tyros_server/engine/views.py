@@ -77,8 +77,10 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # from the kinds' descriptions (actions.SPECS). A card given to a city owner also shows the
 # receiver, ``to``, which the event carries (see _action_view).
 _ACTION_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    spec.name: (tuple(f.name for f in spec.wire if not f.private),
-                tuple(f.name for f in spec.wire if f.private))
+    spec.name: (
+        tuple(f.name for f in spec.wire if not f.private),
+        tuple(f.name for f in spec.wire if f.private),
+    )
     for spec in SPECS.values()
 }
 
@@ -130,14 +132,16 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
                 ships.append({"port": board.port_label(port), "seat": seat, "count": count})
     seats = []
     for seat in range(state.players):
-        seats.append({
-            "seat": seat,
-            "cards": sum(state.hands[seat]),
-            "tiles": len(state.tiles[seat]),
-            "revealed_tiles": [label(t) for t in state.revealed[seat]],
-            "ships_in_supply": state.ship_supply[seat],
-            "cities_in_supply": state.city_supply[seat],
-        })
+        seats.append(
+            {
+                "seat": seat,
+                "cards": sum(state.hands[seat]),
+                "tiles": len(state.tiles[seat]),
+                "revealed_tiles": [label(t) for t in state.revealed[seat]],
+                "ships_in_supply": state.ship_supply[seat],
+                "cities_in_supply": state.city_supply[seat],
+            }
+        )
     out: dict[str, Any] = {
         "viewer": viewer,
         "version": state.version,
@@ -154,8 +158,10 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "chips": {label(s): COLOUR_NAMES[c] for s, c in enumerate(state.chips) if c >= 0},
         "cities": {label(s): owner for s, owner in enumerate(state.cities) if owner >= 0},
         "ships": ships,
-        "empires": [{"colour": name, "size": sizes[c], "rank": ranks[c] + 1}
-                    for c, name in enumerate(COLOUR_NAMES)],
+        "empires": [
+            {"colour": name, "size": sizes[c], "rank": ranks[c] + 1}
+            for c, name in enumerate(COLOUR_NAMES)
+        ],
         "seats": seats,
         "discard": {CARD_NAMES[k]: n for k, n in enumerate(state.discard)},
         "draw_pile": len(state.draw_pile),
@@ -211,17 +217,21 @@ class Unseen:
 def unseen(state: GameState, viewer: Viewer) -> Unseen:
     """What ``viewer``'s view of ``state`` hides (copied), for tests and record tools."""
     others = [seat for seat in range(state.players) if seat != viewer]
-    return Unseen({seat: state.hands[seat] for seat in others},
-                  {seat: state.tiles[seat] for seat in others},
-                  list(state.draw_pile), list(state.tile_pile))
+    return Unseen(
+        {seat: state.hands[seat] for seat in others},
+        {seat: state.tiles[seat] for seat in others},
+        list(state.draw_pile),
+        list(state.tile_pile),
+    )
 
 
 _PHASES = {phase.name.lower(): phase for phase in Phase}
 _ANSWERS = {"pending": PENDING, "accept": ACCEPTED, "decline": DECLINED}
 
 
-def state_from_view(seen: dict[str, Any], hidden: Unseen | None = None,
-                    board: Board = BOARD) -> GameState:
+def state_from_view(
+    seen: dict[str, Any], hidden: Unseen | None = None, board: Board = BOARD
+) -> GameState:
     """A state whose :func:`view` for ``seen["viewer"]`` is ``seen``: the inverse of
     :func:`view`, for search. ``seen`` may have been through JSON.
 
@@ -289,8 +299,9 @@ def _copy_board(state: GameState, seen: dict[str, Any], board: Board) -> None:
 
 def _copy_cards_and_tiles(state: GameState, seen: dict[str, Any], board: Board) -> None:
     parse_space = board.parse_space
-    state.revealed = [tuple(sorted(parse_space(t) for t in s["revealed_tiles"]))
-                      for s in seen["seats"]]
+    state.revealed = [
+        tuple(sorted(parse_space(t) for t in s["revealed_tiles"])) for s in seen["seats"]
+    ]
     state.discard = tuple(seen["discard"].get(name, 0) for name in CARD_NAMES)
     state.removed_tiles = [parse_space(t) for t in seen["removed_tiles"]]
     viewer = seen["viewer"]

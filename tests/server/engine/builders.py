@@ -113,8 +113,10 @@ def make_state(
     free = [s for s in range(1, BOARD.space_count) if s not in played]
     if tiles is None:
         rng.shuffle(free)
-        tiles = {seat: [BOARD.space_label(t) for t in free[4 * seat:4 * seat + 4]]
-                 for seat in range(players)}
+        tiles = {
+            seat: [BOARD.space_label(t) for t in free[4 * seat : 4 * seat + 4]]
+            for seat in range(players)
+        }
     for seat in range(players):
         state.tiles[seat] = tuple(sorted(space(t) for t in tiles.get(seat, [])))
     in_hands = {t for seat_tiles in state.tiles for t in seat_tiles}
@@ -133,8 +135,9 @@ def legal(state: GameState, seat: int) -> list[Action]:
     return listed
 
 
-def assert_illegal(state: GameState, seat: int, action: Action,
-                   reason: Reason | None = None) -> None:
+def assert_illegal(
+    state: GameState, seat: int, action: Action, reason: Reason | None = None
+) -> None:
     """Pushing ``action`` is refused (with ``reason``, if given) and changes nothing."""
     before = state.fingerprint()
     with pytest.raises(IllegalActionError) as caught:

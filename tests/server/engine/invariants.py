@@ -97,8 +97,10 @@ def _check_tiles(state: GameState) -> None:
     # the removed tiles are the chipped numbered spaces, and a held tile's space is empty.
     chipped = {space for space in range(1, len(state.chips)) if state.chips[space] >= 0}
     if set(state.removed_tiles) != chipped:
-        _fail(f"removed tiles {sorted(state.removed_tiles)} differ from the chipped spaces "
-              f"{sorted(chipped)}")
+        _fail(
+            f"removed tiles {sorted(state.removed_tiles)} differ from the chipped spaces "
+            f"{sorted(chipped)}"
+        )
 
 
 def _check_chips(state: GameState) -> None:
@@ -175,11 +177,15 @@ def _check_pieces(state: GameState) -> None:
         if state.ship_supply[seat] < 0 or state.city_supply[seat] < 0:
             _fail(f"seat {seat} has a negative supply")
         if on_board[seat] + state.ship_supply[seat] != SHIPS_EACH:
-            _fail(f"seat {seat}: {on_board[seat]} ships on the board + "
-                  f"{state.ship_supply[seat]} in supply != {SHIPS_EACH}")
+            _fail(
+                f"seat {seat}: {on_board[seat]} ships on the board + "
+                f"{state.ship_supply[seat]} in supply != {SHIPS_EACH}"
+            )
         if cities_built[seat] + state.city_supply[seat] != CITIES_EACH:
-            _fail(f"seat {seat}: {cities_built[seat]} cities built + "
-                  f"{state.city_supply[seat]} in supply != {CITIES_EACH}")
+            _fail(
+                f"seat {seat}: {cities_built[seat]} cities built + "
+                f"{state.city_supply[seat]} in supply != {CITIES_EACH}"
+            )
     bonus = state.all_four_bonus
     if bonus != -1:
         colours = {chips[s] for s, owner in enumerate(cities) if owner == bonus}
@@ -260,8 +266,10 @@ class FastChecker:
         board = state.board
         self.players = state.players
         self.deck = (CARDS_PER_COLOUR,) * 4 + (WILD_CARDS,)
-        self.space_bases = [tuple(p * STRIDE for p in board.space_ports[space])
-                            for space in range(1, board.space_count)]
+        self.space_bases = [
+            tuple(p * STRIDE for p in board.space_ports[space])
+            for space in range(1, board.space_count)
+        ]
         self.tyros_base = board.space_ports[TYROS][0] * STRIDE
         self.chips = state.chips[:]
         self.ships: list[int] = []
@@ -272,8 +280,7 @@ class FastChecker:
 
     def __call__(self, state: GameState) -> None:
         self._cards(state)
-        if (sum(map(len, state.tiles)) + len(state.tile_pile) + len(state.removed_tiles)
-                != TILES):
+        if sum(map(len, state.tiles)) + len(state.tile_pile) + len(state.removed_tiles) != TILES:
             _fail("the number of map tiles changed")
         chips = state.chips
         if chips != self.chips:
@@ -303,8 +310,13 @@ class FastChecker:
         key = (state.round, len(pile))
         if key != self.pile_key:
             self.pile_key = key
-            self.pile_counts = (pile.count(0), pile.count(1), pile.count(2), pile.count(3),
-                                pile.count(4))
+            self.pile_counts = (
+                pile.count(0),
+                pile.count(1),
+                pile.count(2),
+                pile.count(3),
+                pile.count(4),
+            )
             if sum(self.pile_counts) != len(pile):
                 _fail(f"the draw pile holds a card that does not exist: {pile}")
         p = self.pile_counts
@@ -330,7 +342,7 @@ class FastChecker:
             if cities[space] >= 0 and chips[space] < 0:
                 _fail(f"a city on space {space}, which has no empire chip")
         base = self.tyros_base
-        in_tyros = ships[base:base + STRIDE]
+        in_tyros = ships[base : base + STRIDE]
         if sum(in_tyros) != state.space_ships[TYROS]:
             _fail("space_ships is out of step in Tyros")
         if cities[TYROS] < 0:
@@ -346,11 +358,15 @@ class FastChecker:
             if ship_supply < 0 or city_supply < 0:
                 _fail(f"seat {seat} has a negative supply")
             if on_board[seat] + ship_supply != SHIPS_EACH:
-                _fail(f"seat {seat}: {on_board[seat]} ships on the board + {ship_supply} "
-                      f"in supply != {SHIPS_EACH}")
+                _fail(
+                    f"seat {seat}: {on_board[seat]} ships on the board + {ship_supply} "
+                    f"in supply != {SHIPS_EACH}"
+                )
             if built[seat] + city_supply != CITIES_EACH:
-                _fail(f"seat {seat}: {built[seat]} cities built + {city_supply} "
-                      f"in supply != {CITIES_EACH}")
+                _fail(
+                    f"seat {seat}: {built[seat]} cities built + {city_supply} "
+                    f"in supply != {CITIES_EACH}"
+                )
         if any(on_board[players:]):
             _fail("ships of a seat that does not play")
 
@@ -394,8 +410,12 @@ def _space_points(state: GameState) -> tuple[list[dict[int, int]], list[int]]:
         if owner >= 0:
             points[owner][colour] += CITY_POINTS[rank]
             continue  # ships in a space with a city are removed
-        present = {seat for seat in range(n) for port in board.space_ports[space]
-                   if state.ships[port * STRIDE + seat]}
+        present = {
+            seat
+            for seat in range(n)
+            for port in board.space_ports[space]
+            if state.ships[port * STRIDE + seat]
+        }
         if len(present) == 1:  # several players: every ship is removed
             points[present.pop()][colour] += SHIP_POINTS[rank]
     return points, by_rank
@@ -407,8 +427,14 @@ def recount(state: GameState) -> dict[int, int]:
     points, _ = _space_points(state)
     totals = {seat: sum(points[seat].values()) for seat in range(n)}
     for colour in range(4):
-        counts = [sum(1 for space, owner in enumerate(state.cities)
-                      if owner == seat and state.chips[space] == colour) for seat in range(n)]
+        counts = [
+            sum(
+                1
+                for space, owner in enumerate(state.cities)
+                if owner == seat and state.chips[space] == colour
+            )
+            for seat in range(n)
+        ]
         best = max(counts)
         if best > 0 and counts.count(best) == 1:
             totals[counts.index(best)] += BONUS
@@ -442,8 +468,10 @@ def check_score(state: GameState) -> None:
     if sorted(sheet["winners"]) != winners:
         _fail(f"score sheet winners {sheet['winners']} differ from the recount {winners}")
     if _first_all_four(state) != state.all_four_bonus:
-        _fail(f"the all-four bonus went to {state.all_four_bonus}, "
-              f"the log says {_first_all_four(state)}")
+        _fail(
+            f"the all-four bonus went to {state.all_four_bonus}, "
+            f"the log says {_first_all_four(state)}"
+        )
 
 
 # Legal actions, listed from the rules ------------------------------------------------
@@ -497,8 +525,7 @@ def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
         assert trade is not None
         if seat == state.current:
             out.add((WITHDRAW,))
-            out.update((COMPLETE, other) for other in range(n)
-                       if state.answers[other] == ACCEPTED)
+            out.update((COMPLETE, other) for other in range(n) if state.answers[other] == ACCEPTED)
         elif state.answers[seat] == PENDING:
             out.add((ANSWER, 0))
             if all(hand[k] >= trade[7 + k] for k in range(5)):
@@ -510,8 +537,11 @@ def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
     if phase == Phase.EXPAND:
         for tile in state.tiles[seat]:
             if chips[tile] < 0:
-                out.update((EXPAND, tile, chips[near]) for near in board.neighbours[tile]
-                           if chips[near] >= 0)
+                out.update(
+                    (EXPAND, tile, chips[near])
+                    for near in board.neighbours[tile]
+                    if chips[near] >= 0
+                )
         if not out:
             out.update((RETURN_TILE, tile) for tile in state.tiles[seat])
         return out
@@ -525,8 +555,7 @@ def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
         return sum(ships[port * STRIDE + seat] for port in board.space_ports[space])
 
     def everyone(space: int) -> int:
-        return sum(ships[port * STRIDE + s] for port in board.space_ports[space]
-                   for s in range(n))
+        return sum(ships[port * STRIDE + s] for port in board.space_ports[space] for s in range(n))
 
     out.add((PASS,))
     # A. Move: to any other port whose space has a chip, one card of its colour per step.
@@ -568,8 +597,11 @@ def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
                 if present == 0:
                     out.update((SHIP, space, *pay) for pay in colour_payments(hand, colour, 1))
                 elif present == 1:
-                    out.update((SHIP, space, *pay) for pay in choices(hand, 2)
-                               if pay[colour] + pay[WILD] >= 1)
+                    out.update(
+                        (SHIP, space, *pay)
+                        for pay in choices(hand, 2)
+                        if pay[colour] + pay[WILD] >= 1
+                    )
     # D. Bank: 1-3 for as many from the draw pile; 3 for one from the discards.
     for size in range(1, min(3, len(state.draw_pile)) + 1):
         out.update((BANK_DRAW, *pay) for pay in choices(hand, size))

@@ -40,14 +40,20 @@ EXAMPLES: dict[Kind, tuple[tuple[int, ...], str]] = {
     Kind.EXPAND: ((1, 12, 2), "expand green into 12"),
     Kind.RETURN_TILE: ((2, 5), "put tile 5 under the pile"),
     Kind.MOVE: ((3, 0, 23, *GREEN4), "move TY -> 23 paying green x4"),
-    Kind.CITY: ((4, 16, BOARD.parse_port("16E"), *GREEN4),
-                "build a city in 16 paying green x4 (the ship on 16E goes home)"),
+    Kind.CITY: (
+        (4, 16, BOARD.parse_port("16E"), *GREEN4),
+        "build a city in 16 paying green x4 (the ship on 16E goes home)",
+    ),
     Kind.SHIP: ((5, 0, *ONE_EACH), "build a ship in TY paying orange x1, green x1, wild x1"),
     Kind.BANK_DRAW: ((6, 0, 0, 0, 0, 0), "trade nothing for as many from the draw pile"),
-    Kind.BANK_PICK: ((7, 3, *ONE_EACH),
-                     "trade orange x1, green x1, wild x1 for violet from the discards"),
-    Kind.PROPOSE: ((8, 0b110, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),
-                   "offer orange x1 for yellow x1 to seat 1, seat 2"),
+    Kind.BANK_PICK: (
+        (7, 3, *ONE_EACH),
+        "trade orange x1, green x1, wild x1 for violet from the discards",
+    ),
+    Kind.PROPOSE: (
+        (8, 0b110, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),
+        "offer orange x1 for yellow x1 to seat 1, seat 2",
+    ),
     Kind.ANSWER: ((9, 1), "accept the offer"),
     Kind.COMPLETE: ((10, 2), "complete the trade with seat 2"),
     Kind.WITHDRAW: ((11,), "withdraw"),
@@ -58,8 +64,7 @@ EXAMPLES: dict[Kind, tuple[tuple[int, ...], str]] = {
 
 def test_every_kind_is_described_once_in_kind_order() -> None:
     assert list(SPECS) == list(Kind)
-    assert all(spec.kind == kind and spec.name == kind.name.lower()
-               for kind, spec in SPECS.items())
+    assert all(spec.kind == kind and spec.name == kind.name.lower() for kind, spec in SPECS.items())
 
 
 @pytest.mark.parametrize("kind", list(Kind))
@@ -103,7 +108,9 @@ def test_the_protocol_models_have_the_fields_of_the_description() -> None:
 def test_the_views_allow_list_comes_from_the_description() -> None:
     private = {spec.name: {f.name for f in spec.fields if f.private} for spec in SPECS.values()}
     assert {name: fields for name, fields in private.items() if fields} == {
-        "give_card": {"card"}, "keep": {"cards"}}
+        "give_card": {"card"},
+        "keep": {"cards"},
+    }
     for spec in SPECS.values():
         public, secret = views._ACTION_FIELDS[spec.name]
         assert set(public) | set(secret) == {f.name for f in spec.fields}
@@ -130,8 +137,7 @@ def test_the_named_slices_read_the_fields() -> None:
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), [(3, "first", 1), (4, "variable", 2)])
-def test_every_enumerated_action_fits_its_description(players: int, setup: str,
-                                                      seed: int) -> None:
+def test_every_enumerated_action_fits_its_description(players: int, setup: str, seed: int) -> None:
     state = new_game(Options(players=players, setup=setup, seed=seed))
     rng = random.Random(seed)
     seen: set[int] = set()

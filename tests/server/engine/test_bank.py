@@ -37,7 +37,12 @@ def test_every_draw_trade_is_listed() -> None:
     state = make_state(hands={0: "y w w"})
     # One, two or three of y, w, w: y | w | y w | w w | y w w.
     assert of_kind(state, 0, Kind.BANK_DRAW) == {
-        draw("y"), draw("w"), draw("y w"), draw("w w"), draw("y w w")}
+        draw("y"),
+        draw("w"),
+        draw("y w"),
+        draw("w w"),
+        draw("y w w"),
+    }
 
 
 def test_draw_trade_takes_the_top_cards_of_the_draw_pile() -> None:
@@ -99,7 +104,11 @@ def test_every_pick_trade_is_listed() -> None:
     state = make_state(hands={0: "o o o y"}, discard="v v w")
     # Three of o, o, o, y: o o o | o o y; the pile offers violet and wild.
     assert of_kind(state, 0, Kind.BANK_PICK) == {
-        pick(VIOLET, "o o o"), pick(VIOLET, "o o y"), pick(WILD, "o o o"), pick(WILD, "o o y")}
+        pick(VIOLET, "o o o"),
+        pick(VIOLET, "o o y"),
+        pick(WILD, "o o o"),
+        pick(WILD, "o o y"),
+    }
 
 
 def test_pick_trade_takes_the_chosen_card() -> None:

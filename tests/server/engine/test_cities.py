@@ -19,8 +19,11 @@ def city(where: str, ship: str, payment: str) -> Action:
 
 
 def city_actions(state: GameState, seat: int, where: str | None = None) -> set[Action]:
-    return {a for a in legal(state, seat)
-            if a[0] == Kind.CITY and (where is None or a[1] == space(where))}
+    return {
+        a
+        for a in legal(state, seat)
+        if a[0] == Kind.CITY and (where is None or a[1] == space(where))
+    }
 
 
 # Exclusive control and cost ----------------------------------------------------------
@@ -51,39 +54,47 @@ def test_city_with_two_ships_costs_four_and_one_ship_stays() -> None:
     check_invariants(state)
 
 
-@pytest.mark.parametrize(("own", "hand", "payments"), [
-    (1, "g g g g g", {"g g g g g"}),
-    (1, "g g g g w w", {"g g g g w", "g g g w w"}),
-    (1, "w w w w w", {"w w w w w"}),
-    (1, "g g g g y y v", set()),
-    (1, "y y y y y", set()),
-    (2, "g g g g w w", {"g g g g", "g g g w", "g g w w"}),
-    (2, "g w w w w", {"g w w w", "w w w w"}),
-    (2, "g g g y o", set()),
-])
+@pytest.mark.parametrize(
+    ("own", "hand", "payments"),
+    [
+        (1, "g g g g g", {"g g g g g"}),
+        (1, "g g g g w w", {"g g g g w", "g g g w w"}),
+        (1, "w w w w w", {"w w w w w"}),
+        (1, "g g g g y y v", set()),
+        (1, "y y y y y", set()),
+        (2, "g g g g w w", {"g g g g", "g g g w", "g g w w"}),
+        (2, "g w w w w", {"g w w w", "w w w w"}),
+        (2, "g g g y o", set()),
+    ],
+)
 def test_city_payments_with_wilds(own: int, hand: str, payments: set[str]) -> None:
     state = make_state(chips=CHIPS, ships={"23": {0: own}}, hands={0: hand})
     assert city_actions(state, 0) == {city("23", "23", p) for p in payments}
 
 
-@pytest.mark.parametrize("payment", [
-    "g g g g",      # four with one ship
-    "g g g g g g",  # six
-    "g g g g y",    # one of another colour
-    "y y y y y",    # the wrong colour
-])
+@pytest.mark.parametrize(
+    "payment",
+    [
+        "g g g g",  # four with one ship
+        "g g g g g g",  # six
+        "g g g g y",  # one of another colour
+        "y y y y y",  # the wrong colour
+    ],
+)
 def test_city_with_a_wrong_payment_is_refused(payment: str) -> None:
-    state = make_state(chips=CHIPS, ships={"23": {0: 1}},
-                       hands={0: "g g g g g g y y y y y"})
+    state = make_state(chips=CHIPS, ships={"23": {0: 1}}, hands={0: "g g g g g g y y y y y"})
     assert_illegal(state, 0, city("23", "23", payment), Reason.ILLEGAL)
 
 
-@pytest.mark.parametrize("ships", [
-    {"23": {0: 1, 1: 1}},   # another player's ship beside it
-    {"23": {1: 2}},         # only another player's ships
-    {"22": {0: 1}},         # a ship next door does not count
-    {},
-])
+@pytest.mark.parametrize(
+    "ships",
+    [
+        {"23": {0: 1, 1: 1}},  # another player's ship beside it
+        {"23": {1: 2}},  # only another player's ships
+        {"22": {0: 1}},  # a ship next door does not count
+        {},
+    ],
+)
 def test_city_needs_exclusive_control(ships: dict[str, dict[int, int]]) -> None:
     state = make_state(chips=CHIPS, ships=ships, hands={0: "g g g g g g"})
     assert city_actions(state, 0, "23") == set()
@@ -98,8 +109,7 @@ def test_city_needs_an_empire_chip() -> None:
 
 
 def test_city_in_the_other_players_space_is_refused_for_the_wrong_seat() -> None:
-    state = make_state(chips=CHIPS, ships={"23": {1: 1}}, hands={0: "g g g g g",
-                                                               1: "g g g g g"})
+    state = make_state(chips=CHIPS, ships={"23": {1: 1}}, hands={0: "g g g g g", 1: "g g g g g"})
     assert_illegal(state, 0, city("23", "23", "g g g g g"))
     assert_illegal(state, 1, city("23", "23", "g g g g g"), Reason.NOT_YOUR_TURN)
 
@@ -109,11 +119,13 @@ def test_city_in_the_other_players_space_is_refused_for_the_wrong_seat() -> None
 
 @pytest.mark.parametrize(("home", "stays"), [("16W", "16E"), ("16E", "16W")])
 def test_city_in_italy_with_a_ship_on_each_coast(home: str, stays: str) -> None:
-    state = make_state(chips={"16": "y"}, ships={"16W": {0: 1}, "16E": {0: 1}},
-                       hands={0: "y y y y w"})
+    state = make_state(
+        chips={"16": "y"}, ships={"16W": {0: 1}, "16E": {0: 1}}, hands={0: "y y y y w"}
+    )
     # Two ships in the space: cost 4; either ship may go home.
     assert city_actions(state, 0) == {
-        city("16", ship, p) for ship in ("16W", "16E") for p in ("y y y y", "y y y w")}
+        city("16", ship, p) for ship in ("16W", "16E") for p in ("y y y y", "y y y w")
+    }
     push(state, 0, city("16", home, "y y y y"))
     assert state.ships_of(port(home), 0) == 0
     assert state.ships_of(port(stays), 0) == 1
@@ -128,14 +140,14 @@ def test_city_in_italy_names_the_coast_of_the_ship() -> None:
 
 
 def test_city_in_italy_is_contested_across_the_coasts() -> None:
-    state = make_state(chips={"16": "y"}, ships={"16W": {0: 1}, "16E": {1: 1}},
-                       hands={0: "y y y y y"})
+    state = make_state(
+        chips={"16": "y"}, ships={"16W": {0: 1}, "16E": {1: 1}}, hands={0: "y y y y y"}
+    )
     assert city_actions(state, 0) == set()
 
 
 def test_the_ship_port_must_be_in_the_space() -> None:
-    state = make_state(chips=CHIPS, ships={"23": {0: 1}, "22": {0: 1}},
-                       hands={0: "g g g g g"})
+    state = make_state(chips=CHIPS, ships={"23": {0: 1}, "22": {0: 1}}, hands={0: "g g g g g"})
     assert_illegal(state, 0, city("23", "22", "g g g g g"))
 
 
@@ -144,8 +156,9 @@ def test_the_ship_port_must_be_in_the_space() -> None:
 
 @pytest.mark.parametrize("owner", [0, 1])
 def test_one_city_per_space(owner: int) -> None:
-    state = make_state(chips=CHIPS, cities={"23": owner}, ships={"23": {0: 1}},
-                       hands={0: "g g g g g g"})
+    state = make_state(
+        chips=CHIPS, cities={"23": owner}, ships={"23": {0: 1}}, hands={0: "g g g g g g"}
+    )
     assert city_actions(state, 0, "23") == set()
     assert_illegal(state, 0, city("23", "23", "g g g g g"))
 
@@ -153,15 +166,13 @@ def test_one_city_per_space(owner: int) -> None:
 def test_no_city_once_the_supply_is_exhausted() -> None:
     chips = {**{str(s): "o" for s in range(1, 10)}, "10": "y", "11": "y"}
     built = {str(s): 0 for s in range(1, 11)}  # ten cities: the whole supply
-    state = make_state(chips=chips, cities=built, ships={"11": {0: 1}},
-                       hands={0: "y y y y y"})
+    state = make_state(chips=chips, cities=built, ships={"11": {0: 1}}, hands={0: "y y y y y"})
     assert state.city_supply[0] == 0
     assert city_actions(state, 0) == set()
     assert_illegal(state, 0, city("11", "11", "y y y y y"))
     # The same place with one city fewer built would allow it.
     del built["10"]
-    state = make_state(chips=chips, cities=built, ships={"11": {0: 1}},
-                       hands={0: "y y y y y"})
+    state = make_state(chips=chips, cities=built, ships={"11": {0: 1}}, hands={0: "y y y y y"})
     assert city_actions(state, 0) == {city("11", "11", "y y y y y")}
 
 
@@ -169,8 +180,11 @@ def test_no_city_once_the_supply_is_exhausted() -> None:
 
 
 def test_no_city_in_tyros_before_it_has_a_chip() -> None:
-    state = make_state(chips=CHIPS, ships={"TY": {0: 2}},
-                       hands={0: "o o o o o y y y y y g g g g g v v v v v w w w w"})
+    state = make_state(
+        chips=CHIPS,
+        ships={"TY": {0: 2}},
+        hands={0: "o o o o o y y y y y g g g g g v v v v v w w w w"},
+    )
     assert city_actions(state, 0, "TY") == set()
     assert_illegal(state, 0, city("TY", "TY", "g g g g"))
 
@@ -179,7 +193,8 @@ def test_city_in_tyros_once_it_has_a_chip() -> None:
     chips = {"31": "o", "TY": "o"}
     state = make_state(chips=chips, ships={"TY": {0: 2}}, hands={0: "o o o o w w"})
     assert city_actions(state, 0, "TY") == {
-        city("TY", "TY", p) for p in ("o o o o", "o o o w", "o o w w")}
+        city("TY", "TY", p) for p in ("o o o o", "o o o w", "o o w w")
+    }
     push(state, 0, city("TY", "TY", "o o w w"))
     assert state.cities[space("TY")] == 0
     assert state.ships_of(port("TY"), 0) == 1
@@ -194,14 +209,16 @@ def test_city_in_tyros_needs_exclusive_control_too() -> None:
 
 # The all-four-empires bonus ----------------------------------------------------------
 
-FOUR = {"1": "o", "2": "o", "10": "y", "11": "y", "15": "g", "16": "g",
-        "25": "v", "26": "v"}
+FOUR = {"1": "o", "2": "o", "10": "y", "11": "y", "15": "g", "16": "g", "25": "v", "26": "v"}
 
 
 def test_first_to_have_cities_in_all_four_empires_gets_the_bonus() -> None:
-    state = make_state(chips=FOUR, cities={"1": 0, "10": 0, "15": 0, "2": 1, "11": 1, "16": 1},
-                       ships={"25": {0: 1}, "26": {1: 1}},
-                       hands={0: "v v v v v", 1: "v v v v v"})
+    state = make_state(
+        chips=FOUR,
+        cities={"1": 0, "10": 0, "15": 0, "2": 1, "11": 1, "16": 1},
+        ships={"25": {0: 1}, "26": {1: 1}},
+        hands={0: "v v v v v", 1: "v v v v v"},
+    )
     assert state.all_four_bonus == -1
     push(state, 0, city("25", "25", "v v v v v"))
     assert state.all_four_bonus == 0
@@ -214,15 +231,17 @@ def test_first_to_have_cities_in_all_four_empires_gets_the_bonus() -> None:
 
 
 def test_four_cities_in_three_empires_earn_no_bonus() -> None:
-    state = make_state(chips=FOUR, cities={"1": 0, "2": 0, "10": 0},
-                       ships={"15": {0: 1}}, hands={0: "g g g g g"})
+    state = make_state(
+        chips=FOUR, cities={"1": 0, "2": 0, "10": 0}, ships={"15": {0: 1}}, hands={0: "g g g g g"}
+    )
     push(state, 0, city("15", "15", "g g g g g"))
     assert state.all_four_bonus == -1
 
 
 def test_the_bonus_counts_a_city_in_tyros_in_its_empire() -> None:
     chips = {"31": "v", "TY": "v", "1": "o", "10": "y", "15": "g"}
-    state = make_state(chips=chips, cities={"1": 0, "10": 0, "15": 0},
-                       ships={"TY": {0: 1}}, hands={0: "v v v v v"})
+    state = make_state(
+        chips=chips, cities={"1": 0, "10": 0, "15": 0}, ships={"TY": {0: 1}}, hands={0: "v v v v v"}
+    )
     push(state, 0, city("TY", "TY", "v v v v v"))
     assert state.all_four_bonus == 0

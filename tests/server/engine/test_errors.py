@@ -54,17 +54,23 @@ def refuse(state: GameState, seat: Any, action: Any) -> Reason:
 def city_state() -> GameState:
     """Seat 1 to act with 5 green and 5 violet: a ship alone in 22 (green), one in Tyros."""
     return make_state(
-        4, current=1, chips={**FIRST_CHIPS, "22": "g", "27": "v"},
+        4,
+        current=1,
+        chips={**FIRST_CHIPS, "22": "g", "27": "v"},
         ships={"TY": {0: 2, 1: 1, 3: 2}, "22": {1: 1}, "23": {2: 1}, "27": {0: 1, 3: 1}},
-        hands={1: "g g g g g v v v v v"})
+        hands={1: "g g g g g v v v v v"},
+    )
 
 
 def actions_state() -> GameState:
     """Four players, card actions, seat 1 to act; seat 2 has a ship alone in 23."""
     return make_state(
-        4, current=1, chips={**FIRST_CHIPS, "22": "g", "27": "v"},
+        4,
+        current=1,
+        chips={**FIRST_CHIPS, "22": "g", "27": "v"},
         ships={"TY": {0: 2, 1: 2, 3: 2}, "23": {2: 1}, "27": {0: 1, 3: 1}},
-        hands={0: "o o", 1: "g g y w", 2: "g g g g g", 3: "v"})
+        hands={0: "o o", 1: "g g y w", 2: "g g g g g", 3: "v"},
+    )
 
 
 # Not your turn ------------------------------------------------------------------------
@@ -111,8 +117,15 @@ def test_not_your_turn_in_a_trade() -> None:
 
 def test_wrong_phase_in_card_actions() -> None:
     state = actions_state()
-    for action in [(Kind.EXPAND, 12, 0), (Kind.RETURN_TILE, 12), (Kind.KEEP, 1, 1, 1, 0, 0),
-                   (Kind.GIVE_CARD, 2), (Kind.ANSWER, 1), (Kind.COMPLETE, 0), WITHDRAW]:
+    for action in [
+        (Kind.EXPAND, 12, 0),
+        (Kind.RETURN_TILE, 12),
+        (Kind.KEEP, 1, 1, 1, 0, 0),
+        (Kind.GIVE_CARD, 2),
+        (Kind.ANSWER, 1),
+        (Kind.COMPLETE, 0),
+        WITHDRAW,
+    ]:
         assert refuse(state, 1, action) == Reason.WRONG_PHASE, action
 
 
@@ -122,9 +135,15 @@ def test_wrong_phase_in_expansion() -> None:
     card = next(k for k in range(5) if hand[k])
     pay = [0, 0, 0, 0, 0]
     pay[card] = 1
-    for action in [PASS, (Kind.BANK_DRAW, *pay), (Kind.MOVE, 0, 32, *pay),
-                   (Kind.SHIP, 0, *pay), (Kind.KEEP, *pay), WITHDRAW,
-                   (Kind.PROPOSE, 0b110, *pay, 0, 0, 0, 0, 1)]:
+    for action in [
+        PASS,
+        (Kind.BANK_DRAW, *pay),
+        (Kind.MOVE, 0, 32, *pay),
+        (Kind.SHIP, 0, *pay),
+        (Kind.KEEP, *pay),
+        WITHDRAW,
+        (Kind.PROPOSE, 0b110, *pay, 0, 0, 0, 0, 1),
+    ]:
         assert refuse(state, 0, action) == Reason.WRONG_PHASE, action
 
 
@@ -169,8 +188,8 @@ def test_cannot_afford() -> None:
     for action in [
         (Kind.MOVE, 0, 22, 0, 0, 3, 0, 0),  # TY-31-27-22 costs 3 green: holds 2 (+1 wild)
         (Kind.MOVE, 0, 23, 0, 0, 4, 0, 0),
-        (Kind.BANK_DRAW, 1, 0, 0, 0, 0),   # no orange
-        (Kind.BANK_DRAW, 0, 0, 0, 0, 2),   # one wild only
+        (Kind.BANK_DRAW, 1, 0, 0, 0, 0),  # no orange
+        (Kind.BANK_DRAW, 0, 0, 0, 0, 2),  # one wild only
         (Kind.PROPOSE, 0b0001, 0, 0, 0, 3, 0, 1, 0, 0, 0, 0),  # offers violet it lacks
     ]:
         assert refuse(state, 1, action) == Reason.CANNOT_AFFORD, action
@@ -200,7 +219,7 @@ def test_illegal_moves() -> None:
         (Kind.MOVE, 0, 31, 0, 0, 1, 0, 0),  # 31 has no chip
         (Kind.MOVE, 0, 27, 0, 0, 2, 0, 0),  # 27 is violet: green does not pay
         (Kind.MOVE, 0, 27, 0, 1, 0, 0, 1),  # 27 already holds two ships
-        (Kind.MOVE, 0, 0, 0, 0, 0, 0, 0),   # not a move
+        (Kind.MOVE, 0, 0, 0, 0, 0, 0, 0),  # not a move
         (Kind.MOVE, 0, 22, 0, 0, 2, 0, 0),  # costs 3, pays 2
         (Kind.MOVE, 0, 22, 0, 1, 2, 0, 1),  # pays 4 for 3 steps
         (Kind.MOVE, 23, 22, 0, 0, 1, 0, 0),  # the ship in 23 is seat 2's
@@ -215,13 +234,13 @@ def test_illegal_cities_and_ships() -> None:
     for action in [
         (Kind.CITY, 23, 23, 0, 0, 5, 0, 0),  # seat 2's ship, not seat 1's
         (Kind.CITY, 27, 27, 0, 0, 0, 5, 0),  # no ship of seat 1 there
-        (Kind.CITY, 0, 0, 0, 0, 0, 5, 0),    # Tyros has no chip (and others' ships)
+        (Kind.CITY, 0, 0, 0, 0, 0, 5, 0),  # Tyros has no chip (and others' ships)
         (Kind.CITY, 22, 22, 0, 0, 0, 5, 0),  # 22 is green: violet does not pay
         (Kind.CITY, 22, 22, 0, 0, 4, 0, 0),  # one ship there: 5 cards
-        (Kind.CITY, 22, 0, 0, 0, 5, 0, 0),   # the returning ship must stand in 22
-        (Kind.SHIP, 22, 0, 0, 1, 0, 0),      # no city of seat 1 in 22
-        (Kind.SHIP, 23, 0, 0, 1, 0, 0),      # nor in 23
-        (Kind.SHIP, 0, 0, 0, 1, 0, 0),       # Tyros with 5 ships: 6 cards, not 1
+        (Kind.CITY, 22, 0, 0, 0, 5, 0, 0),  # the returning ship must stand in 22
+        (Kind.SHIP, 22, 0, 0, 1, 0, 0),  # no city of seat 1 in 22
+        (Kind.SHIP, 23, 0, 0, 1, 0, 0),  # nor in 23
+        (Kind.SHIP, 0, 0, 0, 1, 0, 0),  # Tyros with 5 ships: 6 cards, not 1
     ]:
         assert refuse(state, 1, action) == Reason.ILLEGAL, action
 
@@ -234,15 +253,20 @@ def test_city_where_another_player_has_a_ship() -> None:
 
 
 def test_illegal_expansion() -> None:
-    state = make_state(4, phase=Phase.EXPAND, current=0, chips={"7": "o", "13": "y"},
-                       tiles={0: ["8", "30"], 1: ["12"]})
+    state = make_state(
+        4,
+        phase=Phase.EXPAND,
+        current=0,
+        chips={"7": "o", "13": "y"},
+        tiles={0: ["8", "30"], 1: ["12"]},
+    )
     for action in [
         (Kind.EXPAND, 12, 0),  # seat 1's tile
-        (Kind.EXPAND, 8, 1),   # 8 touches 7 (orange) and 3, 9, 12: no yellow
+        (Kind.EXPAND, 8, 1),  # 8 touches 7 (orange) and 3, 9, 12: no yellow
         (Kind.EXPAND, 30, 0),  # 30 touches no empire
-        (Kind.EXPAND, 7, 0),   # not held, and already chipped
-        (Kind.EXPAND, 8, 9),   # no such colour
-        (Kind.EXPAND, 0, 0),   # Tyros is no tile
+        (Kind.EXPAND, 7, 0),  # not held, and already chipped
+        (Kind.EXPAND, 8, 9),  # no such colour
+        (Kind.EXPAND, 0, 0),  # Tyros is no tile
     ]:
         assert refuse(state, 0, action) == Reason.ILLEGAL, action
 
@@ -250,28 +274,43 @@ def test_illegal_expansion() -> None:
 # An action of the current phase that happens to have no legal instance right now is
 # illegal (or unaffordable), not "wrong phase": the phase is right.
 ALWAYS_POSSIBLE_KINDS = [
-    pytest.param({"hands": {0: ""}, "chips": {**FIRST_CHIPS, "32": "o"}},
-                 (Kind.MOVE, 0, 32, 1, 0, 0, 0, 0), Reason.CANNOT_AFFORD,
-                 id="move-with-an-empty-hand"),
-    pytest.param({"hands": {0: "o o o y"}, "chips": FIRST_CHIPS},
-                 (Kind.BANK_PICK, 2, 3, 0, 0, 0, 0), Reason.ILLEGAL,
-                 id="bank-pick-with-an-empty-discard-pile"),
-    pytest.param({"hands": {0: "g g g g g"}, "chips": FIRST_CHIPS},
-                 (Kind.CITY, 23, 23, 0, 0, 5, 0, 0), Reason.ILLEGAL,
-                 id="city-where-no-city-is-possible"),
-    pytest.param({"hands": {0: "g g g g g"}, "chips": FIRST_CHIPS},
-                 (Kind.SHIP, 0, 0, 0, 3, 0, 0), Reason.ILLEGAL,
-                 id="ship-in-tyros-with-two-own-ships-there"),
-    pytest.param({"phase": Phase.EXPAND, "chips": {"7": "o"},
-                  "tiles": {0: ["8", "30"], 1: ["12"]}},
-                 (Kind.RETURN_TILE, 30), Reason.ILLEGAL,
-                 id="return-tile-when-a-tile-can-be-played"),
+    pytest.param(
+        {"hands": {0: ""}, "chips": {**FIRST_CHIPS, "32": "o"}},
+        (Kind.MOVE, 0, 32, 1, 0, 0, 0, 0),
+        Reason.CANNOT_AFFORD,
+        id="move-with-an-empty-hand",
+    ),
+    pytest.param(
+        {"hands": {0: "o o o y"}, "chips": FIRST_CHIPS},
+        (Kind.BANK_PICK, 2, 3, 0, 0, 0, 0),
+        Reason.ILLEGAL,
+        id="bank-pick-with-an-empty-discard-pile",
+    ),
+    pytest.param(
+        {"hands": {0: "g g g g g"}, "chips": FIRST_CHIPS},
+        (Kind.CITY, 23, 23, 0, 0, 5, 0, 0),
+        Reason.ILLEGAL,
+        id="city-where-no-city-is-possible",
+    ),
+    pytest.param(
+        {"hands": {0: "g g g g g"}, "chips": FIRST_CHIPS},
+        (Kind.SHIP, 0, 0, 0, 3, 0, 0),
+        Reason.ILLEGAL,
+        id="ship-in-tyros-with-two-own-ships-there",
+    ),
+    pytest.param(
+        {"phase": Phase.EXPAND, "chips": {"7": "o"}, "tiles": {0: ["8", "30"], 1: ["12"]}},
+        (Kind.RETURN_TILE, 30),
+        Reason.ILLEGAL,
+        id="return-tile-when-a-tile-can-be-played",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("kwargs", "action", "reason"), ALWAYS_POSSIBLE_KINDS)
 def test_action_of_the_current_phase_is_not_wrong_phase(
-        kwargs: dict[str, Any], action: tuple[int, ...], reason: Reason) -> None:
+    kwargs: dict[str, Any], action: tuple[int, ...], reason: Reason
+) -> None:
     state = make_state(4, **kwargs)
     assert state.current == 0
     assert refuse(state, 0, action) == reason
@@ -280,10 +319,10 @@ def test_action_of_the_current_phase_is_not_wrong_phase(
 def test_illegal_proposals() -> None:
     state = make_state(4, chips=FIRST_CHIPS, hands={0: "o o", 1: "y"})
     for action in [
-        (Kind.PROPOSE, 0b0001, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),   # asks itself
-        (Kind.PROPOSE, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),        # asks nobody
+        (Kind.PROPOSE, 0b0001, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # asks itself
+        (Kind.PROPOSE, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # asks nobody
         (Kind.PROPOSE, 0b10000, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # no seat 4
-        (Kind.PROPOSE, 0b0010, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),   # moves nothing
+        (Kind.PROPOSE, 0b0010, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),  # moves nothing
         (Kind.PROPOSE, 0b0010, 0, 0, 0, 0, 0, 0, 15, 0, 0, 0),  # more yellow than exists
         (Kind.PROPOSE, 0b0010, -1, 0, 0, 0, 0, 0, 1, 0, 0, 0),  # negative count
     ]:
@@ -311,8 +350,8 @@ def test_second_proposal_in_a_turn() -> None:
         (99,),
         (-1,),
         (len(Kind),),
-        (int(Kind.PASS), 0),            # too long
-        (int(Kind.EXPAND), 12),         # too short
+        (int(Kind.PASS), 0),  # too long
+        (int(Kind.EXPAND), 12),  # too short
         (int(Kind.MOVE), 0, 23, 0, 0, 4, 0),
         ("pass",),
         (0.0,),
@@ -362,11 +401,27 @@ def test_game_over_refuses_everything() -> None:
 
 def test_random_tuples_are_refused_cleanly() -> None:
     rng = random.Random(5)
-    states = [actions_state(), new_game(Options(players=3, seed=2)),
-              make_state(4, phase=Phase.EXPAND, chips={"7": "o"},
-                         tiles={0: ["8", "30"], 1: ["12"]})]
-    lengths = {0: 1, 1: 3, 2: 2, 3: 8, 4: 8, 5: 7, 6: 6, 7: 7, 8: 12, 9: 2, 10: 2, 11: 1,
-               12: 2, 13: 6}
+    states = [
+        actions_state(),
+        new_game(Options(players=3, seed=2)),
+        make_state(4, phase=Phase.EXPAND, chips={"7": "o"}, tiles={0: ["8", "30"], 1: ["12"]}),
+    ]
+    lengths = {
+        0: 1,
+        1: 3,
+        2: 2,
+        3: 8,
+        4: 8,
+        5: 7,
+        6: 6,
+        7: 7,
+        8: 12,
+        9: 2,
+        10: 2,
+        11: 1,
+        12: 2,
+        13: 6,
+    }
     refused = 0
     for state in states:
         for _ in range(400):
@@ -466,8 +521,9 @@ def test_parse_action_round_trips_every_legal_action() -> None:
     push(trade, 1, (Kind.ANSWER, 1))
     states.append(trade)
     states.append(make_state(4, chips=FIRST_CHIPS, hands={0: "o o y"}, discard="g v"))
-    states.append(make_state(4, phase=Phase.EXPAND, chips={"7": "o"},
-                             tiles={0: ["30", "16"], 1: ["12"]}))
+    states.append(
+        make_state(4, phase=Phase.EXPAND, chips={"7": "o"}, tiles={0: ["30", "16"], 1: ["12"]})
+    )
     owing = make_state(4, chips={"23": "g"}, cities={"23": 1}, hands={0: "g g g g o w"})
     push(owing, 0, (Kind.MOVE, 0, 23, 0, 0, 4, 0, 0))
     states.append(owing)

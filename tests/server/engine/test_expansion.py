@@ -31,16 +31,21 @@ from tests.server.engine.builders import make_state, space
 ORANGE, YELLOW, GREEN, VIOLET = 0, 1, 2, 3
 
 
-def start_round(players: int, round_number: int, starting_seat: int,
-                **kwargs: Any) -> GameState:
+def start_round(players: int, round_number: int, starting_seat: int, **kwargs: Any) -> GameState:
     """A game whose previous round has just ended: the last pass starts ``round_number``.
 
     Hands are empty (nobody keeps cards), so the new round is dealt at once and its
     expansion phase begins with ``starting_seat``.
     """
     previous = (starting_seat - 1) % players
-    state = make_state(players, phase=Phase.ACTIONS, current=previous, starting_seat=previous,
-                       round_number=round_number - 1, **kwargs)
+    state = make_state(
+        players,
+        phase=Phase.ACTIONS,
+        current=previous,
+        starting_seat=previous,
+        round_number=round_number - 1,
+        **kwargs,
+    )
     state.passes = players - 1
     push(state, previous, PASS)
     assert state.round == round_number
@@ -48,11 +53,18 @@ def start_round(players: int, round_number: int, starting_seat: int,
     return state
 
 
-def expand_state(tiles: dict[int, list[str]], chips: dict[str, str], *, current: int = 0,
-                 tile_pile: list[str] | None = None, players: int = 4) -> GameState:
+def expand_state(
+    tiles: dict[int, list[str]],
+    chips: dict[str, str],
+    *,
+    current: int = 0,
+    tile_pile: list[str] | None = None,
+    players: int = 4,
+) -> GameState:
     """A state in the expansion phase where ``current`` is the last seat to expand."""
-    return make_state(players, phase=Phase.EXPAND, current=current, chips=chips, tiles=tiles,
-                      tile_pile=tile_pile)
+    return make_state(
+        players, phase=Phase.EXPAND, current=current, chips=chips, tiles=tiles, tile_pile=tile_pile
+    )
 
 
 def log_of(state: GameState, kind: str) -> list[dict[str, Any]]:
@@ -76,16 +88,16 @@ def play_expansions(state: GameState) -> list[int]:
 @pytest.mark.parametrize(
     ("chip", "tile", "playable"),
     [
-        ("21", "16", True),   # grid neighbours without a sea link (Greece)
-        ("10", "15", True),   # northern Italy: no sea link, still neighbours
-        ("29", "30", True),   # Anatolia: no sea link, still neighbours
-        ("12", "11", True),   # neighbours with a sea link
-        ("7", "12", False),   # diagonal
-        ("5", "14", False),   # the desert lies between them
+        ("21", "16", True),  # grid neighbours without a sea link (Greece)
+        ("10", "15", True),  # northern Italy: no sea link, still neighbours
+        ("29", "30", True),  # Anatolia: no sea link, still neighbours
+        ("12", "11", True),  # neighbours with a sea link
+        ("7", "12", False),  # diagonal
+        ("5", "14", False),  # the desert lies between them
         ("27", "28", False),  # the serpent lies between them
         ("23", "28", False),  # diagonal across the serpent
-        ("1", "3", False),    # two apart in a column
-        ("6", "15", False),   # two apart in a row
+        ("1", "3", False),  # two apart in a column
+        ("6", "15", False),  # two apart in a row
     ],
 )
 def test_adjacency_is_the_orthogonal_grid(chip: str, tile: str, playable: bool) -> None:
@@ -104,8 +116,9 @@ def test_adjacency_is_the_orthogonal_grid(chip: str, tile: str, playable: bool) 
 def test_only_tiles_next_to_an_empire_are_offered() -> None:
     state = expand_state({0: ["2", "11", "20", "32"]}, {"7": "o", "21": "g"})
     legal = legal_actions(state, 0)
-    assert sorted(legal) == sorted([
-        (Kind.EXPAND, 2, ORANGE), (Kind.EXPAND, 11, ORANGE), (Kind.EXPAND, 20, GREEN)])
+    assert sorted(legal) == sorted(
+        [(Kind.EXPAND, 2, ORANGE), (Kind.EXPAND, 11, ORANGE), (Kind.EXPAND, 20, GREEN)]
+    )
 
 
 def test_colour_choice_when_two_empires_touch() -> None:
@@ -151,16 +164,23 @@ def test_chip_on_31_or_32_colours_tyros(tile: str) -> None:
 def test_tyros_is_not_recoloured_later() -> None:
     # Three players, round 2: two passes. Seat 0 plays 31 (violet from 30), making Tyros
     # violet; seat 1 plays 32 as yellow (from 28): Tyros stays violet.
-    state = start_round(3, 2, 0, chips={"30": "v", "28": "y", "1": "o"},
-                        tiles={0: ["31", "2"], 1: ["32", "6"], 2: ["3", "10"]},
-                        tile_pile=["14", "19", "24", "5", "9", "4"])
+    state = start_round(
+        3,
+        2,
+        0,
+        chips={"30": "v", "28": "y", "1": "o"},
+        tiles={0: ["31", "2"], 1: ["32", "6"], 2: ["3", "10"]},
+        tile_pile=["14", "19", "24", "5", "9", "4"],
+    )
     assert state.phase == Phase.EXPAND and state.current == 0
     push(state, 0, (Kind.EXPAND, 31, VIOLET))
     assert state.chips[TYROS] == VIOLET
     assert state.current == 1
     # 32 touches 28 (yellow) and Tyros (now violet): both colours are offered.
     assert {a for a in legal_actions(state, 1) if a[1] == 32} == {
-        (Kind.EXPAND, 32, YELLOW), (Kind.EXPAND, 32, VIOLET)}
+        (Kind.EXPAND, 32, YELLOW),
+        (Kind.EXPAND, 32, VIOLET),
+    }
     push(state, 1, (Kind.EXPAND, 32, YELLOW))
     assert state.chips[32] == YELLOW
     assert state.chips[TYROS] == VIOLET
@@ -186,8 +206,9 @@ def test_uncoloured_tyros_is_no_neighbour() -> None:
 
 
 def test_draw_the_top_tile_after_playing() -> None:
-    state = expand_state({0: ["11", "1"], 1: ["29"]}, {"7": "o"},
-                         tile_pile=["4", "9", "14"])  # 14 is the top
+    state = expand_state(
+        {0: ["11", "1"], 1: ["29"]}, {"7": "o"}, tile_pile=["4", "9", "14"]
+    )  # 14 is the top
     push(state, 0, (Kind.EXPAND, 11, ORANGE))
     assert state.tiles[0] == (1, 14)
     assert state.tile_pile == [4, 9]
@@ -212,11 +233,18 @@ FIRST_CHIPS = {"7": "o", "13": "y", "23": "g", "26": "v"}
 
 @pytest.mark.parametrize(
     ("players", "round_number", "starting", "passes"),
-    [(4, 1, 0, 2), (4, 1, 2, 2), (4, 2, 1, 1), (4, 3, 3, 1), (4, 5, 0, 1),
-     (3, 1, 0, 2), (3, 2, 1, 2), (3, 4, 2, 2)],
+    [
+        (4, 1, 0, 2),
+        (4, 1, 2, 2),
+        (4, 2, 1, 1),
+        (4, 3, 3, 1),
+        (4, 5, 0, 1),
+        (3, 1, 0, 2),
+        (3, 2, 1, 2),
+        (3, 4, 2, 2),
+    ],
 )
-def test_expansion_passes(players: int, round_number: int, starting: int,
-                          passes: int) -> None:
+def test_expansion_passes(players: int, round_number: int, starting: int, passes: int) -> None:
     state = start_round(players, round_number, starting, chips=FIRST_CHIPS)
     acted = play_expansions(state)
     order = [(starting + i) % players for i in range(players)]
@@ -260,9 +288,14 @@ def test_must_expand_when_able() -> None:
 
 def test_cannot_expand_reveals_and_swaps_a_tile() -> None:
     # Three players, round 2 (two passes). Seat 0 holds nothing next to an empire.
-    state = start_round(3, 2, 0, chips={"1": "o", "17": "g", "31": "v", "TY": "v"},
-                        tiles={0: ["20", "25", "29", "5"], 1: ["21", "12"], 2: ["18", "22"]},
-                        tile_pile=["3", "8", "9", "13"])  # 13 is the top
+    state = start_round(
+        3,
+        2,
+        0,
+        chips={"1": "o", "17": "g", "31": "v", "TY": "v"},
+        tiles={0: ["20", "25", "29", "5"], 1: ["21", "12"], 2: ["18", "22"]},
+        tile_pile=["3", "8", "9", "13"],
+    )  # 13 is the top
     assert state.phase == Phase.EXPAND and state.current == 0
     # The reveal happened at once, in public.
     revealed = log_of(state, "tiles_revealed")
@@ -310,16 +343,22 @@ def test_playing_a_revealed_tile_removes_it_from_the_revealed_list() -> None:
 
 def test_cannot_expand_with_empty_pile_reveals_and_nothing_else() -> None:
     # Four players, round 3 (one pass): seat 1 is stuck and the pile is empty.
-    state = start_round(4, 3, 0, chips={"7": "o"},
-                        tiles={0: ["11", "1"], 1: ["29", "32"], 2: ["2", "5"], 3: ["8", "20"]},
-                        tile_pile=[])
+    state = start_round(
+        4,
+        3,
+        0,
+        chips={"7": "o"},
+        tiles={0: ["11", "1"], 1: ["29", "32"], 2: ["2", "5"], 3: ["8", "20"]},
+        tile_pile=[],
+    )
     push(state, 0, (Kind.EXPAND, 11, ORANGE))
     # Seat 1 never gets to act: it reveals and is skipped; seat 2 is next.
     assert seats_to_act(state) == [2]
     assert state.tiles[1] == (29, 32)
     assert state.revealed[1] == (29, 32)
     assert log_of(state, "tiles_revealed") == [
-        {"type": "tiles_revealed", "seat": 1, "tiles": ["29", "32"]}]
+        {"type": "tiles_revealed", "seat": 1, "tiles": ["29", "32"]}
+    ]
     skipped = log_of(state, "expansion_skipped")
     assert skipped == [{"type": "expansion_skipped", "seat": 1, "reason": "pile_empty"}]
     assert event_view(skipped[0], 3) == skipped[0]
@@ -332,8 +371,9 @@ def test_cannot_expand_with_empty_pile_reveals_and_nothing_else() -> None:
 def test_seat_without_tiles_is_skipped() -> None:
     # Three players, round 2 (two passes), empty pile: seat 1 plays its only tile in the
     # first pass and is skipped in the second. The game goes on to the card actions.
-    state = start_round(3, 2, 0, chips={"7": "o"},
-                        tiles={0: ["2", "6"], 1: ["8"], 2: ["11", "12"]}, tile_pile=[])
+    state = start_round(
+        3, 2, 0, chips={"7": "o"}, tiles={0: ["2", "6"], 1: ["8"], 2: ["11", "12"]}, tile_pile=[]
+    )
     push(state, 0, (Kind.EXPAND, 2, ORANGE))
     push(state, 1, (Kind.EXPAND, 8, ORANGE))
     assert state.tiles[1] == ()
@@ -352,8 +392,14 @@ def test_seat_without_tiles_is_skipped() -> None:
 
 def test_first_seat_without_playable_tile_acts_before_the_others() -> None:
     # The stuck seat is the starting seat: it must choose before anyone else acts.
-    state = start_round(4, 2, 2, chips={"1": "o"},
-                        tiles={0: ["2"], 1: ["6"], 2: ["30"], 3: ["3"]}, tile_pile=["9", "14"])
+    state = start_round(
+        4,
+        2,
+        2,
+        chips={"1": "o"},
+        tiles={0: ["2"], 1: ["6"], 2: ["30"], 3: ["3"]},
+        tile_pile=["9", "14"],
+    )
     assert seats_to_act(state) == [2]
     assert legal_actions(state, 2) == [(Kind.RETURN_TILE, 30)]
     push(state, 2, (Kind.RETURN_TILE, 30))

@@ -34,8 +34,11 @@ def card_action_states(games: int, seed: int) -> Iterator[GameState]:
     """Every card-action decision of ``games`` seeded random games (3 and 4 players)."""
     for game in range(games):
         rng = random.Random(seed + game)
-        state = new_game(Options(players=3 + game % 2, setup=("first", "variable")[game % 3 == 0],
-                                 seed=seed + game))
+        state = new_game(
+            Options(
+                players=3 + game % 2, setup=("first", "variable")[game % 3 == 0], seed=seed + game
+            )
+        )
         while state.phase != Phase.OVER:
             if state.phase == Phase.ACTIONS:
                 yield state
@@ -69,8 +72,9 @@ def test_full_enumeration_is_the_filtered_ones_in_order(seed: int) -> None:
         seat = state.current
         full = card_actions(state, seat)
         assert full == [a for kind in KIND_ORDER for a in card_actions(state, seat, kind)]
-        assert card_actions(state, seat, Kind.BANK_PICK) == card_actions(state, seat,
-                                                                         Kind.BANK_DRAW)
+        assert card_actions(state, seat, Kind.BANK_PICK) == card_actions(
+            state, seat, Kind.BANK_DRAW
+        )
         checked += 1
     assert checked > 1000
 
@@ -105,8 +109,11 @@ def test_ship_builds_are_those_of_every_space_asked_one_by_one(seed: int) -> Non
     for state in card_action_states(24, seed):
         seat = state.current
         fast = card_actions(state, seat, Kind.SHIP)
-        slow = [a for space in range(state.board.space_count)
-                for a in _ship_actions_in(state, seat, space)]
+        slow = [
+            a
+            for space in range(state.board.space_count)
+            for a in _ship_actions_in(state, seat, space)
+        ]
         assert sorted(fast) == sorted(slow)
         with_cities += seat in state.cities and bool(fast)
     assert with_cities > 5  # the seat could build in one of its cities

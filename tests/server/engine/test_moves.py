@@ -49,8 +49,11 @@ def move(frm: str, to: str, payment: str) -> Action:
 
 def moves_between(state: GameState, seat: int, frm: str, to: str) -> set[tuple[int, ...]]:
     """The payments of every legal move of ``seat`` from one port to another."""
-    return {a[MOVE_PAY] for a in legal(state, seat)
-            if a[0] == Kind.MOVE and a[1] == port(frm) and a[2] == port(to)}
+    return {
+        a[MOVE_PAY]
+        for a in legal(state, seat)
+        if a[0] == Kind.MOVE and a[1] == port(frm) and a[2] == port(to)
+    }
 
 
 def destinations(state: GameState, seat: int, frm: str) -> set[int]:
@@ -61,27 +64,27 @@ def destinations(state: GameState, seat: int, frm: str) -> set[int]:
 
 # (from port, to port, steps) - each worked out on the sea links of BOARD.md.
 ROUTES = [
-    ("TY", "23", 4),    # rulebook: 32-28-24-23 or 31-27-22-23
-    ("22", "8", 3),     # rulebook: 22-17-12-8
-    ("22", "15", 3),    # rulebook: 22-17-16-15 (16 on its east coast)
-    ("15", "10", 5),    # rulebook: 15-16-17-16-11-10; 15-10 is no link
-    ("10", "15", 5),    # the same route backwards
-    ("31", "29", 4),    # rulebook: 31-30-26-25-29; 31-30-29 is no route
+    ("TY", "23", 4),  # rulebook: 32-28-24-23 or 31-27-22-23
+    ("22", "8", 3),  # rulebook: 22-17-12-8
+    ("22", "15", 3),  # rulebook: 22-17-16-15 (16 on its east coast)
+    ("15", "10", 5),  # rulebook: 15-16-17-16-11-10; 15-10 is no link
+    ("10", "15", 5),  # the same route backwards
+    ("31", "29", 4),  # rulebook: 31-30-26-25-29; 31-30-29 is no route
     ("29", "31", 4),
     ("16E", "16W", 2),  # 16E-17-16W: round the boot
     ("16W", "16E", 2),
     ("15", "16E", 1),
-    ("15", "16W", 3),   # 15-16E-17-16W
+    ("15", "16W", 3),  # 15-16E-17-16W
     ("11", "16W", 1),
-    ("11", "16E", 3),   # 11-16W-17-16E or 11-12-17-16E
-    ("26", "16E", 4),   # 26-21-16 is no route: 26-21-22-17-16E
-    ("26", "16W", 4),   # 26-27-22-17-16W
-    ("27", "28", 4),    # not across the sea serpent: 27-31-TY-32-28 or 27-22-23-24-28
-    ("23", "TY", 4),    # not across the sea serpent: 23-24-28-32-TY
-    ("5", "9", 2),      # 5-4-9
+    ("11", "16E", 3),  # 11-16W-17-16E or 11-12-17-16E
+    ("26", "16E", 4),  # 26-21-16 is no route: 26-21-22-17-16E
+    ("26", "16W", 4),  # 26-27-22-17-16W
+    ("27", "28", 4),  # not across the sea serpent: 27-31-TY-32-28 or 27-22-23-24-28
+    ("23", "TY", 4),  # not across the sea serpent: 23-24-28-32-TY
+    ("5", "9", 2),  # 5-4-9
     ("TY", "31", 1),
     ("TY", "32", 1),
-    ("31", "32", 2),    # 31-TY-32
+    ("31", "32", 2),  # 31-TY-32
 ]
 
 
@@ -91,7 +94,8 @@ def _colour_of(label: str) -> str:
 
 @pytest.mark.parametrize(("frm", "to", "steps"), ROUTES)
 def test_move_costs_one_destination_card_per_step_of_the_shortest_route(
-        frm: str, to: str, steps: int) -> None:
+    frm: str, to: str, steps: int
+) -> None:
     state = make_state(chips=FULL_BOARD, ships={frm: {0: 1}}, hands={0: ALL_CARDS})
     colour = _colour_of(to)
     # Six cards of every colour: the only way to pay is `steps` cards of the destination colour.
@@ -139,14 +143,17 @@ def test_first_game_moves_out_of_tyros() -> None:
 # Wild cards --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("hand", "payments"), [
-    ("g g g g", {"g g g g"}),
-    ("g g g g g w", {"g g g g", "g g g w"}),
-    ("g g g w w w y", {"g g g w", "g g w w", "g w w w"}),
-    ("g g w w w w", {"g g w w", "g w w w", "w w w w"}),
-    ("w w w w y y", {"w w w w"}),
-    ("g w w y y v", set()),
-])
+@pytest.mark.parametrize(
+    ("hand", "payments"),
+    [
+        ("g g g g", {"g g g g"}),
+        ("g g g g g w", {"g g g g", "g g g w"}),
+        ("g g g w w w y", {"g g g w", "g g w w", "g w w w"}),
+        ("g g w w w w", {"g g w w", "g w w w", "w w w w"}),
+        ("w w w w y y", {"w w w w"}),
+        ("g w w y y v", set()),
+    ],
+)
 def test_move_lists_every_wild_variant(hand: str, payments: set[str]) -> None:
     """TY -> 23 (green) costs 4: each wild stands for a green, in every combination."""
     state = make_state(chips=FULL_BOARD, ships={"TY": {0: 1}}, hands={0: hand})
@@ -164,16 +171,18 @@ def test_move_paid_with_wilds(payment: str) -> None:
     check_invariants(state)
 
 
-@pytest.mark.parametrize("payment", [
-    "y y y y",      # the colour of the start, not of the destination
-    "g g g",        # too few
-    "g g g g g",    # too many: the shortest route is charged
-    "g g g y",      # a card of another colour
-    "g g g v",
-])
+@pytest.mark.parametrize(
+    "payment",
+    [
+        "y y y y",  # the colour of the start, not of the destination
+        "g g g",  # too few
+        "g g g g g",  # too many: the shortest route is charged
+        "g g g y",  # a card of another colour
+        "g g g v",
+    ],
+)
 def test_move_with_a_wrong_payment_is_refused(payment: str) -> None:
-    state = make_state(chips=FULL_BOARD, ships={"TY": {0: 1}},
-                       hands={0: "g g g g g y y y y v w"})
+    state = make_state(chips=FULL_BOARD, ships={"TY": {0: 1}}, hands={0: "g g g g g y y y y v w"})
     assert_illegal(state, 0, move("TY", "23", payment), Reason.ILLEGAL)
 
 
@@ -193,9 +202,11 @@ def test_only_own_ships_move() -> None:
 
 def test_move_passes_through_full_spaces() -> None:
     """22 -> 8 goes only through 17 and 12; both full, the move still costs 3."""
-    state = make_state(chips=FULL_BOARD,
-                       ships={"22": {0: 1}, "17": {1: 1, 2: 1}, "12": {1: 1, 3: 1}},
-                       hands={0: "o o o y y g g"})
+    state = make_state(
+        chips=FULL_BOARD,
+        ships={"22": {0: 1}, "17": {1: 1, 2: 1}, "12": {1: 1, 3: 1}},
+        hands={0: "o o o y y g g"},
+    )
     assert moves_between(state, 0, "22", "8") == {pay("o o o")}
     assert moves_between(state, 0, "22", "17") == set()  # full: cannot end there
     assert moves_between(state, 0, "22", "12") == set()
@@ -206,8 +217,9 @@ def test_move_passes_through_full_spaces() -> None:
 
 def test_move_passes_through_spaces_without_chips_but_never_ends_there() -> None:
     chips = {"22": "g", "23": "g", "8": "o"}  # 17 and 12, on the way to 8, have no chip
-    state = make_state(chips=chips, ships={"22": {0: 1}},
-                       hands={0: "o o o o o y y y y y g g g g g v v v v v w w"})
+    state = make_state(
+        chips=chips, ships={"22": {0: 1}}, hands={0: "o o o o o y y y y y g g g g g v v v v v w w"}
+    )
     assert destinations(state, 0, "22") == {port("23"), port("8")}
     assert moves_between(state, 0, "22", "8") == {pay("o o o"), pay("o o w"), pay("o w w")}
     for target in ("17", "12", "21", "27", "TY"):
@@ -227,18 +239,20 @@ def test_ships_leave_tyros_while_it_has_no_chip() -> None:
     assert moves_between(state, 0, "TY", "23") == {pay("g g g g")}
 
 
-@pytest.mark.parametrize(("present", "allowed"), [
-    ({}, True),
-    ({1: 1}, True),
-    ({0: 1}, True),
-    ({1: 1, 2: 1}, False),
-    ({1: 2}, False),
-    ({0: 2}, False),
-    ({0: 1, 3: 1}, False),
-])
+@pytest.mark.parametrize(
+    ("present", "allowed"),
+    [
+        ({}, True),
+        ({1: 1}, True),
+        ({0: 1}, True),
+        ({1: 1, 2: 1}, False),
+        ({1: 2}, False),
+        ({0: 2}, False),
+        ({0: 1, 3: 1}, False),
+    ],
+)
 def test_at_most_two_ships_end_in_a_space(present: dict[int, int], allowed: bool) -> None:
-    state = make_state(chips=FULL_BOARD, ships={"22": {0: 1}, "23": present},
-                       hands={0: "g g"})
+    state = make_state(chips=FULL_BOARD, ships={"22": {0: 1}, "23": present}, hands={0: "g g"})
     assert (moves_between(state, 0, "22", "23") == {pay("g")}) is allowed
     if allowed:
         push(state, 0, move("22", "23", "g"))
@@ -284,8 +298,7 @@ def test_third_own_ship_cannot_enter_tyros_without_a_city() -> None:
 def test_tyros_with_a_city_takes_two_ships_in_all() -> None:
     # Seat 1's city in Tyros, one of its ships there: one more ship fits, then no more.
     ships = {"TY": {1: 1}, "31": {0: 1}, "32": {2: 1}}
-    state = make_state(chips=TYROS_CHIPS, cities={"TY": 1}, ships=ships,
-                       hands={0: "o o", 2: "o o"})
+    state = make_state(chips=TYROS_CHIPS, cities={"TY": 1}, ships=ships, hands={0: "o o", 2: "o o"})
     assert moves_between(state, 0, "31", "TY") == {pay("o")}
     push(state, 0, move("31", "TY", "o"))
     push(state, 0, (Kind.GIVE_CARD, 0))  # seat 1 owns the city
@@ -298,8 +311,9 @@ def test_tyros_with_a_city_takes_two_ships_in_all() -> None:
 def test_tyros_with_a_city_limits_each_player_too() -> None:
     # Even the city owner: two ships in Tyros are the limit once the city stands.
     ships = {"TY": {1: 1, 0: 1}, "32": {1: 1}}
-    state = make_state(chips=TYROS_CHIPS, cities={"TY": 1}, ships=ships, current=1,
-                       hands={1: "o o"})
+    state = make_state(
+        chips=TYROS_CHIPS, cities={"TY": 1}, ships=ships, current=1, hands={1: "o o"}
+    )
     assert moves_between(state, 1, "32", "TY") == set()
 
 
@@ -308,8 +322,7 @@ def test_tyros_with_a_city_limits_each_player_too() -> None:
 
 @pytest.mark.parametrize(("frm", "to"), [("16E", "16W"), ("16W", "16E")])
 def test_changing_coast_in_italy_costs_two(frm: str, to: str) -> None:
-    state = make_state(chips={"16": "y", "17": "y"}, ships={frm: {0: 1}},
-                       hands={0: "y y w"})
+    state = make_state(chips={"16": "y", "17": "y"}, ships={frm: {0: 1}}, hands={0: "y y w"})
     assert moves_between(state, 0, frm, to) == {pay("y y"), pay("y w")}
     push(state, 0, move(frm, to, "y w"))
     assert state.ships_of(port(to), 0) == 1
@@ -318,8 +331,7 @@ def test_changing_coast_in_italy_costs_two(frm: str, to: str) -> None:
 
 
 def test_changing_coast_is_not_blocked_by_a_full_italy() -> None:
-    state = make_state(chips={"16": "y"}, ships={"16E": {0: 1}, "16W": {1: 1}},
-                       hands={0: "y y"})
+    state = make_state(chips={"16": "y"}, ships={"16E": {0: 1}, "16W": {1: 1}}, hands={0: "y y"})
     assert moves_between(state, 0, "16E", "16W") == {pay("y y")}
     push(state, 0, move("16E", "16W", "y y"))
     assert state.ships_of(port("16W"), 0) == 1
@@ -328,16 +340,19 @@ def test_changing_coast_is_not_blocked_by_a_full_italy() -> None:
 
 
 def test_a_full_italy_cannot_be_entered_on_either_coast() -> None:
-    state = make_state(chips={"16": "y", "17": "y"},
-                       ships={"16E": {1: 1}, "16W": {2: 1}, "17": {0: 1}},
-                       hands={0: "y y y"})
+    state = make_state(
+        chips={"16": "y", "17": "y"},
+        ships={"16E": {1: 1}, "16W": {2: 1}, "17": {0: 1}},
+        hands={0: "y y y"},
+    )
     assert moves_between(state, 0, "17", "16W") == set()
     assert moves_between(state, 0, "17", "16E") == set()
 
 
 def test_italy_with_one_ship_can_be_entered_on_both_coasts() -> None:
-    state = make_state(chips={"16": "y", "17": "y"}, ships={"16E": {1: 1}, "17": {0: 1}},
-                       hands={0: "y"})
+    state = make_state(
+        chips={"16": "y", "17": "y"}, ships={"16E": {1: 1}, "17": {0: 1}}, hands={0: "y"}
+    )
     assert moves_between(state, 0, "17", "16W") == {pay("y")}
     assert moves_between(state, 0, "17", "16E") == {pay("y")}
 
@@ -348,16 +363,20 @@ CITY_CHIPS = {"22": "g", "23": "g"}
 
 
 def test_mover_gives_the_city_owner_a_card_of_its_choice() -> None:
-    state = make_state(chips=CITY_CHIPS, cities={"23": 1}, ships={"22": {0: 1}},
-                       hands={0: "g o o y w", 1: "v"})
+    state = make_state(
+        chips=CITY_CHIPS, cities={"23": 1}, ships={"22": {0: 1}}, hands={0: "g o o y w", 1: "v"}
+    )
     push(state, 0, move("22", "23", "g"))
     assert phase_of(state) == Phase.GIVE_CARD
     assert state.current == 0
     assert state.owed_to == 1
     assert seats_to_act(state) == [0]
     # One option per kind still held (orange, yellow, wild; the green was spent).
-    assert sorted(legal(state, 0)) == [(Kind.GIVE_CARD, 0), (Kind.GIVE_CARD, 1),
-                                               (Kind.GIVE_CARD, 4)]
+    assert sorted(legal(state, 0)) == [
+        (Kind.GIVE_CARD, 0),
+        (Kind.GIVE_CARD, 1),
+        (Kind.GIVE_CARD, 4),
+    ]
     check_invariants(state)
     assert_illegal(state, 0, (Kind.PASS,))
     assert_illegal(state, 0, (Kind.GIVE_CARD, 2))  # no green left
@@ -373,8 +392,7 @@ def test_mover_gives_the_city_owner_a_card_of_its_choice() -> None:
 
 
 def test_mover_holding_one_kind_still_chooses() -> None:
-    state = make_state(chips=CITY_CHIPS, cities={"23": 2}, ships={"22": {0: 1}},
-                       hands={0: "g g g"})
+    state = make_state(chips=CITY_CHIPS, cities={"23": 2}, ships={"22": {0: 1}}, hands={0: "g g g"})
     push(state, 0, move("22", "23", "g"))
     assert phase_of(state) == Phase.GIVE_CARD
     assert legal(state, 0) == [(Kind.GIVE_CARD, 2)]
@@ -384,8 +402,9 @@ def test_mover_holding_one_kind_still_chooses() -> None:
 
 
 def test_mover_with_no_cards_left_gives_nothing() -> None:
-    state = make_state(chips=CITY_CHIPS, cities={"23": 1}, ships={"22": {0: 1}},
-                       hands={0: "w", 1: "o"})
+    state = make_state(
+        chips=CITY_CHIPS, cities={"23": 1}, ships={"22": {0: 1}}, hands={0: "w", 1: "o"}
+    )
     push(state, 0, move("22", "23", "w"))
     assert phase_of(state) == Phase.ACTIONS
     assert state.current == 1
@@ -395,8 +414,9 @@ def test_mover_with_no_cards_left_gives_nothing() -> None:
 
 
 def test_mover_ending_in_own_city_gives_nothing() -> None:
-    state = make_state(chips=CITY_CHIPS, cities={"23": 0}, ships={"22": {0: 1}},
-                       hands={0: "g o", 1: "y"})
+    state = make_state(
+        chips=CITY_CHIPS, cities={"23": 0}, ships={"22": {0: 1}}, hands={0: "g o", 1: "y"}
+    )
     push(state, 0, move("22", "23", "g"))
     assert phase_of(state) == Phase.ACTIONS
     assert state.current == 1
@@ -407,8 +427,7 @@ def test_mover_ending_in_own_city_gives_nothing() -> None:
 def test_passing_through_a_city_costs_no_card() -> None:
     # 22 -> 8 goes through 17 (seat 1's city): nothing is owed.
     chips = {"17": "g", "22": "g", "8": "o"}
-    state = make_state(chips=chips, cities={"17": 1}, ships={"22": {0: 1}},
-                       hands={0: "o o o y"})
+    state = make_state(chips=chips, cities={"17": 1}, ships={"22": {0: 1}}, hands={0: "o o o y"})
     push(state, 0, move("22", "8", "o o o"))
     assert phase_of(state) == Phase.ACTIONS
     assert state.hands[0] == pay("y")
@@ -416,8 +435,9 @@ def test_passing_through_a_city_costs_no_card() -> None:
 
 
 def test_changing_coast_into_a_city_in_italy_owes_a_card() -> None:
-    state = make_state(chips={"16": "y"}, cities={"16": 3}, ships={"16E": {0: 1}},
-                       hands={0: "y y v"})
+    state = make_state(
+        chips={"16": "y"}, cities={"16": 3}, ships={"16E": {0: 1}}, hands={0: "y y v"}
+    )
     push(state, 0, move("16E", "16W", "y y"))
     assert phase_of(state) == Phase.GIVE_CARD
     assert state.owed_to == 3

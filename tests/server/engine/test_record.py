@@ -50,9 +50,16 @@ def uniform(rng: random.Random, legal: list[tuple[int, ...]]) -> tuple[int, ...]
 
 def builder(rng: random.Random, legal: list[tuple[int, ...]]) -> tuple[int, ...]:
     """Random, but keen on building and moving, so that cities get visited (a card is paid)."""
-    weights: dict[int, int] = {Kind.CITY: 1000, Kind.SHIP: 30, Kind.MOVE: 20, Kind.PASS: 1,
-                               Kind.PROPOSE: 1, Kind.WITHDRAW: 1, Kind.BANK_DRAW: 3,
-                               Kind.BANK_PICK: 3}
+    weights: dict[int, int] = {
+        Kind.CITY: 1000,
+        Kind.SHIP: 30,
+        Kind.MOVE: 20,
+        Kind.PASS: 1,
+        Kind.PROPOSE: 1,
+        Kind.WITHDRAW: 1,
+        Kind.BANK_DRAW: 3,
+        Kind.BANK_PICK: 3,
+    }
     by_kind: dict[int, list[tuple[int, ...]]] = {}
     for action in legal:
         by_kind.setdefault(action[0], []).append(action)
@@ -68,8 +75,12 @@ def hoarder(rng: random.Random, legal: list[tuple[int, ...]]) -> tuple[int, ...]
     return rng.choice(legal)
 
 
-def play(options: Options, policy: Policy = uniform, steps: int | None = None,
-         until: Callable[[GameState], bool] | None = None) -> GameState:
+def play(
+    options: Options,
+    policy: Policy = uniform,
+    steps: int | None = None,
+    until: Callable[[GameState], bool] | None = None,
+) -> GameState:
     """A seeded random game: to the end, for ``steps`` actions, or until ``until`` holds."""
     state = new_game(options)
     rng = random.Random(options.seed + 1000)
@@ -109,12 +120,14 @@ def finished(index: int) -> GameState:
 @pytest.mark.parametrize("index", range(len(GAMES)), ids=GAME_IDS)
 def test_record_is_plain_json(index: int) -> None:
     state = finished(index)
-    record = export_record(state, names=["Ann", "Bob", "Cyd", "Dan"][:state.players])
+    record = export_record(state, names=["Ann", "Bob", "Cyd", "Dan"][: state.players])
     text = json.dumps(record)
     assert json.loads(text) == record
     assert record["format"] == RECORD_FORMAT
-    assert record["players"] == [{"seat": seat, "name": name} for seat, name
-                                 in enumerate(["Ann", "Bob", "Cyd", "Dan"][:state.players])]
+    assert record["players"] == [
+        {"seat": seat, "name": name}
+        for seat, name in enumerate(["Ann", "Bob", "Cyd", "Dan"][: state.players])
+    ]
     options = record["options"]
     assert options["players"] == state.players and options["setup"] == state.options.setup
     assert options["seed"] == state.options.seed
@@ -200,16 +213,16 @@ class Books:
 
     def deal_cards(self, seat: int, count: int, names: list[str]) -> None:
         assert len(names) == count <= len(self.draw)
-        top = self.draw[len(self.draw) - count:]
-        del self.draw[len(self.draw) - count:]
-        assert counts_from_names(names) == tuple(top.count(k) for k in range(5)), \
+        top = self.draw[len(self.draw) - count :]
+        del self.draw[len(self.draw) - count :]
+        assert counts_from_names(names) == tuple(top.count(k) for k in range(5)), (
             "the cards dealt are not the top of the shuffled pile"
+        )
         self.give(self.hands[seat], counts_from_names(names))
 
     def in_space(self, space: int, seat: int | None = None) -> int:
         seats = range(self.players) if seat is None else (seat,)
-        return sum(self.ships.get((port, s), 0) for port in BOARD.space_ports[space]
-                   for s in seats)
+        return sum(self.ships.get((port, s), 0) for port in BOARD.space_ports[space] for s in seats)
 
     def place_chip(self, space: int, colour: int) -> None:
         assert self.tyros_due < 0, "Tyros was not coloured at once"
@@ -249,8 +262,9 @@ class Books:
             self.chips[TYROS] = self.tyros_early
             self.tyros_early = -1
         if self.owed is not None:
-            assert kind == "action" and e["action"]["kind"] == "give_card", \
+            assert kind == "action" and e["action"]["kind"] == "give_card", (
                 "a ship ended in another player's city: its owner must get a card"
+            )
         if self.game_over_due is not None:
             assert (kind == "game_end") == self.game_over_due
             self.game_over_due = None
@@ -261,8 +275,11 @@ class Books:
             if self.variable and not self.tile_pile and not self.removed:
                 assert sorted(order) == list(range(1, 33))  # the start spaces come from all 32
             else:
-                expected = sorted(self.tile_pile) if self.variable else sorted(
-                    set(range(1, 33)) - FIRST_GAME_STARTS)
+                expected = (
+                    sorted(self.tile_pile)
+                    if self.variable
+                    else sorted(set(range(1, 33)) - FIRST_GAME_STARTS)
+                )
                 assert sorted(order) == expected
             self.tile_pile = order
         elif kind == "start_tile":
@@ -286,7 +303,7 @@ class Books:
                 expected = sorted(self.accepted, reverse=True)
             else:
                 expected = [7, 13, 23, 26]
-            assert self.founded == list(zip(expected, range(4), strict=False))[:len(self.founded)]
+            assert self.founded == list(zip(expected, range(4), strict=False))[: len(self.founded)]
             self.place_chip(space, colour)
             self.removed.add(space)
         elif kind == "tiles_dealt":
@@ -472,14 +489,40 @@ def test_the_audited_games_cover_every_kind_of_event() -> None:
         state = finished(index)
         record = export_record(state)
         seen |= audit(record, state).kinds_seen
-        rejected_start |= any(e["type"] == "start_tile" and not e["accepted"]
-                              for e in record["events"])
+        rejected_start |= any(
+            e["type"] == "start_tile" and not e["accepted"] for e in record["events"]
+        )
     assert rejected_start, "no variable setup turned a start tile down"
-    wanted = {"starting_seat", "shuffle", "start_tile", "empire_founded", "tiles_dealt",
-              "tile_drawn", "cards_dealt", "cards_drawn", "trade_completed", "cards_discarded",
-              "round_start", "round_end", "game_end", "action",
-              "expand", "return_tile", "move", "city", "ship", "bank_draw", "bank_pick",
-              "propose", "answer", "complete", "withdraw", "give_card", "keep", "pass"}
+    wanted = {
+        "starting_seat",
+        "shuffle",
+        "start_tile",
+        "empire_founded",
+        "tiles_dealt",
+        "tile_drawn",
+        "cards_dealt",
+        "cards_drawn",
+        "trade_completed",
+        "cards_discarded",
+        "round_start",
+        "round_end",
+        "game_end",
+        "action",
+        "expand",
+        "return_tile",
+        "move",
+        "city",
+        "ship",
+        "bank_draw",
+        "bank_pick",
+        "propose",
+        "answer",
+        "complete",
+        "withdraw",
+        "give_card",
+        "keep",
+        "pass",
+    }
     assert wanted <= seen, sorted(wanted - seen)
 
 
@@ -510,8 +553,9 @@ STOPS: list[tuple[str, Callable[[GameState], bool]]] = [
 @pytest.mark.parametrize(("name", "stop"), STOPS, ids=[name for name, _ in STOPS])
 def test_replay_of_an_unfinished_game(name: str, stop: Callable[[GameState], bool]) -> None:
     for seed in range(40):
-        state = play(Options(players=3 + seed % 2, setup="variable", seed=seed), builder,
-                     until=stop)
+        state = play(
+            Options(players=3 + seed % 2, setup="variable", seed=seed), builder, until=stop
+        )
         if state.phase != Phase.OVER:
             break
     assert stop(state), f"no game reached the stop {name!r}"
@@ -630,13 +674,13 @@ def _contradict_the_starting_seat(record: dict[str, Any]) -> None:
 def _truncate_after_a_bank_draw(record: dict[str, Any]) -> None:
     events = record["events"]
     at = events.index(_first(record, "bank_draw"))
-    del events[at + 1:]  # the cards drawn are cut off
+    del events[at + 1 :]  # the cards drawn are cut off
 
 
 def _truncate_before_a_decision(record: dict[str, Any]) -> None:
     events = record["events"]
     positions = [i for i, e in enumerate(events) if e["type"] == "action"]
-    del events[positions[len(positions) // 2]:]
+    del events[positions[len(positions) // 2] :]
 
 
 def _truncate_the_score(record: dict[str, Any]) -> None:
@@ -664,12 +708,26 @@ def _bad_options(record: dict[str, Any]) -> None:
 
 
 TAMPERING = [
-    _change_expansion, _change_payment, _change_seat, _swap_two_decisions, _drop_a_decision,
-    _swap_in_card_shuffle, _foreign_card_in_shuffle, _swap_in_tile_shuffle, _drop_a_shuffle,
-    _change_a_drawn_card, _change_the_starting_seat, _contradict_the_starting_seat,
+    _change_expansion,
+    _change_payment,
+    _change_seat,
+    _swap_two_decisions,
+    _drop_a_decision,
+    _swap_in_card_shuffle,
+    _foreign_card_in_shuffle,
+    _swap_in_tile_shuffle,
+    _drop_a_shuffle,
+    _change_a_drawn_card,
+    _change_the_starting_seat,
+    _contradict_the_starting_seat,
     _truncate_after_a_bank_draw,
-    _truncate_before_a_decision, _truncate_the_score, _lose_a_field, _garble_an_action,
-    _no_events, _wrong_format, _bad_options,
+    _truncate_before_a_decision,
+    _truncate_the_score,
+    _lose_a_field,
+    _garble_an_action,
+    _no_events,
+    _wrong_format,
+    _bad_options,
 ]
 
 
@@ -704,12 +762,23 @@ def test_every_record_passes_the_referee() -> None:
     seen: set[str] = set()
     for policy in POLICIES:
         for seed in range(100, 130):
-            options = Options(players=3 + seed % 2, setup=("first", "variable")[seed // 2 % 2],
-                              seed=seed)
+            options = Options(
+                players=3 + seed % 2, setup=("first", "variable")[seed // 2 % 2], seed=seed
+            )
             state = play(options, policy)
             seen |= audit(export_record(state), state).kinds_seen
-    wanted = {"tyros_coloured", "tiles_revealed", "expansion_skipped", "start_tile", "city",
-              "give_card", "keep", "return_tile", "trade_completed", "cards_drawn"}
+    wanted = {
+        "tyros_coloured",
+        "tiles_revealed",
+        "expansion_skipped",
+        "start_tile",
+        "city",
+        "give_card",
+        "keep",
+        "return_tile",
+        "trade_completed",
+        "cards_drawn",
+    }
     assert wanted <= seen, sorted(wanted - seen)
 
 
@@ -736,8 +805,13 @@ def _skip_the_city_owners_card(record: dict[str, Any]) -> None:
     record["events"].remove(_first(record, "give_card"))
 
 
-FORGERIES = [_overpay_a_move, _expand_in_a_foreign_colour, _hide_a_draw, _hide_a_tile_draw,
-             _skip_the_city_owners_card]
+FORGERIES = [
+    _overpay_a_move,
+    _expand_in_a_foreign_colour,
+    _hide_a_draw,
+    _hide_a_tile_draw,
+    _skip_the_city_owners_card,
+]
 
 
 @pytest.mark.parametrize("forge", FORGERIES, ids=[f.__name__.strip("_") for f in FORGERIES])

@@ -97,8 +97,9 @@ def test_card_actions_begin_with_the_starting_seat(players: int, starting: int) 
 
 
 def test_turns_go_round_and_a_passed_seat_may_act_again() -> None:
-    state = make_state(4, current=0, starting_seat=0, chips=FIRST_CHIPS,
-                       hands={0: "o y", 1: "g v", 2: "o", 3: "y"})
+    state = make_state(
+        4, current=0, starting_seat=0, chips=FIRST_CHIPS, hands={0: "o y", 1: "g v", 2: "o", 3: "y"}
+    )
     push(state, 0, PASS)
     assert state.current == 1 and state.passes == 1
     bank_draw_one(state, 1)
@@ -150,15 +151,15 @@ def test_keep_three_only_for_seats_over_three_cards() -> None:
     assert legal_actions(state, 1) == []
     assert legal_actions(state, 2) == []
     # The choices are exactly the 3-card sub-hands.
-    assert set(legal_actions(state, 0)) == {(Kind.KEEP, *k)
-                                            for k in three_card_hands(cards(hands[0]))}
+    assert set(legal_actions(state, 0)) == {
+        (Kind.KEEP, *k) for k in three_card_hands(cards(hands[0]))
+    }
     assert legal_actions(state, 3) == [(Kind.KEEP, 0, 0, 0, 3, 0)]
     with pytest.raises(IllegalActionError) as err:
         push(state, 1, (Kind.KEEP, 1, 1, 1, 0, 0))
     assert err.value.reason == Reason.NOT_YOUR_TURN
     # Keeping fewer or more than 3, or cards not held, is refused.
-    for bad in [(Kind.KEEP, 2, 0, 0, 0, 0), (Kind.KEEP, 2, 1, 1, 0, 0),
-                (Kind.KEEP, 0, 0, 0, 3, 0)]:
+    for bad in [(Kind.KEEP, 2, 0, 0, 0, 0), (Kind.KEEP, 2, 1, 1, 0, 0), (Kind.KEEP, 0, 0, 0, 3, 0)]:
         with pytest.raises(IllegalActionError):
             push(state, 0, bad)
     # Any order: seat 3 first.
@@ -179,8 +180,13 @@ def test_keep_three_only_for_seats_over_three_cards() -> None:
 
 
 def test_discards_are_public_kept_cards_private() -> None:
-    state = make_state(3, current=0, starting_seat=0, chips=FIRST_CHIPS,
-                       hands={0: "o o y g w", 1: "v v", 2: "y y y y"})
+    state = make_state(
+        3,
+        current=0,
+        starting_seat=0,
+        chips=FIRST_CHIPS,
+        hands={0: "o o y g w", 1: "v v", 2: "y y y y"},
+    )
     for seat in (0, 1, 2):
         push(state, seat, PASS)
     push(state, 0, (Kind.KEEP, 1, 0, 1, 0, 1))
@@ -209,8 +215,11 @@ def test_starting_seat_moves_on(players: int, old: int, new: int) -> None:
         push(state, (old + i) % players, PASS)
     assert state.round == 2
     assert state.starting_seat == new
-    assert log_of(state, "round_start")[-1] == {"type": "round_start", "round": 2,
-                                                "starting_seat": new}
+    assert log_of(state, "round_start")[-1] == {
+        "type": "round_start",
+        "round": 2,
+        "starting_seat": new,
+    }
     dealt = [e["seat"] for e in log_of(state, "cards_dealt")]
     assert dealt == [(new + i) % players for i in range(players)]
     assert seats_to_act(state) == [new]
@@ -221,8 +230,7 @@ def test_starting_seat_moves_on(players: int, old: int, new: int) -> None:
 def test_next_deal_reshuffles_discards_into_the_draw_pile() -> None:
     # Every card not in a hand lies in the discard pile; the draw pile is empty.
     hands = {0: "o o o o o", 1: "w", 2: "y y", 3: ""}
-    state = make_state(4, current=0, starting_seat=0, chips=FIRST_CHIPS, hands=hands,
-                       draw_pile="")
+    state = make_state(4, current=0, starting_seat=0, chips=FIRST_CHIPS, hands=hands, draw_pile="")
     assert state.draw_pile == []
     assert sum(state.discard) == DECK_SIZE - 8
     for seat in range(4):
@@ -271,8 +279,7 @@ def test_reshuffle_over_several_rounds_of_a_real_game() -> None:
 def test_game_ends_at_round_end_when_a_player_has_no_tiles_and_skips_keep() -> None:
     hands = {0: "o o o o o", 1: "y y y y", 2: "g", 3: "v v v v v v"}
     tiles = {0: ["1", "2"], 1: ["3"], 2: [], 3: ["4"]}
-    state = make_state(4, current=2, starting_seat=2, chips=FIRST_CHIPS, hands=hands,
-                       tiles=tiles)
+    state = make_state(4, current=2, starting_seat=2, chips=FIRST_CHIPS, hands=hands, tiles=tiles)
     before = list(state.hands)
     for seat in (2, 3, 0, 1):
         push(state, seat, PASS)
@@ -294,8 +301,7 @@ def test_game_ends_at_round_end_when_a_player_has_no_tiles_and_skips_keep() -> N
 def test_no_tiles_does_not_end_the_game_mid_round() -> None:
     hands = {0: "o o", 1: "y", 2: "g g", 3: "v"}
     tiles = {0: [], 1: ["3"], 2: ["5"], 3: ["4"]}
-    state = make_state(4, current=0, starting_seat=0, chips=FIRST_CHIPS, hands=hands,
-                       tiles=tiles)
+    state = make_state(4, current=0, starting_seat=0, chips=FIRST_CHIPS, hands=hands, tiles=tiles)
     push(state, 0, PASS)
     push(state, 1, PASS)
     bank_draw_one(state, 2)
@@ -311,8 +317,15 @@ def test_no_tiles_does_not_end_the_game_mid_round() -> None:
 
 def test_running_out_during_expansion_lets_the_round_finish() -> None:
     # Round 3, four players (one pass), empty pile: seat 0 plays its last tile.
-    state = make_state(4, current=3, starting_seat=3, round_number=2, chips=FIRST_CHIPS,
-                       tiles={0: ["8"], 1: ["12"], 2: ["18"], 3: ["22"]}, tile_pile=[])
+    state = make_state(
+        4,
+        current=3,
+        starting_seat=3,
+        round_number=2,
+        chips=FIRST_CHIPS,
+        tiles={0: ["8"], 1: ["12"], 2: ["18"], 3: ["22"]},
+        tile_pile=[],
+    )
     state.passes = 3
     push(state, 3, PASS)
     assert state.round == 3 and phase(state) == Phase.EXPAND and state.current == 0

@@ -17,9 +17,14 @@ from tests.server.engine.invariants import check_invariants
 COLOURS = ("orange", "yellow", "green", "violet")
 
 
-def scored(chips: dict[str, str], *, cities: dict[str, int] | None = None,
-           ships: dict[str, dict[int, int]] | None = None, players: int = 4,
-           all_four: int = -1) -> dict[str, Any]:
+def scored(
+    chips: dict[str, str],
+    *,
+    cities: dict[str, int] | None = None,
+    ships: dict[str, dict[int, int]] | None = None,
+    players: int = 4,
+    all_four: int = -1,
+) -> dict[str, Any]:
     state = make_state(players=players, chips=chips, cities=cities or {}, ships=ships or {})
     state.all_four_bonus = all_four
     check_invariants(state)
@@ -49,32 +54,51 @@ def sizes(sheet: dict[str, Any]) -> dict[str, int]:
 
 def test_contested_ships_and_ships_in_city_spaces_score_nothing() -> None:
     # Orange 1-4 (4 spaces), yellow 6-8 (3), green 10-11 (2), violet 14 (1): ranked in order.
-    chips = {"1": "o", "2": "o", "3": "o", "4": "o", "6": "y", "7": "y", "8": "y",
-             "10": "g", "11": "g", "14": "v"}
+    chips = {
+        "1": "o",
+        "2": "o",
+        "3": "o",
+        "4": "o",
+        "6": "y",
+        "7": "y",
+        "8": "y",
+        "10": "g",
+        "11": "g",
+        "14": "v",
+    }
     sheet = scored(
         chips,
         cities={"2": 0, "3": 1, "10": 3},
         ships={
-            "1": {0: 1, 1: 1},   # contested: both removed
-            "2": {1: 1},         # in seat 0's city: removed
-            "3": {1: 1},         # in seat 1's own city: removed, the city scores alone
-            "4": {2: 2},         # ship control (two ships, one space): 6
-            "6": {3: 1},         # ship control, yellow: 5
-            "7": {0: 1, 2: 1},   # contested
-            "14": {2: 1},        # ship control, violet: 3
-        })
+            "1": {0: 1, 1: 1},  # contested: both removed
+            "2": {1: 1},  # in seat 0's city: removed
+            "3": {1: 1},  # in seat 1's own city: removed, the city scores alone
+            "4": {2: 2},  # ship control (two ships, one space): 6
+            "6": {3: 1},  # ship control, yellow: 5
+            "7": {0: 1, 2: 1},  # contested
+            "14": {2: 1},  # ship control, violet: 3
+        },
+    )
     assert sizes(sheet) == {"orange": 4, "yellow": 3, "green": 2, "violet": 1}
     assert ranks(sheet) == {"orange": 1, "yellow": 2, "green": 3, "violet": 4}
     # Seat 0: city in 2 (orange) 12. Seat 1: city in 3 (orange) 12; orange cities 1-1: no
     # majority. Seat 2: ships on 4 (6) and 14 (3). Seat 3: ship on 6 (5), city in 10 (green 9),
     # green majority 7.
     assert totals(sheet) == [12, 12, 9, 21]
-    assert empire(sheet, 0, "orange") == {"colour": "orange", "cities": 1, "ship_spaces": 0,
-                                          "points": 12}
+    assert empire(sheet, 0, "orange") == {
+        "colour": "orange",
+        "cities": 1,
+        "ship_spaces": 0,
+        "points": 12,
+    }
     assert empire(sheet, 1, "orange")["ship_spaces"] == 0
     assert empire(sheet, 0, "yellow")["ship_spaces"] == 0
-    assert empire(sheet, 2, "orange") == {"colour": "orange", "cities": 0, "ship_spaces": 1,
-                                          "points": 6}
+    assert empire(sheet, 2, "orange") == {
+        "colour": "orange",
+        "cities": 0,
+        "ship_spaces": 1,
+        "points": 6,
+    }
     assert empire(sheet, 3, "green")["points"] == 9
     assert sheet["players"][3]["majority_bonus"] == ["green"]
     assert [p["majority_points"] for p in sheet["players"]] == [0, 0, 0, 7]
@@ -83,12 +107,29 @@ def test_contested_ships_and_ships_in_city_spaces_score_nothing() -> None:
 
 def test_points_table_by_rank() -> None:
     # Sizes orange 4 (1-4), yellow 3 (10-12), green 2 (20-21), violet 1 (29).
-    chips = {"1": "o", "2": "o", "3": "o", "4": "o", "10": "y", "11": "y", "12": "y",
-             "20": "g", "21": "g", "29": "v"}
-    sheet = scored(chips, cities={"1": 0, "10": 1, "20": 2, "29": 3},
-                   ships={"2": {1: 1}, "11": {2: 1}, "21": {3: 1}, "4": {0: 1}})
+    chips = {
+        "1": "o",
+        "2": "o",
+        "3": "o",
+        "4": "o",
+        "10": "y",
+        "11": "y",
+        "12": "y",
+        "20": "g",
+        "21": "g",
+        "29": "v",
+    }
+    sheet = scored(
+        chips,
+        cities={"1": 0, "10": 1, "20": 2, "29": 3},
+        ships={"2": {1: 1}, "11": {2: 1}, "21": {3: 1}, "4": {0: 1}},
+    )
     assert [(e["city_points"], e["ship_points"]) for e in sheet["empires"]] == [
-        (12, 6), (10, 5), (9, 4), (8, 3)]
+        (12, 6),
+        (10, 5),
+        (9, 4),
+        (8, 3),
+    ]
     # Seat 0: city orange 12 + ship orange 6 + orange majority 7 = 25.
     # Seat 1: city yellow 10 + ship orange 6 + yellow majority 7 = 23.
     # Seat 2: city green 9 + ship yellow 5 + green majority 7 = 21.
@@ -102,10 +143,24 @@ def test_points_table_by_rank() -> None:
 
 def test_ties_in_size_rank_orange_yellow_green_violet() -> None:
     # Violet 4 (25, 26, 27, 29), yellow 3 (10-12), green 3 (20-22), orange 1 (1).
-    chips = {"25": "v", "26": "v", "27": "v", "29": "v", "10": "y", "11": "y", "12": "y",
-             "20": "g", "21": "g", "22": "g", "1": "o"}
-    sheet = scored(chips, cities={"1": 0, "10": 1, "20": 2, "25": 3},
-                   ships={"11": {1: 1}, "21": {2: 1}, "26": {3: 1}})
+    chips = {
+        "25": "v",
+        "26": "v",
+        "27": "v",
+        "29": "v",
+        "10": "y",
+        "11": "y",
+        "12": "y",
+        "20": "g",
+        "21": "g",
+        "22": "g",
+        "1": "o",
+    }
+    sheet = scored(
+        chips,
+        cities={"1": 0, "10": 1, "20": 2, "25": 3},
+        ships={"11": {1: 1}, "21": {2: 1}, "26": {3: 1}},
+    )
     assert ranks(sheet) == {"violet": 1, "yellow": 2, "green": 3, "orange": 4}
     # Seat 0: orange city 8 + 7. Seat 1: yellow city 10 + ship 5 + 7. Seat 2: green city 9 +
     # ship 4 + 7. Seat 3: violet city 12 + ship 6 + 7.
@@ -113,12 +168,14 @@ def test_ties_in_size_rank_orange_yellow_green_violet() -> None:
     assert sheet["winners"] == [3]
 
 
-@pytest.mark.parametrize(("seat_colour", "expected"), [
-    ({0: "o", 1: "y", 2: "g", 3: "v"}, [12, 10, 9, 8]),
-    ({0: "v", 1: "g", 2: "y", 3: "o"}, [8, 9, 10, 12]),
-])
-def test_equal_empires_rank_by_colour(seat_colour: dict[int, str],
-                                      expected: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("seat_colour", "expected"),
+    [
+        ({0: "o", 1: "y", 2: "g", 3: "v"}, [12, 10, 9, 8]),
+        ({0: "v", 1: "g", 2: "y", 3: "o"}, [8, 9, 10, 12]),
+    ],
+)
+def test_equal_empires_rank_by_colour(seat_colour: dict[int, str], expected: list[int]) -> None:
     # Every empire has two spaces; each seat owns the city in one of them.
     spaces = {"o": ("1", "2"), "y": ("10", "11"), "g": ("20", "21"), "v": ("25", "26")}
     chips = {s: c for c, pair in spaces.items() for s in pair}
@@ -195,23 +252,25 @@ def test_ships_of_two_players_on_the_two_coasts_of_italy_are_contested() -> None
 
 # Bonuses -------------------------------------------------------------------------------------
 
-FOUR_BY_TWO = {"1": "o", "2": "o", "10": "y", "11": "y", "20": "g", "21": "g",
-               "25": "v", "26": "v"}
+FOUR_BY_TWO = {"1": "o", "2": "o", "10": "y", "11": "y", "20": "g", "21": "g", "25": "v", "26": "v"}
 BOTH_IN_ALL_FOUR = {"1": 0, "10": 0, "20": 0, "25": 0, "2": 1, "11": 1, "21": 1, "26": 1}
 
 
-@pytest.mark.parametrize(("first", "expected"), [
-    (0, [46, 39, 0, 0]),
-    (1, [39, 46, 0, 0]),
-])
-def test_all_four_bonus_goes_to_the_first_player_only(first: int,
-                                                      expected: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("first", "expected"),
+    [
+        (0, [46, 39, 0, 0]),
+        (1, [39, 46, 0, 0]),
+    ],
+)
+def test_all_four_bonus_goes_to_the_first_player_only(first: int, expected: list[int]) -> None:
     # Both seats have a city in every empire (12 + 10 + 9 + 8 = 39 each); cities are 1-1 in
     # every empire, so no majority; only the first to complete the four gets 7.
     sheet = scored(FOUR_BY_TWO, cities=BOTH_IN_ALL_FOUR, all_four=first)
     assert totals(sheet) == expected
     assert [p["all_four_bonus"] for p in sheet["players"]] == [
-        7 if seat == first else 0 for seat in range(4)]
+        7 if seat == first else 0 for seat in range(4)
+    ]
     assert sheet["winners"] == [first]
 
 
@@ -244,8 +303,7 @@ def test_tied_majority_gives_nobody_the_bonus() -> None:
 def test_tie_broken_by_points_in_the_largest_empire() -> None:
     # Orange 1-3 (3) ranks first; yellow 6, green 10, violet 14 (1 each) follow in order.
     chips = {"1": "o", "2": "o", "3": "o", "6": "y", "10": "g", "14": "v"}
-    sheet = scored(chips, ships={"1": {0: 1}, "2": {0: 1}, "6": {1: 1}, "10": {1: 1},
-                                 "14": {1: 1}})
+    sheet = scored(chips, ships={"1": {0: 1}, "2": {0: 1}, "6": {1: 1}, "10": {1: 1}, "14": {1: 1}})
     # Seat 0: 6 + 6 = 12, all from orange. Seat 1: 5 + 4 + 3 = 12, none from orange.
     assert totals(sheet) == [12, 12, 0, 0]
     assert [p["largest_empire_points"] for p in sheet["players"]] == [12, 0, 0, 0]
@@ -255,8 +313,11 @@ def test_tie_broken_by_points_in_the_largest_empire() -> None:
 def test_tie_break_counts_city_and_ship_points_but_not_bonuses() -> None:
     # Orange 1-4 (4) first, yellow 6, green 10, violet 14.
     chips = {"1": "o", "2": "o", "3": "o", "4": "o", "6": "y", "10": "g", "14": "v"}
-    sheet = scored(chips, cities={"1": 0},
-                   ships={"14": {0: 1}, "2": {1: 1}, "3": {1: 1}, "4": {1: 1}, "10": {1: 1}})
+    sheet = scored(
+        chips,
+        cities={"1": 0},
+        ships={"14": {0: 1}, "2": {1: 1}, "3": {1: 1}, "4": {1: 1}, "10": {1: 1}},
+    )
     # Seat 0: orange city 12 + orange majority 7 + violet ship 3 = 22; orange points 12.
     # Seat 1: three orange ship spaces 18 + green ship 4 = 22; orange points 18.
     assert totals(sheet) == [22, 22, 0, 0]
@@ -266,8 +327,7 @@ def test_tie_break_counts_city_and_ship_points_but_not_bonuses() -> None:
 
 def test_still_tied_is_a_shared_win() -> None:
     chips = {"1": "o", "2": "o", "3": "o", "6": "y", "7": "y", "10": "g"}
-    sheet = scored(chips, ships={"1": {0: 1}, "6": {0: 1}, "2": {2: 1}, "7": {2: 1},
-                                 "10": {1: 1}})
+    sheet = scored(chips, ships={"1": {0: 1}, "6": {0: 1}, "2": {2: 1}, "7": {2: 1}, "10": {1: 1}})
     # Seats 0 and 2: orange ship 6 + yellow ship 5 = 11 each, 6 from orange each.
     # Seat 1: green ship 4.
     assert totals(sheet) == [11, 4, 11, 0]
@@ -276,8 +336,7 @@ def test_still_tied_is_a_shared_win() -> None:
 
 def test_a_lower_total_never_wins_on_the_largest_empire() -> None:
     chips = {"1": "o", "2": "o", "3": "o", "6": "y", "7": "y", "10": "g"}
-    sheet = scored(chips, ships={"1": {0: 1}, "2": {0: 1}, "6": {1: 1}, "7": {1: 1},
-                                 "10": {1: 1}})
+    sheet = scored(chips, ships={"1": {0: 1}, "2": {0: 1}, "6": {1: 1}, "7": {1: 1}, "10": {1: 1}})
     # Seat 0: 12, all orange. Seat 1: 5 + 5 + 4 = 14.
     assert totals(sheet) == [12, 14, 0, 0]
     assert sheet["winners"] == [1]
@@ -298,9 +357,14 @@ def test_three_player_scoring() -> None:
 
 def _final_round(all_four: int = -1) -> GameState:
     chips = {"1": "o", "2": "o", "10": "y"}
-    state = make_state(chips=chips, cities={"1": 0}, ships={"2": {1: 1}, "10": {2: 1}},
-                       current=3, tiles={0: [], 1: ["20"], 2: ["21"], 3: ["22"]},
-                       hands={0: "o o o o o", 3: "v"})
+    state = make_state(
+        chips=chips,
+        cities={"1": 0},
+        ships={"2": {1: 1}, "10": {2: 1}},
+        current=3,
+        tiles={0: [], 1: ["20"], 2: ["21"], 3: ["22"]},
+        hands={0: "o o o o o", 3: "v"},
+    )
     state.passes = 3
     state.all_four_bonus = all_four
     return state

@@ -73,8 +73,7 @@ def lively_choice(state: GameState, legal: list[Action], rng: random.Random) -> 
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), GAMES)
-def test_a_view_and_what_it_hides_give_back_the_state(players: int, setup: str,
-                                                      seed: int) -> None:
+def test_a_view_and_what_it_hides_give_back_the_state(players: int, setup: str, seed: int) -> None:
     phases = set()
     for state in states(players, setup, seed):
         phases.add(state.phase)
@@ -90,8 +89,9 @@ def test_a_view_and_what_it_hides_give_back_the_state(players: int, setup: str,
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), GAMES[:2])
-def test_without_what_it_hides_the_state_shows_everything_else(players: int, setup: str,
-                                                               seed: int) -> None:
+def test_without_what_it_hides_the_state_shows_everything_else(
+    players: int, setup: str, seed: int
+) -> None:
     for state in states(players, setup, seed, every=31):
         seat = seats_to_act(state)[0] if state.phase != Phase.OVER else 0
         seen = view(state, seat)
@@ -197,16 +197,19 @@ def test_the_unfingerprinted_slots_are_slots() -> None:
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), GAMES)
-def test_bank_trades_are_the_enumerated_ones_one_per_trade(players: int, setup: str,
-                                                           seed: int) -> None:
+def test_bank_trades_are_the_enumerated_ones_one_per_trade(
+    players: int, setup: str, seed: int
+) -> None:
     checked = 0
     for state in states(players, setup, seed, every=3):
         if state.phase != Phase.ACTIONS:
             continue
         seat = state.current
-        enumerated = {(a[0], sum(a[PAY_AT[a[0]]]) if a[0] == K_BANK_DRAW else a[1]):
-                      sum(a[PAY_AT[a[0]]])
-                      for a in legal_actions(state, seat) if a[0] in (K_BANK_DRAW, K_BANK_PICK)}
+        enumerated = {
+            (a[0], sum(a[PAY_AT[a[0]]]) if a[0] == K_BANK_DRAW else a[1]): sum(a[PAY_AT[a[0]]])
+            for a in legal_actions(state, seat)
+            if a[0] in (K_BANK_DRAW, K_BANK_PICK)
+        }
         terms = bank_trades(state, seat)
         assert {(kind, what): price for kind, what, price in terms} == enumerated
         assert len(terms) == len(enumerated)

@@ -75,7 +75,8 @@ def _check_every_legal_action(state: GameState, legal: list[tuple[int, ...]], se
     assert len(set(legal)) == len(legal), "an action is listed twice"
     expected = expected_actions(state, seat)
     assert set(legal) == expected, (
-        f"missing {sorted(expected - set(legal))[:5]}, extra {sorted(set(legal) - expected)[:5]}")
+        f"missing {sorted(expected - set(legal))[:5]}, extra {sorted(set(legal) - expected)[:5]}"
+    )
     for action in legal:
         check_action(state, seat, action)  # raises if the engine rejects its own listing
     acting = set(seats_to_act(state))
@@ -132,8 +133,19 @@ def check_finished(seed: int, state: GameState) -> None:
 
 
 CHUNKS = [range(start, min(start + CHUNK, GAMES)) for start in range(0, GAMES, CHUNK)]
-FREQUENT = {Kind.PASS, Kind.EXPAND, Kind.RETURN_TILE, Kind.MOVE, Kind.SHIP, Kind.BANK_DRAW,
-            Kind.BANK_PICK, Kind.PROPOSE, Kind.ANSWER, Kind.COMPLETE, Kind.WITHDRAW}
+FREQUENT = {
+    Kind.PASS,
+    Kind.EXPAND,
+    Kind.RETURN_TILE,
+    Kind.MOVE,
+    Kind.SHIP,
+    Kind.BANK_DRAW,
+    Kind.BANK_PICK,
+    Kind.PROPOSE,
+    Kind.ANSWER,
+    Kind.COMPLETE,
+    Kind.WITHDRAW,
+}
 """Decisions that random play takes dozens of times per hundred games (cities, keeping
 cards and paying a city owner are rarer: the builder games below cover them)."""
 
@@ -158,16 +170,28 @@ def test_game_count() -> None:
     checked = [game_options(seed) for r in CHUNKS for seed in r if is_checked(seed)]
     assert len(checked) >= 100
     assert {(o.players, o.setup) for o in checked} == {
-        (3, "first"), (4, "first"), (3, "variable"), (4, "variable")}
+        (3, "first"),
+        (4, "first"),
+        (3, "variable"),
+        (4, "variable"),
+    }
 
 
 # Builder games: random play weighted towards building, so that cities, majorities and
 # moves into cities (paying their owner) are common and the recount is really exercised.
 
 BUILDER_GAMES = 300
-WEIGHTS: dict[int, int] = {Kind.CITY: 1000, Kind.SHIP: 30, Kind.MOVE: 20, Kind.COMPLETE: 5,
-                           Kind.BANK_DRAW: 3, Kind.BANK_PICK: 3, Kind.PASS: 1, Kind.PROPOSE: 1,
-                           Kind.WITHDRAW: 1}
+WEIGHTS: dict[int, int] = {
+    Kind.CITY: 1000,
+    Kind.SHIP: 30,
+    Kind.MOVE: 20,
+    Kind.COMPLETE: 5,
+    Kind.BANK_DRAW: 3,
+    Kind.BANK_PICK: 3,
+    Kind.PASS: 1,
+    Kind.PROPOSE: 1,
+    Kind.WITHDRAW: 1,
+}
 """Relative weight of each kind of action (10 for kinds not listed); uniform within a kind."""
 
 
@@ -196,12 +220,14 @@ def play_builder_game(seed: int, kinds: Counter[int]) -> GameState:
     return state
 
 
-BUILDER_CHUNKS = [range(GAMES + start, GAMES + start + 100)
-                  for start in range(0, BUILDER_GAMES, 100)]
+BUILDER_CHUNKS = [
+    range(GAMES + start, GAMES + start + 100) for start in range(0, BUILDER_GAMES, 100)
+]
 
 
-@pytest.mark.parametrize("seeds", BUILDER_CHUNKS,
-                         ids=[f"builders{r.start}-{r.stop - 1}" for r in BUILDER_CHUNKS])
+@pytest.mark.parametrize(
+    "seeds", BUILDER_CHUNKS, ids=[f"builders{r.start}-{r.stop - 1}" for r in BUILDER_CHUNKS]
+)
 def test_builder_games(seeds: range) -> None:
     kinds: Counter[int] = Counter()
     cities = majorities = 0
@@ -271,9 +297,18 @@ def _negative_supply(state: GameState) -> None:
     state.ships[0 * 4 + 1] += 9
 
 
-BREAKAGES = [_lose_a_card, _duplicate_a_tile, _three_ships_in_space_7, _ship_on_empty_sea,
-             _third_ship_in_tyros, _ship_from_nowhere, _city_without_chip, _city_from_nowhere,
-             _chip_changes, _negative_supply]
+BREAKAGES = [
+    _lose_a_card,
+    _duplicate_a_tile,
+    _three_ships_in_space_7,
+    _ship_on_empty_sea,
+    _third_ship_in_tyros,
+    _ship_from_nowhere,
+    _city_without_chip,
+    _city_from_nowhere,
+    _chip_changes,
+    _negative_supply,
+]
 
 
 @pytest.mark.parametrize("breakage", BREAKAGES, ids=[b.__name__.strip("_") for b in BREAKAGES])
@@ -311,11 +346,30 @@ def _final(**kwargs: Any) -> GameState:
 def test_recount_by_hand() -> None:
     # Orange 4 spaces (1st), yellow 3 and green 3 (tie: yellow 2nd, green 3rd), violet 2 (4th).
     state = _final(
-        chips={"7": "o", "6": "o", "8": "o", "12": "o", "13": "y", "14": "y", "9": "y",
-               "23": "g", "22": "g", "24": "g", "26": "v", "27": "v"},
+        chips={
+            "7": "o",
+            "6": "o",
+            "8": "o",
+            "12": "o",
+            "13": "y",
+            "14": "y",
+            "9": "y",
+            "23": "g",
+            "22": "g",
+            "24": "g",
+            "26": "v",
+            "27": "v",
+        },
         cities={"7": 0, "13": 0, "14": 1, "9": 1, "23": 2},
-        ships={"6": {0: 1}, "8": {0: 1, 1: 1}, "22": {2: 2}, "26": {1: 1}, "13": {0: 1},
-               "24": {1: 1}, "TY": {0: 2, 1: 2, 2: 2}},
+        ships={
+            "6": {0: 1},
+            "8": {0: 1, 1: 1},
+            "22": {2: 2},
+            "26": {1: 1},
+            "13": {0: 1},
+            "24": {1: 1},
+            "TY": {0: 2, 1: 2, 2: 2},
+        },
     )
     # Seat 0: city 7 (orange 12) + city 13 (yellow 10) + ship 6 (orange 6); 8 is contested,
     #         its ship in 13 stands by a city; orange majority 7 -> 35.
@@ -329,12 +383,24 @@ def test_recount_by_hand() -> None:
 
 
 def test_recount_tie_break_by_largest_empire() -> None:
-    chips = {"7": "o", "6": "o", "8": "o", "12": "o", "11": "o", "13": "y", "14": "y",
-             "23": "g", "22": "g", "26": "v", "27": "v"}
+    chips = {
+        "7": "o",
+        "6": "o",
+        "8": "o",
+        "12": "o",
+        "11": "o",
+        "13": "y",
+        "14": "y",
+        "23": "g",
+        "22": "g",
+        "26": "v",
+        "27": "v",
+    }
     # Seat 0: city 7 + ship 8 = 12 + 6 (all orange). Seat 1: city 6 (orange 12) + ships 26 and
     # 27 (violet 3 + 3). One orange city each: no majority. 18 all; seat 0 has more orange.
-    state = _final(chips=chips, cities={"7": 0, "6": 1},
-                   ships={"8": {0: 1}, "26": {1: 1}, "27": {1: 1}})
+    state = _final(
+        chips=chips, cities={"7": 0, "6": 1}, ships={"8": {0: 1}, "26": {1: 1}, "27": {1: 1}}
+    )
     assert recount(state) == {0: 18, 1: 18, 2: 0}
     assert recount_winners(state) == [0]
     check_score(state)
@@ -347,8 +413,17 @@ def test_recount_tie_break_by_largest_empire() -> None:
 
 def test_recount_all_four_bonus() -> None:
     state = _final(
-        chips={"7": "o", "6": "o", "8": "o", "13": "y", "12": "y", "14": "y", "23": "g",
-               "22": "g", "26": "v"},
+        chips={
+            "7": "o",
+            "6": "o",
+            "8": "o",
+            "13": "y",
+            "12": "y",
+            "14": "y",
+            "23": "g",
+            "22": "g",
+            "26": "v",
+        },
         cities={"7": 2, "13": 2, "23": 2, "26": 2, "6": 0, "8": 0},
         ships={},
     )
@@ -363,8 +438,7 @@ def test_recount_all_four_bonus() -> None:
 
 def test_expected_actions_by_hand() -> None:
     # Seat 0 holds 4 green and an orange; green 23 and orange 31 (so Tyros is orange).
-    state = make_state(3, chips={"23": "g", "31": "o", "TY": "o", "7": "o"},
-                       hands={0: "g g g g o"})
+    state = make_state(3, chips={"23": "g", "31": "o", "TY": "o", "7": "o"}, hands={0: "g g g g o"})
     expected = expected_actions(state, 0)
     assert (Kind.MOVE, 0, 23, 0, 0, 4, 0, 0) in expected  # TY-32-28-24-23 or TY-31-27-22-23
     assert (Kind.MOVE, 0, 31, 1, 0, 0, 0, 0) in expected

@@ -126,8 +126,9 @@ def test_four_tiles_dealt_to_each_seat(players: int, setup: str) -> None:
     assert len(state.removed_tiles) == 4
     assert sorted(all_held_tiles(state) + state.tile_pile + state.removed_tiles) == ALL_TILES
     dealt = events(state, "tiles_dealt")
-    assert [e["seat"] for e in dealt] == [(state.starting_seat + i) % players
-                                           for i in range(players)]
+    assert [e["seat"] for e in dealt] == [
+        (state.starting_seat + i) % players for i in range(players)
+    ]
     assert all(e["count"] == 4 for e in dealt)
 
 
@@ -163,13 +164,14 @@ def test_deal_order_from_starting_seat_top_first() -> None:
     """Tiles and cards are dealt from the top of their piles, starting seat first (S1)."""
     tiles = [t for t in ALL_TILES if t not in (7, 13, 23, 26)]  # the 28 in play
     deck = [kind for kind, n in enumerate(DECK) for _ in range(n)]  # o*14 y*14 g*14 v*14 w*4
-    state = new_game(Options(players=4, setup="first", seed=0, starting_seat=2),
-                     script=[list(tiles), list(deck)])
+    state = new_game(
+        Options(players=4, setup="first", seed=0, starting_seat=2), script=[list(tiles), list(deck)]
+    )
     order = [2, 3, 0, 1]
     for i, seat in enumerate(order):
         top = len(tiles) - 4 * i
-        assert set(state.tiles[seat]) == set(tiles[top - 4:top])
-    assert state.tile_pile == tiles[:len(tiles) - 16]
+        assert set(state.tiles[seat]) == set(tiles[top - 4 : top])
+    assert state.tile_pile == tiles[: len(tiles) - 16]
     # The deck's top (end of the list) is 4 wild and 14 violet: seat 2 gets the 4 wild and
     # 6 violet, seat 3 the next 8 violet and 2 green, and so on.
     assert state.hands[2] == (0, 0, 0, 6, 4)
@@ -210,8 +212,13 @@ def test_default_starting_seat_is_seeded() -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"players": 2}, {"players": 5}, {"setup": "random"}, {"players": 3, "starting_seat": 3},
-     {"starting_seat": -1}],
+    [
+        {"players": 2},
+        {"players": 5},
+        {"setup": "random"},
+        {"players": 3, "starting_seat": 3},
+        {"starting_seat": -1},
+    ],
 )
 def test_bad_options_are_refused(kwargs: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
@@ -235,13 +242,18 @@ def test_variable_setup_colours_highest_first() -> None:
     assert not set(draws) & set(all_held_tiles(state) + state.tile_pile)
     turned = events(state, "start_tile")
     assert [(e["tile"], e["accepted"]) for e in turned] == [
-        ("5", True), ("12", True), ("30", True), ("20", True)]
+        ("5", True),
+        ("12", True),
+        ("30", True),
+        ("20", True),
+    ]
     founded = [(e["space"], e["colour"]) for e in events(state, "empire_founded")]
     assert founded == [("30", "orange"), ("20", "yellow"), ("12", "green"), ("5", "violet")]
 
 
 def test_variable_setup_rejects_adjacent_tiles_to_the_bottom(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # 13 and 17 touch 12; 6 and 2 touch 1.
     draws = [12, 13, 17, 1, 6, 2, 30, 5]
     accepted = [12, 1, 30, 5]
@@ -253,11 +265,21 @@ def test_variable_setup_rejects_adjacent_tiles_to_the_bottom(
         return original(state, items, pile)
 
     monkeypatch.setattr(rules_module, "_shuffle", spy)
-    state = new_game(Options(players=3, setup="variable", starting_seat=1),
-                     script=variable_script(draws, accepted))
+    state = new_game(
+        Options(players=3, setup="variable", starting_seat=1),
+        script=variable_script(draws, accepted),
+    )
     turned = [(int(e["tile"]), e["accepted"]) for e in events(state, "start_tile")]
-    assert turned == [(12, True), (13, False), (17, False), (1, True), (6, False), (2, False),
-                      (30, True), (5, True)]
+    assert turned == [
+        (12, True),
+        (13, False),
+        (17, False),
+        (1, True),
+        (6, False),
+        (2, False),
+        (30, True),
+        (5, True),
+    ]
     assert state.chips[30] == ORANGE
     assert state.chips[12] == YELLOW
     assert state.chips[5] == GREEN
@@ -277,8 +299,10 @@ def test_variable_setup_start_on_32_colours_tyros_and_blocks_31() -> None:
     # 27 touches neither 32 nor Tyros.
     draws = [32, 31, 28, 27, 9, 15]
     accepted = [32, 27, 9, 15]
-    state = new_game(Options(players=4, setup="variable", starting_seat=3),
-                     script=variable_script(draws, accepted))
+    state = new_game(
+        Options(players=4, setup="variable", starting_seat=3),
+        script=variable_script(draws, accepted),
+    )
     turned = [(int(e["tile"]), e["accepted"]) for e in events(state, "start_tile")]
     assert turned == [(32, True), (31, False), (28, False), (27, True), (9, True), (15, True)]
     assert state.chips[32] == ORANGE
@@ -296,11 +320,20 @@ def test_variable_setup_start_on_32_colours_tyros_and_blocks_31() -> None:
 def test_variable_setup_start_on_31_colours_tyros_and_blocks_32() -> None:
     draws = [31, 32, 30, 27, 22, 3, 14]
     accepted = [31, 22, 3, 14]
-    state = new_game(Options(players=3, setup="variable", starting_seat=0),
-                     script=variable_script(draws, accepted))
+    state = new_game(
+        Options(players=3, setup="variable", starting_seat=0),
+        script=variable_script(draws, accepted),
+    )
     turned = [(int(e["tile"]), e["accepted"]) for e in events(state, "start_tile")]
-    assert turned == [(31, True), (32, False), (30, False), (27, False), (22, True), (3, True),
-                      (14, True)]
+    assert turned == [
+        (31, True),
+        (32, False),
+        (30, False),
+        (27, False),
+        (22, True),
+        (3, True),
+        (14, True),
+    ]
     assert state.chips[TYROS] == state.chips[31] == ORANGE
     assert state.chips[22] == YELLOW
     assert state.chips[14] == GREEN

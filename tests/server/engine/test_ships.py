@@ -21,8 +21,7 @@ def ship(where: str, payment: str) -> Action:
 
 
 def ship_payments(state: GameState, seat: int, where: str) -> set[tuple[int, ...]]:
-    return {a[SHIP_PAY] for a in legal(state, seat)
-            if a[0] == Kind.SHIP and a[1] == space(where)}
+    return {a[SHIP_PAY] for a in legal(state, seat) if a[0] == Kind.SHIP and a[1] == space(where)}
 
 
 def pays(*texts: str) -> set[tuple[int, ...]]:
@@ -58,10 +57,8 @@ def test_ship_in_own_empty_city_with_a_wrong_payment(payment: str) -> None:
 
 
 @pytest.mark.parametrize("present", [{0: 1}, {1: 1}])
-def test_ship_beside_one_ship_costs_two_cards_one_of_the_colour(
-        present: dict[int, int]) -> None:
-    state = make_state(chips=CHIPS, cities={"23": 0}, ships={"23": present},
-                       hands={0: "g y y w"})
+def test_ship_beside_one_ship_costs_two_cards_one_of_the_colour(present: dict[int, int]) -> None:
+    state = make_state(chips=CHIPS, cities={"23": 0}, ships={"23": present}, hands={0: "g y y w"})
     # Pairs from g, y, y, w: gy, gw, yw (the wild counts as green), but not yy.
     assert ship_payments(state, 0, "23") == pays("g y", "g w", "y w")
     assert_illegal(state, 0, ship("23", "y y"), Reason.ILLEGAL)
@@ -73,30 +70,27 @@ def test_ship_beside_one_ship_costs_two_cards_one_of_the_colour(
 
 
 def test_ship_beside_one_ship_lists_every_pair() -> None:
-    state = make_state(chips=CHIPS, cities={"23": 0}, ships={"23": {2: 1}},
-                       hands={0: "g g o v w w"})
-    assert ship_payments(state, 0, "23") == pays(
-        "g g", "g o", "g v", "g w", "o w", "v w", "w w")
+    state = make_state(
+        chips=CHIPS, cities={"23": 0}, ships={"23": {2: 1}}, hands={0: "g g o v w w"}
+    )
+    assert ship_payments(state, 0, "23") == pays("g g", "g o", "g v", "g w", "o w", "v w", "w w")
 
 
 def test_ship_beside_one_ship_without_the_colour_is_impossible() -> None:
-    state = make_state(chips=CHIPS, cities={"23": 0}, ships={"23": {1: 1}},
-                       hands={0: "o y v v"})
+    state = make_state(chips=CHIPS, cities={"23": 0}, ships={"23": {1: 1}}, hands={0: "o y v v"})
     assert ship_payments(state, 0, "23") == set()
 
 
 @pytest.mark.parametrize("present", [{0: 2}, {0: 1, 1: 1}, {1: 1, 2: 1}])
 def test_no_ship_beside_two_ships(present: dict[int, int]) -> None:
-    state = make_state(chips=CHIPS, cities={"23": 0}, ships={"23": present},
-                       hands={0: "g g g w w"})
+    state = make_state(chips=CHIPS, cities={"23": 0}, ships={"23": present}, hands={0: "g g g w w"})
     assert ship_payments(state, 0, "23") == set()
     assert_illegal(state, 0, ship("23", "g g"))
 
 
 @pytest.mark.parametrize("cities", [{"23": 1}, {}])
 def test_no_ship_outside_own_city(cities: dict[str, int]) -> None:
-    state = make_state(chips=CHIPS, cities=cities, ships={"23": {0: 1}},
-                       hands={0: "g g g w w"})
+    state = make_state(chips=CHIPS, cities=cities, ships={"23": {0: 1}}, hands={0: "g g g w w"})
     assert ship_payments(state, 0, "23") == set()
     assert ship_payments(state, 0, "22") == set()
     assert_illegal(state, 0, ship("23", "g"))
@@ -117,19 +111,21 @@ def test_ship_in_tyros_costs_ships_there_plus_one_cards_of_any_colours() -> None
     check_invariants(state)
 
 
-@pytest.mark.parametrize(("in_tyros", "cost"), [
-    ({}, 1),
-    ({0: 1}, 2),
-    ({1: 1}, 2),
-    ({1: 2, 2: 2}, 5),
-    ({0: 1, 1: 2, 2: 2}, 6),
-])
+@pytest.mark.parametrize(
+    ("in_tyros", "cost"),
+    [
+        ({}, 1),
+        ({0: 1}, 2),
+        ({1: 1}, 2),
+        ({1: 2, 2: 2}, 5),
+        ({0: 1, 1: 2, 2: 2}, 6),
+    ],
+)
 def test_tyros_cost_counts_every_ship_there(in_tyros: dict[int, int], cost: int) -> None:
     hand = "v v v v v v v v"
     state = make_state(players=3, ships={"TY": in_tyros}, hands={0: hand})
     assert ship_payments(state, 0, "TY") == pays(" ".join(["v"] * cost))
-    state = make_state(players=3, ships={"TY": in_tyros},
-                       hands={0: " ".join(["v"] * (cost - 1))})
+    state = make_state(players=3, ships={"TY": in_tyros}, hands={0: " ".join(["v"] * (cost - 1))})
     assert ship_payments(state, 0, "TY") == set()
 
 
@@ -171,8 +167,9 @@ def test_ship_in_tyros_with_the_wrong_number_of_cards(payment: str) -> None:
 
 
 def test_only_the_owner_builds_in_tyros_after_its_city() -> None:
-    state = make_state(chips=TYROS_CHIPS, cities={"TY": 0}, ships={"32": {1: 1}},
-                       hands={0: "o w y", 1: "o o w y"})
+    state = make_state(
+        chips=TYROS_CHIPS, cities={"TY": 0}, ships={"32": {1: 1}}, hands={0: "o w y", 1: "o o w y"}
+    )
     # Normal cost: one orange (the chip's colour) or wild, the space being empty.
     assert ship_payments(state, 0, "TY") == pays("o", "w")
     state.current = 1
@@ -182,8 +179,9 @@ def test_only_the_owner_builds_in_tyros_after_its_city() -> None:
 
 
 def test_tyros_owner_builds_beside_one_ship_at_normal_cost() -> None:
-    state = make_state(chips=TYROS_CHIPS, cities={"TY": 0}, ships={"TY": {1: 1}},
-                       hands={0: "o y y"})
+    state = make_state(
+        chips=TYROS_CHIPS, cities={"TY": 0}, ships={"TY": {1: 1}}, hands={0: "o y y"}
+    )
     assert ship_payments(state, 0, "TY") == pays("o y")
     push(state, 0, ship("TY", "o y"))
     assert state.ships_of(port("TY"), 0) == 1
@@ -191,8 +189,9 @@ def test_tyros_owner_builds_beside_one_ship_at_normal_cost() -> None:
 
 
 def test_tyros_owner_cannot_build_beside_two_ships() -> None:
-    state = make_state(chips=TYROS_CHIPS, cities={"TY": 0}, ships={"TY": {0: 1, 1: 1}},
-                       hands={0: "o o o o"})
+    state = make_state(
+        chips=TYROS_CHIPS, cities={"TY": 0}, ships={"TY": {0: 1, 1: 1}}, hands={0: "o o o o"}
+    )
     assert ship_payments(state, 0, "TY") == set()
 
 
@@ -208,8 +207,7 @@ def test_ship_built_in_italy_goes_to_the_west_coast() -> None:
 
 
 def test_ship_built_in_italy_beside_a_ship_on_the_east_coast() -> None:
-    state = make_state(chips={"16": "y"}, cities={"16": 0}, ships={"16E": {1: 1}},
-                       hands={0: "y v"})
+    state = make_state(chips={"16": "y"}, cities={"16": 0}, ships={"16E": {1: 1}}, hands={0: "y v"})
     assert ship_payments(state, 0, "16") == pays("y v")
     push(state, 0, ship("16", "y v"))
     assert state.ships_of(port("16W"), 0) == 1
@@ -218,8 +216,12 @@ def test_ship_built_in_italy_beside_a_ship_on_the_east_coast() -> None:
 
 
 def test_no_ship_in_italy_beside_ships_on_both_coasts() -> None:
-    state = make_state(chips={"16": "y"}, cities={"16": 0},
-                       ships={"16E": {1: 1}, "16W": {2: 1}}, hands={0: "y y w"})
+    state = make_state(
+        chips={"16": "y"},
+        cities={"16": 0},
+        ships={"16E": {1: 1}, "16W": {2: 1}},
+        hands={0: "y y w"},
+    )
     assert ship_payments(state, 0, "16") == set()
 
 
@@ -242,15 +244,13 @@ def _fleet(count: int) -> dict[str, dict[int, int]]:
 
 def test_no_ship_once_the_supply_is_exhausted() -> None:
     hand = "g g g o o o"
-    state = make_state(chips=SUPPLY_CHIPS, cities={"23": 0}, ships=_fleet(10),
-                       hands={0: hand})
+    state = make_state(chips=SUPPLY_CHIPS, cities={"23": 0}, ships=_fleet(10), hands={0: hand})
     assert state.ship_supply[0] == 0
     assert not [a for a in legal(state, 0) if a[0] == Kind.SHIP]
     assert_illegal(state, 0, ship("23", "g"))
     assert_illegal(state, 0, ship("TY", "g o"))
     # With nine ships out the same hand builds in the city and in Tyros.
-    state = make_state(chips=SUPPLY_CHIPS, cities={"23": 0}, ships=_fleet(9),
-                       hands={0: hand})
+    state = make_state(chips=SUPPLY_CHIPS, cities={"23": 0}, ships=_fleet(9), hands={0: hand})
     assert state.ship_supply[0] == 1
     assert ship_payments(state, 0, "23") == pays("g")
     assert ship_payments(state, 0, "TY") == pays("g g", "g o", "o o")

@@ -35,26 +35,29 @@ def complete(partner: int) -> Action:
     return (Kind.COMPLETE, partner)
 
 
-def table(players: int = 4, *, chips: dict[str, str] | None = None, discard: str = "",
-          current: int = 0) -> GameState:
+def table(
+    players: int = 4, *, chips: dict[str, str] | None = None, discard: str = "", current: int = 0
+) -> GameState:
     """The usual hands (seat 0: o o y w; 1: g g v; 2: g y; 3: v v), two ships each in Tyros."""
     hands = {seat: text for seat, text in HANDS.items() if seat < players}
-    return make_state(players=players, hands=hands, chips=chips, discard=discard,
-                      current=current)
+    return make_state(players=players, hands=hands, chips=chips, discard=discard, current=current)
 
 
 # Proposals ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("to", "give", "get"), [
-    ([1], "o", "g"),
-    ([1, 2, 3], "o", "g"),
-    ([2, 3], "o o", "v"),            # unequal counts
-    ([1], "o o y w", "g g v"),       # everything held
-    ([2], "", "y"),                  # nothing given: asking for a gift
-    ([3], "w", ""),                  # nothing asked: a gift
-    ([1, 3], "y", "o o o o o o o"),  # asking for cards nobody holds is still a proposal
-])
+@pytest.mark.parametrize(
+    ("to", "give", "get"),
+    [
+        ([1], "o", "g"),
+        ([1, 2, 3], "o", "g"),
+        ([2, 3], "o o", "v"),  # unequal counts
+        ([1], "o o y w", "g g v"),  # everything held
+        ([2], "", "y"),  # nothing given: asking for a gift
+        ([3], "w", ""),  # nothing asked: a gift
+        ([1, 3], "y", "o o o o o o o"),  # asking for cards nobody holds is still a proposal
+    ],
+)
 def test_legal_proposals(to: list[int], give: str, get: str) -> None:
     state = table()
     push(state, 0, propose(to, give, get))
@@ -71,15 +74,18 @@ def test_legal_proposals(to: list[int], give: str, get: str) -> None:
     check_invariants(state)
 
 
-@pytest.mark.parametrize(("to", "give", "get", "reason"), [
-    ([0, 1], "o", "g", Reason.ILLEGAL),           # asking oneself
-    ([0], "o", "g", Reason.ILLEGAL),
-    ([], "o", "g", Reason.ILLEGAL),               # asking nobody
-    ([1], "", "", Reason.ILLEGAL),                # nothing at all
-    ([1], "o o o", "g", Reason.CANNOT_AFFORD),    # giving cards not held
-    ([1], "v", "g", Reason.CANNOT_AFFORD),
-    ([1], "o", "g g g g g g g g g g g g g g g", Reason.ILLEGAL),  # 15 green: the game has 14
-])
+@pytest.mark.parametrize(
+    ("to", "give", "get", "reason"),
+    [
+        ([0, 1], "o", "g", Reason.ILLEGAL),  # asking oneself
+        ([0], "o", "g", Reason.ILLEGAL),
+        ([], "o", "g", Reason.ILLEGAL),  # asking nobody
+        ([1], "", "", Reason.ILLEGAL),  # nothing at all
+        ([1], "o o o", "g", Reason.CANNOT_AFFORD),  # giving cards not held
+        ([1], "v", "g", Reason.CANNOT_AFFORD),
+        ([1], "o", "g g g g g g g g g g g g g g g", Reason.ILLEGAL),  # 15 green: the game has 14
+    ],
+)
 def test_illegal_proposals(to: list[int], give: str, get: str, reason: Reason) -> None:
     state = table()
     assert_illegal(state, 0, propose(to, give, get), reason)
@@ -101,8 +107,9 @@ def test_proposals_listed_are_one_card_for_another_kind_to_everyone() -> None:
     listed = {a for a in legal(state, 0) if a[0] == Kind.PROPOSE}
     held = ("o", "y", "w")
     kinds = ("o", "y", "g", "v", "w")
-    assert listed == {propose([1, 2, 3], give, get)
-                      for give in held for get in kinds if get != give}
+    assert listed == {
+        propose([1, 2, 3], give, get) for give in held for get in kinds if get != give
+    }
 
 
 # Answers -------------------------------------------------------------------------------

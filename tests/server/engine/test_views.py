@@ -32,8 +32,12 @@ from tyros_server.engine.actions import PASS
 from tests.server.engine.builders import make_state
 
 # Event fields that are private to the event's seat (and its counterpart ``to``).
-PRIVATE_EVENT_FIELDS = {"cards_dealt": "cards", "tiles_dealt": "tiles", "tile_drawn": "tile",
-                        "cards_drawn": "cards"}
+PRIVATE_EVENT_FIELDS = {
+    "cards_dealt": "cards",
+    "tiles_dealt": "tiles",
+    "tile_drawn": "tile",
+    "cards_drawn": "cards",
+}
 PRIVATE_ACTION_FIELDS = {"give_card": "card", "keep": "cards"}
 HIDDEN_EVENTS = {"shuffle"}
 
@@ -152,14 +156,16 @@ def check_state_views(state: GameState) -> None:
         assert own["tiles"] == [BOARD.space_label(t) for t in state.tiles[seat]]
         # Apart from its own hand and tiles, a seat sees what a spectator sees.
         assert {k: v for k, v in own.items() if k not in ("hand", "tiles", "viewer")} == {
-            k: v for k, v in spectator.items() if k != "viewer"}
+            k: v for k, v in spectator.items() if k != "viewer"
+        }
         # Counts are public.
         info = spectator["seats"][seat]
         assert info["cards"] == sum(state.hands[seat])
         assert info["tiles"] == len(state.tiles[seat])
         # No trace of this seat's secret tiles in any other view.
-        secret_tiles = {BOARD.space_label(t) for t in state.tiles[seat]
-                        if t not in state.revealed[seat]}
+        secret_tiles = {
+            BOARD.space_label(t) for t in state.tiles[seat] if t not in state.revealed[seat]
+        }
         hand_list = names_from_counts(state.hands[seat])
         for other in viewers(state.players):
             if other == seat:
@@ -223,8 +229,9 @@ def test_new_game_views(players: int) -> None:
     assert spectator["draw_pile"] == len(state.draw_pile)
     assert spectator["tile_pile"] == len(state.tile_pile)
     assert all(s["revealed_tiles"] == [] for s in spectator["seats"])
-    assert all(s["ships_in_supply"] == 8 and s["cities_in_supply"] == 10
-               for s in spectator["seats"])
+    assert all(
+        s["ships_in_supply"] == 8 and s["cities_in_supply"] == 10 for s in spectator["seats"]
+    )
     assert state.log is not None
     for event in state.log:
         check_event(event, players)
@@ -238,15 +245,22 @@ def test_dealt_cards_and_tiles_are_seen_by_their_seat_only() -> None:
     assert len(dealt) == len(tiles) == 4
     for e in dealt:
         seat = e["seat"]
-        assert event_view(e, seat) == {"type": "cards_dealt", "seat": seat, "count": 10,
-                                       "cards": names_from_counts(state.hands[seat])}
+        assert event_view(e, seat) == {
+            "type": "cards_dealt",
+            "seat": seat,
+            "count": 10,
+            "cards": names_from_counts(state.hands[seat]),
+        }
         for other in (None, *(s for s in range(4) if s != seat)):
             assert event_view(e, other) == {"type": "cards_dealt", "seat": seat, "count": 10}
     for e in tiles:
         seat = e["seat"]
         assert event_view(e, seat) == {
-            "type": "tiles_dealt", "seat": seat, "count": 4,
-            "tiles": [BOARD.space_label(t) for t in state.tiles[seat]]}
+            "type": "tiles_dealt",
+            "seat": seat,
+            "count": 4,
+            "tiles": [BOARD.space_label(t) for t in state.tiles[seat]],
+        }
         for other in (None, *(s for s in range(4) if s != seat)):
             assert event_view(e, other) == {"type": "tiles_dealt", "seat": seat, "count": 4}
 
@@ -292,8 +306,9 @@ def test_bank_draw_shows_the_cards_to_the_drawer_only() -> None:
 
 
 def test_card_given_to_a_city_owner_is_seen_by_giver_and_receiver_only() -> None:
-    state = make_state(4, chips={"23": "g", "7": "o"}, cities={"23": 1},
-                       hands={0: "g g g g o w", 1: "y"})
+    state = make_state(
+        4, chips={"23": "g", "7": "o"}, cities={"23": 1}, hands={0: "g g g g o w", 1: "y"}
+    )
     push(state, 0, (Kind.MOVE, 0, 23, 0, 0, 4, 0, 0))
     assert state.phase == Phase.GIVE_CARD
     assert seats_to_act(state) == [0]
@@ -344,8 +359,13 @@ def test_kept_cards_private_discards_public() -> None:
 
 
 def test_revealed_tiles_are_public_other_tiles_secret() -> None:
-    state = make_state(4, phase=Phase.EXPAND, current=1, chips={"1": "o"},
-                       tiles={0: ["2", "3"], 1: ["20", "29"], 2: ["12"], 3: ["14"]})
+    state = make_state(
+        4,
+        phase=Phase.EXPAND,
+        current=1,
+        chips={"1": "o"},
+        tiles={0: ["2", "3"], 1: ["20", "29"], 2: ["12"], 3: ["14"]},
+    )
     state.revealed[1] = (20,)
     for v in viewers(4):
         shown = view(state, v)
@@ -360,9 +380,13 @@ def test_trade_proposals_and_results_are_public() -> None:
     push(state, 0, (Kind.PROPOSE, 0b110, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0))
     for v in viewers(3):
         trade = view(state, v)["trade"]
-        assert trade == {"proposer": 0, "to": [1, 2], "give": ["orange"], "get": ["yellow"],
-                         "answers": [{"seat": 1, "answer": "pending"},
-                                     {"seat": 2, "answer": "pending"}]}
+        assert trade == {
+            "proposer": 0,
+            "to": [1, 2],
+            "give": ["orange"],
+            "get": ["yellow"],
+            "answers": [{"seat": 1, "answer": "pending"}, {"seat": 2, "answer": "pending"}],
+        }
     push(state, 1, (Kind.ANSWER, 1))
     push(state, 0, (Kind.COMPLETE, 1))
     assert state.log is not None
@@ -396,9 +420,10 @@ def random_game(seed: int, players: int, setup: str) -> list[GameState]:
     return snapshots
 
 
-@pytest.mark.parametrize(("seed", "players", "setup"),
-                         [(1, 4, "first"), (2, 3, "variable"), (3, 4, "variable"),
-                          (4, 3, "first")])
+@pytest.mark.parametrize(
+    ("seed", "players", "setup"),
+    [(1, 4, "first"), (2, 3, "variable"), (3, 4, "variable"), (4, 3, "first")],
+)
 def test_no_leaks_in_random_games(seed: int, players: int, setup: str) -> None:
     snapshots = random_game(seed, players, setup)
     for state in snapshots[::3]:

@@ -693,3 +693,45 @@ def test_long_lines_wrap_under_their_own_indent() -> None:
     assert all(len(p) <= 20 for p in pieces)
     assert " ".join(p.strip() for p in pieces) == "one two three four five six seven eight"
     assert all(len(piece) <= 5 for piece in wrap("abcdefghijklmnopqrstuvwxyz", 5))
+
+
+async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None:
+    """The player at an 80 x 24 terminal against two greedy bots over a real server, by
+    keystrokes only, to the score sheet: offers answered by typing, keeps through F4."""
+    async with server(tmp_path) as running:
+        url = f"ws://127.0.0.1:{running.port}"
+        options = JoinOptions(players=3, seed=21, trade_seconds=600)
+        async with client(url, "gb", rows=24, columns=80, options=options) as (ui, keys):
+            await until(lambda: ui.state.seat == 0, "a seat")
+            runs = [BotRun(url, "gb", f"greedy-{i}", "greedy", 3) for i in (1, 2)]
+            tasks = []
+            for i, run in enumerate(runs):  # seated in order, B then C
+                tasks.append(asyncio.create_task(play_bot(run, random.Random(i))))
+                await until(lambda run=run: run.seat is not None, f"{run.name} seated")
+            async with seated(tasks):
+                moved: list[bool] = []
+                steps = 0
+                while not ui.state.over:
+                    steps += 1
+                    assert steps < 400, "the game does not end"
+                    kinds = await until(lambda: ui.state.over or prompt_kinds(ui), "a prompt")
+                    if ui.state.over:
+                        break
+                    accepted, prompt, lines = ui.state.accepted, ui.state.prompt, ui.lines_run
+                    await play_my_turn(ui, keys, moved)
+                    await until(
+                        lambda n=accepted, p=prompt, m=lines: (
+                            accepted_since(ui, n)
+                            or ui.state.over
+                            or (ui.state.prompt is not p and ui.dialog is None)
+                            or (ui.lines_run > m and ui.buffer.text)
+                        ),
+                        f"the game to go on after {sorted(kinds)}",
+                    )
+                    if ui.buffer.text:
+                        keys.send_text("\x15")
+                        await until(lambda: not ui.buffer.text, "the line cleared")
+                text = await on_screen(ui, "Final score")
+                assert "Winner" in text or "Shared win" in text
+                await until(lambda: all(run.score for run in runs), "the bots to finish")
+                assert all(run.score == ui.state.view["score"] for run in runs if ui.state.view)

@@ -118,7 +118,10 @@ class TyrosApp:
             history=InMemoryHistory(),
             multiline=False,
             accept_handler=self._accept,
+            on_text_changed=self._typing,
         )
+        self._refused: str | None = None
+        """The refused line kept on the command line (its reason shows until it changes)."""
         self.layout = self._layout()
         self.application: Application[None] = Application(
             layout=self.layout,
@@ -205,10 +208,12 @@ class TyrosApp:
             floats=[
                 Float(help_frame, top=0, bottom=2),
                 Float(score, top=1),
+                # Completions stand over the log's corner, never over the message line or
+                # the table (what they would hide is what the player is reading).
                 Float(
-                    xcursor=True,
-                    ycursor=True,
-                    content=CompletionsMenu(max_height=8, scroll_offset=1),
+                    right=0,
+                    bottom=2,
+                    content=CompletionsMenu(max_height=6, scroll_offset=1),
                 ),
             ],
         )
@@ -303,6 +308,13 @@ class TyrosApp:
             if event.data.isprintable():
                 self.buffer.insert_text(event.data)
 
+        @keys.add("c-u", filter=has_focus(self.buffer))
+        def _clear(event: KeyPressEvent) -> None:
+            """Ctrl-U clears the line, selected (refused) or not."""
+            self.buffer.exit_selection()
+            self.buffer.delete_before_cursor(len(self.buffer.text))
+            self.buffer.delete(len(self.buffer.text))
+
         @keys.add("backspace", filter=selected)
         @keys.add("delete", filter=selected)
         def _delete(event: KeyPressEvent) -> None:
@@ -369,8 +381,15 @@ class TyrosApp:
 
     # Acting --------------------------------------------------------------------
 
+    def _typing(self, buffer: Buffer) -> None:
+        """A new line is being typed: the last refusal's reason has served."""
+        if self._refused is not None and buffer.text != self._refused:
+            self._refused = None
+            self.cleared_at = self.state.clock()
+
     def _accept(self, buffer: Buffer) -> bool:
         keep_text = self.run_line(buffer.text)
+        self._refused = buffer.text if keep_text else None
         if keep_text and buffer.text:
             # The refused line stays for editing, selected: typing replaces it.
             buffer.cursor_position = 0

@@ -29,9 +29,8 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition, has_completions, has_focus, has_selection
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     BufferControl,
     ConditionalContainer,
@@ -49,7 +48,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 
 from ..botclient import parse_address
-from . import commands, render
+from . import commands, keys, render
 from .board import Marks
 from .commands import Act, Choose, Context, Local
 from .controls import (
@@ -125,7 +124,7 @@ class TyrosApp:
         self.layout = self._layout()
         self.application: Application[None] = Application(
             layout=self.layout,
-            key_bindings=self._key_bindings(),
+            key_bindings=keys.app_keys(self),
             style=make_style(self.colour),
             full_screen=True,
             mouse_support=True,
@@ -181,7 +180,7 @@ class TyrosApp:
         )
         self.score_window = Window(
             FormattedTextControl(
-                lambda: render.score_text(self), focusable=True, key_bindings=self._score_keys()
+                lambda: render.score_text(self), focusable=True, key_bindings=keys.score_keys(self)
             ),
             wrap_lines=False,
         )
@@ -271,97 +270,6 @@ class TyrosApp:
         """Rows left under the map for the table and the log."""
         rows = self.size()[0]
         return max(0, rows - 3 - self._map_height().preferred)
-
-    def _score_keys(self) -> KeyBindings:
-        keys = KeyBindings()
-
-        @keys.add("escape", eager=True)
-        @keys.add("enter")
-        @keys.add("q")
-        def _close(event: KeyPressEvent) -> None:
-            self.close_score()
-
-        return keys
-
-    def _key_bindings(self) -> KeyBindings:
-        keys = KeyBindings()
-
-        @keys.add("c-c")
-        @keys.add("c-q")
-        def _quit(event: KeyPressEvent) -> None:
-            event.app.exit()
-
-        @keys.add("c-d", filter=has_focus(self.buffer) & Condition(lambda: not self.buffer.text))
-        def _quit_empty(event: KeyPressEvent) -> None:
-            event.app.exit()
-
-        @keys.add("escape", filter=has_focus(self.buffer) & has_completions, eager=True)
-        def _no_menu(event: KeyPressEvent) -> None:
-            self.buffer.cancel_completion()
-
-        selected = has_focus(self.buffer) & has_selection
-
-        @keys.add("<any>", filter=selected)
-        def _replace(event: KeyPressEvent) -> None:
-            """Typing over the selected (refused) line replaces it."""
-            self.buffer.cut_selection()
-            if event.data.isprintable():
-                self.buffer.insert_text(event.data)
-
-        @keys.add("c-u", filter=has_focus(self.buffer))
-        def _clear(event: KeyPressEvent) -> None:
-            """Ctrl-U clears the line, selected (refused) or not."""
-            self.buffer.exit_selection()
-            self.buffer.delete_before_cursor(len(self.buffer.text))
-            self.buffer.delete(len(self.buffer.text))
-
-        @keys.add("backspace", filter=selected)
-        @keys.add("delete", filter=selected)
-        def _delete(event: KeyPressEvent) -> None:
-            self.buffer.cut_selection()
-
-        for key in ("left", "right", "home", "end"):
-
-            @keys.add(key, filter=selected)
-            def _edit(event: KeyPressEvent) -> None:
-                """Arrows keep the refused line for editing."""
-                self.buffer.exit_selection()
-                if event.key_sequence[0].key in ("right", "end"):
-                    self.buffer.cursor_position = len(self.buffer.text)
-                else:
-                    self.buffer.cursor_position = (
-                        0 if event.key_sequence[0].key == "home" else len(self.buffer.text)
-                    )
-
-        @keys.add("f1")
-        def _help(event: KeyPressEvent) -> None:
-            self.open_help("")
-
-        @keys.add("f2")
-        def _legal(event: KeyPressEvent) -> None:
-            self.show_panel("legal")
-
-        @keys.add("f3")
-        def _log(event: KeyPressEvent) -> None:
-            self.show_panel("log")
-
-        @keys.add("f4")
-        def _answer(event: KeyPressEvent) -> None:
-            self.run_line("answer")
-
-        @keys.add("pageup")
-        def _page_up(event: KeyPressEvent) -> None:
-            step = 5
-            self.scroll += step if self.panel == "log" else -step
-            self.scroll = max(0, self.scroll)
-
-        @keys.add("pagedown")
-        def _page_down(event: KeyPressEvent) -> None:
-            step = 5
-            self.scroll += -step if self.panel == "log" else step
-            self.scroll = max(0, self.scroll)
-
-        return keys
 
     # What the controls read ----------------------------------------------------
 

@@ -39,6 +39,7 @@ class ServerProcess:
                 sys.executable,
                 "-m",
                 "tyros_server.cli",
+                "--allow-seed",
                 "--host",
                 "127.0.0.1",
                 "--port",

@@ -215,7 +215,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setup", choices=("first", "variable"), default="first")
     parser.add_argument("--strategy", default="random")
     parser.add_argument("--name", default="bot", help="name prefix for the bots")
-    parser.add_argument("--seed", type=int, default=None, help="seed for new tables and bots")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
+    parser.add_argument(
+        "--table-seed",
+        type=int,
+        default=None,
+        help="seed of the game, if the table is created (only a server started with "
+        "--allow-seed takes one)",
+    )
     parser.add_argument(
         "--move-time", type=float, default=None, help="seconds per decision for search bots"
     )
@@ -241,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
             args.strategy,
             args.players,
             args.setup,
-            args.seed,
+            args.table_seed,
             options,
         )
         for i in range(args.count)

@@ -126,7 +126,9 @@ async def play(
     directory: Path = args.data or data_dir()
     directory.mkdir(parents=True, exist_ok=True)
     saved_path = directory / SAVED
-    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(directory / "play.db")))
+    server = TyrosServer(
+        ServerConfig(host="127.0.0.1", port=0, db=str(directory / "play.db"), allow_seed=True)
+    )
     await server.start()
     url = f"ws://127.0.0.1:{server.port}"
     saved = None if args.new else _load_saved(saved_path)

@@ -25,6 +25,7 @@ class ErrorCode(StrEnum):
     NOT_STARTED = "not_started"
     STALE_VERSION = "stale_version"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    SEED_NOT_ALLOWED = "seed_not_allowed"
     INTERNAL = "internal_error"
     # The rules (the engine's reasons)
     MALFORMED_ACTION = "malformed_action"

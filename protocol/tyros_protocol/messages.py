@@ -309,6 +309,11 @@ class TableInfo(Model):
     started: bool
     finished: bool
     spectators: int = 0
+    commitment: str | None = None
+    """SHA-256 (hex) of ``tyros-seed:{seed}:{salt}``, fixed before the first deal."""
+    seed: int | None = None
+    """The game's seed, revealed (with ``salt``) once the game is over."""
+    salt: str | None = None
 
 
 class Welcome(Model):

@@ -40,6 +40,8 @@ class ServerConfig:
     max_per_address: int = 256
     hello_seconds: float = 30.0
     limits: Limits = field(default_factory=Limits)
+    allow_seed: bool = False
+    """Let a ``hello`` choose the seed: only for tests, benchmarks and private local games."""
 
 
 class _Peer:
@@ -103,7 +105,11 @@ class TyrosServer:
         self.config = config
         self.store = store or Store(config.db)
         self.session = Session(
-            self.store, limits=config.limits, takeover=takeover, hello_seconds=config.hello_seconds
+            self.store,
+            limits=config.limits,
+            takeover=takeover,
+            hello_seconds=config.hello_seconds,
+            allow_seed=config.allow_seed,
         )
         self._wake = asyncio.Event()
         """Set when the session's next deadline may have moved (something arrived)."""

@@ -16,9 +16,17 @@ from typing import Any, Protocol
 from tyros_protocol.board import BOARD
 
 from .app import ServerConfig, run_server
-from .engine import Action, Options, export_record, new_game, parse_action, push
+from .engine import (
+    Action,
+    EngineError,
+    Options,
+    export_record,
+    new_game,
+    parse_action,
+    push,
+)
 from .session import Limits, TakeoverPolicy
-from .storage import Store
+from .storage import Store, seed_commitment
 
 STRATEGY_GROUP = "tyros.strategies"
 """Entry-point group where installed packages may name takeover strategies."""
@@ -136,6 +144,12 @@ def serve_main(argv: list[str]) -> int:
     )
     parser.add_argument("--max-connections", type=int, default=1024)
     parser.add_argument("--max-per-address", type=int, default=256)
+    parser.add_argument(
+        "--allow-seed",
+        action="store_true",
+        help="let a hello choose the game's seed (tests and benchmarks only: whoever knows "
+        "the seed knows every hand)",
+    )
     parser.add_argument("--log-level", default="INFO")
     args = parser.parse_args(argv)
     takeover = None
@@ -150,6 +164,7 @@ def serve_main(argv: list[str]) -> int:
         port=args.port,
         db=args.db,
         max_connections=args.max_connections,
+        allow_seed=args.allow_seed,
         max_per_address=args.max_per_address,
         limits=Limits(takeover_seconds=args.takeover),
     )
@@ -182,6 +197,11 @@ def export_main(argv: list[str]) -> int:
         for seat, action in stored.actions:
             push(state, seat, parse_action(action, BOARD))
         record = export_record(state, [seat.name for seat in stored.seats])
+        if stored.salt:
+            record["fairness"] = {
+                "commitment": seed_commitment(state.options.seed, stored.salt),
+                **({"seed": state.options.seed, "salt": stored.salt} if stored.finished else {}),
+            }
     finally:
         store.close()
     text = json.dumps(record, indent=1)
@@ -193,10 +213,70 @@ def export_main(argv: list[str]) -> int:
     return 0
 
 
+def verify_record(record: dict[str, Any]) -> list[str]:
+    """What is wrong with a finished game's record as proof of a fair deal (empty: nothing).
+
+    The seed and salt revealed at the end must give the commitment every player was shown
+    at the start, and the game replayed from that seed with the record's decisions must
+    deal, shuffle and draw exactly what the record says.
+    """
+    fairness = record.get("fairness") or {}
+    seed, salt, commitment = fairness.get("seed"), fairness.get("salt"), fairness.get("commitment")
+    if not isinstance(seed, int) or not isinstance(salt, str) or not isinstance(commitment, str):
+        return ["the record holds no seed, salt and commitment (an unfinished or old game?)"]
+    problems = []
+    if seed_commitment(seed, salt) != commitment:
+        problems.append("the seed and salt do not give the commitment shown at the start")
+    options = dict(record.get("options") or {})
+    if options.get("seed") != seed:
+        problems.append("the record's options name another seed than the one revealed")
+    try:
+        state = new_game(Options(**{**options, "seed": seed}))
+        events = record.get("events") or []
+        for event in events:
+            if event.get("type") == "action" and isinstance(event.get("seat"), int):
+                push(state, event["seat"], parse_action(event["action"], BOARD))
+    except (EngineError, TypeError, KeyError, ValueError) as exc:
+        return [*problems, f"the record's decisions do not replay: {exc}"]
+    if list(state.log or []) != list(events):
+        at = next(
+            (i for i, (a, b) in enumerate(zip(state.log or [], events, strict=False)) if a != b),
+            min(len(state.log or []), len(events)),
+        )
+        problems.append(
+            f"event {at} is not what the seed deals: the shuffles do not follow from the seed"
+        )
+    return problems
+
+
+def verify_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="tyros-server verify",
+        description="Check that a finished game's record was dealt fairly: its revealed seed "
+        "and salt give the commitment shown at the start, and every shuffle follows from it.",
+    )
+    parser.add_argument("record", help="a record written by tyros-server export")
+    args = parser.parse_args(argv)
+    try:
+        with open(args.record, encoding="utf-8") as handle:
+            record = json.load(handle)
+    except (OSError, ValueError) as exc:
+        print(f"tyros-server verify: cannot read {args.record}: {exc}", file=sys.stderr)
+        return 2
+    problems = verify_record(record)
+    for problem in problems:
+        print(f"NOT VERIFIED: {problem}")
+    if not problems:
+        print("verified: the commitment matches the seed, and every deal follows from it")
+    return 1 if problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["export"]:
         return export_main(args[1:])
+    if args[:1] == ["verify"]:
+        return verify_main(args[1:])
     return serve_main(args)
 
 

@@ -42,7 +42,7 @@ from .engine import (
     seats_to_act,
     view,
 )
-from .storage import StorageError, Store, token_digest
+from .storage import StorageError, Store, seed_commitment, token_digest
 
 log = logging.getLogger("tyros.session")
 
@@ -91,6 +91,8 @@ class Table:
     sent: int = 0
     """How much of the game's log has been broadcast."""
     trade_deadline: float | None = None
+    salt: str = ""
+    """Secret until the game ends; with the seed it makes the table's commitment."""
 
     @property
     def finished(self) -> bool:
@@ -132,12 +134,16 @@ class Session:
         wall_clock: Callable[[], float] = time.time,
         takeover: TakeoverPolicy | None = None,
         hello_seconds: float | None = None,
+        allow_seed: bool = False,
     ) -> None:
         self.store = store
         self.limits = limits or Limits()
         self.clock = clock
         self.wall_clock = wall_clock
         """The date stored with a new table (``clock`` need not be a date)."""
+        self.allow_seed = allow_seed
+        """Whether a ``hello`` may choose the seed (tests, benchmarks, a private local game):
+        whoever knows the seed knows every hand, so a shared server deals its own."""
         self.hello_seconds = hello_seconds
         """A connection that has not joined a table after this long is closed (None: never)."""
         self.takeover = takeover
@@ -153,7 +159,7 @@ class Session:
         stored = self.store.load_table(name)
         assert stored is not None
         now = self.clock()
-        table = Table(name, Options(**stored.options), stored.trade_seconds)
+        table = Table(name, Options(**stored.options), stored.trade_seconds, salt=stored.salt)
         for slot in stored.seats:
             table.seats.append(SeatSlot(slot.name, slot.token_digest, absent_since=now))
             self._by_digest[slot.token_digest] = (name, slot.seat)
@@ -262,6 +268,16 @@ class Session:
     # Joining ------------------------------------------------------------------------
 
     def _hello(self, conn: ConnId, info: Connection, hello: Hello) -> Output:
+        if hello.seed is not None and not self.allow_seed:
+            return [
+                self._error(
+                    conn,
+                    hello.id,
+                    ErrorCode.SEED_NOT_ALLOWED,
+                    "this server deals its own games (a seed would show every hand); "
+                    "leave the seed out",
+                )
+            ]
         table = self.tables.get(hello.table)
         if table is None and self.store.load_table(hello.table) is not None:
             self._resume_table(hello.table)  # a finished game: only kept on disk until asked
@@ -323,14 +339,15 @@ class Session:
     def _create_table(self, hello: Hello) -> Table | None:
         seed = hello.seed if hello.seed is not None else secrets.randbits(63)
         options = Options(players=hello.players, setup=hello.setup, seed=seed)
+        salt = secrets.token_hex(16)
         try:
             self.store.create_table(
-                hello.table, options.to_json(), hello.trade_seconds, self.wall_clock()
+                hello.table, options.to_json(), hello.trade_seconds, self.wall_clock(), salt
             )
         except StorageError:
             log.exception("creating table %s failed", hello.table)
             return None
-        table = Table(hello.table, options, hello.trade_seconds)
+        table = Table(hello.table, options, hello.trade_seconds, salt=salt)
         self.tables[hello.table] = table
         log.info(
             "table %s created for %d players (%s setup)", hello.table, hello.players, hello.setup
@@ -549,7 +566,18 @@ class Session:
             "started": table.state is not None,
             "finished": table.finished,
             "spectators": len(table.spectators),
+            **self._fairness(table),
         }
+
+    @staticmethod
+    def _fairness(table: Table) -> dict[str, Any]:
+        """The seed's commitment from the start; the seed and salt once the game is over."""
+        if not table.salt:
+            return {}  # a table from before commitments
+        out: dict[str, Any] = {"commitment": seed_commitment(table.options.seed, table.salt)}
+        if table.finished:
+            out.update(seed=table.options.seed, salt=table.salt)
+        return out
 
     def _audience(self, table: Table) -> list[tuple[ConnId, int | None]]:
         seated = [

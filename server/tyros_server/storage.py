@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS tables (
     options TEXT NOT NULL,
     trade_seconds INTEGER NOT NULL,
     created REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    salt TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_name TEXT NOT NULL REFERENCES tables(name),
@@ -60,6 +61,8 @@ class StoredTable:
     trade_seconds: int
     finished: bool
     seats: list[StoredSeat]
+    salt: str
+    """Mixed with the seed in the table's commitment (see :func:`seed_commitment`)."""
     actions: list[tuple[int, dict[str, Any]]]
     """(seat, action JSON) in the order they were accepted."""
 
@@ -74,6 +77,9 @@ class Store:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "salt" not in columns:  # a database from before commitments
+            self._db.execute("ALTER TABLE tables ADD COLUMN salt TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self._db.close()
@@ -87,11 +93,16 @@ class Store:
             raise StorageError(str(exc)) from exc
 
     def create_table(
-        self, name: str, options: dict[str, Any], trade_seconds: int, created: float
+        self,
+        name: str,
+        options: dict[str, Any],
+        trade_seconds: int,
+        created: float,
+        salt: str = "",
     ) -> None:
         self._write(
-            "INSERT INTO tables (name, options, trade_seconds, created) VALUES (?,?,?,?)",
-            (name, json.dumps(options), trade_seconds, created),
+            "INSERT INTO tables (name, options, trade_seconds, created, salt) VALUES (?,?,?,?,?)",
+            (name, json.dumps(options), trade_seconds, created, salt),
         )
 
     def add_seat(self, table: str, seat: int, name: str, digest: str) -> None:
@@ -111,7 +122,8 @@ class Store:
 
     def load_table(self, name: str) -> StoredTable | None:
         row = self._db.execute(
-            "SELECT name, options, trade_seconds, finished FROM tables WHERE name = ?", (name,)
+            "SELECT name, options, trade_seconds, finished, salt FROM tables WHERE name = ?",
+            (name,),
         ).fetchone()
         if row is None:
             return None
@@ -128,10 +140,21 @@ class Store:
                 "SELECT seat, action FROM actions WHERE table_name = ? ORDER BY seq", (name,)
             )
         ]
-        return StoredTable(row[0], json.loads(row[1]), row[2], bool(row[3]), seats, actions)
+        return StoredTable(row[0], json.loads(row[1]), row[2], bool(row[3]), seats, row[4], actions)
 
     def table_names(self, *, unfinished_only: bool = False) -> list[str]:
         sql = "SELECT name FROM tables"
         if unfinished_only:
             sql += " WHERE finished = 0"
         return [name for (name,) in self._db.execute(sql + " ORDER BY created, name")]
+
+
+def seed_commitment(seed: int, salt: str) -> str:
+    """What every player is shown when the game starts, before any card is dealt: the
+    SHA-256 of the seed and a secret salt, so that neither can change unseen (the salt
+    keeps the seed from being found by trying seeds). Both are revealed at the end.
+
+    >>> seed_commitment(42, "00ff")[:16]
+    '49e9c20f0344bc84'
+    """
+    return hashlib.sha256(f"tyros-seed:{seed}:{salt}".encode()).hexdigest()

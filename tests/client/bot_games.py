@@ -37,7 +37,9 @@ async def play_over_server(
 ) -> tuple[list[dict[str, Any]], list[BotRun]]:
     """One seeded game of ``tyros-bot`` clients on a loopback server: every bot's final
     score sheet, and the runs (their counters)."""
-    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db")))
+    server = TyrosServer(
+        ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db"), allow_seed=True)
+    )
     await server.start()
     try:
         url = f"ws://127.0.0.1:{server.port}"

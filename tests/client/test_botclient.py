@@ -62,7 +62,7 @@ async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
     monkeypatch.setattr(botclient, "make_bot", recording_make_bot)
     monkeypatch.setattr(GreedyBot, "forget", recording_forget)
     port, db = free_port(), str(tmp_path / "t.db")
-    config = ServerConfig(host="127.0.0.1", port=port, db=db)
+    config = ServerConfig(host="127.0.0.1", port=port, db=db, allow_seed=True)
     server = TyrosServer(config)
     await server.start()
     runs = [

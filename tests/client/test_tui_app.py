@@ -74,7 +74,9 @@ async def on_screen(ui: TyrosApp, text: str, timeout: float = TIMEOUT) -> str:
 
 @contextlib.asynccontextmanager
 async def server(tmp_path: Path) -> AsyncIterator[TyrosServer]:
-    running = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db")))
+    running = TyrosServer(
+        ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db"), allow_seed=True)
+    )
     await running.start()
     try:
         yield running
@@ -420,7 +422,7 @@ async def test_spectator_and_no_colour(tmp_path: Path, monkeypatch: pytest.Monke
 async def test_a_restarted_client_and_server_keep_the_seat(tmp_path: Path) -> None:
     tokens = TokenStore(tmp_path / "tokens.json")
     db = str(tmp_path / "r.db")
-    first = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=db))
+    first = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=db, allow_seed=True))
     await first.start()
     port = first.port
     url = f"ws://127.0.0.1:{port}"
@@ -439,7 +441,7 @@ async def test_a_restarted_client_and_server_keep_the_seat(tmp_path: Path) -> No
             # The server restarts: the client reconnects and resumes on its own.
             await first.stop()
             await until(lambda: not ui.state.connected, "the connection to drop")
-            second = TyrosServer(ServerConfig(host="127.0.0.1", port=port, db=db))
+            second = TyrosServer(ServerConfig(host="127.0.0.1", port=port, db=db, allow_seed=True))
             await second.start()
             try:
                 await until(
@@ -661,7 +663,7 @@ async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> N
         push(state, seat, action)
     store.mark_finished("friday")
     store.close()
-    running = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
+    running = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(db), allow_seed=True))
     await running.start()
     try:
         async with connect(f"ws://127.0.0.1:{running.port}") as ws:

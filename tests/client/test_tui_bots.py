@@ -59,7 +59,9 @@ def gift_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_a_bot_waits_for_the_answer_to_its_offer(tmp_path: Path, gift_strategy: None) -> None:
-    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "b.db")))
+    server = TyrosServer(
+        ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "b.db"), allow_seed=True)
+    )
     await server.start()
     url = f"ws://127.0.0.1:{server.port}"
     bots: list[asyncio.Task[Any]] = []

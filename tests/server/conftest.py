@@ -69,6 +69,7 @@ async def make_server(db_path: Path) -> AsyncIterator[ServerFactory]:
     started: list[TyrosServer] = []
 
     async def start(*, port: int = 0, db: Path | None = None, **config: Any) -> TyrosServer:
+        config.setdefault("allow_seed", True)  # the tests deal seeded games
         server = TyrosServer(ServerConfig(host=HOST, port=port, db=str(db or db_path), **config))
         await server.start()
         started.append(server)

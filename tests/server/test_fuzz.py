@@ -80,7 +80,11 @@ class LiveServer:
         # No rate limit: every input must reach the parser.
         server = TyrosServer(
             ServerConfig(
-                host="127.0.0.1", port=0, db=str(db), limits=Limits(burst=10**9, per_second=1e9)
+                host="127.0.0.1",
+                port=0,
+                db=str(db),
+                limits=Limits(burst=10**9, per_second=1e9),
+                allow_seed=True,
             )
         )
         await server.start()

@@ -21,7 +21,9 @@ def test_session_logs_hold_no_token_and_no_hand(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     ticks = itertools.count()
-    session = Session(Store(str(tmp_path / "t.db")), clock=lambda: next(ticks) * 0.1)
+    session = Session(
+        Store(str(tmp_path / "t.db")), clock=lambda: next(ticks) * 0.1, allow_seed=True
+    )
     tokens = []
     for conn in range(4):  # connection n takes seat n
         session.connect(conn, "127.0.0.1")

@@ -204,6 +204,7 @@ class ServerProcess:
                         sys.executable,
                         "-m",
                         "tyros_server.cli",
+                        "--allow-seed",
                         "--host",
                         HOST,
                         "--port",

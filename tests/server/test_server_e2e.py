@@ -165,6 +165,7 @@ async def test_list_tables_shows_tables_and_seats(
     assert (await ann.hello("friday", "Ann", players=4))["seat"] == 0
     assert (await bob.hello("friday", "Bob"))["seat"] == 1
     info = find_table(await observer.list_tables(), "friday")
+    assert info is not None and len(info.pop("commitment")) == 64  # the deal's, see below
     assert info == {
         "name": "friday",
         "players": 4,
@@ -500,3 +501,65 @@ async def test_a_connection_that_never_says_hello_is_closed(
     assert server.session.next_deadline() is None
     player = await open_client(url_of(server))
     assert (await player.hello("on-time", "Ann", players=3))["type"] == "welcome"
+
+
+async def test_a_finished_game_proves_its_deal_and_a_tampered_record_fails(
+    server: TyrosServer, db_path: Path, tmp_path: Path, open_client: OpenClient
+) -> None:
+    """The table shows a commitment to the seed from the start, reveals seed and salt at the
+    end; ``tyros-server verify`` checks them and every shuffle against the record."""
+    from tyros_server.storage import seed_commitment
+
+    runs = bot_runs(url_of(server), "fair", 3, seed=43)
+    watcher = await open_client(url_of(server))
+    tasks = start_bots(runs[:1], 43)
+    try:
+        await wait_for(lambda: "fair" in server.session.tables, what="the table")
+        early = find_table(await watcher.list_tables(), "fair")
+        tasks += start_bots(runs[1:], 44)
+        await finish(tasks)
+    finally:
+        await cancel_all(tasks)
+    assert early is not None and isinstance(early["commitment"], str)
+    assert "seed" not in early and "salt" not in early
+    late = find_table(await watcher.list_tables(), "fair")
+    assert late is not None and late["finished"] and late["seed"] == 43
+    assert seed_commitment(late["seed"], late["salt"]) == early["commitment"]
+
+    out = tmp_path / "fair.json"
+    assert cli.main(["export", "--db", str(db_path), "fair", "--out", str(out)]) == 0
+    record = json.loads(out.read_text(encoding="utf-8"))
+    assert record["fairness"] == {
+        "commitment": early["commitment"],
+        "seed": 43,
+        "salt": late["salt"],
+    }
+    assert cli.main(["verify", str(out)]) == 0
+    assert cli.verify_record(record) == []
+
+    dealt = next(e for e in record["events"] if e["type"] == "cards_dealt")
+    swapped = {
+        "orange": "violet",
+        "violet": "orange",
+        "yellow": "green",
+        "green": "yellow",
+        "wild": "wild",
+    }
+    forged = json.loads(json.dumps(record))
+    forged_deal = next(e for e in forged["events"] if e["type"] == "cards_dealt")
+    forged_deal["cards"] = [swapped[c] for c in dealt["cards"]]
+    assert any("not what the seed deals" in p for p in cli.verify_record(forged))
+    other_salt = {**record, "fairness": {**record["fairness"], "salt": "00" * 16}}
+    assert any("commitment" in p for p in cli.verify_record(other_salt))
+    (tmp_path / "forged.json").write_text(json.dumps(forged), encoding="utf-8")
+    assert cli.main(["verify", str(tmp_path / "forged.json")]) == 1
+
+
+async def test_a_seed_in_hello_is_refused_by_a_server_that_deals_its_own(
+    make_server: ServerFactory, open_client: OpenClient
+) -> None:
+    server = await make_server(allow_seed=False)
+    player = await open_client(url_of(server))
+    reply = await player.hello("seeded", "Ann", players=3, seed=424242)
+    assert (reply["type"], reply["code"]) == ("error", "seed_not_allowed")
+    assert (await player.hello("seeded", "Ann", players=3))["type"] == "welcome"

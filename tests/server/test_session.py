@@ -100,7 +100,9 @@ class Harness:
         self.path = path
         self.clock = clock or FakeClock()
         self.store = Store(str(path))
-        self.session = Session(self.store, limits=limits, clock=self.clock, takeover=takeover)
+        self.session = Session(
+            self.store, limits=limits, clock=self.clock, takeover=takeover, allow_seed=True
+        )
         self._conns = itertools.count(1)
         self._ids = itertools.count(100)
         self.latest: dict[int, dict[str, Any]] = {}
@@ -1173,3 +1175,39 @@ def test_a_connection_that_never_says_hello_is_closed_on_time(tmp_path: Path) ->
         assert stored is not None
     finally:
         store.close()
+
+
+def test_a_seed_is_refused_unless_the_server_allows_seeds(tmp_path: Path) -> None:
+    """Whoever chooses the seed knows every hand: a shared server deals its own games."""
+    store = Store(str(tmp_path / "s.db"))
+    session = Session(store)
+    try:
+        session.connect(1, "127.0.0.1")
+        hello = {"type": "hello", "id": 5, "protocol": 1, "name": "A", "table": "t", "players": 3}
+        out = session.receive(1, json.dumps({**hello, "seed": 424242}))
+        assert [
+            (o.message["type"], o.message["code"], o.message["re"])
+            for o in out
+            if isinstance(o, Send)
+        ] == [("error", "seed_not_allowed", 5)]
+        assert "t" not in session.tables and store.load_table("t") is None
+        welcome = session.receive(1, json.dumps(hello))
+        assert any(isinstance(o, Send) and o.message["type"] == "welcome" for o in welcome)
+        seeds = {session.tables["t"].options.seed for _ in range(1)}
+        assert seeds != {424242}
+    finally:
+        store.close()
+
+
+def test_the_seed_is_committed_at_the_start_and_revealed_at_the_end(harness: Harness) -> None:
+    from tyros_server.storage import seed_commitment
+
+    seated = harness.join("fair", 3, seed=5)
+    table = harness.session.tables["fair"]
+    info = harness.session._table_info(table)
+    assert info["commitment"] == seed_commitment(table.options.seed, table.salt)
+    assert "seed" not in info and "salt" not in info and len(table.salt) == 32
+    play_to_end(harness, [s.conn for s in seated], random.Random(4), "fair")
+    revealed = harness.session._table_info(table)
+    assert (revealed["seed"], revealed["salt"]) == (5, table.salt)
+    assert seed_commitment(revealed["seed"], revealed["salt"]) == info["commitment"]

@@ -199,3 +199,28 @@ def test_a_failed_write_is_a_storage_error(store: Store) -> None:
     store.close()
     with pytest.raises(StorageError):
         store.append_action("t", 1, 0, {"kind": "pass"})
+
+
+def test_a_database_from_before_commitments_opens_with_empty_salts(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE tables (name TEXT PRIMARY KEY, options TEXT NOT NULL, "
+        "trade_seconds INTEGER NOT NULL, created REAL NOT NULL, "
+        "finished INTEGER NOT NULL DEFAULT 0);"
+        'INSERT INTO tables VALUES (\'old\', \'{"players": 3, "setup": "first", '
+        '"seed": 1}\', 60, 0, 0);'
+    )
+    old.commit()
+    old.close()
+    store = Store(str(path))
+    try:
+        stored = store.load_table("old")
+        assert stored is not None and stored.salt == ""
+        store.create_table("new", {"players": 3, "setup": "first", "seed": 2}, 60, 1.0, "ab")
+        fresh = store.load_table("new")
+        assert fresh is not None and fresh.salt == "ab"
+    finally:
+        store.close()

@@ -498,7 +498,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="empire setup, if the table is created",
     )
     parser.add_argument("--spectate", action="store_true", help="watch the table")
-    parser.add_argument("--seed", type=int, default=None, help="game seed, if the table is created")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="game seed, if the table is created (only a server started with --allow-seed "
+        "takes one)",
+    )
     parser.add_argument(
         "--trade-seconds",
         type=int,

@@ -251,6 +251,7 @@ ERROR_WORDS: dict[str, str] = {
     "not_started": "the game starts when every seat is taken",
     "stale_version": "the game moved on before your action arrived: look again",
     "too_many_connections": "the server has too many connections now: trying again",
+    "seed_not_allowed": "this server deals its own games: leave out --seed",
     "internal_error": "the server could not store that: try again",
     "malformed_action": "the server could not read that action",
     "game_over": "the game is over",

@@ -363,7 +363,7 @@ def test_completing_or_withdrawing_an_offer() -> None:
         "Complete the trade with B Bob",
         "Withdraw the offer",
     ]
-    assert "C Cyd: pending" in dialog.text
+    assert "C Cyd has not answered" in dialog.text
     refused = parse("trade g for v", c)
     assert isinstance(refused, Problem) and "complete PLAYER or withdraw" in refused.message
 

@@ -352,3 +352,32 @@ async def test_clicking_a_space_types_it_and_clicking_a_choice_selects_it() -> N
         keys.send_text(click(x, y))
         await until(lambda: table.sent, "the move sent")
         assert table.sent == [legal[1]]
+
+
+async def test_an_offer_everybody_declined_is_taken_back_without_a_stall(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app_module, "AUTO_DECLINE_SECONDS", (0.01, 0.02))
+    withdraw = {"kind": "withdraw"}
+    async with running() as (table, _keys):
+        ui = table.ui
+        trade = {
+            "proposer": 0,
+            "to": [1, 2],
+            "give": ["green"],
+            "get": ["violet"],
+            "answers": [{"seat": 1, "answer": "decline"}, {"seat": 2, "answer": "pending"}],
+        }
+        table.push([withdraw], phase="trade", to_act=[0], current=0, trade=trade)
+        text = await on_screen(ui, "B Bob declines; C Cyd")
+        assert "waiting for the answers" in text and "has not answered" in text
+        await asyncio.sleep(0.05)
+        assert table.sent == []  # an answer is still pending: the offer stands
+        declined = {
+            **trade,
+            "answers": [{"seat": 1, "answer": "decline"}, {"seat": 2, "answer": "decline"}],
+        }
+        table.push([withdraw], phase="trade", to_act=[0], current=0, trade=declined)
+        await until(lambda: table.sent, "the offer taken back")
+        assert table.sent == [withdraw]
+        assert any("everybody declined" in line.text for line in table.state.log)

@@ -444,6 +444,7 @@ class TyrosApp:
         if self.dialog is not None and not self.dialog.relevant():
             self.close_dialog()
         prompt = self.state.prompt
+        self._withdraw_if_all_declined(prompt)
         answers = [a for a in self.state.legal if a.get("kind") == "answer"]
         if (
             answers
@@ -454,6 +455,32 @@ class TyrosApp:
             delay = random.uniform(*AUTO_DECLINE_SECONDS)
             handle = asyncio.get_running_loop().call_later(delay, self._auto_decline, prompt)
             self._timers.append(handle)
+
+    def _withdraw_if_all_declined(self, prompt: dict[str, Any] | None) -> None:
+        """Your offer that everybody declined is taken back after a short pause: only
+        ``withdraw`` is left, and the table would wait for it."""
+        trade = (self.state.view or {}).get("trade")
+        kinds = [a.get("kind") for a in self.state.legal]
+        if (
+            kinds != ["withdraw"]
+            or not trade
+            or trade.get("proposer") != self.state.seat
+            or self._auto_declining is prompt
+        ):
+            return
+        if all(a.get("answer") == "decline" for a in trade.get("answers", [])):
+            self._auto_declining = prompt
+            delay = random.uniform(*AUTO_DECLINE_SECONDS)
+            handle = asyncio.get_running_loop().call_later(delay, self._auto_withdraw, prompt)
+            self._timers.append(handle)
+
+    def _auto_withdraw(self, prompt: dict[str, Any] | None) -> None:
+        if self.state.prompt is not prompt or prompt is None:
+            return
+        withdraw = next((a for a in self.state.legal if a.get("kind") == "withdraw"), None)
+        if withdraw is not None:
+            self.state.note("everybody declined your offer: taken back", error=False)
+            self.send(withdraw)
 
     def _auto_decline(self, prompt: dict[str, Any] | None) -> None:
         if self.state.prompt is not prompt or prompt is None:

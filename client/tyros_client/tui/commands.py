@@ -209,7 +209,7 @@ COMMANDS: dict[str, CommandHelp] = {
     ),
     "quit": CommandHelp(
         "quit",
-        "leave (your seat waits for you: run the same command to come back)",
+        "leave (your seat waits for you: run the same command, without --new, to come back)",
         ("quit",),
         (),
         ("exit",),
@@ -873,15 +873,21 @@ def _complete(rest: str, ctx: Context) -> Result:
                 return Act(action)
         return Problem(f"{who(seat, ctx.names)} has not accepted your offer")
     trade = ctx.trade or {}
+    answers = trade.get("answers", [])
+    words_for = {"pending": "has not answered", "accept": "accepts", "decline": "declines"}
+    said = "; ".join(
+        f"{who(a['seat'], ctx.names)} {words_for.get(a['answer'], a['answer'])}" for a in answers
+    )
     lines = [
-        f"You offer {cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))}."
+        f"You offer {cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))}: "
+        f"{said}."
     ]
-    for answer in trade.get("answers", []):
-        lines.append(f"  {who(answer['seat'], ctx.names)}: {answer['answer']}")
     options = [(f"Complete the trade with {who(a['with'], ctx.names)}", a) for a in completes]
     options += [("Withdraw the offer", a) for a in withdraws]
-    if not completes:
-        lines.append("Waiting for answers (Esc hides this; 'complete' brings it back).")
+    if not completes and all(a["answer"] == "decline" for a in answers):
+        lines.append("Everybody declined: your client takes the offer back in a moment.")
+    elif not completes:
+        lines.append("Waiting for the answers.")
     return Choose("Your trade offer", "\n".join(lines), tuple(options))
 
 

@@ -154,7 +154,8 @@ def describe_event(event: dict[str, Any], names: Names, viewer: int | None) -> s
         return f"{player}: {describe_action(action, names)}"
     if kind == "cards_drawn":
         mine = f": {cards_text(event['cards'])}" if "cards" in event else ""
-        return f"{player} draws {event.get('count')} cards{mine}"
+        count = event.get("count")
+        return f"{player} draws {count} card{'' if count == 1 else 's'}{mine}"
     if kind == "trade_completed":
         return (
             f"{player} trades {cards_text(event.get('give', []))} for "

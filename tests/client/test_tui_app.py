@@ -558,7 +558,7 @@ def mid_game(players: int = 4, steps: int = 260) -> tuple[dict[str, Any], list[d
     ("rows", "columns", "expected"),
     [
         (30, 100, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
-        (24, 80, ("Bithyni", "TY Tyros", "Hand orange", "Disc", "Empires", "D Dee")),
+        (24, 80, ("Bithyn.", "TY Tyros", "Hand orange", "Disc", "Empires", "D Dee")),
         (40, 140, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
         (16, 60, ("29", "TY", "Hand orange")),
         (12, 40, ("TY",)),

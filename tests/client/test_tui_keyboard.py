@@ -381,3 +381,19 @@ async def test_an_offer_everybody_declined_is_taken_back_without_a_stall(
         await until(lambda: table.sent, "the offer taken back")
         assert table.sent == [withdraw]
         assert any("everybody declined" in line.text for line in table.state.log)
+
+
+async def test_a_refused_line_goes_when_the_game_moves_on_and_long_messages_wrap() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        keys.send_text("pass\r")  # not asked anything: refused, kept selected
+        await until(lambda: ui.lines_run == 1 and ui.buffer.text == "pass", "the refusal")
+        table.push([PASS], phase="actions", to_act=[0], current=0)  # now it would be legal
+        await until(lambda: ui.buffer.text == "", "the stale line cleared")
+        assert table.sent == []
+        words = ("a long message about the connection, " * 4).split()
+        table.state.note(" ".join(words), error=False)
+        ui.invalidate()
+        text = await on_screen(ui, "connection,")
+        bottom = " ".join(text.splitlines()[-3:-1]).split()
+        assert bottom == words  # on two lines, every word whole

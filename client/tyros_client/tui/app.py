@@ -54,6 +54,7 @@ from .commands import Act, Choose, Context, Local
 from .controls import (
     BoardControl,
     CommandCompleter,
+    MessageControl,
     PagerControl,
     PanelControl,
     RequestControl,
@@ -120,6 +121,7 @@ class TyrosApp:
             on_text_changed=self._typing,
         )
         self._refused: str | None = None
+        self._refused_version = -1
         """The refused line kept on the command line (its reason shows until it changes)."""
         self.layout = self._layout()
         self.application: Application[None] = Application(
@@ -168,7 +170,7 @@ class TyrosApp:
                     ],
                     height=D(min=3, preferred=8),
                 ),
-                Window(FormattedTextControl(lambda: render.message_text(self)), height=1),
+                Window(MessageControl(self), height=D(min=1, max=2)),
                 VSplit(
                     [
                         Window(FormattedTextControl([("class:prompt", "> ")]), width=2),
@@ -223,7 +225,7 @@ class TyrosApp:
 
     def _request_height(self) -> D:
         rows = self.size()[0]
-        most = 3 if rows < 30 else 5  # the log keeps some lines below it
+        most = 4 if rows < 30 else 5  # the log keeps some lines below it
         return D(min=1, max=most, preferred=most)
 
     def dialog_width(self) -> int:
@@ -298,6 +300,7 @@ class TyrosApp:
     def _accept(self, buffer: Buffer) -> bool:
         keep_text = self.run_line(buffer.text)
         self._refused = buffer.text if keep_text else None
+        self._refused_version = self.state.version
         if keep_text and buffer.text:
             # The refused line stays for editing, selected: typing replaces it.
             buffer.cursor_position = 0
@@ -427,6 +430,17 @@ class TyrosApp:
 
     def on_state_change(self) -> None:
         """Called by the network task after each message."""
+        buffer = self.buffer
+        if (
+            self._refused is not None
+            and buffer.text == self._refused
+            and buffer.selection_state is not None
+            and self.state.version != self._refused_version
+        ):
+            # The game moved on: a refused line left as it was must not fire by a stray
+            # Enter now that it might be legal (its reason has gone too).
+            self._refused = None
+            buffer.reset()
         self._sync_dialogs()
         if (
             self.state.over

@@ -204,7 +204,7 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
         head += [*city, ("", " " * max(0, room - _length(city)))]
         city = []
     elif room >= 3:
-        head.append(("class:name", name[:room].ljust(room)))
+        head.append(("class:name", _shortened(name, room).ljust(room)))
     else:
         head.append(("", " " * max(0, room)))
     if tag:
@@ -224,6 +224,23 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
     while len(lines) < height:
         lines.append(_fit([], width, style))
     return lines
+
+
+def _shortened(name: str, room: int) -> str:
+    """``name`` in ``room`` characters: whole words while they fit, else cut with a dot
+    (``Carthago Nova`` -> ``Carthago`` or ``Carthag.``), never a letter that looks like an
+    empire's.
+
+    >>> _shortened("Carthago Nova", 10), _shortened("Carthago Nova", 7), _shortened("Troas", 9)
+    ('Carthago', 'Cartha.', 'Troas')
+    """
+    if len(name) <= room:
+        return name
+    words = name.split()
+    while len(words) > 1 and len(" ".join(words)) > room:
+        words.pop()
+    kept = " ".join(words)
+    return kept if len(kept) <= room else name[: room - 1] + "."
 
 
 def _blocked_cell(label: str, geo: Geometry) -> list[StyleAndTextTuples]:
@@ -254,6 +271,21 @@ def _links(board: Board) -> dict[tuple[str, str], list[str]]:
 
 
 _LINKS = _links(BOARD)
+
+
+def _port_links(board: Board) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(space, space) -> each sea link between them once, as (port of the first, port of
+    the second)."""
+    out: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+    for port, linked in enumerate(board.links):
+        a = board.space_labels[board.port_space[port]]
+        for other in linked:
+            b = board.space_labels[board.port_space[other]]
+            out[(a, b)].append((board.port_labels[port], board.port_labels[other]))
+    return out
+
+
+_PORT_LINKS = _port_links(BOARD)
 
 
 def render_board(
@@ -292,15 +324,17 @@ def render_board(
 def _gap_row(
     board: Board, r: int, geo: Geometry, links: Mapping[tuple[str, str], list[str]], left: int
 ) -> StyleAndTextTuples:
+    """The row between two rows of cells: a ``~`` under each north-south sea link, on the
+    coast it leaves from or arrives at (Italy's west or east), one mark per link."""
     chars = [" "] * geo.width
     for c in range(geo.cols):
         above, below = str(board.grid[r][c]), str(board.grid[r + 1][c])
-        ports = links.get((above, below), []) + links.get((below, above), [])
         start = c * (geo.cell_width + geo.gap_x)
-        for port in ports:
-            if port.endswith("W"):
+        for port_above, port_below in _PORT_LINKS.get((above, below), ()):
+            coast = next((p[-1] for p in (port_above, port_below) if p[-1] in "WE"), "")
+            if coast == "W":
                 x = start + geo.cell_width // 4
-            elif port.endswith("E"):
+            elif coast == "E":
                 x = start + (3 * geo.cell_width) // 4
             else:
                 x = start + geo.cell_width // 2

@@ -60,11 +60,8 @@ class PanelControl(UIControl):
         ui = self.ui
         titles = {"log": "Log", "legal": "What you may do now"}
         title = f" {titles[ui.panel]} "
-        keys = "F1 help F2 legal F3 log PgUp/PgDn"
-        head: StyleAndTextTuples = [
-            ("class:title", title),
-            ("class:dim", (" " + keys)[: max(0, width - len(title))]),
-        ]
+        keys = fit_words(" F1 help F2 legal F3 log PgUp/PgDn", width - len(title))
+        head: StyleAndTextTuples = [("class:title", title), ("class:dim", keys)]
         room = max(0, height - 1)
         entries = ui.panel_lines()
         if ui.panel == "log":
@@ -160,6 +157,42 @@ class PagerControl(UIControl):
 
     def get_key_bindings(self) -> KeyBindings:
         return self.keys
+
+
+def fit_words(text: str, width: int) -> str:
+    """As many whole words of ``text`` as fit in ``width`` characters.
+
+    >>> fit_words(" F1 help F2 legal F3 log", 14)
+    ' F1 help F2'
+    """
+    if len(text) <= width:
+        return text
+    cut = text.rfind(" ", 0, width + 1)
+    return text[:cut] if cut > 0 else ""
+
+
+class MessageControl(UIControl):
+    """The message line: what is asked, whose turn, why a command was refused; wrapped at
+    words onto a second line when it is long (never cut)."""
+
+    def __init__(self, ui: TyrosApp) -> None:
+        self.ui = ui
+
+    def lines(self, width: int) -> list[StyleAndTextTuples]:
+        fragments = render.message_text(self.ui)
+        style = fragments[0][0] if fragments else ""
+        text = "".join(piece for _, piece, *_ in fragments)
+        out: list[StyleAndTextTuples] = [[(style, line)] for line in wrap(text, max(1, width))]
+        return out[:2]
+
+    def preferred_height(
+        self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: Any
+    ) -> int | None:
+        return len(self.lines(width)) or 1
+
+    def create_content(self, width: int, height: int) -> UIContent:
+        lines = self.lines(width)[: max(1, height)]
+        return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
 
 def wrap(text: str, width: int) -> list[str]:

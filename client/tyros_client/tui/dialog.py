@@ -151,9 +151,13 @@ class ChoiceDialog:
         out.append(
             (
                 "class:dim",
-                "Up/Down choose, Enter confirms, Esc closes, typing returns to the command line"[
-                    :width
-                ],
+                "\n".join(
+                    wrap(
+                        "Up/Down choose, Enter confirms, Esc closes; typing goes back to the "
+                        "command line",
+                        width,
+                    )
+                ),
             )
         )
         return out

@@ -1,4 +1,9 @@
-"""The client's look: colours for a colour terminal, and plain attributes for NO_COLOR."""
+"""The client's look: colours for a colour terminal, and plain attributes for NO_COLOR.
+
+The empires' tints follow the Okabe-Ito palette, chosen to stay apart for colour-blind
+eyes, and differ in brightness too (yellow brightest, violet darkest); every cell also
+names its empire by letter (O, Y, G, V) and every ship and city its player (A-D), so that
+nothing depends on telling colours apart."""
 
 from __future__ import annotations
 
@@ -8,10 +13,10 @@ from prompt_toolkit.styles import Style
 
 _COLOUR_STYLE: dict[str, str] = {
     "space": "bg:#303030 #d0d0d0",
-    "empire.orange": "bg:#875f00 #ffffff",
-    "empire.yellow": "bg:#7a7a00 #ffffff",
-    "empire.green": "bg:#005f00 #ffffff",
-    "empire.violet": "bg:#5f0087 #ffffff",
+    "empire.orange": "bg:#b35900 #ffffff",
+    "empire.yellow": "bg:#d7c000 #000000",
+    "empire.green": "bg:#007a5e #ffffff",
+    "empire.violet": "bg:#7a2f7a #ffffff",
     "number": "bold",
     "tile": "bold reverse",
     "origin": "underline",
@@ -26,10 +31,10 @@ _COLOUR_STYLE: dict[str, str] = {
     "player.1": "bg:#005fff #ffffff bold",
     "player.2": "bg:#e4e4e4 #000000 bold",
     "player.3": "bg:#00afaf #000000 bold",
-    "card.orange": "#ff8700 bold",
-    "card.yellow": "#ffd700 bold",
-    "card.green": "#5fd700 bold",
-    "card.violet": "#af5fff bold",
+    "card.orange": "#e69f00 bold",
+    "card.yellow": "#f0e442 bold",
+    "card.green": "#00b887 bold",
+    "card.violet": "#cc79a7 bold",
     "card.wild": "#d0d0d0 bold",
     "log.round": "#87afff bold",
     "log.mine": "bold",

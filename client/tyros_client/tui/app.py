@@ -610,6 +610,11 @@ def main(argv: list[str] | None = None) -> int:
     if net.state.fatal:
         print(f"tyros-client: {net.state.fatal}", file=sys.stderr)
         return 1
+    if net.state.seat is not None and not net.state.over:
+        print(
+            f"tyros-client: your seat at table {net.state.table} waits for you: run the same "
+            "command to take it back"
+        )
     return 0
 
 

@@ -120,3 +120,9 @@ def test_whose_turn_it_is_and_that_a_spectator_only_watches() -> None:
     assert "spectators cannot act" in refusal("pass", view(viewer=None), seat=None)
     keeping = view(phase="keep", to_act=[1, 3])
     assert "the others are choosing the cards they keep" in refusal("pass", keeping)
+
+
+def test_a_command_of_another_phase_names_the_phase() -> None:
+    message = refusal("expand 14", view())
+    assert "that is for the expansion, and this is the card actions" in message
+    assert "now you can: pass" in message

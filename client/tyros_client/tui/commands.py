@@ -500,8 +500,33 @@ def _not_now(what: str, ctx: Context, why: str | None = None) -> Problem:
     waiting = None if ctx.legal else why_not.turn_problem(ctx.view, ctx.seat, ctx.names)
     if waiting is not None:
         return Problem(f"you cannot {what} now: {waiting}")
+    phase = (ctx.view or {}).get("phase")
+    needed = _PHASE_OF.get(what.split()[0])
+    if why is None and needed is not None and phase is not None and phase != needed:
+        why = f"that is for {_PHASE_WORDS[needed]}, and this is {_PHASE_WORDS.get(phase, phase)}"
     reason = f": {why}" if why else ""
     return Problem(f"you cannot {what} now{reason}; " + _now_hint(ctx))
+
+
+_PHASE_OF = {
+    "expand": "expand",
+    "put": "expand",
+    "move": "actions",
+    "build": "actions",
+    "trade": "actions",
+    "offer": "actions",
+    "keep": "keep",
+    "give": "give_card",
+}
+"""A refused command's first word -> the phase it belongs to."""
+_PHASE_WORDS = {
+    "expand": "the expansion",
+    "actions": "the card actions",
+    "keep": "the end of the round (keeping cards)",
+    "trade": "a trade",
+    "give_card": "a card owed to a city owner",
+    "over": "the end of the game",
+}
 
 
 def _split_pay(rest: str) -> tuple[list[str], list[str] | None]:

@@ -90,6 +90,7 @@ JOIN_ERRORS: dict[ErrorCode, Handling] = {
     ErrorCode.STALE_VERSION: Handling.FATAL,
     ErrorCode.TOO_MANY_CONNECTIONS: Handling.RETRY,
     ErrorCode.SEED_NOT_ALLOWED: Handling.FATAL,
+    ErrorCode.NAME_TAKEN: Handling.FATAL,
     ErrorCode.INTERNAL: Handling.RETRY,
     ErrorCode.MALFORMED_ACTION: Handling.FATAL,
     ErrorCode.GAME_OVER: Handling.FATAL,

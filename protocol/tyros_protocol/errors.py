@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     STALE_VERSION = "stale_version"
     TOO_MANY_CONNECTIONS = "too_many_connections"
     SEED_NOT_ALLOWED = "seed_not_allowed"
+    NAME_TAKEN = "name_taken"
     INTERNAL = "internal_error"
     # The rules (the engine's reasons)
     MALFORMED_ACTION = "malformed_action"

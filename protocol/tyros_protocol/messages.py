@@ -19,9 +19,10 @@ token) or ``list_tables``.
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from .errors import ErrorCode
 
@@ -33,7 +34,32 @@ Cards = Annotated[list[CardName], Field(max_length=60)]
 SeatNumber = Annotated[int, Field(ge=0, le=3)]
 MessageId = Annotated[int, Field(ge=0, le=2**53)]
 TableName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
-PlayerName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$")]
+
+
+def printable_name(name: str) -> str:
+    """A player's name as every screen and log may show it: printable characters only (no
+    controls, no bidi or zero-width format characters), not blank, no outer spaces.
+
+    >>> printable_name("Ann")
+    'Ann'
+    >>> printable_name("A\u202enn")
+    Traceback (most recent call last):
+    ValueError: a name has printable characters only (no controls, bidi or zero-width marks)
+    """
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise ValueError(
+            "a name has printable characters only (no controls, bidi or zero-width marks)"
+        )
+    if not name.strip() or name != name.strip():
+        raise ValueError("a name is not blank and has no spaces around it")
+    return name
+
+
+PlayerName = Annotated[
+    str,
+    Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"),
+    AfterValidator(printable_name),
+]
 
 
 class Model(BaseModel):

@@ -315,6 +315,16 @@ class Session:
                     f"table {table.name} is full; watch it with spectate",
                 )
             ]
+        if any(slot.name.casefold() == hello.name.casefold() for slot in table.seats):
+            return [
+                self._error(
+                    conn,
+                    hello.id,
+                    ErrorCode.NAME_TAKEN,
+                    f"a player at table {table.name} is called {hello.name} already: choose "
+                    "another name (or resume your seat with its token)",
+                )
+            ]
         seat = len(table.seats)
         token = secrets.token_urlsafe(32)
         digest = token_digest(token)

@@ -597,3 +597,31 @@ def test_update_messages_built_from_engine_views_validate() -> None:
     parsed = SERVER_ADAPTER.validate_json(json.dumps(update))
     assert parsed.type == "update"
     assert CLIENT_ADAPTER.validate_python(act(legal[0], version=state.version)).type == "action"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "A\u0085nn",
+        "A\u202enn",
+        "A\u2066nn",
+        "A\u200bnn",
+        "A\u200dnn",
+        "\ufeffAnn",
+        "A\x07nn",
+        "   ",
+        " Ann",
+        "Ann ",
+        "A\u200enn",
+    ],
+)
+def test_a_name_with_a_control_format_or_blank_character_is_refused(name: str) -> None:
+    hello = {"type": "hello", "id": 1, "protocol": 1, "name": name, "table": "t"}
+    with pytest.raises(ValidationError):
+        parse_client_message(json.dumps(hello))
+
+
+def test_names_in_any_script_are_welcome() -> None:
+    for name in ("Ann", "Zoë", "Ω-7", "李雷", "Ann Lee"):
+        hello = {"type": "hello", "id": 1, "protocol": 1, "name": name, "table": "t"}
+        assert parse_client_message(json.dumps(hello)).name == name

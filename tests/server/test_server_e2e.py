@@ -563,3 +563,16 @@ async def test_a_seed_in_hello_is_refused_by_a_server_that_deals_its_own(
     reply = await player.hello("seeded", "Ann", players=3, seed=424242)
     assert (reply["type"], reply["code"]) == ("error", "seed_not_allowed")
     assert (await player.hello("seeded", "Ann", players=3))["type"] == "welcome"
+
+
+async def test_a_second_player_of_the_same_name_at_a_table_is_refused(
+    server: TyrosServer, open_client: OpenClient
+) -> None:
+    url = url_of(server)
+    ann = await open_client(url)
+    assert (await ann.hello("names", "Ann", players=3))["type"] == "welcome"
+    other = await open_client(url)
+    reply = await other.hello("names", "ann")
+    assert (reply["type"], reply["code"]) == ("error", "name_taken")
+    assert (await other.hello("names", "Ann B"))["seat"] == 1
+    assert (await (await open_client(url)).hello("elsewhere", "Ann", players=3))["seat"] == 0

@@ -253,6 +253,7 @@ ERROR_WORDS: dict[str, str] = {
     "stale_version": "the game moved on before your action arrived: look again",
     "too_many_connections": "the server has too many connections now: trying again",
     "seed_not_allowed": "this server deals its own games: leave out --seed",
+    "name_taken": "a player at that table has your name already: choose another with --name",
     "internal_error": "the server could not store that: try again",
     "malformed_action": "the server could not read that action",
     "game_over": "the game is over",

@@ -848,17 +848,20 @@ def _answer_with(accept: bool) -> Handler:
     return handler
 
 
+REQUESTS = (
+    ("answer", "_offer"),
+    ("keep", "keep"),
+    ("give_card", "give"),
+    ("return_tile", "return"),
+    ("complete", "complete"),
+    ("withdraw", "complete"),
+)
+"""Legal kinds that are a request from the table, and the command whose choice shows it."""
+
+
 def _answer(rest: str, ctx: Context) -> Result:
     """The dialog for whatever is asked of the player now."""
-    for kind, command in (
-        ("answer", "_offer"),
-        ("keep", "keep"),
-        ("give_card", "give"),
-        ("return_tile", "return"),
-        ("complete", "complete"),
-        ("withdraw", "complete"),
-        ("expand", "expand"),
-    ):
+    for kind, command in (*REQUESTS, ("expand", "expand")):
         if ctx.of_kind(kind):
             return parse(command, ctx)
     return Problem("nothing is asked of you now: " + _now_hint(ctx))

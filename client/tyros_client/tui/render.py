@@ -251,15 +251,7 @@ def score_text(ui: TyrosApp) -> StyleAndTextTuples:
     return score_sheet(score, ui.state.names)
 
 
-REQUESTS = (
-    ("answer", "_offer"),
-    ("keep", "keep"),
-    ("give_card", "give"),
-    ("return_tile", "return"),
-    ("complete", "complete"),
-    ("withdraw", "complete"),
-)
-"""Legal kinds that are a request from the table, and the command whose choice shows it."""
+REQUESTS = commands.REQUESTS
 
 _HOW = {
     "_offer": "type accept or decline (F4 to choose)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import random
 import sys
@@ -87,6 +88,8 @@ class _BotPlayer:
         self._thinking: asyncio.Task[None] | None = None
         self._acted_version = -1
         """The newest prompt version acted on (a prompt is answered once)."""
+        self._offered: set[tuple[int, str]] = set()
+        """(round, offer) of every trade this bot proposed: none is made twice in a round."""
 
     def handle(self, message: dict[str, Any]) -> None:
         run, kind = self.run, message.get("type")
@@ -145,7 +148,11 @@ class _BotPlayer:
         version = int(latest["prompt"]["version"])
         if version <= self._acted_version:
             return None, -1
-        return _choose(bot, self.run, latest), version
+        game_round = int(latest["view"].get("round", 0))
+        action = _choose(bot, self.run, latest, {o for r, o in self._offered if r == game_round})
+        if action is not None and action.get("kind") == "propose":
+            self._offered.add((game_round, _offer_key(action)))
+        return action, version
 
     def status(self, status: str, detail: str) -> None:
         if status == "lost":
@@ -159,12 +166,25 @@ def _still_legal(action: dict[str, Any], prompt: dict[str, Any]) -> bool:
     )
 
 
-def _choose(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any] | None:
+def _offer_key(action: dict[str, Any]) -> str:
+    return json.dumps(
+        [
+            sorted(action.get("to", [])),
+            sorted(action.get("give", [])),
+            sorted(action.get("get", [])),
+        ]
+    )
+
+
+def _choose(
+    bot: Bot, run: BotRun, message: dict[str, Any], offered: set[str] | None = None
+) -> dict[str, Any] | None:
     """The bot's answer to the prompt of an update (an action as JSON), or None.
 
-    Two table manners hold for every strategy: a proposer waits for the answers before it
-    may only withdraw, and never withdraws an offer that somebody accepted (it completes
-    with one of them, the bot choosing which).
+    Three table manners hold for every strategy: a proposer waits for the answers before it
+    may only withdraw; it never withdraws an offer that somebody accepted (it completes
+    with one of them, the bot choosing which); and it does not make an offer again in the
+    round it made it (``offered``: the table has answered it).
     """
     game, prompt = message["view"], message["prompt"]
     trade = game.get("trade")
@@ -180,7 +200,12 @@ def _choose(bot: Bot, run: BotRun, message: dict[str, Any]) -> dict[str, Any] | 
     if "complete" in kinds:
         entries = [entry for entry in entries if entry["kind"] == "complete"]
     legal = [parse_action(entry, BOARD) for entry in entries]
-    return action_to_json(bot.choose(game, legal), BOARD)
+    action = action_to_json(bot.choose(game, legal), BOARD)
+    if action["kind"] == "propose" and offered and _offer_key(action) in offered:
+        others = [a for a, entry in zip(legal, entries, strict=True) if entry["kind"] != "propose"]
+        if others:
+            action = action_to_json(bot.choose(game, others), BOARD)
+    return action
 
 
 def parse_address(text: str) -> str:

@@ -256,8 +256,8 @@ def main(argv: list[str] | None = None) -> int:
         score = asyncio.run(play(args))
     if score is None and (directory / SAVED).exists():
         print(
-            "tyros-play: the game is saved; run tyros-play again to take it up where you "
-            "left it (tyros-play --new starts another one)"
+            "tyros-play: the game is saved; run the same command again (without --new) to "
+            "take it up where you left it"
         )
     return 0
 

@@ -14,6 +14,7 @@ from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import Bot, GreedyBot, make_bot
 from tyros_server.app import ServerConfig, TyrosServer
+from tyros_server.engine import K_PROPOSE
 
 TRADE = {
     "type": "trade_completed",
@@ -87,3 +88,32 @@ async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
     assert all(score == scores[0] for score in scores) and scores[0]["winners"]
     assert len(made) == 3  # the same bots played on
     assert sorted(forgotten) == [0, 1, 2]
+
+
+def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one() -> None:
+    from tyros_client import botclient as bc
+    from tyros_client.bots.base import Bot as BaseBot
+
+    class Proposer(BaseBot):
+        def choose(self, view: dict[str, Any], legal: list[Any]) -> Any:
+            return next((a for a in legal if a[0] == K_PROPOSE), legal[-1])
+
+    offer = {"kind": "propose", "to": [1], "give": ["green"], "get": ["violet"]}
+    message = {
+        "view": {"trade": None, "round": 2},
+        "prompt": {"version": 9, "legal": [{"kind": "pass"}, offer]},
+    }
+    run = bc.BotRun("ws://x:1", "t", "b", "test", 3)
+    run.seat = 0
+    bot = Proposer(0, random.Random(1))
+    assert bc._choose(bot, run, message) == offer
+    assert bc._choose(bot, run, message, {bc._offer_key(offer)}) == {"kind": "pass"}
+    # Somebody accepted: the bot completes, whatever it would rather do.
+    accepted = {
+        "view": {
+            "trade": {"proposer": 0, "answers": [{"seat": 1, "answer": "accept"}]},
+            "round": 2,
+        },
+        "prompt": {"version": 10, "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}]},
+    }
+    assert bc._choose(bot, run, accepted) == {"kind": "complete", "with": 1}

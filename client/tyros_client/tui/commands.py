@@ -168,7 +168,7 @@ COMMANDS: dict[str, CommandHelp] = {
     ),
     "trade": CommandHelp(
         "trade GIVE for GET [to PLAYERS]",
-        "offer a trade to other players (default: everyone); any numbers of "
+        "offer a trade to other players (default: everyone); any number of "
         "cards, the server checks the offer",
         ("trade green for violet", "trade 2g for v,w to B", "trade give o get y to bob,c"),
         ("propose",),
@@ -267,8 +267,10 @@ def help_lines(command: str = "") -> list[str]:
         CARDS_HELP,
         PLAYERS_HELP,
         "Spaces: numbers, TY or a name (tyros, creta); Italy's coasts are 16W and 16E.",
-        "Map: * your tiles, ~ sea links, letters are players' ships (A: seat 1 ...), "
-        "[A] / city A a city, $n the cost of a move.",
+        "Map: * your tiles, ~ sea links, letters are players' ships (A: the first player ...), "
+        "[A] / city A a city, $n the cost of a move, W/E Italy's two coasts.",
+        "Table: cards and tiles in hand (! when the tiles were shown), supply: ships/cities "
+        "left to build, pts: the score if the game ended now; Empires: size and #rank.",
         "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, PageUp/PageDown "
         "scroll, Esc closes a dialog, Ctrl-C quits.",
     ]
@@ -289,7 +291,7 @@ def legal_lines(ctx: Context) -> list[str]:
             for a in actions:
                 key = (a["from"], a["to"])
                 pairs[key] = min(pairs.get(key, 99), len(a["pay"]))
-            lines.append(f"move ({len(pairs)} destinations):")
+            lines.append(f"move ({len(pairs)} destination{'s' if len(pairs) != 1 else ''}):")
             lines += [
                 f"  move {f} {t}   cost {c}"
                 for (f, t), c in sorted(
@@ -662,7 +664,7 @@ def _move(rest: str, ctx: Context) -> Result:
                 )
             return Problem(
                 f"you cannot move from {words[0]} to {words[1]}{why}; from "
-                "there: " + _destinations(from_here)
+                f"{words[0]} you can reach: " + _destinations(from_here)
             )
         return Problem(
             f"no ship of yours can reach {words[-1]} now{why}; reachable: " + _destinations(options)
@@ -706,7 +708,11 @@ def _build_in_space(
     if not options:
         why = None
         if len(words) == 1 and ctx.view and ctx.seat is not None:
-            why = f"in {words[0]}, {explain(ctx.view, ctx.seat, words[0], ctx.names)}"
+            try:
+                space = resolve_space(words[0])
+            except CommandError:
+                space = words[0]
+            why = explain(ctx.view, ctx.seat, space, ctx.names)
         return _not_now(f"build {what}", ctx, why or _NONE_ANYWHERE[kind])
     if len(words) != 1:
         return Problem(f"{kind} SPACE [pay CARDS], e.g. {example}")
@@ -907,8 +913,8 @@ def _complete(rest: str, ctx: Context) -> Result:
         f"{who(a['seat'], ctx.names)} {words_for.get(a['answer'], a['answer'])}" for a in answers
     )
     lines = [
-        f"You offer {cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))}: "
-        f"{said}."
+        f"{said} (you offer {cards_text(trade.get('give', []))} for "
+        f"{cards_text(trade.get('get', []))})."
     ]
     options = [(f"Complete the trade with {who(a['with'], ctx.names)}", a) for a in completes]
     options += [("Withdraw the offer", a) for a in withdraws]
@@ -930,6 +936,8 @@ def _give(rest: str, ctx: Context) -> Result:
             "You moved into another player's city: give its owner one card.",
             tuple((f"give {a['card']}", a) for a in options),
         )
+    if len(words) > 1 or "," in words[0]:
+        return Problem("give exactly one card, e.g. give " + options[0]["card"])
     card = _card(words[0].lower())
     for action in options:
         if action["card"] == card:

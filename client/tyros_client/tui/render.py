@@ -197,7 +197,8 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
         for n in (state.error, ui.local)
         if n is not None
         and n.at > ui.cleared_at
-        and (n.error or n.at >= state.prompt_at)
+        # an error stays until the next command, unless something new is asked of you
+        and (n.at >= state.prompt_at or (n.error and not state.prompt))
         and not (n.connection and state.connected and n.at <= state.connected_at)
     ]
     if notices:

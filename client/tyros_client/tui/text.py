@@ -106,7 +106,8 @@ def describe_action(action: dict[str, Any], names: Names = ()) -> str:
     if kind == "give_card":
         card = action.get("card")
         target = who(action["to"], names) if "to" in action else "the city owner"
-        return f"give {'a ' + card if card else 'a card'} to {target}"
+        article = "an" if card and card[0] in "aeiou" else "a"
+        return f"give {article + ' ' + card if card else 'a card'} to {target}"
     if kind == "keep":
         cards = action.get("cards")
         return f"keep {cards_text(cards)}" if cards is not None else "keep 3 cards"

@@ -26,7 +26,7 @@ from .bots import make_bot
 from .bots.base import Bot
 from .connection import Connection
 from .scoresheet import format_score_sheet
-from .session import ClientSession, Join
+from .session import ClientSession, Join, still_legal
 
 log = logging.getLogger("tyros.bot")
 
@@ -67,6 +67,8 @@ async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
     )
     player.connection = connection
     await connection.run()
+    if player.thinking is not None:  # a thought still running in its thread
+        await asyncio.gather(player.thinking, return_exceptions=True)
     if run.score is not None:
         return run.score
     raise BotGiveUp(f"{run.name}: {session.fatal or 'the connection ended'}")
@@ -85,7 +87,7 @@ class _BotPlayer:
         self.bot: Bot | None = None
         self.connection: Connection | None = None
         self._waiting: list[dict[str, Any]] = []
-        self._thinking: asyncio.Task[None] | None = None
+        self.thinking: asyncio.Task[None] | None = None
         self._acted_version = -1
         """The newest prompt version acted on (a prompt is answered once)."""
         self._offered: set[tuple[int, str]] = set()
@@ -116,20 +118,27 @@ class _BotPlayer:
                     self.connection.stop()
                 return
             self._waiting.append(message)
-            if self._thinking is None or self._thinking.done():
-                self._thinking = asyncio.ensure_future(self._think())
+            if self.thinking is None or self.thinking.done():
+                self.thinking = asyncio.ensure_future(self._think())
 
     async def _think(self) -> None:
         bot = self.bot
         assert bot is not None
         while self._waiting:
             batch, self._waiting = self._waiting, []
-            action, version = await asyncio.to_thread(self._decide, bot, batch)
+            try:
+                action, _ = await asyncio.to_thread(self._decide, bot, batch)
+            except Exception as exc:  # a failing bot must say so, not leave its seat waiting
+                log.exception("%s: the bot failed", self.run.name)
+                self.session.give_up(f"the bot failed: {exc!r}")
+                if self.connection is not None:
+                    self.connection.flush()
+                return
             prompt = self.session.prompt
-            if action is None or prompt is None or not _still_legal(action, prompt):
+            if action is None or prompt is None or not still_legal(action, prompt):
                 continue  # the game moved on while the bot thought: think again
             if self.session.send_action(action):
-                self._acted_version = version
+                self._acted_version = int(prompt["version"])  # the version it went out for
                 self.run.actions_sent += 1
                 if self.connection is not None:
                     self.connection.flush()
@@ -157,13 +166,6 @@ class _BotPlayer:
     def status(self, status: str, detail: str) -> None:
         if status == "lost":
             log.info("%s: connection lost (%s); reconnecting", self.run.name, detail)
-
-
-def _still_legal(action: dict[str, Any], prompt: dict[str, Any]) -> bool:
-    legal = prompt.get("legal") or []
-    return action in legal or (
-        action.get("kind") == "propose" and any(a.get("kind") == "propose" for a in legal)
-    )
 
 
 def _offer_key(action: dict[str, Any]) -> str:

@@ -77,7 +77,9 @@ class Connection:
             if delay is None:
                 break
             self.on_status("waiting", f"{delay:g}")
-            await asyncio.sleep(delay)
+            with contextlib.suppress(TimeoutError):  # stop() ends the pause at once
+                await asyncio.wait_for(self._wake.wait(), delay)
+            self._wake.clear()
         self.on_status(
             "gave up" if self.session.fatal is not None else "closed", self.session.fatal or ""
         )

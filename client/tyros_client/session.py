@@ -45,8 +45,6 @@ from tyros_protocol.messages import ACTION_ADAPTER, Act, Hello, ListTables, Resu
 
 SEAT_TAKEN = 4000
 """Close code: another connection resumed this seat."""
-GOING_AWAY = 1001
-"""Close code: the server is shutting down (it will be back)."""
 STALE_RESENDS = 5
 """How often an action overtaken by other seats' moves is sent again for the newest prompt."""
 RETRY_PAUSE = 0.25
@@ -165,6 +163,15 @@ def action_message(version: int, action: dict[str, Any], msg_id: int = 0) -> dic
     """
     parsed = ACTION_ADAPTER.validate_python(action, by_alias=True, by_name=False)
     return Act(id=msg_id, version=version, action=parsed).model_dump(by_alias=True)
+
+
+def still_legal(action: dict[str, Any], prompt: dict[str, Any]) -> bool:
+    """Whether ``action`` is one of the prompt's legal actions (any proposal counts when
+    proposing is legal: the server lists proposals only in part)."""
+    legal = prompt.get("legal") or []
+    return action in legal or (
+        action.get("kind") == "propose" and any(a.get("kind") == "propose" for a in legal)
+    )
 
 
 def error_code(message: dict[str, Any]) -> ErrorCode | None:
@@ -298,9 +305,6 @@ class ClientSession:
         self._send_action(_Sent(action))
         return True
 
-    def request_tables(self) -> None:
-        self._queue(list_tables_message(next(self._ids)))
-
     # Receiving ---------------------------------------------------------------------------
 
     def receive(self, frame: str | bytes) -> list[dict[str, Any]]:
@@ -349,6 +353,9 @@ class ClientSession:
                 self._give_up(f"{message.get('code')}: {message.get('message')}", code)
             return True
         if re is None and code is ErrorCode.RATE_LIMITED:
+            if not self.joined:  # the join itself was refused unread: join again later
+                self.close_requested = True
+                return True
             re = self._latest  # refused before it was read: it was our newest frame
         sent = self._sent.pop(re, None) if isinstance(re, int) else None
         if sent is None or code is None or not isinstance(re, int):
@@ -375,11 +382,7 @@ class ClientSession:
         """Whether an action may go again: the newest we sent, and legal in the prompt."""
         if msg_id != self._latest or not self.joined or self.prompt is None:
             return False
-        legal = self.prompt.get("legal") or []
-        action = sent.action
-        return action in legal or (
-            action.get("kind") == "propose" and any(a.get("kind") == "propose" for a in legal)
-        )
+        return still_legal(sent.action, self.prompt)
 
     def _send_action(self, sent: _Sent) -> None:
         msg_id = next(self._ids)
@@ -399,6 +402,10 @@ class ClientSession:
             self._queue(resume_message(self.token, self._join_id))
         else:
             self._queue(hello_message(self.join, self._join_id))
+
+    def give_up(self, why: str) -> None:
+        """The program cannot go on (its player failed): close, and do not reconnect."""
+        self._give_up(why, None)
 
     def _give_up(self, why: str, code: ErrorCode | None) -> None:
         self.fatal, self.fatal_code = why, code

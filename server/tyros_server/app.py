@@ -31,6 +31,10 @@ SEND_QUEUE_LIMIT = 1000
 """Frames waiting for a slow client before it is dropped."""
 
 
+TICK_FLOOR = 0.05
+"""Seconds the clock task sleeps at least between two ticks."""
+
+
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
     host: str = "127.0.0.1"
@@ -168,7 +172,9 @@ class TyrosServer:
         session = self.session
         while True:
             deadline = session.next_deadline()
-            wait = None if deadline is None else max(0.0, deadline - session.clock())
+            # A floor: a deadline that a tick cannot clear (a storage failure, a takeover
+            # player that raises) must not make this loop spin.
+            wait = None if deadline is None else max(TICK_FLOOR, deadline - session.clock())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
             self._wake.clear()
@@ -176,6 +182,7 @@ class TyrosServer:
                 self.deliver(session.tick())
             except Exception:  # keep the clock running whatever one table does
                 log.exception("tick failed")
+                await asyncio.sleep(TICK_FLOOR * 4)
 
     async def _handle(self, ws: ServerConnection) -> None:
         address = str(ws.remote_address[0]) if ws.remote_address else "?"

@@ -26,7 +26,7 @@ from .engine import (
     push,
 )
 from .session import Limits, TakeoverPolicy
-from .storage import Store, seed_commitment
+from .storage import Store, fairness, seed_commitment
 
 STRATEGY_GROUP = "tyros.strategies"
 """Entry-point group where installed packages may name takeover strategies."""
@@ -198,10 +198,7 @@ def export_main(argv: list[str]) -> int:
             push(state, seat, parse_action(action, BOARD))
         record = export_record(state, [seat.name for seat in stored.seats])
         if stored.salt:
-            record["fairness"] = {
-                "commitment": seed_commitment(state.options.seed, stored.salt),
-                **({"seed": state.options.seed, "salt": stored.salt} if stored.finished else {}),
-            }
+            record["fairness"] = fairness(state.options.seed, stored.salt, stored.finished)
     finally:
         store.close()
     text = json.dumps(record, indent=1)

@@ -42,7 +42,7 @@ from .engine import (
     seats_to_act,
     view,
 )
-from .storage import StorageError, Store, seed_commitment, token_digest
+from .storage import StorageError, Store, fairness, token_digest
 
 log = logging.getLogger("tyros.session")
 
@@ -576,18 +576,8 @@ class Session:
             "started": table.state is not None,
             "finished": table.finished,
             "spectators": len(table.spectators),
-            **self._fairness(table),
+            **fairness(table.options.seed, table.salt, table.finished),
         }
-
-    @staticmethod
-    def _fairness(table: Table) -> dict[str, Any]:
-        """The seed's commitment from the start; the seed and salt once the game is over."""
-        if not table.salt:
-            return {}  # a table from before commitments
-        out: dict[str, Any] = {"commitment": seed_commitment(table.options.seed, table.salt)}
-        if table.finished:
-            out.update(seed=table.options.seed, salt=table.salt)
-        return out
 
     def _audience(self, table: Table) -> list[tuple[ConnId, int | None]]:
         seated = [

@@ -158,3 +158,14 @@ def seed_commitment(seed: int, salt: str) -> str:
     '49e9c20f0344bc84'
     """
     return hashlib.sha256(f"tyros-seed:{seed}:{salt}".encode()).hexdigest()
+
+
+def fairness(seed: int, salt: str, finished: bool) -> dict[str, Any]:
+    """What a table shows of its deal: the commitment from the start, the seed and salt
+    once the game is over (nothing for a table from before commitments, with no salt)."""
+    if not salt:
+        return {}
+    out: dict[str, Any] = {"commitment": seed_commitment(seed, salt)}
+    if finished:
+        out.update(seed=seed, salt=salt)
+    return out

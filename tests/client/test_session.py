@@ -214,3 +214,22 @@ def test_frames_meant_for_a_lost_connection_never_precede_the_next_join() -> Non
     session.connection_lost(None)
     session.connection_made()
     assert [m["type"] for m in sent(session)] == ["resume"]
+
+
+def test_a_join_refused_unread_by_the_rate_limit_is_tried_again() -> None:
+    session = ClientSession(Join("t", "Ann"))
+    session.connection_made()
+    sent(session)
+    assert session.receive(error(None, "rate_limited"))  # shown, and the join goes again
+    assert session.close_requested and session.fatal is None
+    session.connection_lost(1000)
+    assert session.reconnect_delay() == 0.25
+    session.connection_made()
+    assert [m["type"] for m in sent(session)] == ["hello"]
+
+
+def test_a_failing_program_gives_up_and_stops_reconnecting() -> None:
+    session = joined()
+    session.give_up("the bot failed")
+    assert session.fatal == "the bot failed" and session.close_requested
+    assert session.reconnect_delay() is None

@@ -224,3 +224,15 @@ def test_a_database_from_before_commitments_opens_with_empty_salts(tmp_path: Pat
         assert fresh is not None and fresh.salt == "ab"
     finally:
         store.close()
+
+
+def test_a_table_shows_its_commitment_then_its_seed() -> None:
+    from tyros_server.storage import fairness, seed_commitment
+
+    assert fairness(7, "", True) == {}  # a table from before commitments
+    assert fairness(7, "ab", False) == {"commitment": seed_commitment(7, "ab")}
+    assert fairness(7, "ab", True) == {
+        "commitment": seed_commitment(7, "ab"),
+        "seed": 7,
+        "salt": "ab",
+    }

@@ -74,8 +74,11 @@ def _ships_in(view: View, space: str) -> Counter[int]:
     """Ships in ``space`` by seat (both coasts of Italy together)."""
     counted: Counter[int] = Counter()
     for stack in view.get("ships") or []:
-        port = str(stack.get("port", ""))
-        if port.rstrip("WE") == space or port == space:
+        try:
+            where = BOARD.space_label(BOARD.port_space[BOARD.parse_port(str(stack["port"]))])
+        except (BoardError, ValueError, KeyError):
+            continue
+        if where == space:
             counted[int(stack["seat"])] += int(stack["count"])
     return counted
 

@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .storage import Store
+from .tls import tls_context
 
 log = logging.getLogger("tyros.server")
 
@@ -39,6 +40,10 @@ TICK_FLOOR = 0.05
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765
+    certfile: str | None = None
+    """A PEM certificate (chain): serve ``wss://`` instead of ``ws://``."""
+    keyfile: str | None = None
+    """Its PEM private key (None: in ``certfile``)."""
     db: str = "tyros.db"
     max_connections: int = 1024
     max_per_address: int = 256
@@ -140,9 +145,11 @@ class TyrosServer:
             ping_interval=20,
             ping_timeout=20,
             max_queue=32,
+            ssl=tls_context(self.config.certfile, self.config.keyfile),  # None: plain ws://
         )
         self._ticker = asyncio.create_task(self._tick_forever())
-        log.info("tyros server listening on ws://%s:%d", self.config.host, self.port)
+        scheme = "ws" if self.config.certfile is None else "wss"
+        log.info("tyros server listening on %s://%s:%d", scheme, self.config.host, self.port)
 
     async def stop(self) -> None:
         """Close every connection with 1001 (going away) and the database."""

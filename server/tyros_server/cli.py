@@ -27,6 +27,7 @@ from .engine import (
 )
 from .session import Limits, TakeoverPolicy
 from .storage import Store, fairness, seed_commitment
+from .tls import tls_problem
 
 STRATEGY_GROUP = "tyros.strategies"
 """Entry-point group where installed packages may name takeover strategies."""
@@ -117,6 +118,23 @@ def configure_logging(level: str) -> None:
     library.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
 
 
+def refuse_tls_files(
+    parser: argparse.ArgumentParser, certfile: str | None, keyfile: str | None
+) -> int | None:
+    """The exit status if ``--certfile``/``--keyfile`` cannot serve ``wss://`` (None: they
+    can, or neither was given), once the reason is printed: checked before the server
+    starts, so that a bad file is one line, not a traceback from inside the event loop."""
+    if (certfile is None) != (keyfile is None):
+        parser.error("--certfile and --keyfile go together: give both (wss://) or neither (ws://)")
+    if certfile is None:
+        return None
+    problem = tls_problem(certfile, keyfile)
+    if problem is None:
+        return None
+    print(f"tyros-server: {problem}", file=sys.stderr)
+    return 2
+
+
 def serve_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="tyros-server", description="Host Tyros tables over websockets."
@@ -125,6 +143,10 @@ def serve_main(argv: list[str]) -> int:
         "--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the whole LAN)"
     )
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--certfile", metavar="FILE", help="PEM certificate: serve wss:// (with --keyfile)"
+    )
+    parser.add_argument("--keyfile", metavar="FILE", help="the certificate's PEM private key")
     parser.add_argument("--db", default="tyros.db", help="SQLite file (created if missing)")
     parser.add_argument(
         "--takeover",
@@ -158,10 +180,15 @@ def serve_main(argv: list[str]) -> int:
             takeover = bot_takeover(args.takeover_strategy)
         except ValueError as exc:
             parser.error(str(exc))
+    tls_refused = refuse_tls_files(parser, args.certfile, args.keyfile)
+    if tls_refused is not None:
+        return tls_refused
     configure_logging(args.log_level)
     config = ServerConfig(
         host=args.host,
         port=args.port,
+        certfile=args.certfile,
+        keyfile=args.keyfile,
         db=args.db,
         max_connections=args.max_connections,
         allow_seed=args.allow_seed,

@@ -21,12 +21,14 @@ from tyros_protocol.board import BOARD
 from tyros_server.engine import action_to_json, parse_action
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidURI
+from websockets.uri import parse_uri
 
 from .bots import make_bot
 from .bots.base import Bot
 from .connection import Connection
 from .scoresheet import format_score_sheet
 from .session import ClientSession, Join, still_legal
+from .tls import ServerTrust, add_trust_options, trust_from_options
 
 log = logging.getLogger("tyros.bot")
 
@@ -55,6 +57,8 @@ class BotRun:
     names: list[str | None] = field(default_factory=list)
     score: dict[str, Any] | None = None
     actions_sent: int = 0
+    trust: ServerTrust | None = None
+    """How to trust a ``wss://`` server (one for all the bots of a server)."""
 
 
 async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
@@ -63,7 +67,12 @@ async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
     session = ClientSession(join, token=run.token, give_up_after=RECONNECT_SECONDS)
     player = _BotPlayer(run, rng, session)
     connection = Connection(
-        session, run.url, player.handle, connector=connect, on_status=player.status
+        session,
+        run.url,
+        player.handle,
+        connector=connect,
+        on_status=player.status,
+        trust=run.trust,
     )
     player.connection = connection
     await connection.run()
@@ -166,6 +175,8 @@ class _BotPlayer:
     def status(self, status: str, detail: str) -> None:
         if status == "lost":
             log.info("%s: connection lost (%s); reconnecting", self.run.name, detail)
+        elif status == "notice":
+            log.warning("%s: %s", self.run.name, detail)
 
 
 def _offer_key(action: dict[str, Any]) -> str:
@@ -211,12 +222,19 @@ def _choose(
 
 
 def parse_address(text: str) -> str:
-    """``HOST:PORT`` (or a ws:// URL) as a websocket URL.
+    """``HOST:PORT`` (plain ``ws://``, the default on a LAN), ``ws://HOST:PORT`` or
+    ``wss://HOST:PORT`` (TLS) as a websocket URL.
 
     >>> parse_address("localhost:8765"), parse_address("ws://10.0.0.2:9000")
     ('ws://localhost:8765', 'ws://10.0.0.2:9000')
+    >>> parse_address("wss://tyros.example:8765")
+    'wss://tyros.example:8765'
     """
     if text.startswith(("ws://", "wss://")):
+        try:
+            parse_uri(text)
+        except (InvalidURI, ValueError) as exc:  # a bad port is a ValueError
+            raise argparse.ArgumentTypeError(f"expected HOST:PORT or a URL: {exc}") from exc
         return text
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit():
@@ -257,7 +275,9 @@ def main(argv: list[str] | None = None) -> int:
         "--iterations", type=int, default=None, help="iterations per decision for search bots"
     )
     parser.add_argument("--quiet", action="store_true")
+    add_trust_options(parser)
     args = parser.parse_args(argv)
+    trust = trust_from_options(parser, args)
     logging.basicConfig(
         level=logging.WARNING if args.quiet else logging.INFO,
         format="%(asctime)s %(name)s: %(message)s",
@@ -277,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             args.setup,
             args.table_seed,
             options,
+            trust=trust,
         )
         for i in range(args.count)
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import ssl
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from .session import ClientSession
+from .tls import CertificateRefused, ServerTrust
 
 log = logging.getLogger("tyros.client")
 
@@ -31,7 +33,12 @@ class Connection:
     ``handle`` gets each message the session passes on, in order; it may call
     ``session.send_action`` (what it queues goes out once it returns). ``on_status``
     gets a word on the connection when it changes: ``connected``, ``lost`` (with the
-    reason), ``waiting`` (with the seconds), ``closed`` or ``gave up``.
+    reason), ``waiting`` (with the seconds), ``closed`` or ``gave up``; and ``notice``
+    (with the words) for what the user should know, such as a certificate just pinned.
+
+    ``trust`` (for a ``wss://`` URL) decides whether the server's certificate is trusted,
+    on every connection, before the session sends anything; if it is not, the session
+    gives up.
     """
 
     def __init__(
@@ -42,12 +49,14 @@ class Connection:
         *,
         on_status: Callable[[str, str], None] = lambda status, detail: None,
         connector: Callable[..., Any] = connect,
+        trust: ServerTrust | None = None,
     ) -> None:
         self.session = session
         self.url = url
         self.handle = handle
         self.on_status = on_status
         self.connector = connector
+        self.trust = trust
         self._ws: ClientConnection | None = None
         self._stopped = False
         self._wake = asyncio.Event()
@@ -56,14 +65,20 @@ class Connection:
         """Stay connected; returns once stopped or once the session has given up."""
         while not self._stopped and self.session.fatal is None:
             detail = ""
+            tls = {} if self.trust is None else {"ssl": self.trust.context}
             try:
                 async with self.connector(
-                    self.url, max_size=MAX_FRAME, compression=None, open_timeout=10
+                    self.url, max_size=MAX_FRAME, compression=None, open_timeout=10, **tls
                 ) as ws:
-                    await self._serve(ws)
+                    if self._trusted(ws):
+                        await self._serve(ws)
                     code, reason = ws.close_code, ws.close_reason
                 self.session.connection_lost(code, reason)
                 detail = f"{code} {reason}".strip() if code is not None else ""
+            except ssl.SSLCertVerificationError as exc:  # (an OSError) trying again cannot help
+                self.session.connection_lost(None)
+                why = self.trust.unverified(exc) if self.trust is not None else str(exc)
+                self.session.give_up(why)
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
                 self.session.connection_lost(None)
                 detail = exc.__class__.__name__
@@ -92,6 +107,23 @@ class Connection:
     def flush(self) -> None:
         """Write out what the session wants sent (for callers outside ``handle``)."""
         self._wake.set()
+
+    def _trusted(self, ws: ClientConnection) -> bool:
+        """Whether the server's certificate is trusted (always, without ``trust``); if not,
+        the session gives up. Only the websocket handshake has been sent so far."""
+        if self.trust is None:
+            return True
+        ssl_object = ws.transport.get_extra_info("ssl_object")
+        der = None if ssl_object is None else ssl_object.getpeercert(binary_form=True)
+        try:
+            notice = self.trust.check(der)
+        except CertificateRefused as exc:
+            log.info("%s", exc)  # the program shows the session's reason
+            self.session.give_up(str(exc))
+            return False
+        if notice is not None:
+            self.on_status("notice", notice)
+        return True
 
     async def _serve(self, ws: ClientConnection) -> None:
         self._ws = ws

@@ -48,6 +48,7 @@ from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 
 from ..botclient import parse_address
+from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
 from .commands import Act, Choose, Context, Local
@@ -552,7 +553,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="time to answer a trade offer, if the table is created",
     )
+    add_trust_options(parser)
     args = parser.parse_args(argv)
+    args.trust = trust_from_options(parser, args)
     if args.name is not None and not _NAME_OK.match(args.name):
         parser.error("a name has 1 to 32 printable characters")
     if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", args.table):
@@ -581,11 +584,14 @@ def build(
     options: JoinOptions | None = None,
     tokens: TokenStore | None = None,
     colour: bool | None = None,
+    trust: ServerTrust | None = None,
 ) -> tuple[TyrosApp, NetClient]:
     """A client's state, screen and network task, wired together (not yet running)."""
     state = ClientState(url, table, name, spectate=spectate)
     ui = TyrosApp(state, colour=colour)
-    net = NetClient(state, url, options=options, tokens=tokens, on_change=ui.on_state_change)
+    net = NetClient(
+        state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust
+    )
     ui.sender = net.send_action
     return ui, net
 
@@ -602,6 +608,7 @@ def main(argv: list[str] | None = None) -> int:
         spectate=args.spectate,
         options=options,
         tokens=TokenStore(),
+        trust=args.trust,
     )
     try:
         asyncio.run(run_client(ui, net))

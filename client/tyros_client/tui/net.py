@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,17 +21,13 @@ from tyros_protocol.errors import ErrorCode
 from websockets.exceptions import InvalidURI
 
 from ..connection import Connection
+from ..paths import data_dir, write_private_json
 from ..session import ClientSession, Join, error_code
+from ..tls import ServerTrust
 from .state import ClientState
 from .text import error_words
 
 log = logging.getLogger("tyros.client")
-
-
-def data_dir() -> Path:
-    """Where tyros keeps its files for this user."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "tyros"
 
 
 class TokenStore:
@@ -50,12 +45,7 @@ class TokenStore:
 
     def _write(self, data: dict[str, Any]) -> None:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temp = self.path.with_suffix(".tmp")
-            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=1, sort_keys=True)
-            os.replace(temp, self.path)
+            write_private_json(self.path, data)
         except OSError as exc:
             log.warning("cannot store the seat token in %s: %s", self.path, exc)
 
@@ -101,6 +91,7 @@ class NetClient:
         tokens: TokenStore | None = None,
         on_change: Callable[[], None] = lambda: None,
         max_delay: float = 5.0,
+        trust: ServerTrust | None = None,
     ) -> None:
         self.state = state
         self.url = url
@@ -120,7 +111,9 @@ class NetClient:
             spectate=state.spectate,
         )
         self.session = ClientSession(join, max_delay=max_delay, clock=state.clock)
-        self.connection = Connection(self.session, url, self._handle, on_status=self._status)
+        self.connection = Connection(
+            self.session, url, self._handle, on_status=self._status, trust=trust
+        )
 
     async def run(self) -> None:
         """Stay connected until :meth:`stop` or a refusal that retrying cannot fix."""
@@ -190,6 +183,8 @@ class NetClient:
                     connection=True,
                 )
             state.connected = False
+        elif status == "notice":
+            state.note(detail, error=False)
         elif status == "waiting":
             delay = float(detail)
             state.connection = (

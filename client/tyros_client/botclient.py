@@ -253,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="tyros-bot", description="Fill seats of a Tyros table with bots."
     )
-    parser.add_argument("address", type=parse_address, help="HOST:PORT of a tyros-server")
+    parser.add_argument(
+        "address", type=parse_address, help="HOST:PORT (ws://) or wss://HOST:PORT of a tyros-server"
+    )
     parser.add_argument("--count", type=int, default=1, help="how many bots to seat")
     parser.add_argument("--table", default="table")
     parser.add_argument("--players", type=int, choices=(3, 4), default=4)

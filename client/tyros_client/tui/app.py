@@ -527,7 +527,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="tyros-client", description="Play Tyros in the terminal against a tyros-server."
     )
-    parser.add_argument("address", type=parse_address, help="HOST:PORT of a tyros-server")
+    parser.add_argument(
+        "address", type=parse_address, help="HOST:PORT (ws://) or wss://HOST:PORT of a tyros-server"
+    )
     parser.add_argument("--name", default=None, help="your name at the table (default: login)")
     parser.add_argument("--table", default="table", help="table to join or create")
     parser.add_argument(
@@ -555,11 +557,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     add_trust_options(parser)
     args = parser.parse_args(argv)
-    args.trust = trust_from_options(parser, args)
     if args.name is not None and not _NAME_OK.match(args.name):
         parser.error("a name has 1 to 32 printable characters")
     if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", args.table):
         parser.error("a table name has 1 to 32 letters, digits, '_', '.' or '-'")
+    args.trust = trust_from_options(parser, args)  # last: --forget-pin forgets at once
     return args
 
 

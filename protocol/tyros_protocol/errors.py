@@ -27,6 +27,9 @@ class ErrorCode(StrEnum):
     TOO_MANY_CONNECTIONS = "too_many_connections"
     SEED_NOT_ALLOWED = "seed_not_allowed"
     NAME_TAKEN = "name_taken"
+    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_SPECTATORS = "too_many_spectators"
+    TABLE_UNAVAILABLE = "table_unavailable"
     INTERNAL = "internal_error"
     # The rules (the engine's reasons)
     MALFORMED_ACTION = "malformed_action"

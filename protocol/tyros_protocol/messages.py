@@ -198,8 +198,14 @@ class Resume(Model):
 
 
 class ListTables(Model):
+    """Ask for one page of the tables, in name order: those named after ``after``."""
+
     type: Literal["list_tables"] = "list_tables"
     id: MessageId = 0
+    after: TableName | None = None
+    """The ``next`` of the previous page (None: from the first table)."""
+    limit: Annotated[int, Field(ge=1, le=100)] = 50
+    """At most this many tables (the server may send fewer)."""
 
 
 class Act(Model):
@@ -335,6 +341,8 @@ class TableInfo(Model):
     started: bool
     finished: bool
     spectators: int = 0
+    unavailable: str | None = None
+    """Why this table cannot be played or watched now (it could not be loaded)."""
     commitment: str | None = None
     """SHA-256 (hex) of ``tyros-seed:{seed}:{salt}``, fixed before the first deal."""
     seed: int | None = None
@@ -359,6 +367,8 @@ class Tables(Model):
     type: Literal["tables"] = "tables"
     re: MessageId
     tables: list[TableInfo]
+    next: str | None = None
+    """Give this as ``after`` for the next page; None when this page is the last."""
 
 
 class TableUpdate(Model):

@@ -1,8 +1,10 @@
 """The websocket shell: feeds frames to the :class:`~.session.Session`, sends what it returns.
 
 Everything about the game lives in the session; this module only owns
-sockets, per-connection send queues, connection caps, the hello timer, the
-clock that drives :meth:`Session.tick`, and a graceful shutdown.
+sockets, per-connection send queues (bounded in bytes), connection caps (kept
+under the file-descriptor limit, half-open sockets included), the clock that
+drives :meth:`Session.tick`, the database's lock and backups, and a graceful
+shutdown.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import contextlib
 import itertools
 import json
 import logging
+import resource
 import signal
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,14 +25,16 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
-from .storage import Store
+from .storage import DatabaseLock, Store, backup
 from .tls import tls_context
 
 log = logging.getLogger("tyros.server")
 
 MAX_MESSAGE_BYTES = 64 * 1024
-SEND_QUEUE_LIMIT = 1000
-"""Frames waiting for a slow client before it is dropped."""
+
+FD_RESERVE = 32
+"""File descriptors kept for everything but sockets: the database, its WAL and lock, the
+log, backups, the listening sockets."""
 
 
 TICK_FLOOR = 0.05
@@ -51,17 +56,32 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)
     allow_seed: bool = False
     """Let a ``hello`` choose the seed: only for tests, benchmarks and private local games."""
+    max_queued_bytes: int = 1 << 20
+    """Data waiting for one slow reader before the server drops it (and frees the data)."""
+    max_handshakes: int = 1024
+    """Sockets still in the opening handshake, at most (the oldest makes way), and fewer
+    if the file-descriptor limit needs it; from one address at most ``max_per_address``,
+    so half-open sockets from one machine cannot keep the others out."""
+    open_timeout: float = 5.0
+    """Seconds a socket has to finish the opening handshake."""
+    backup_minutes: float | None = 10.0
+    """Copy the database to ``DB.backup-1`` this often, and at start (None: never)."""
+    backups: int = 3
+    """Rolling backups kept (``DB.backup-1`` the newest)."""
 
 
 class _Peer:
-    """One connection: its socket and an ordered outbound queue drained by a writer task."""
+    """One connection: its socket and an ordered outbound queue drained by a writer task,
+    bounded in bytes: a reader that falls that far behind is dropped and its backlog freed."""
 
-    def __init__(self, ws: ServerConnection) -> None:
+    def __init__(self, ws: ServerConnection, max_queued_bytes: int) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.queued_bytes = 0
+        """What waits in :attr:`queue`, and in the frame being sent."""
+        self.max_queued_bytes = max_queued_bytes
         self.writer = asyncio.create_task(self._write())
         self.dropped = False
-        self._closing: asyncio.Task[None] | None = None
 
     async def _write(self) -> None:
         try:
@@ -70,16 +90,25 @@ class _Peer:
                 if isinstance(item, tuple):
                     await self.ws.close(*item)
                     return
-                await self.ws.send(item)
+                try:
+                    await self.ws.send(item)
+                finally:
+                    self.queued_bytes -= len(item)
         except ConnectionClosed:
             pass
 
     def send(self, text: str) -> None:
         if self.dropped:
             return
-        if self.queue.qsize() >= SEND_QUEUE_LIMIT:
+        # JSON with ASCII escapes: one character is one byte on the wire.
+        if self.queued_bytes + len(text) > self.max_queued_bytes:
+            log.warning(
+                "dropping a connection that does not read: %d bytes waiting for it",
+                self.queued_bytes,
+            )
             self.drop(1008, "too slow to read")
             return
+        self.queued_bytes += len(text)
         self.queue.put_nowait(text)
 
     def close(self, code: int, reason: str) -> None:
@@ -91,7 +120,10 @@ class _Peer:
         """Close now, discarding the backlog (the client stopped reading)."""
         self.dropped = True
         self.writer.cancel()
-        self._closing = asyncio.create_task(self.ws.close(code, reason))
+        self.queue = asyncio.Queue()  # the backlog's memory goes now, not at the close
+        self.queued_bytes = 0
+        # A client that reads nothing would hold a polite close for its whole timeout.
+        self.ws.transport.abort()
 
     async def drain(self, timeout: float) -> None:
         """Wait (a little) until the queued frames are sent."""
@@ -100,6 +132,56 @@ class _Peer:
             if asyncio.get_running_loop().time() >= deadline:
                 return
             await asyncio.sleep(0.01)
+
+
+class _HandshakeGate:
+    """Sockets that have connected but not finished the websocket handshake, oldest first.
+
+    Half-open sockets cost a file descriptor each until the open timeout: when there are
+    too many (in all, or from one address) the oldest is let go, so a newcomer always gets
+    its turn and the process never runs out of descriptors.
+    """
+
+    def __init__(self, total: int, per_address: int) -> None:
+        self.total = total
+        self.per_address = per_address
+        self.waiting: OrderedDict[asyncio.BaseTransport, str] = OrderedDict()
+        self.by_address: Counter[str] = Counter()
+
+    def arrive(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        if self.by_address[address] >= self.per_address:
+            self._let_go(next(t for t, a in self.waiting.items() if a == address))
+        if len(self.waiting) >= self.total:
+            self._let_go(next(iter(self.waiting)))
+        self.waiting[transport] = address
+        self.by_address[address] += 1
+
+    def leave(self, transport: asyncio.BaseTransport) -> None:
+        address = self.waiting.pop(transport, None)
+        if address is not None:
+            self.by_address[address] -= 1
+            if not self.by_address[address]:
+                del self.by_address[address]
+
+    def _let_go(self, transport: asyncio.BaseTransport) -> None:
+        self.leave(transport)
+        if isinstance(transport, asyncio.WriteTransport):
+            transport.abort()
+        else:
+            transport.close()
+
+
+def raise_fd_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit; the soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return soft
 
 
 class TyrosServer:
@@ -112,6 +194,15 @@ class TyrosServer:
         store: Store | None = None,
     ) -> None:
         self.config = config
+        self.lock: DatabaseLock | None = None
+        if store is None and config.db != ":memory:":
+            self.lock = DatabaseLock(config.db, f"listening on {config.host}:{config.port}")
+            self.lock.acquire()
+            try:
+                store = Store(config.db)
+            except BaseException:
+                self.lock.release()
+                raise
         self.store = store or Store(config.db)
         self.session = Session(
             self.store,
@@ -127,6 +218,11 @@ class TyrosServer:
         self._ids = itertools.count(1)
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
+        self._backups: asyncio.Task[None] | None = None
+        self.max_connections = config.max_connections
+        """The connection cap in force: the configured one, or less to fit the process's
+        file-descriptor limit (set by :meth:`start`)."""
+        self.handshakes = _HandshakeGate(config.max_handshakes, config.max_per_address)
 
     @property
     def port(self) -> int:
@@ -135,41 +231,105 @@ class TyrosServer:
         return int(sockets[0].getsockname()[1])
 
     async def start(self) -> None:
+        config = self.config
+        soft = raise_fd_limit()
+        room = max(8, soft - FD_RESERVE)
+        self.max_connections = min(config.max_connections, room * 3 // 4)
+        gate = self.handshakes
+        gate.total = max(1, min(config.max_handshakes, room - self.max_connections))
+
+        class GatedConnection(ServerConnection):
+            """Counted from the moment the socket is accepted, not once it says hello."""
+
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                gate.arrive(transport)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                gate.leave(self.transport)
+                super().connection_lost(exc)
+
         self._server = await serve(
             self._handle,
-            self.config.host,
-            self.config.port,
+            config.host,
+            config.port,
             max_size=MAX_MESSAGE_BYTES,
             compression=None,
             origins=[None],
             ping_interval=20,
             ping_timeout=20,
-            max_queue=32,
-            ssl=tls_context(self.config.certfile, self.config.keyfile),  # None: plain ws://
+            max_queue=16,
+            open_timeout=config.open_timeout,
+            create_connection=GatedConnection,
+            ssl=tls_context(config.certfile, config.keyfile),  # None: plain ws://
         )
         self._ticker = asyncio.create_task(self._tick_forever())
-        scheme = "ws" if self.config.certfile is None else "wss"
-        log.info("tyros server listening on %s://%s:%d", scheme, self.config.host, self.port)
+        if self.lock is not None:
+            self.lock.describe(f"listening on {config.host}:{self.port}")
+        if config.backup_minutes is not None and self.lock is not None:
+            self._backups = asyncio.create_task(self._back_up_forever(config.backup_minutes * 60))
+        scheme = "ws" if config.certfile is None else "wss"
+        log.info("tyros server listening on %s://%s:%d", scheme, config.host, self.port)
+        log.info(
+            "connection cap %d (%d configured), %d sockets in their handshake at most: "
+            "%d open files allowed",
+            self.max_connections,
+            config.max_connections,
+            gate.total,
+            soft,
+        )
+        for name, reason in self.session.quarantined.items():
+            log.warning("table %s is unavailable: %s", name, reason)
 
     async def stop(self) -> None:
         """Close every connection with 1001 (going away) and the database."""
         if self._ticker is not None:
             self._ticker.cancel()
+        if self._backups is not None:
+            self._backups.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._backups
         # Let what is already queued (acknowledgements, updates) reach the clients first.
         await asyncio.gather(*(peer.drain(1.0) for peer in list(self.peers.values())))
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
         self.store.close()
+        if self.lock is not None:
+            self.lock.release()
         log.info("tyros server stopped")
 
+    async def _back_up_forever(self, every: float) -> None:
+        """A rolling online backup at start and then every ``every`` seconds, in a worker
+        thread with its own connection (the game goes on meanwhile)."""
+        while True:
+            copy = asyncio.ensure_future(
+                asyncio.to_thread(backup, self.config.db, self.config.backups)
+            )
+            try:
+                # Shielded: a stop waits for a copy under way rather than leave it half done.
+                written = await asyncio.shield(copy)
+                log.info("database backed up to %s", written)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await copy
+                raise
+            except Exception as exc:  # a failed backup must not stop the games
+                log.warning("backing up the database failed: %s", exc)
+            await asyncio.sleep(every)
+
     def deliver(self, output: Output) -> None:
+        texts: dict[int, str] = {}  # one message sent to many is encoded once
         for item in output:
             peer = self.peers.get(item.conn)
             if peer is None:
                 continue
             if isinstance(item, Send):
-                peer.send(json.dumps(item.message, separators=(",", ":")))
+                key = id(item.message)
+                text = texts.get(key)
+                if text is None:
+                    text = texts[key] = json.dumps(item.message, separators=(",", ":"))
+                peer.send(text)
             elif isinstance(item, Close):
                 peer.close(item.code, item.reason)
 
@@ -192,9 +352,10 @@ class TyrosServer:
                 await asyncio.sleep(TICK_FLOOR * 4)
 
     async def _handle(self, ws: ServerConnection) -> None:
+        self.handshakes.leave(ws.transport)
         address = str(ws.remote_address[0]) if ws.remote_address else "?"
         if (
-            len(self.peers) >= self.config.max_connections
+            len(self.peers) >= self.max_connections
             or self.per_address[address] >= self.config.max_per_address
         ):
             await ws.send(
@@ -210,7 +371,7 @@ class TyrosServer:
             await ws.close(1013, "too many connections, try again later")
             return
         conn = next(self._ids)
-        peer = _Peer(ws)
+        peer = _Peer(ws, self.config.max_queued_bytes)
         self.peers[conn] = peer
         self.per_address[address] += 1
         try:

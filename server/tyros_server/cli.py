@@ -5,29 +5,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
-import json
 import logging
+import os
 import random
 import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from tyros_protocol.board import BOARD
-
 from .app import ServerConfig, run_server
 from .engine import (
     Action,
-    EngineError,
-    Options,
-    export_record,
-    new_game,
-    parse_action,
-    push,
 )
 from .session import Limits, TakeoverPolicy
-from .storage import Store, fairness, seed_commitment
+from .storage import StoreOpenError
 from .tls import tls_problem
+from .tools import export_main, restore_main, verify_main
 
 STRATEGY_GROUP = "tyros.strategies"
 """Entry-point group where installed packages may name takeover strategies."""
@@ -108,11 +101,18 @@ def bot_takeover(strategy: str | PlayerFactory) -> TakeoverPolicy:
     return choose
 
 
-def configure_logging(level: str) -> None:
-    """Log at ``level``, except the websockets library, which logs whole frames (tokens
-    included) at DEBUG: it never goes below INFO."""
+def configure_logging(level: str, file: str | None = None) -> None:
+    """Log at ``level`` to stderr, or to ``file`` (created readable by its owner only: it
+    names players and tables), except the websockets library, which logs whole frames
+    (tokens included) at DEBUG: it never goes below INFO."""
+    handlers: list[logging.Handler] | None = None
+    if file is not None:
+        os.close(os.open(file, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600))
+        handlers = [logging.FileHandler(file, encoding="utf-8")]
     logging.basicConfig(
-        level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
     )
     library = logging.getLogger("websockets")
     library.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
@@ -164,8 +164,6 @@ def serve_main(argv: list[str]) -> int:
         "players with choose(view, legal), e.g. "
         "tyros_client.bots.greedy:GreedyBot",
     )
-    parser.add_argument("--max-connections", type=int, default=1024)
-    parser.add_argument("--max-per-address", type=int, default=256)
     parser.add_argument(
         "--allow-seed",
         action="store_true",
@@ -173,6 +171,8 @@ def serve_main(argv: list[str]) -> int:
         "the seed knows every hand)",
     )
     parser.add_argument("--log-level", default="INFO")
+    parser.add_argument("--log-file", metavar="FILE", help="log here (owner-only) not to stderr")
+    _add_limit_options(parser)
     args = parser.parse_args(argv)
     takeover = None
     if args.takeover is not None:
@@ -183,7 +183,23 @@ def serve_main(argv: list[str]) -> int:
     tls_refused = refuse_tls_files(parser, args.certfile, args.keyfile)
     if tls_refused is not None:
         return tls_refused
-    configure_logging(args.log_level)
+    try:
+        configure_logging(args.log_level, args.log_file)
+    except OSError as exc:
+        print(f"tyros-server: cannot write the log {args.log_file}: {exc}", file=sys.stderr)
+        return 2
+    defaults = Limits()
+    limits = Limits(
+        takeover_seconds=args.takeover,
+        max_open_tables=args.max_tables,
+        tables_per_minute=args.tables_per_minute,
+        address_per_second=args.address_rate or None,
+        address_burst=max(defaults.address_burst, int(args.address_rate * 4)),
+        spectators_per_table=args.spectators_per_table,
+        spectators_per_address=args.spectators_per_address,
+        spectator_idle_seconds=args.spectator_idle or None,
+        unstarted_table_seconds=args.unstarted_table or None,
+    )
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -193,114 +209,90 @@ def serve_main(argv: list[str]) -> int:
         max_connections=args.max_connections,
         allow_seed=args.allow_seed,
         max_per_address=args.max_per_address,
-        limits=Limits(takeover_seconds=args.takeover),
+        max_queued_bytes=args.max_queued_kib * 1024,
+        backup_minutes=args.backup_minutes or None,
+        backups=args.backups,
+        limits=limits,
     )
-    asyncio.run(run_server(config, takeover))
-    return 0
-
-
-def export_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="tyros-server export", description="Write a stored game as a JSON record."
-    )
-    parser.add_argument("--db", default="tyros.db")
-    parser.add_argument("--out", default="-", help="file to write (default: stdout)")
-    parser.add_argument("table", nargs="?", help="table name (omit to list the stored tables)")
-    args = parser.parse_args(argv)
-    store = Store(args.db)
     try:
-        if args.table is None:
-            for name in store.table_names():
-                print(name)
-            return 0
-        stored = store.load_table(args.table)
-        if stored is None:
-            print(f"no table named {args.table!r} in {args.db}", file=sys.stderr)
-            return 1
-        if len(stored.seats) < stored.options["players"]:
-            print(f"table {args.table!r} never started", file=sys.stderr)
-            return 1
-        state = new_game(Options(**stored.options))
-        for seat, action in stored.actions:
-            push(state, seat, parse_action(action, BOARD))
-        record = export_record(state, [seat.name for seat in stored.seats])
-        if stored.salt:
-            record["fairness"] = fairness(state.options.seed, stored.salt, stored.finished)
-    finally:
-        store.close()
-    text = json.dumps(record, indent=1)
-    if args.out == "-":
-        print(text)
-    else:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
-    return 0
-
-
-def verify_record(record: dict[str, Any]) -> list[str]:
-    """What is wrong with a finished game's record as proof of a fair deal (empty: nothing).
-
-    The seed and salt revealed at the end must give the commitment every player was shown
-    at the start, and the game replayed from that seed with the record's decisions must
-    deal, shuffle and draw exactly what the record says.
-    """
-    fairness = record.get("fairness") or {}
-    seed, salt, commitment = fairness.get("seed"), fairness.get("salt"), fairness.get("commitment")
-    if not isinstance(seed, int) or not isinstance(salt, str) or not isinstance(commitment, str):
-        return ["the record holds no seed, salt and commitment (an unfinished or old game?)"]
-    problems = []
-    if seed_commitment(seed, salt) != commitment:
-        problems.append("the seed and salt do not give the commitment shown at the start")
-    options = dict(record.get("options") or {})
-    if options.get("seed") != seed:
-        problems.append("the record's options name another seed than the one revealed")
-    try:
-        state = new_game(Options(**{**options, "seed": seed}))
-        events = record.get("events") or []
-        for event in events:
-            if event.get("type") == "action" and isinstance(event.get("seat"), int):
-                push(state, event["seat"], parse_action(event["action"], BOARD))
-    except (EngineError, TypeError, KeyError, ValueError) as exc:
-        return [*problems, f"the record's decisions do not replay: {exc}"]
-    if list(state.log or []) != list(events):
-        at = next(
-            (i for i, (a, b) in enumerate(zip(state.log or [], events, strict=False)) if a != b),
-            min(len(state.log or []), len(events)),
-        )
-        problems.append(
-            f"event {at} is not what the seed deals: the shuffles do not follow from the seed"
-        )
-    return problems
-
-
-def verify_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="tyros-server verify",
-        description="Check that a finished game's record was dealt fairly: its revealed seed "
-        "and salt give the commitment shown at the start, and every shuffle follows from it.",
-    )
-    parser.add_argument("record", help="a record written by tyros-server export")
-    args = parser.parse_args(argv)
-    try:
-        with open(args.record, encoding="utf-8") as handle:
-            record = json.load(handle)
-    except (OSError, ValueError) as exc:
-        print(f"tyros-server verify: cannot read {args.record}: {exc}", file=sys.stderr)
+        asyncio.run(run_server(config, takeover))
+    except StoreOpenError as exc:
+        print(f"tyros-server: {exc}", file=sys.stderr)
         return 2
-    problems = verify_record(record)
-    for problem in problems:
-        print(f"NOT VERIFIED: {problem}")
-    if not problems:
-        print("verified: the commitment matches the seed, and every deal follows from it")
-    return 1 if problems else 0
+    except OSError as exc:  # the port is taken, the address is not this machine's, ...
+        print(f"tyros-server: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """The server's bounds, each with a safe default (:class:`Limits`, :class:`ServerConfig`)."""
+    config, limits = ServerConfig(), Limits()
+    group = parser.add_argument_group("limits (0 turns off where it says so)")
+    option = group.add_argument
+    option("--max-connections", type=int, default=config.max_connections)
+    option("--max-per-address", type=int, default=config.max_per_address)
+    option(
+        "--max-tables",
+        type=int,
+        default=limits.max_open_tables,
+        help="unfinished tables at once (default %(default)s)",
+    )
+    option(
+        "--tables-per-minute",
+        type=int,
+        default=limits.tables_per_minute,
+        help="tables one address may create in a minute (default %(default)s)",
+    )
+    option(
+        "--address-rate",
+        type=float,
+        default=limits.address_per_second,
+        metavar="PER_SECOND",
+        help="messages per second from one address, all its connections together "
+        "(default %(default)s; 0: no limit)",
+    )
+    option("--spectators-per-table", type=int, default=limits.spectators_per_table)
+    option("--spectators-per-address", type=int, default=limits.spectators_per_address)
+    option(
+        "--spectator-idle",
+        type=float,
+        default=limits.spectator_idle_seconds,
+        metavar="SECONDS",
+        help="close a spectator when nothing happened for this long (default %(default)s; 0: "
+        "never)",
+    )
+    option(
+        "--unstarted-table",
+        type=float,
+        default=limits.unstarted_table_seconds,
+        metavar="SECONDS",
+        help="remove a table that never started once nobody was at it for this long "
+        "(default %(default)s; 0: never)",
+    )
+    option(
+        "--max-queued-kib",
+        type=int,
+        default=config.max_queued_bytes // 1024,
+        metavar="KIB",
+        help="data waiting for one slow reader before it is dropped (default %(default)s)",
+    )
+    option(
+        "--backup-minutes",
+        type=float,
+        default=config.backup_minutes,
+        metavar="MINUTES",
+        help="copy the database to DB.backup-1 at start and this often (default %(default)s; "
+        "0: never)",
+    )
+    option("--backups", type=int, default=config.backups, help="rolling backups kept")
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["export"]:
-        return export_main(args[1:])
-    if args[:1] == ["verify"]:
-        return verify_main(args[1:])
+    commands = {"export": export_main, "verify": verify_main, "restore": restore_main}
+    if args[:1] and args[0] in commands:
+        return commands[args[0]](args[1:])
     return serve_main(args)
 
 

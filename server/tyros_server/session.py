@@ -10,10 +10,12 @@ before anything about it is returned.
 
 from __future__ import annotations
 
+import bisect
 import json
 import logging
 import secrets
 import time
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +27,7 @@ from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import CLIENT_ADAPTER, Act, Hello, ListTables, Resume
 
 from .engine import (
+    RULES_VERSION,
     Action,
     GameState,
     IllegalActionError,
@@ -93,6 +96,14 @@ class Table:
     trade_deadline: float | None = None
     salt: str = ""
     """Secret until the game ends; with the seed it makes the table's commitment."""
+    created_by: str = ""
+    """The address that created the table (its tables per minute are counted)."""
+    changed: float = 0.0
+    """When something last happened here: a seat came or went, an action was played."""
+    notice_due: float | None = None
+    """When the spectators' comings and goings since the last notice are announced."""
+    public_resync: tuple[int, dict[str, Any]] | None = None
+    """(version, update) sent to every spectator who arrives at that version."""
 
     @property
     def finished(self) -> bool:
@@ -108,18 +119,47 @@ class Connection:
     tokens: float = 0.0
     refilled: float = 0.0
     opened: float = 0.0
+    last_active: float = 0.0
+    """When it last sent a message (a spectator doing nothing is closed in the end)."""
+    refused: int = 0
+    """Messages refused in a row for coming too fast."""
     closing: bool = False
     """A close was asked for (it is not asked twice)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
+    """What one server allows; every bound is an option of ``tyros-server``."""
+
     burst: int = 100
     """Messages a connection may send at once..."""
     per_second: float = 50.0
     """...and on average."""
+    address_burst: int = 1000
+    """Messages all connections from one address may send at once..."""
+    address_per_second: float | None = 250.0
+    """...and on average (None: no limit per address)."""
+    flood_close: int = 200
+    """A connection refused this many messages in a row for sending too fast is closed."""
     takeover_seconds: float | None = None
     """A bot plays a disconnected seat after this long (None: the table waits)."""
+    max_open_tables: int = 100
+    """Unfinished tables the server hosts at once."""
+    tables_per_minute: int = 10
+    """Tables one address may create in a minute."""
+    unstarted_table_seconds: float | None = 3600.0
+    """A table that never started and has nobody seated and connected is removed after
+    this long (nothing was played at it), so abandoned tables do not fill the server."""
+    finished_memory_seconds: float = 600.0
+    """A finished table nobody is at leaves memory after this long (it stays on disk)."""
+    list_page: int = 50
+    """Tables in one ``tables`` answer at most."""
+    spectators_per_table: int = 32
+    spectators_per_address: int = 16
+    spectator_idle_seconds: float | None = 1800.0
+    """A spectator is closed when neither it nor its table did anything for this long."""
+    notice_seconds: float = 2.0
+    """Spectators' arrivals and departures are announced together, at most this late."""
 
 
 class Session:
@@ -149,63 +189,139 @@ class Session:
         self.takeover = takeover
         self.tables: dict[str, Table] = {}
         self.conns: dict[ConnId, Connection] = {}
+        self.quarantined: dict[str, str] = {}
+        """Tables that could not be loaded, and why: shown as unavailable, never played."""
         self._by_digest: dict[str, tuple[str, int]] = {}
+        self._created: dict[str, deque[float]] = {}
+        """When each address created its tables of the last minute."""
+        self._address_buckets: dict[str, list[float]] = {}
+        """[tokens, refilled] of each connected address's message allowance."""
+        self._address_conns: Counter[str] = Counter()
+        self._spectating: Counter[str] = Counter()
+        """Spectator connections per address."""
         for name in store.table_names(unfinished_only=True):
             self._resume_table(name)
 
     # Loading ------------------------------------------------------------------
 
-    def _resume_table(self, name: str) -> None:
+    def _resume_table(self, name: str) -> Table | None:
+        """Load a stored table and replay its game; a table that cannot be loaded is
+        quarantined (named in the log, shown as unavailable) and the others go on."""
+        try:
+            table = self._load_table(name)
+        except Exception as exc:  # whatever is wrong with one table must not stop the rest
+            reason = _clip(f"{type(exc).__name__}: {exc}", 200)
+            self.quarantined[name] = reason
+            log.error("table %s cannot be loaded and is quarantined: %s", name, reason)
+            return None
+        self.tables[name] = table
+        for seat, slot in enumerate(table.seats):
+            self._by_digest[slot.digest] = (name, seat)
+        return table
+
+    def _load_table(self, name: str) -> Table:
         stored = self.store.load_table(name)
-        assert stored is not None
+        if stored is None:
+            raise LookupError("the table vanished from the database")
+        if stored.rules_version not in (0, RULES_VERSION):
+            raise ValueError(
+                f"it was played under rules version {stored.rules_version} and this server's "
+                f"engine has rules version {RULES_VERSION}: resume it with the version it was "
+                "played under"
+            )
         now = self.clock()
-        table = Table(name, Options(**stored.options), stored.trade_seconds, salt=stored.salt)
+        table = Table(
+            name, Options(**stored.options), stored.trade_seconds, salt=stored.salt, changed=now
+        )
         for slot in stored.seats:
             table.seats.append(SeatSlot(slot.name, slot.token_digest, absent_since=now))
-            self._by_digest[slot.token_digest] = (name, slot.seat)
         if len(table.seats) == table.options.players:
             state = new_game(table.options)
-            for seat, action in stored.actions:
+            digests = stored.digests or [None] * len(stored.actions)
+            for (seat, action), digest in zip(stored.actions, digests, strict=True):
                 push(state, seat, parse_action(action, BOARD))
+                if digest is not None and digest != state.digest():
+                    raise ValueError(
+                        f"after its action {state.version} the game is not in the state it was "
+                        "stored in: the engine changed since it was played"
+                    )
             assert state.log is not None
             table.state = state
             table.sent = len(state.log)
             if state.phase == Phase.TRADE:
                 table.trade_deadline = now + table.trade_seconds
-        self.tables[name] = table
         log.info("resumed table %s with %d actions", name, len(stored.actions))
+        return table
 
     # Connections ----------------------------------------------------------------
 
     def connect(self, conn: ConnId, address: str = "") -> Output:
         now = self.clock()
-        self.conns[conn] = Connection(address, tokens=self.limits.burst, refilled=now, opened=now)
+        self.conns[conn] = Connection(
+            address, tokens=self.limits.burst, refilled=now, opened=now, last_active=now
+        )
+        if not self._address_conns[address]:
+            self._address_buckets[address] = [float(self.limits.address_burst), now]
+        self._address_conns[address] += 1
         return []
 
     def disconnect(self, conn: ConnId) -> Output:
         info = self.conns.pop(conn, None)
-        if info is None or info.table is None:
+        if info is None:
+            return []
+        self._address_conns[info.address] -= 1
+        if not self._address_conns[info.address]:
+            del self._address_conns[info.address]
+            self._address_buckets.pop(info.address, None)
+        if info.table is None:
             return []
         table = self.tables[info.table]
         if info.spectator:
-            table.spectators.discard(conn)
-            return self._table_update(table)
+            self._leave_as_spectator(conn, info, table)
+            return []
         assert info.seat is not None
         slot = table.seats[info.seat]
         if slot.conn == conn:
             slot.conn = None
-            slot.absent_since = self.clock()
+            slot.absent_since = table.changed = self.clock()
             log.info("seat %d of table %s disconnected", info.seat, table.name)
             return self._table_update(table)
         return []
 
+    def _leave_as_spectator(self, conn: ConnId, info: Connection, table: Table) -> None:
+        table.spectators.discard(conn)
+        self._spectating[info.address] -= 1
+        if not self._spectating[info.address]:
+            del self._spectating[info.address]
+        self._notice_later(table)
+
+    def _forgettable(self, table: Table) -> bool:
+        """A finished table with nobody at it: it may go from memory (it stays on disk, and
+        comes back when asked for), so a long-running server does not grow without end."""
+        return (
+            table.finished
+            and not table.spectators
+            and all(slot.conn is None for slot in table.seats)
+        )
+
+    def _drop_from_memory(self, table: Table) -> None:
+        del self.tables[table.name]
+        for slot in table.seats:
+            self._by_digest.pop(slot.digest, None)
+
     def receive(self, conn: ConnId, data: str | bytes) -> Output:
         """Handle one frame from a connection; bad input yields a typed error only."""
         info = self.conns.get(conn)
-        if info is None:
+        if info is None or info.closing:
             return []
         if not self._allow(info):
+            info.refused += 1
+            if info.refused >= self.limits.flood_close:
+                info.closing = True
+                return [Close(conn, 1008, "too many messages too fast")]
             return [self._error(conn, None, ErrorCode.RATE_LIMITED, "slow down")]
+        info.refused = 0
+        info.last_active = self.clock()
         if isinstance(data, bytes):
             return [self._error(conn, None, ErrorCode.BINARY_FRAME, "send JSON text frames")]
         try:
@@ -221,16 +337,7 @@ class Session:
         except RecursionError:
             return [self._error(conn, re, ErrorCode.BAD_MESSAGE, "nested too deeply")]
         if isinstance(message, ListTables):
-            return [
-                Send(
-                    conn,
-                    {
-                        "type": "tables",
-                        "re": message.id,
-                        "tables": [self._table_info(t) for t in self.tables.values()],
-                    },
-                )
-            ]
+            return [Send(conn, self._tables_page(message))]
         if isinstance(message, Hello | Resume):
             if info.table is not None:
                 return [
@@ -256,14 +363,54 @@ class Session:
         return self._act(conn, info, message)
 
     def _allow(self, info: Connection) -> bool:
+        """Two token buckets: the connection's own, and its address's (so many connections
+        from one machine cannot multiply what one may send)."""
         now = self.clock()
         limits = self.limits
         info.tokens = min(limits.burst, info.tokens + (now - info.refilled) * limits.per_second)
         info.refilled = now
         if info.tokens < 1:
             return False
+        rate = limits.address_per_second
+        bucket = self._address_buckets.get(info.address)
+        if rate is not None and bucket is not None:
+            bucket[0] = min(limits.address_burst, bucket[0] + (now - bucket[1]) * rate)
+            bucket[1] = now
+            if bucket[0] < 1:
+                return False
+            bucket[0] -= 1
         info.tokens -= 1
         return True
+
+    def _tables_page(self, request: ListTables) -> dict[str, Any]:
+        """One bounded page of the tables in name order (unavailable ones included), and
+        where the next page starts."""
+        names = sorted({*self.tables, *self.quarantined})
+        start = bisect.bisect_right(names, request.after) if request.after is not None else 0
+        size = max(1, min(request.limit, self.limits.list_page))
+        page = names[start : start + size]
+        more = start + size < len(names)
+        return {
+            "type": "tables",
+            "re": request.id,
+            "tables": [self._info_by_name(name) for name in page],
+            "next": page[-1] if more and page else None,
+        }
+
+    def _info_by_name(self, name: str) -> dict[str, Any]:
+        table = self.tables.get(name)
+        if table is not None:
+            return self._table_info(table)
+        players, setup = self.store.table_size(name)
+        return {
+            "name": name,
+            "players": players,
+            "setup": setup,
+            "seats": [],
+            "started": False,
+            "finished": False,
+            "unavailable": self.quarantined[name],
+        }
 
     # Joining ------------------------------------------------------------------------
 
@@ -279,9 +426,20 @@ class Session:
                 )
             ]
         table = self.tables.get(hello.table)
-        if table is None and self.store.load_table(hello.table) is not None:
-            self._resume_table(hello.table)  # a finished game: only kept on disk until asked
-            table = self.tables[hello.table]
+        known = hello.table in self.quarantined or table is not None
+        if not known and self.store.has_table(hello.table):
+            # A finished game: kept on disk only, until somebody asks for it.
+            table = self._resume_table(hello.table)
+        if hello.table in self.quarantined:
+            return [
+                self._error(
+                    conn,
+                    hello.id,
+                    ErrorCode.TABLE_UNAVAILABLE,
+                    f"table {hello.table} cannot be loaded ({self.quarantined[hello.table]}); "
+                    "the server's log says more",
+                )
+            ]
         if table is None:
             if hello.spectate:
                 return [
@@ -289,14 +447,14 @@ class Session:
                         conn, hello.id, ErrorCode.NO_SUCH_TABLE, f"no table named {hello.table}"
                     )
                 ]
-            table = self._create_table(hello)
+            refusal = self._may_create(info.address)
+            if refusal is not None:
+                return [self._error(conn, hello.id, ErrorCode.TOO_MANY_TABLES, refusal)]
+            table = self._create_table(hello, info.address)
             if table is None:
                 return [self._error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
         if hello.spectate:
-            table.spectators.add(conn)
-            info.table, info.spectator = table.name, True
-            welcome = self._welcome(hello.id, table, None, None, None)
-            return [Send(conn, welcome), *self._table_update(table), *self._sync(conn, table, None)]
+            return self._spectate(conn, info, table, hello.id)
         if table.finished:
             return [
                 self._error(
@@ -334,6 +492,7 @@ class Session:
             log.exception("storing a seat failed")
             return [self._error(conn, hello.id, ErrorCode.INTERNAL, "could not store the seat")]
         table.seats.append(SeatSlot(hello.name, digest, conn))
+        table.changed = self.clock()
         self._by_digest[digest] = (table.name, seat)
         info.table, info.seat = table.name, seat
         log.info("%s took seat %d of table %s", hello.name, seat, table.name)
@@ -346,19 +505,86 @@ class Session:
             out += self._broadcast(table, resync=True)
         return out
 
-    def _create_table(self, hello: Hello) -> Table | None:
+    def _spectate(self, conn: ConnId, info: Connection, table: Table, msg_id: int) -> Output:
+        limits = self.limits
+        if len(table.spectators) >= limits.spectators_per_table:
+            return [
+                self._error(
+                    conn,
+                    msg_id,
+                    ErrorCode.TOO_MANY_SPECTATORS,
+                    f"table {table.name} has {len(table.spectators)} spectators, as many as "
+                    "this server allows",
+                )
+            ]
+        if self._spectating[info.address] >= limits.spectators_per_address:
+            return [
+                self._error(
+                    conn,
+                    msg_id,
+                    ErrorCode.TOO_MANY_SPECTATORS,
+                    f"{limits.spectators_per_address} spectator connections from your address "
+                    "already",
+                )
+            ]
+        table.spectators.add(conn)
+        self._spectating[info.address] += 1
+        info.table, info.spectator = table.name, True
+        # The newcomer hears of the table now; the others in the next notice, with every
+        # spectator who came or went meanwhile (not one message to all for each).
+        self._notice_later(table)
+        return [
+            Send(conn, self._welcome(msg_id, table, None, None, None)),
+            Send(conn, {"type": "table", "table": self._table_info(table)}),
+            *self._spectator_sync(conn, table),
+        ]
+
+    def _notice_later(self, table: Table) -> None:
+        if table.notice_due is None:
+            table.notice_due = self.clock() + self.limits.notice_seconds
+
+    def _may_create(self, address: str) -> str | None:
+        """Why ``address`` may not create a table now (None: it may)."""
+        limits = self.limits
+        open_tables = sum(1 for table in self.tables.values() if not table.finished)
+        if open_tables >= limits.max_open_tables:
+            return (
+                f"this server hosts {open_tables} unfinished tables, as many as it may: "
+                "join one of them, or try again later"
+            )
+        recent = self._created.get(address)
+        if recent is not None:
+            while recent and recent[0] <= self.clock() - 60.0:
+                recent.popleft()
+            if len(recent) >= limits.tables_per_minute:
+                return (
+                    f"you created {len(recent)} tables in the last minute, as many as this "
+                    "server allows: try again in a minute"
+                )
+        return None
+
+    def _create_table(self, hello: Hello, address: str) -> Table | None:
         seed = hello.seed if hello.seed is not None else secrets.randbits(63)
         options = Options(players=hello.players, setup=hello.setup, seed=seed)
         salt = secrets.token_hex(16)
         try:
             self.store.create_table(
-                hello.table, options.to_json(), hello.trade_seconds, self.wall_clock(), salt
+                hello.table,
+                options.to_json(),
+                hello.trade_seconds,
+                self.wall_clock(),
+                salt,
+                RULES_VERSION,
             )
         except StorageError:
             log.exception("creating table %s failed", hello.table)
             return None
-        table = Table(hello.table, options, hello.trade_seconds, salt=salt)
+        now = self.clock()
+        table = Table(
+            hello.table, options, hello.trade_seconds, salt=salt, created_by=address, changed=now
+        )
         self.tables[hello.table] = table
+        self._created.setdefault(address, deque()).append(now)
         log.info(
             "table %s created for %d players (%s setup)", hello.table, hello.players, hello.setup
         )
@@ -377,6 +603,7 @@ class Session:
                 old.table = old.seat = None
             out.append(Close(slot.conn, 4000, "this seat was taken back by a new connection"))
         slot.conn, slot.absent_since, slot.bot = conn, None, False
+        table.changed = self.clock()
         info.table, info.seat = table.name, seat
         log.info("seat %d of table %s is back", seat, table.name)
         out.append(Send(conn, self._welcome(resume.id, table, seat, slot.name, None)))
@@ -424,17 +651,21 @@ class Session:
         return [Send(conn, {"type": "accepted", "re": act.id, "version": state.version}), *out]
 
     def _commit(self, table: Table, seat: int, action: Action) -> Output | None:
-        """Store, then apply, then tell: None if the store refused (state unchanged)."""
+        """Apply, store (with the digest of the state it led to), then tell: None if the
+        store refused, and the state is as it was."""
         state = table.state
         assert state is not None
+        before = state.copy(keep_log=True)
+        push_unchecked(state, seat, action)
         try:
             self.store.append_action(
-                table.name, state.version + 1, seat, action_to_json(action, BOARD)
+                table.name, state.version, seat, action_to_json(action, BOARD), state.digest()
             )
         except StorageError:
             log.exception("storing an action of table %s failed", table.name)
+            state.revert_to(before)
             return None
-        push_unchecked(state, seat, action)
+        table.changed = self.clock()
         if state.phase == Phase.TRADE:
             if table.trade_deadline is None:
                 table.trade_deadline = self.clock() + table.trade_seconds
@@ -467,7 +698,26 @@ class Session:
             ]
             if waiting:
                 times.append(min(waiting) + self.hello_seconds)
-        takeover = self.limits.takeover_seconds
+        limits = self.limits
+        times += [t.notice_due for t in self.tables.values() if t.notice_due is not None]
+        if limits.spectator_idle_seconds is not None:
+            times += [
+                self._spectator_idle_at(info, limits.spectator_idle_seconds)
+                for info in self.conns.values()
+                if info.spectator and not info.closing
+            ]
+        if limits.unstarted_table_seconds is not None:
+            times += [
+                table.changed + limits.unstarted_table_seconds
+                for table in self.tables.values()
+                if self._abandoned(table)
+            ]
+        times += [
+            table.changed + limits.finished_memory_seconds
+            for table in self.tables.values()
+            if self._forgettable(table)
+        ]
+        takeover = limits.takeover_seconds
         if takeover is not None and self.takeover is not None:
             for table in self.tables.values():
                 if table.state is None or table.finished:
@@ -492,6 +742,7 @@ class Session:
             ]
             for item in out:
                 self.conns[item.conn].closing = True
+        out += self._housekeeping(now)
         for table in self.tables.values():
             state = table.state
             if state is None or table.finished:
@@ -501,6 +752,66 @@ class Session:
                     if state.phase == Phase.TRADE and seat != state.current:
                         out += self._commit(table, seat, (Kind.ANSWER, 0)) or []
             out += self._takeovers(table, now)
+        return out
+
+    def _spectator_idle_at(self, info: Connection, idle: float) -> float:
+        table = self.tables.get(info.table or "")
+        changed = table.changed if table is not None else 0.0
+        return max(info.last_active, changed) + idle
+
+    def _abandoned(self, table: Table) -> bool:
+        """A table nobody plays at: never started, nobody seated and connected."""
+        return table.state is None and all(slot.conn is None for slot in table.seats)
+
+    def _housekeeping(self, now: float) -> Output:
+        """What keeps a long-running server bounded: notices of spectators' comings and
+        goings, idle spectators closed, abandoned tables removed."""
+        limits = self.limits
+        out: Output = []
+        for table in self.tables.values():
+            if table.notice_due is not None and now >= table.notice_due:
+                table.notice_due = None
+                out += self._table_update(table)
+        idle = limits.spectator_idle_seconds
+        if idle is not None:
+            for conn, info in self.conns.items():
+                if (
+                    info.spectator
+                    and not info.closing
+                    and now >= self._spectator_idle_at(info, idle)
+                ):
+                    info.closing = True
+                    out.append(Close(conn, 1000, "nothing happened for a long while"))
+        expiry = limits.unstarted_table_seconds
+        for table in list(self.tables.values()):
+            if expiry is not None and self._abandoned(table) and now >= table.changed + expiry:
+                out += self._remove_abandoned(table)
+            elif self._forgettable(table) and now >= table.changed + limits.finished_memory_seconds:
+                self._drop_from_memory(table)
+        for address, created in list(self._created.items()):
+            while created and created[0] <= now - 60.0:
+                created.popleft()
+            if not created:
+                del self._created[address]
+        return out
+
+    def _remove_abandoned(self, table: Table) -> Output:
+        try:
+            self.store.delete_unstarted_table(table.name)
+        except StorageError:
+            log.exception("removing abandoned table %s failed", table.name)
+            table.changed = self.clock()  # try again later, not on every tick
+            return []
+        log.info("table %s removed: it never started and nobody came back", table.name)
+        out: Output = [
+            Close(conn, 1000, "the table was removed: it never started")
+            for conn in table.spectators
+        ]
+        for conn in table.spectators:
+            info = self.conns.get(conn)
+            if info is not None:
+                info.closing = True
+        self._drop_from_memory(table)
         return out
 
     def _takeovers(self, table: Table, now: float) -> Output:
@@ -623,10 +934,26 @@ class Session:
         start = max(0, len(state.log) - RESYNC_EVENTS) if resync else table.sent
         events = state.log[start:]
         table.sent = len(state.log)
-        return [
-            Send(conn, self._update(table, viewer, events))
-            for conn, viewer in self._audience(table)
+        out: Output = [
+            Send(slot.conn, self._update(table, seat, events))
+            for seat, slot in enumerate(table.seats)
+            if slot.conn is not None
         ]
+        if table.spectators:
+            public = self._update(table, None, events)  # one view for every spectator
+            out += [Send(conn, public) for conn in sorted(table.spectators)]
+        return out
+
+    def _spectator_sync(self, conn: ConnId, table: Table) -> Output:
+        """A spectator's first update: the same message for all who arrive at one version."""
+        state = table.state
+        if state is None:
+            return []
+        if table.public_resync is None or table.public_resync[0] != state.version:
+            assert state.log is not None
+            recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
+            table.public_resync = (state.version, self._update(table, None, recent))
+        return [Send(conn, table.public_resync[1])]
 
     def _sync(self, conn: ConnId, table: Table, viewer: int | None) -> Output:
         """A full resync for one connection: its view and the recent events."""

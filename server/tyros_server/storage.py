@@ -1,16 +1,28 @@
 """SQLite storage: tables, seats and every accepted action, committed one by one.
 
-A game is stored as its options (the seed included) and its ordered actions;
-replaying them through the engine rebuilds the state exactly. Seat tokens are
-stored only as SHA-256 digests.
+A game is stored as its options (the seed included), the rules version it is
+played under, and its ordered actions, each with a digest of the state it led
+to; replaying them through the engine rebuilds the state exactly, and the
+digests prove it did. Seat tokens are stored only as SHA-256 digests. The file
+is created readable by its owner only (it holds every unfinished game's seed).
+
+Opening checks that the file is a sound tyros database and says in one line
+what is wrong when it is not (:class:`StoreOpenError`); :func:`backup` copies a
+live database, :func:`restore` puts a backup in place of a damaged one.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import json
+import os
+import shutil
 import sqlite3
+import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 SCHEMA = """
@@ -20,7 +32,8 @@ CREATE TABLE IF NOT EXISTS tables (
     trade_seconds INTEGER NOT NULL,
     created REAL NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
-    salt TEXT NOT NULL DEFAULT ''
+    salt TEXT NOT NULL DEFAULT '',
+    rules_version INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_name TEXT NOT NULL REFERENCES tables(name),
@@ -34,9 +47,23 @@ CREATE TABLE IF NOT EXISTS actions (
     seq INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
+    digest TEXT,
     PRIMARY KEY (table_name, seq)
 );
 """
+
+APPLICATION_ID = 0x54595253
+"""SQLite's ``application_id`` of a tyros database ("TYRS"): another program's file is
+refused instead of written into."""
+
+OUR_TABLES = frozenset({"tables", "seats", "actions"})
+
+ADDED_COLUMNS = (
+    ("tables", "salt", "TEXT NOT NULL DEFAULT ''"),
+    ("tables", "rules_version", "INTEGER NOT NULL DEFAULT 0"),
+    ("actions", "digest", "TEXT"),
+)
+"""Columns added since the first schema: a database from before gets them on opening."""
 
 
 def token_digest(token: str) -> str:
@@ -45,6 +72,11 @@ def token_digest(token: str) -> str:
 
 class StorageError(RuntimeError):
     """The database refused a write: the action it carried was not accepted."""
+
+
+class StoreOpenError(StorageError):
+    """The database cannot be used at all; the message says why in one line, and what
+    to do about it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,24 +97,30 @@ class StoredTable:
     """Mixed with the seed in the table's commitment (see :func:`seed_commitment`)."""
     actions: list[tuple[int, dict[str, Any]]]
     """(seat, action JSON) in the order they were accepted."""
+    rules_version: int = 0
+    """The engine's rules version the game is played under (0: from before versions)."""
+    digests: list[str | None] | None = None
+    """The digest of the state after each action (None where none was stored)."""
 
 
 class Store:
     """One SQLite file (WAL); every write is its own committed transaction."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, create: bool = True) -> None:
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-        if "salt" not in columns:  # a database from before commitments
-            self._db.execute("ALTER TABLE tables ADD COLUMN salt TEXT NOT NULL DEFAULT ''")
+        if not create and path != ":memory:" and not Path(path).exists():
+            raise StoreOpenError(f"there is no database {path}")
+        self._db = _open(path)
 
     def close(self) -> None:
         self._db.close()
+
+    def quick_check(self) -> str | None:
+        """What ``PRAGMA quick_check`` finds wrong with the file (None: nothing)."""
+        try:
+            return _quick_check(self._db)
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
 
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         try:
@@ -99,10 +137,12 @@ class Store:
         trade_seconds: int,
         created: float,
         salt: str = "",
+        rules_version: int = 0,
     ) -> None:
         self._write(
-            "INSERT INTO tables (name, options, trade_seconds, created, salt) VALUES (?,?,?,?,?)",
-            (name, json.dumps(options), trade_seconds, created, salt),
+            "INSERT INTO tables (name, options, trade_seconds, created, salt, rules_version) "
+            "VALUES (?,?,?,?,?,?)",
+            (name, json.dumps(options), trade_seconds, created, salt, rules_version),
         )
 
     def add_seat(self, table: str, seat: int, name: str, digest: str) -> None:
@@ -111,18 +151,56 @@ class Store:
             (table, seat, name, digest),
         )
 
-    def append_action(self, table: str, seq: int, seat: int, action: dict[str, Any]) -> None:
+    def append_action(
+        self,
+        table: str,
+        seq: int,
+        seat: int,
+        action: dict[str, Any],
+        digest: str | None = None,
+    ) -> None:
         self._write(
-            "INSERT INTO actions (table_name, seq, seat, action) VALUES (?,?,?,?)",
-            (table, seq, seat, json.dumps(action)),
+            "INSERT INTO actions (table_name, seq, seat, action, digest) VALUES (?,?,?,?,?)",
+            (table, seq, seat, json.dumps(action), digest),
         )
 
     def mark_finished(self, table: str) -> None:
         self._write("UPDATE tables SET finished = 1 WHERE name = ?", (table,))
 
+    def delete_unstarted_table(self, name: str) -> None:
+        """Remove a table at which nothing was played (its seats, then itself)."""
+        try:
+            with self._db:
+                self._db.execute("BEGIN IMMEDIATE")
+                if self._db.execute(
+                    "SELECT 1 FROM actions WHERE table_name = ? LIMIT 1", (name,)
+                ).fetchone():
+                    raise StorageError(f"table {name} has actions: it is not removed")
+                self._db.execute("DELETE FROM seats WHERE table_name = ?", (name,))
+                self._db.execute("DELETE FROM tables WHERE name = ?", (name,))
+        except sqlite3.Error as exc:
+            raise StorageError(str(exc)) from exc
+
+    def has_table(self, name: str) -> bool:
+        found = self._db.execute("SELECT 1 FROM tables WHERE name = ?", (name,)).fetchone()
+        return found is not None
+
+    def table_size(self, name: str) -> tuple[int, str]:
+        """(players, setup) as stored, read leniently (for a table that cannot be loaded)."""
+        row = self._db.execute("SELECT options FROM tables WHERE name = ?", (name,)).fetchone()
+        players, setup = 4, "first"
+        with contextlib.suppress(ValueError, TypeError, AttributeError):
+            options = json.loads(row[0])
+            if options.get("players") in (3, 4):
+                players = options["players"]
+            if options.get("setup") in ("first", "variable"):
+                setup = options["setup"]
+        return players, setup
+
     def load_table(self, name: str) -> StoredTable | None:
         row = self._db.execute(
-            "SELECT name, options, trade_seconds, finished, salt FROM tables WHERE name = ?",
+            "SELECT name, options, trade_seconds, finished, salt, rules_version FROM tables "
+            "WHERE name = ?",
             (name,),
         ).fetchone()
         if row is None:
@@ -134,13 +212,29 @@ class Store:
                 (name,),
             )
         ]
-        actions = [
-            (seat, json.loads(text))
-            for seat, text in self._db.execute(
-                "SELECT seat, action FROM actions WHERE table_name = ? ORDER BY seq", (name,)
-            )
-        ]
-        return StoredTable(row[0], json.loads(row[1]), row[2], bool(row[3]), seats, row[4], actions)
+        actions, digests = [], []
+        for seat, text, digest in self._db.execute(
+            "SELECT seat, action, digest FROM actions WHERE table_name = ? ORDER BY seq", (name,)
+        ):
+            actions.append((seat, json.loads(text)))
+            digests.append(digest)
+        return StoredTable(
+            row[0],
+            json.loads(row[1]),
+            row[2],
+            bool(row[3]),
+            seats,
+            row[4],
+            actions,
+            rules_version=row[5],
+            digests=digests,
+        )
+
+    def counts(self) -> tuple[int, int]:
+        """(tables, actions) held: what a restore says it brought back."""
+        tables = self._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        actions = self._db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        return int(tables), int(actions)
 
     def table_names(self, *, unfinished_only: bool = False) -> list[str]:
         sql = "SELECT name FROM tables"
@@ -169,3 +263,231 @@ def fairness(seed: int, salt: str, finished: bool) -> dict[str, Any]:
     if finished:
         out.update(seed=seed, salt=salt)
     return out
+
+
+# Opening, checking, backing up ---------------------------------------------------------
+
+
+def _open(path: str) -> sqlite3.Connection:
+    """Open (creating if missing, owner-only) a tyros database, migrate it, check it."""
+    if path != ":memory:":
+        _refuse_unusable_file(path)
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=2.0)
+    except sqlite3.Error as exc:
+        raise StoreOpenError(f"cannot open the database {path}: {exc}") from exc
+    try:
+        _prepare(db, path)
+    except StoreOpenError:
+        db.close()
+        raise
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise StoreOpenError(_explain(path, exc)) from exc
+    return db
+
+
+def _refuse_unusable_file(path: str) -> None:
+    file = Path(path)
+    if not file.exists():
+        if not file.parent.is_dir():
+            raise StoreOpenError(f"cannot create the database {path}: no folder {file.parent}")
+        try:  # created owner-only; SQLite gives its -wal and -shm files the same mode
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise StoreOpenError(
+                f"cannot create the database {path}: {exc.strerror or exc}"
+            ) from exc
+        return
+    if file.is_dir():
+        raise StoreOpenError(f"the database {path} is a folder, not a file")
+    if file.stat().st_size == 0 and not Path(path + "-wal").exists():
+        raise StoreOpenError(
+            f"the database {path} is empty (0 bytes): it was cut or never written. Restore it "
+            f"with 'tyros-server restore --db {path}', or delete it to start with no tables"
+        )
+    if not os.access(path, os.R_OK | os.W_OK):
+        raise StoreOpenError(
+            f"the database {path} cannot be read and written by this user (mode "
+            f"{file.stat().st_mode & 0o777:o})"
+        )
+
+
+def _prepare(db: sqlite3.Connection, path: str) -> None:
+    application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    existing = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if application_id not in (0, APPLICATION_ID) or (existing and "tables" not in existing):
+        raise StoreOpenError(
+            f"{path} is not a tyros database (it is another program's SQLite file): give "
+            "another --db"
+        )
+    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if str(mode).lower() != "wal" and path != ":memory:":
+        raise StoreOpenError(f"the database {path} cannot be written (journal mode {mode})")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    problem = _quick_check(db)
+    if problem is not None:
+        raise StoreOpenError(
+            f"the database {path} is damaged ({problem}): restore it with "
+            f"'tyros-server restore --db {path}'"
+        )
+    db.executescript(SCHEMA)
+    for table, column, declaration in ADDED_COLUMNS:  # a database from an older version
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declaration}")
+    if application_id != APPLICATION_ID:
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+
+
+def _quick_check(db: sqlite3.Connection) -> str | None:
+    rows = [row[0] for row in db.execute("PRAGMA quick_check")]
+    return None if rows == ["ok"] else "; ".join(str(row) for row in rows[:3])
+
+
+def _explain(path: str, exc: sqlite3.DatabaseError) -> str:
+    text = str(exc)
+    if "not a database" in text:
+        return f"{path} is not a SQLite database (or is damaged beyond reading): give another --db"
+    if "locked" in text or "busy" in text:
+        return f"the database {path} is locked by another program: stop it, or give another --db"
+    if "readonly" in text or "read-only" in text:
+        return f"the database {path} is read-only for this user: give a writable --db"
+    if "malformed" in text or "corrupt" in text:
+        return (
+            f"the database {path} is damaged ({text}): restore it with "
+            f"'tyros-server restore --db {path}'"
+        )
+    return f"cannot use the database {path}: {text}"
+
+
+def backup_paths(path: str, keep: int) -> list[Path]:
+    """Where the rolling backups of ``path`` live, newest first."""
+    return [Path(f"{path}.backup-{number}") for number in range(1, keep + 1)]
+
+
+def backup(path: str, keep: int = 3) -> Path:
+    """Copy the live database ``path`` (SQLite's online backup: a consistent snapshot while
+    the server writes) to ``PATH.backup-1``, the older copies moving one place down.
+
+    Uses its own connection, so it may run in a worker thread beside the server's.
+    """
+    paths = backup_paths(path, keep)
+    fresh = Path(f"{path}.backup-new")
+    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+    try:
+        fresh.unlink(missing_ok=True)
+        os.close(os.open(fresh, os.O_CREAT | os.O_WRONLY, 0o600))
+        target = sqlite3.connect(fresh)
+        try:
+            source.backup(target)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    for older, newer in zip(reversed(paths[1:]), reversed(paths[:-1]), strict=True):
+        if newer.exists():
+            os.replace(newer, older)
+    os.replace(fresh, paths[0])
+    return paths[0]
+
+
+def check_file(path: Path) -> str | None:
+    """What is wrong with a database file as a backup to restore (None: it is sound)."""
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return str(exc)
+    try:
+        existing = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not existing >= OUR_TABLES:
+            return "it is not a tyros database"
+        return _quick_check(db)
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        db.close()
+
+
+def restore(path: str, source: Path | None = None, keep: int = 3) -> tuple[Path, Path | None]:
+    """Put a sound backup in place of the database ``path``: the newest sound one of its
+    rolling backups, or ``source``. The file it replaces is kept beside it, renamed
+    (nothing is deleted). Returns (the backup used, where the old file went).
+
+    The caller makes sure no server is using ``path`` (see :class:`DatabaseLock`).
+    """
+    candidates = [source] if source is not None else backup_paths(path, keep)
+    problems = []
+    for candidate in candidates:
+        if not candidate.exists():
+            problems.append(f"{candidate}: missing")
+            continue
+        problem = check_file(candidate)
+        if problem is None:
+            break
+        problems.append(f"{candidate}: {problem}")
+    else:
+        raise StoreOpenError("no sound backup to restore: " + "; ".join(problems))
+    moved = None
+    if Path(path).exists():
+        moved = Path(f"{path}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+        os.replace(path, moved)
+        for suffix in ("-wal", "-shm"):
+            if Path(path + suffix).exists():
+                os.replace(path + suffix, f"{moved}{suffix}")
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600))
+    shutil.copyfile(candidate, path)
+    return candidate, moved
+
+
+class DatabaseLock:
+    """One server per database file: an exclusive lock on ``PATH.lock``, which also says
+    who holds it, so a second server can name the first instead of starting beside it
+    (two servers on one file would each refuse the other's actions)."""
+
+    def __init__(self, path: str, holder: str) -> None:
+        self.path = Path(f"{path}.lock")
+        self._fd: int | None = None
+        self.holder = holder
+
+    def acquire(self) -> None:
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise StoreOpenError(f"cannot create the lock file {self.path}: {exc}") from exc
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                other = os.read(fd, 500).decode("utf-8", "replace").strip()
+            finally:
+                os.close(fd)
+            raise StoreOpenError(
+                f"the database {self.path.name[:-5]} is in use by another tyros-server "
+                f"({other or 'unknown'}): stop it first, or give another --db"
+            ) from None
+        self._fd = fd
+        self.describe(self.holder)
+
+    def describe(self, holder: str) -> None:
+        """Say who holds the lock (once the port is known)."""
+        self.holder = holder
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, f"{holder}, pid {os.getpid()}".encode(), 0)
+
+    def release(self) -> None:
+        if self._fd is not None:
+            self.path.unlink(missing_ok=True)  # while still held: no other server's file
+            os.close(self._fd)  # closing drops the lock
+            self._fd = None
+
+    def __enter__(self) -> DatabaseLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

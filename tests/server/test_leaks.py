@@ -27,12 +27,13 @@ from tyros_protocol.board import BOARD
 from tyros_protocol.cards import counts_from_names
 from tyros_server.app import TyrosServer
 from tyros_server.engine import GameState, Options, new_game, parse_action, push
-from tyros_server.session import Connection, Output, Send
+from tyros_server.session import Connection, Limits, Output, Send
 from websockets.asyncio.server import ServerConnection
 
 from .conftest import (
     GAME_TIMEOUT,
     RawClient,
+    ServerFactory,
     cancel_all,
     finish,
     light_bot,
@@ -207,8 +208,12 @@ async def watch(
 
 
 async def test_no_frame_shows_a_seat_anything_of_another_seat(
-    server: TyrosServer, recorder: Recorder, open_client: Callable[..., Awaitable[RawClient]]
+    make_server: ServerFactory,
+    recorder: Recorder,
+    open_client: Callable[..., Awaitable[RawClient]],
 ) -> None:
+    # Every table and bot is on one address here: more than a server allows one by default.
+    server = await make_server(limits=Limits(tables_per_minute=1000, address_per_second=None))
     url = url_of(server)
     rng = random.Random(1)
     tables = [(f"four-{t}", 4, "first", 1000 + t) for t in range(FOUR_PLAYER_TABLES)]

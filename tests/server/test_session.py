@@ -423,8 +423,13 @@ def test_spectators_see_public_views_and_cannot_act(harness: Harness) -> None:
     out = harness.hello(watcher, "show", "Eve", spectate=True)
     welcome = first(out, watcher, "welcome")
     assert (welcome["seat"], welcome["name"], welcome["token"]) == (None, None, None)
+    assert first(out, watcher, "table")["table"]["spectators"] == 1
+    # The others hear of spectators in one notice a little later, not one by one.
+    assert all(not to(out, s.conn) for s in seated)
+    harness.clock.advance(Limits().notice_seconds)
+    notice = harness.tick()
     for s in seated:
-        assert first(out, s.conn, "table")["table"]["spectators"] == 1
+        assert first(notice, s.conn, "table")["table"]["spectators"] == 1
     update = first(out, watcher, "update")
     assert update["view"]["viewer"] is None and update["prompt"] is None
     assert "hand" not in update["view"] and "tiles" not in update["view"]
@@ -444,8 +449,10 @@ def test_spectators_see_public_views_and_cannot_act(harness: Harness) -> None:
         assert seen["view"] == view(state, None)
         public = [e for event in state.log[start:] if (e := event_view(event, None)) is not None]
         assert seen["events"] == public
-    # A spectator leaving is counted out, and the others are told.
-    left = harness.disconnect(watcher)
+    # A spectator leaving is counted out, and the others are told in the next notice.
+    assert harness.disconnect(watcher) == []
+    harness.clock.advance(Limits().notice_seconds)
+    left = harness.tick()
     assert left and all(item.message["type"] == "table" for item in left)
     assert all(item.message["table"]["spectators"] == 0 for item in left)
     assert {item.conn for item in left} == {s.conn for s in seated}

@@ -255,6 +255,11 @@ ERROR_WORDS: dict[str, str] = {
     "too_many_connections": "the server has too many connections now: trying again",
     "seed_not_allowed": "this server deals its own games: leave out --seed",
     "name_taken": "a player at that table has your name already: choose another with --name",
+    "too_many_tables": "the server hosts as many tables as it may now: join one of them, "
+    "or try again later",
+    "too_many_spectators": "that table has as many spectators as it allows: try again later",
+    "table_unavailable": "that table's stored game cannot be loaded: ask the server's host "
+    "(its log says why)",
     "internal_error": "the server could not store that: try again",
     "malformed_action": "the server could not read that action",
     "game_over": "the game is over",

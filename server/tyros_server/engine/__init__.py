@@ -83,7 +83,7 @@ from .legal import (
 )
 from .payments import ONE, minus, plus
 from .record import RECORD_FORMAT, export_record, replay
-from .rules import new_game, push, push_unchecked
+from .rules import RULES_VERSION, new_game, push, push_unchecked
 from .scoring import BONUS, CITY_POINTS, SHIP_POINTS, score_game
 from .state import (
     MAX_SEATS,
@@ -138,6 +138,7 @@ __all__ = [
     "P_TRADE",
     "RECORD_FORMAT",
     "RETURNED_TILE",
+    "RULES_VERSION",
     "SHIP_PAY",
     "SHIP_POINTS",
     "TRADE_GET",

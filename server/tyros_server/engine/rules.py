@@ -66,6 +66,11 @@ from .state import (
 
 CARDS_DEALT = {3: 12, 4: 10}
 
+RULES_VERSION = 1
+"""Raise it with any change that makes stored actions play out differently (a rule, a
+shuffle, the order of a listing): a server refuses to resume a game stored under another
+version instead of letting it silently diverge."""
+
 
 # Setup and the flow of a round ----------------------------------------------------
 

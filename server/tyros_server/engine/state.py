@@ -6,6 +6,8 @@ reads it directly (see :mod:`.views`).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from dataclasses import dataclass
 from enum import IntEnum
@@ -253,6 +255,24 @@ class GameState:
             tuple(self.city_supply),
             self.all_four_bonus,
         )
+
+    def digest(self) -> str:
+        """A stable digest of every rules-relevant field and of how far chance has gone:
+        two engines that agree on a game agree on this after every action, so a stored
+        game can prove that it replays as it was played.
+
+        >>> from tyros_server.engine import new_game
+        >>> new_game(Options(players=3, seed=1)).digest() == new_game(Options(3, seed=1)).digest()
+        True
+        """
+        text = json.dumps([self.fingerprint(), self.chances], separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def revert_to(self, snapshot: GameState) -> None:
+        """Become ``snapshot`` (a :meth:`copy` with its log) again, in place: an action the
+        store refused is undone, and whoever holds this state sees the undo."""
+        for name in GameState.__slots__:
+            setattr(self, name, getattr(snapshot, name))
 
     # Small queries used everywhere -------------------------------------------------
 

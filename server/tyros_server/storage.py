@@ -345,7 +345,9 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
 
 def _quick_check(db: sqlite3.Connection) -> str | None:
     rows = [row[0] for row in db.execute("PRAGMA quick_check")]
-    return None if rows == ["ok"] else "; ".join(str(row) for row in rows[:3])
+    if rows == ["ok"]:
+        return None
+    return " ".join("; ".join(str(row) for row in rows[:3]).split())  # one line
 
 
 def _explain(path: str, exc: sqlite3.DatabaseError) -> str:

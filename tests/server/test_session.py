@@ -118,9 +118,9 @@ class Harness:
                 self.latest[item.conn] = item.message
         return out
 
-    def connect(self) -> int:
+    def connect(self, address: str = "127.0.0.1") -> int:
         conn = next(self._conns)
-        assert self._record(self.session.connect(conn, "127.0.0.1")) == []
+        assert self._record(self.session.connect(conn, address)) == []
         return conn
 
     def receive(self, conn: int, data: str | bytes) -> Output:

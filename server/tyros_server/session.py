@@ -552,15 +552,14 @@ class Session:
                 f"this server hosts {open_tables} unfinished tables, as many as it may: "
                 "join one of them, or try again later"
             )
-        recent = self._created.get(address)
-        if recent is not None:
-            while recent and recent[0] <= self.clock() - 60.0:
-                recent.popleft()
-            if len(recent) >= limits.tables_per_minute:
-                return (
-                    f"you created {len(recent)} tables in the last minute, as many as this "
-                    "server allows: try again in a minute"
-                )
+        recent = self._created.get(address, deque())
+        while recent and recent[0] <= self.clock() - 60.0:
+            recent.popleft()
+        if len(recent) >= limits.tables_per_minute:
+            return (
+                f"this server allows {limits.tables_per_minute} new tables a minute from one "
+                f"address, and yours made {len(recent)} in the last minute: try again later"
+            )
         return None
 
     def _create_table(self, hello: Hello, address: str) -> Table | None:

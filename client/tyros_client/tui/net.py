@@ -25,7 +25,12 @@ from ..paths import data_dir, write_private_json
 from ..session import ClientSession, Join, error_code
 from ..tls import ServerTrust
 from .state import ClientState
-from .text import error_words
+from .text import error_words, printable
+
+SERVER_EXPLAINS = frozenset(
+    {ErrorCode.TOO_MANY_TABLES, ErrorCode.TOO_MANY_SPECTATORS, ErrorCode.TABLE_UNAVAILABLE}
+)
+"""Refusals whose own message says more than our words could (which limit, which table)."""
 
 log = logging.getLogger("tyros.client")
 
@@ -166,7 +171,10 @@ class NetClient:
             return
         self.state.handle(message)
         if self.session.fatal is not None:
-            self.state.fatal = f"the server refused to seat you: {error_words(code)}"
+            words = error_words(code)
+            if code in SERVER_EXPLAINS and isinstance(message.get("message"), str):
+                words = printable(message["message"])[:300]
+            self.state.fatal = f"the server refused to seat you: {words}"
             self.state.note(self.state.fatal)
 
     def _status(self, status: str, detail: str) -> None:

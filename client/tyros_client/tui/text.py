@@ -13,6 +13,7 @@ shown by a letter (A for seat 0, B for seat 1, ...) and their name.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -270,6 +271,18 @@ ERROR_WORDS: dict[str, str] = {
     "trade_already_tried": "you have tried a trade this turn already",
 }
 """Each error code of the protocol in a player's words (the code itself is never shown)."""
+
+
+def printable(text: str) -> str:
+    """Text from the network made safe for a terminal: control and format characters
+    (escapes, bidi overrides, zero-width marks) become ``?``.
+
+    >>> printable("ok\x1b[2Jbad\u202e")
+    'ok?[2Jbad?'
+    """
+    return "".join(
+        "?" if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") else ch for ch in text
+    )
 
 
 def error_words(code: object) -> str:

@@ -25,6 +25,7 @@ from tyros_client.tui.app import TyrosApp, build, run_client
 from tyros_client.tui.net import JoinOptions, NetClient, TokenStore
 from tyros_protocol import PROTOCOL_VERSION
 from tyros_server.app import ServerConfig, TyrosServer
+from tyros_server.session import Limits
 from websockets.asyncio.client import connect
 
 TIMEOUT = 20.0
@@ -73,9 +74,9 @@ async def on_screen(ui: TyrosApp, text: str, timeout: float = TIMEOUT) -> str:
 
 
 @contextlib.asynccontextmanager
-async def server(tmp_path: Path) -> AsyncIterator[TyrosServer]:
+async def server(tmp_path: Path, **config: Any) -> AsyncIterator[TyrosServer]:
     running = TyrosServer(
-        ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db"), allow_seed=True)
+        ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "t.db"), allow_seed=True, **config)
     )
     await running.start()
     try:
@@ -474,6 +475,17 @@ async def test_a_second_client_with_the_same_name_gets_another_seat(tmp_path: Pa
                 await until(lambda: ui.state.seat is not None, "a seat")
                 state_seats.append(ui.state.seat)
         assert state_seats == [0, 1]
+
+
+async def test_a_limit_is_explained_in_the_servers_own_words(tmp_path: Path) -> None:
+    async with (
+        server(tmp_path, limits=Limits(max_open_tables=0)) as running,
+        client(f"ws://127.0.0.1:{running.port}", "new", rows=24, columns=80) as (ui, _),
+    ):
+        await until(lambda: ui.state.fatal, "the refusal")
+        assert "0 unfinished tables, as many as it may" in (ui.state.fatal or "")
+        text = await on_screen(ui, "unfinished")
+        assert "refused to seat you" in text
 
 
 async def test_a_full_table_is_refused_with_a_hint(tmp_path: Path) -> None:

@@ -97,8 +97,11 @@ class _BotPlayer:
         self.connection: Connection | None = None
         self._waiting: list[dict[str, Any]] = []
         self.thinking: asyncio.Task[None] | None = None
-        self._acted_version = -1
-        """The newest prompt version acted on (a prompt is answered once)."""
+        self._acted = -1
+        """The id of the newest prompt acted on (a prompt is answered once)."""
+        self._retried = -1
+        """The id of the newest prompt thought about again after a refusal (once only)."""
+        self._latest: dict[str, Any] | None = None
         self._offered: set[tuple[int, str]] = set()
         """(round, offer) of every trade this bot proposed: none is made twice in a round."""
 
@@ -111,7 +114,7 @@ class _BotPlayer:
                 self.bot = make_bot(run.strategy, run.seat, self.rng, **run.options)
             elif self.bot is not None:
                 self._waiting.append({"forget": True})  # recent events come again
-            self._acted_version = -1  # an action sent before a crash may not have landed
+            self._acted = -1  # an action sent before a crash may not have landed
         elif kind == "table":
             run.names = [s["name"] for s in message["table"]["seats"]]
         elif kind == "error":
@@ -120,15 +123,28 @@ class _BotPlayer:
             log.debug(
                 "%s: server error %s: %s", run.name, message.get("code"), message.get("message")
             )
+            latest = self._latest
+            if latest is not None and latest.get("prompt") and self.bot is not None:
+                prompt = prompt_id(latest["prompt"])
+                if self._acted == prompt and self._retried != prompt:
+                    # Our action for this prompt was refused, and the prompt stays: think
+                    # once more rather than wait for a prompt that will not change.
+                    self._retried, self._acted = prompt, -1
+                    self._waiting.append(latest)
+                    self._think_soon()
         elif kind == "update" and self.bot is not None:
             if message["view"]["phase"] == "over":
                 run.score = message["view"]["score"]
                 if self.connection is not None:
                     self.connection.stop()
                 return
+            self._latest = message
             self._waiting.append(message)
-            if self.thinking is None or self.thinking.done():
-                self.thinking = asyncio.ensure_future(self._think())
+            self._think_soon()
+
+    def _think_soon(self) -> None:
+        if self.thinking is None or self.thinking.done():
+            self.thinking = asyncio.ensure_future(self._think())
 
     async def _think(self) -> None:
         bot = self.bot
@@ -147,7 +163,7 @@ class _BotPlayer:
             if action is None or prompt is None or not still_legal(action, prompt):
                 continue  # the game moved on while the bot thought: think again
             if self.session.send_action(action):
-                self._acted_version = int(prompt["version"])  # the version it went out for
+                self._acted = prompt_id(prompt)  # the prompt it went out for
                 self.run.actions_sent += 1
                 if self.connection is not None:
                     self.connection.flush()
@@ -163,8 +179,8 @@ class _BotPlayer:
         latest = next((m for m in reversed(batch) if "view" in m), None)
         if latest is None or not latest.get("prompt"):
             return None, -1
-        version = int(latest["prompt"]["version"])
-        if version <= self._acted_version:
+        version = prompt_id(latest["prompt"])
+        if version <= self._acted:
             return None, -1
         game_round = int(latest["view"].get("round", 0))
         action = _choose(bot, self.run, latest, {o for r, o in self._offered if r == game_round})
@@ -320,3 +336,13 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def prompt_id(prompt: dict[str, Any]) -> int:
+    """A prompt's id: the version it was first issued at (it stays while other seats act
+    and what this seat may do is unchanged); a server from before ids gave only a version.
+
+    >>> prompt_id({"id": 3, "version": 5, "legal": []}), prompt_id({"version": 5})
+    (3, 5)
+    """
+    return int(prompt.get("id", prompt["version"]))

@@ -86,6 +86,7 @@ JOIN_ERRORS: dict[ErrorCode, Handling] = {
     ErrorCode.SPECTATOR: Handling.FATAL,
     ErrorCode.NOT_STARTED: Handling.FATAL,
     ErrorCode.STALE_VERSION: Handling.FATAL,
+    ErrorCode.TOO_LATE: Handling.FATAL,
     ErrorCode.TOO_MANY_CONNECTIONS: Handling.RETRY,
     ErrorCode.SEED_NOT_ALLOWED: Handling.FATAL,
     ErrorCode.NAME_TAKEN: Handling.FATAL,

@@ -24,6 +24,7 @@ class ErrorCode(StrEnum):
     SPECTATOR = "spectator"
     NOT_STARTED = "not_started"
     STALE_VERSION = "stale_version"
+    TOO_LATE = "too_late"
     TOO_MANY_CONNECTIONS = "too_many_connections"
     SEED_NOT_ALLOWED = "seed_not_allowed"
     NAME_TAKEN = "name_taken"

@@ -381,6 +381,10 @@ class TableUpdate(Model):
 class Prompt(Model):
     """What the receiving seat may do now; act on one of ``legal`` (or any legal proposal)."""
 
+    id: int = 0
+    """The game version this decision began at. It stays until the seat acts, whatever the
+    other seats do meanwhile (answer a trade, keep cards), and an action sent with any
+    ``version`` from ``id`` on is taken if it is legal when it arrives."""
     version: int
     legal: list[Action]
     deadline: float | None = None

@@ -104,6 +104,30 @@ class Table:
     """When the spectators' comings and goings since the last notice are announced."""
     public_resync: tuple[int, dict[str, Any]] | None = None
     """(version, update) sent to every spectator who arrives at that version."""
+    prompts: dict[int, int] = field(default_factory=dict)
+    """Each seat to act: the version its current decision began at (its prompt's id). It
+    stays while the seat has not acted, whatever the others do meanwhile (answer a trade,
+    keep cards), and an action made for any version since is taken if legal on arrival."""
+
+    overtaken: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Each seat whose last decision was ended by another seat (a trade completed or
+    withdrawn while it was asked, time up): (the version it began at, the one it ended at)."""
+
+    def renew_prompts(self, actor: int | None = None) -> None:
+        """After ``actor`` acted (None: a new or resumed game): a seat still deciding as
+        before keeps its prompt; the actor, and a seat newly asked, get a new one."""
+        state = self.state
+        assert state is not None
+        deciding = seats_to_act(state)
+        for seat, since in self.prompts.items():
+            if seat != actor and seat not in deciding:
+                self.overtaken[seat] = (since, state.version)
+        self.prompts = {
+            seat: kept
+            if seat != actor and (kept := self.prompts.get(seat)) is not None
+            else state.version
+            for seat in deciding
+        }
 
     @property
     def finished(self) -> bool:
@@ -247,6 +271,7 @@ class Session:
                     )
             assert state.log is not None
             table.state = state
+            table.renew_prompts()
             table.sent = len(state.log)
             if state.phase == Phase.TRADE:
                 table.trade_deadline = now + table.trade_seconds
@@ -499,6 +524,7 @@ class Session:
         out: Output = [Send(conn, self._welcome(hello.id, table, seat, hello.name, token))]
         if len(table.seats) == table.options.players:
             table.state = new_game(table.options)
+            table.renew_prompts()
             log.info("table %s starts", table.name)
         out += self._table_update(table)
         if table.state is not None:
@@ -633,7 +659,23 @@ class Session:
                     conn, act.id, ErrorCode.NOT_STARTED, "the game starts when every seat is taken"
                 )
             ]
-        if act.version != state.version:
+        since = table.prompts.get(info.seat)
+        # Made for an older version: taken if this seat's decision is the same since (the
+        # engine checks it is legal now); if the seat has nothing to decide any more, the
+        # engine says why. Only a seat that acted since, or was asked anew, is stale.
+        deciding = since is not None and since <= act.version <= state.version
+        began, ended = table.overtaken.get(info.seat, (0, 0))
+        if since is None and began <= act.version < ended:
+            return [
+                self._error(
+                    conn,
+                    act.id,
+                    ErrorCode.TOO_LATE,
+                    "another seat ended that decision before your action arrived (the trade "
+                    "was completed or withdrawn, or the time to answer ran out): nothing to do",
+                )
+            ]
+        if act.version != state.version and not deciding and since is not None:
             return [
                 self._error(
                     conn, act.id, ErrorCode.STALE_VERSION, f"the game is at version {state.version}"
@@ -656,6 +698,8 @@ class Session:
         assert state is not None
         before = state.copy(keep_log=True)
         push_unchecked(state, seat, action)
+        prompts, overtaken = table.prompts, dict(table.overtaken)
+        table.renew_prompts(seat)
         try:
             self.store.append_action(
                 table.name, state.version, seat, action_to_json(action, BOARD), state.digest()
@@ -663,6 +707,7 @@ class Session:
         except StorageError:
             log.exception("storing an action of table %s failed", table.name)
             state.revert_to(before)
+            table.prompts, table.overtaken = prompts, overtaken
             return None
         table.changed = self.clock()
         if state.phase == Phase.TRADE:
@@ -915,6 +960,7 @@ class Session:
             ):
                 deadline = max(0.0, table.trade_deadline - self.clock())
             prompt = {
+                "id": table.prompts[viewer],
                 "version": state.version,
                 "deadline": deadline,
                 "legal": [action_to_json(a, BOARD) for a in legal_actions(state, viewer)],

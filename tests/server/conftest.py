@@ -188,7 +188,7 @@ async def light_bot(
     def handle(message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "error":  # a rate limit is handled by the session: sent again
-            assert message["code"] == "stale_version", message
+            assert message["code"] in ("stale_version", "too_late"), message
         elif kind == "update":
             if message["view"]["phase"] == "over":
                 score.update(message["view"]["score"])

@@ -636,9 +636,16 @@ def engine_refusal(live: LiveServer, seat: int, message: dict[str, Any]) -> str 
     wire = parsed.action.model_dump(by_alias=True)
 
     def decide() -> str | None:
-        state = live.server.session.tables[TABLE].state
+        table = live.server.session.tables[TABLE]
+        state = table.state
         assert state is not None
-        if message["version"] != state.version:
+        # An older version is fine while the seat's decision stands (the engine judges the
+        # action); one from before its decision began, or from the future, is stale.
+        since, version = table.prompts.get(seat), message["version"]
+        began, ended = table.overtaken.get(seat, (0, 0))
+        if since is None and began <= version < ended:
+            return "too_late"
+        if version != state.version and since is not None and not since <= version <= state.version:
             return "stale_version"
         try:
             check_action(state, seat, parse_action(wire, BOARD))

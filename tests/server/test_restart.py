@@ -31,6 +31,7 @@ from tyros_server.engine import (
     new_game,
     parse_action,
     push,
+    seats_to_act,
 )
 
 from .conftest import (
@@ -80,6 +81,16 @@ def count_actions(db: Path) -> int:
         conn.close()
 
 
+def to_act_by_version(options: dict[str, Any], rows: list[tuple[int, int, str]]) -> list[set[int]]:
+    """For each version of the game, the seats that had something to decide."""
+    state = new_game(Options(**options))
+    deciding = [set(seats_to_act(state))]
+    for _, seat, text in rows:
+        push(state, seat, parse_action(json.loads(text), BOARD))
+        deciding.append(set(seats_to_act(state)))
+    return deciding
+
+
 def replay_rows(options: dict[str, Any], rows: list[tuple[int, int, str]]) -> GameState:
     state = new_game(Options(**options))
     for _, seat, text in rows:
@@ -104,10 +115,11 @@ def check_nothing_lost_nothing_doubled(
             continue
         sent = {m["id"]: m for m in traffic.sent if m.get("type") == "action"}
         for m in sent.values():
-            sent_for.setdefault(seat, set()).add((m["version"] + 1, canonical(m["action"])))
+            sent_for.setdefault(seat, set()).add((m["version"], canonical(m["action"])))
         for ack in traffic.of_type("accepted"):
             message = sent[ack["re"]]
-            assert ack["version"] == message["version"] + 1, (ack, message)
+            # Taken at the version it was made for, or later if the seat's prompt stayed.
+            assert ack["version"] >= message["version"] + 1, (ack, message)
             assert by_seq.get(ack["version"]) == (seat, canonical(message["action"])), (
                 f"acknowledged action {message} of seat {seat} is not stored as "
                 f"action {ack['version']}"
@@ -115,11 +127,21 @@ def check_nothing_lost_nothing_doubled(
             acknowledged += 1
         for error in traffic.of_type("error"):
             assert error["code"] in ("stale_version", "rate_limited"), error
-    # Every stored action is one its seat sent, for exactly the version before it.
+    # Every stored action is one its seat sent, for the version before it or for an
+    # earlier one from which the seat was deciding, without acting, until it was taken.
+    to_act = to_act_by_version(options, rows)
+    actors = {seq: seat for seq, seat, _ in rows}
     for seq, (seat, action) in by_seq.items():
-        assert (seq, action) in sent_for.get(seat, set()), (
-            f"stored action {seq} ({action}) of seat {seat} was never sent for version {seq - 1}"
-        )
+        made_for = [
+            version
+            for version, sent_action in sent_for.get(seat, set())
+            if sent_action == action and version <= seq - 1
+        ]
+        assert any(
+            all(seat in to_act[v] for v in range(version, seq))
+            and all(actors[v] != seat for v in range(version + 1, seq))
+            for version in made_for
+        ), f"stored action {seq} ({action}) of seat {seat} was never sent for its decision"
 
     state = replay_rows(options, rows)
     assert state.phase == Phase.OVER

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tyros_client.botclient import BotRun
 from tyros_protocol.board import BOARD
 from tyros_server import cli, tools
 from tyros_server.app import MAX_MESSAGE_BYTES, TyrosServer
@@ -30,6 +31,7 @@ from .conftest import (
     STEP_TIMEOUT,
     RawClient,
     ServerFactory,
+    Tap,
     bot_runs,
     cancel_all,
     find_table,
@@ -586,3 +588,49 @@ async def test_a_second_player_of_the_same_name_at_a_table_is_refused(
     assert (reply["type"], reply["code"]) == ("error", "name_taken")
     assert (await other.hello("names", "Ann B"))["seat"] == 1
     assert (await (await open_client(url)).hello("elsewhere", "Ann", players=3))["seat"] == 0
+
+
+# Simultaneous decisions never go stale ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "strategies"),
+    [
+        (4, ["random", "random", "random", "random"]),
+        (3, ["greedy", "random", "greedy"]),
+        (4, ["ismcts", "greedy", "random", "greedy"]),
+    ],
+)
+async def test_bot_games_see_no_stale_version(
+    server: TyrosServer, tap: Tap, players: int, strategies: list[str]
+) -> None:
+    """Trade answers and keeps are decided at once by several seats; another seat's answer
+    changes the game's version but not what this seat may do, so its action still counts."""
+    runs = [
+        BotRun(
+            url_of(server),
+            "simultaneous",
+            f"{strategy}-{i}",
+            strategy,
+            players=players,
+            seed=90 + players,
+            options={"iterations": 20} if strategy == "ismcts" else {},
+        )
+        for i, strategy in enumerate(strategies)
+    ]
+    scores = await play_bots(runs, 90 + players)
+    assert all(score == scores[0] for score in scores)
+    errors = [m for traffic in tap.connections for m in traffic.of_type("error")]
+    assert [e["code"] for e in errors if e["code"] == "stale_version"] == []
+    # A late answer to a trade that just ended is told so; a too-fast bot is slowed down.
+    assert {e["code"] for e in errors} <= {"too_late", "rate_limited"}
+    # Some actions really were taken for an older version than the one they landed on.
+    late = 0
+    for traffic in tap.connections:
+        sent = {m["id"]: m for m in traffic.sent if m.get("type") == "action"}
+        late += sum(
+            1
+            for ack in traffic.of_type("accepted")
+            if ack["version"] > sent[ack["re"]]["version"] + 1
+        )
+    assert late > 0

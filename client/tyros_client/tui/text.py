@@ -253,6 +253,7 @@ ERROR_WORDS: dict[str, str] = {
     "spectator": "you are watching this table: spectators cannot act",
     "not_started": "the game starts when every seat is taken",
     "stale_version": "the game moved on before your action arrived: look again",
+    "too_late": "too late: the trade ended before your answer arrived",
     "too_many_connections": "the server has too many connections now: trying again",
     "seed_not_allowed": "this server deals its own games: leave out --seed",
     "name_taken": "a player at that table has your name already: choose another with --name",

@@ -46,9 +46,11 @@ The bots think 25-75 ms (``--think-ms``), so 10 tables cost this process a fract
 core; the attacker runs in its own process at ``--attacker-nice`` (10), speaks raw
 websocket frames (no client library, never a JSON parse of what it only counts) and so
 floods with what CPU the server and the bots leave. A flood's rate is therefore bounded by
-this machine, not only by the server: compare attacks on one machine. The bench's own
-event-loop lag is reported too (a round trip is only as good as it). Only the attacker
-raises its open-files limit (to the hard limit); the server keeps the limit it inherits.
+this machine, not only by the server: compare attacks on one machine. Each attack reports
+the CPU the server, the bots, the attacker and everything else used meanwhile (a machine
+busy with other work slows every figure), and the bench's own event-loop lag (a round trip
+is only as good as it). Only the attacker raises its open-files limit (to the hard
+limit); the server keeps the limit it inherits.
 """
 
 from __future__ import annotations
@@ -1008,7 +1010,8 @@ def cpu_shares(
     seconds: float, *, server: Reading, bots: Reading, machine: Reading, attacker: float
 ) -> dict[str, int | None]:
     """Percent of one core each used over ``seconds``: the server, this process (the bots),
-    the attacker, and whatever else ran on the machine meanwhile (approximate: the
+    the attacker, and the rest of the machine's busy time (other processes, and kernel
+    work no process is charged for, such as some loopback traffic; approximate, as the
     attacker's figure includes its start-up). A busy machine slows every figure here."""
 
     def share(reading: Reading) -> float | None:

@@ -1186,7 +1186,7 @@ def print_table(results: list[dict[str, Any]], options: BenchOptions) -> None:
     print(
         f"{'attack':<14} {'peak MiB':>8} {'HWM MiB':>7} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'max ms':>7} {'unanswered':>10} {'base p99':>8} {'games':>7} {'crashed':>7} "
-        f"{'after':>6} {'probe joins':>11}"
+        f"{'after':>6} {'probe joins':>11} {'server/other CPU%':>17}"
     )
     for r in results:
         rtt, probe, after = r["round_trip_ms"], r["probe_during_attack"], r["after_attack"]
@@ -1197,12 +1197,14 @@ def print_table(results: list[dict[str, Any]], options: BenchOptions) -> None:
             f"{r['actions_never_answered']:>10} {r['baseline_round_trip_ms']['p99']!s:>8} "
             f"{r['games_finished']:>3}/{r['games_started']:<3} "
             f"{'yes' if r['server_crashed'] else 'no':>7} {'ok' if healthy else 'FAILED':>6} "
-            f"{probe['joined']:>5}/{probe['attempts']:<5}"
+            f"{probe['joined']:>5}/{probe['attempts']:<5} "
+            f"{r['cpu_percent_during_attack']['server']!s:>11}/"
+            f"{r['cpu_percent_during_attack']['others']!s:<5}"
         )
     print(
         "(round trip: action sent -> accepted, for actions sent during the attack; one never "
         "answered counts with the time it waited. games: finished/started. after: the table "
-        "list and a join once the attack is over.)"
+        "list and a join once the attack is over. other CPU: the rest of the machine's.)"
     )
     for r in results:
         print(f"\n{r['attack']}: ")

@@ -503,6 +503,7 @@ async def spectators(plan: AttackPlan, started: Callable[[], None]) -> dict[str,
     handshakes = asyncio.Semaphore(plan.handshakes_at_once)
     watching = 0
     most_watching = 0
+    most_watching_after = 0.0
     all_in_after: float | None = None
     frames = frames_bytes = 0
     start = time.monotonic()
@@ -510,10 +511,13 @@ async def spectators(plan: AttackPlan, started: Callable[[], None]) -> dict[str,
     started()
 
     async def watcher(index: int) -> None:
-        nonlocal watching, most_watching, all_in_after, frames, frames_bytes
+        nonlocal watching, most_watching, most_watching_after, all_in_after
+        nonlocal frames, frames_bytes
         address = plan.addresses[index % len(plan.addresses)]
         while time.monotonic() < deadline:
             table = await running.pick(index)
+            if time.monotonic() >= deadline:
+                return
             if table is None:
                 await asyncio.sleep(0.5)
                 continue
@@ -525,13 +529,16 @@ async def spectators(plan: AttackPlan, started: Callable[[], None]) -> dict[str,
                     await ws.send(text_frame(hello))
                     reply = await ws.first_text(STEP_TIMEOUT)
                 kind = reply_kind(reply) if reply else f"closed ({ws.close_code})"
+                if time.monotonic() >= deadline:
+                    return  # answered after the end: not counted
                 if kind != "welcome":
                     tally[f"refused: {kind}"] += 1
                     await asyncio.sleep(1.0)
                     continue
                 tally["accepted"] += 1
                 watching += 1
-                most_watching = max(most_watching, watching)
+                if watching > most_watching:
+                    most_watching, most_watching_after = watching, time.monotonic() - start
                 if watching >= plan.spectators and all_in_after is None:
                     all_in_after = time.monotonic() - start
                 try:
@@ -566,6 +573,7 @@ async def spectators(plan: AttackPlan, started: Callable[[], None]) -> dict[str,
     return {
         "spectators_wanted": plan.spectators,
         "most_watching_at_once": most_watching,
+        "most_watching_after_s": round(most_watching_after, 1),
         "all_watching_after_s": None if all_in_after is None else round(all_in_after, 1),
         "frames_read": frames,
         "mib_read": round(frames_bytes / 2**20, 1),

@@ -1,14 +1,16 @@
-"""Shared helpers for the server benchmarks: a server subprocess, free ports, memory, and
-a client session's messages over one websocket."""
+"""Shared helpers for the server benchmarks: a server subprocess, free ports, memory and CPU
+of a process, the open-files limit, and a client session's messages over one websocket."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import resource
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -84,19 +86,85 @@ class ServerProcess:
 
     def peak_memory_kib(self) -> int | None:
         """The process's peak resident set (VmHWM), while it runs."""
-        if self.proc is None:
-            return None
-        try:
-            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-        except OSError:
-            return None
-        return None
+        return None if self.proc is None else process_status_kib(self.proc.pid, "VmHWM")
 
     @property
     def url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+
+def process_status_kib(pid: int, field: str) -> int | None:
+    """A ``kB`` field of ``/proc/PID/status`` (``VmRSS``, ``VmHWM``...); None once it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time a process has used so far (``/proc/PID/stat``)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()  # the name may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> float | None:
+    """CPU seconds every process on the machine has used so far (all cores, ``/proc/stat``)."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+class RssSampler:
+    """Samples a process's resident set (``VmRSS``) in a thread, keeping the peak."""
+
+    def __init__(self, pid: int, interval: float = 0.05) -> None:
+        self.pid = pid
+        self.interval = interval
+        self.peak_kib = 0
+        self.last_kib = 0
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
+
+    def start(self) -> RssSampler:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            rss = process_status_kib(self.pid, "VmRSS")
+            if rss is not None:
+                self.last_kib = rss
+                self.peak_kib = max(self.peak_kib, rss)
+                self.samples += 1
+            self._stop.wait(self.interval)
+
+
+def raise_open_files_limit() -> tuple[int, int]:
+    """Raise this process's soft limit of open files to the hard limit; (old soft, new soft)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            return soft, soft
+        return soft, target
+    return soft, soft
 
 
 def percentile(values: list[float], q: float) -> float:

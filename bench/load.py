@@ -3,10 +3,13 @@
 Reports actions per second, the latency from an action sent to the update it
 caused (p50, p99, max), errors, and the server's peak memory. Bots think for
 ``--think-ms`` (uniformly 0.5x-1.5x) before acting, as players do; 0 means they
-answer at once, which saturates the server.
+answer at once, which saturates the server. ``--spectators N`` adds N spectator
+connections to every table, each reading every frame the server sends it until
+its game ends (a refused spectator counts as an error).
 
     python bench/load.py --tables 50 --seconds 30
     python bench/load.py --sweep 10,25,50,100 --seconds 20 --json
+    python bench/load.py --tables 100 --spectators 4 --seconds 20
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import ServerProcess, cpu_note, percentile, session_messages
-from tyros_client.session import ClientSession, Join
+from tyros_client.session import ClientSession, Join, hello_message
 
 
 @dataclass
@@ -82,8 +85,38 @@ async def bot(
             return False
 
 
+async def spectator(url: str, table: str, name: str, stats: Stats, stop_at: float) -> None:
+    """Watch ``table`` (once its first player has created it), reading every frame."""
+    hello = json.dumps(hello_message(Join(table=table, name=name, spectate=True), 1))
+
+    def count(error: str) -> None:
+        stats.errors[f"spectator:{error}"] = stats.errors.get(f"spectator:{error}", 0) + 1
+
+    async def watch() -> None:
+        while True:
+            async with connect(url, max_size=2**23, compression=None) as ws:
+                await ws.send(hello)
+                answer = json.loads(await ws.recv())
+                if answer["type"] == "error":
+                    if answer["code"] != "no_such_table":
+                        count(answer["code"])
+                        return
+                else:
+                    async for frame in ws:
+                        if '"phase":"over"' in frame:
+                            return
+            await asyncio.sleep(0.05)  # not created yet: ask again
+
+    try:
+        await asyncio.wait_for(watch(), max(0.1, stop_at - time.monotonic()))
+    except TimeoutError:
+        pass  # time is up: the bots stop too
+    except (ConnectionClosed, OSError) as exc:
+        count(type(exc).__name__)
+
+
 async def table_loop(
-    url: str, index: int, seconds: float, think: float, stats: Stats, seed: int
+    url: str, index: int, seconds: float, think: float, stats: Stats, seed: int, spectators: int
 ) -> None:
     stop_at = time.monotonic() + seconds
     for game in itertools.count():
@@ -94,18 +127,21 @@ async def table_loop(
                 *(
                     bot(url, name, f"b{seat}", random.Random(rng.random()), stats, think, stop_at)
                     for seat in range(4)
-                )
+                ),
+                *(spectator(url, name, f"s{n}", stats, stop_at) for n in range(spectators)),
             )
         except (ConnectionClosed, OSError) as exc:
             stats.errors[type(exc).__name__] = stats.errors.get(type(exc).__name__, 0) + 1
             return
-        if all(results):
+        if all(results[:4]):
             stats.games += 1
         if time.monotonic() >= stop_at:
             return
 
 
-def run(tables: int, seconds: float, think_ms: float, seed: int) -> dict[str, Any]:
+def run(
+    tables: int, seconds: float, think_ms: float, seed: int, spectators: int = 0
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         # Every bot connects from 127.0.0.1: lift the per-address cap for the bench.
         server = ServerProcess(Path(tmp) / "load.db", None, "--max-per-address", "4096")
@@ -116,7 +152,7 @@ def run(tables: int, seconds: float, think_ms: float, seed: int) -> dict[str, An
         async def main() -> None:
             await asyncio.gather(
                 *(
-                    table_loop(server.url, i, seconds, think_ms / 1000, stats, seed)
+                    table_loop(server.url, i, seconds, think_ms / 1000, stats, seed, spectators)
                     for i in range(tables)
                 )
             )
@@ -130,7 +166,8 @@ def run(tables: int, seconds: float, think_ms: float, seed: int) -> dict[str, An
     ms = [x * 1000 for x in stats.latencies]
     return {
         "tables": tables,
-        "connections": tables * 4,
+        "connections": tables * (4 + spectators),
+        "spectators_per_table": spectators,
         "seconds": round(elapsed, 1),
         "think_ms": think_ms,
         "actions": stats.actions,
@@ -157,14 +194,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think-ms", type=float, default=100.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--spectators", type=int, default=0, metavar="N", help="spectators per table"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     counts = [int(x) for x in args.sweep.split(",")] if args.sweep else [args.tables]
-    results = [run(t, args.seconds, args.think_ms, args.seed) for t in counts]
+    results = [run(t, args.seconds, args.think_ms, args.seed, args.spectators) for t in counts]
     if args.json:
         print(json.dumps(results if args.sweep else results[0], indent=1))
         return 0
-    print(f"load bench ({cpu_note()}, server and bots on loopback, think {args.think_ms} ms)")
+    watching = f", {args.spectators} spectators a table" if args.spectators else ""
+    print(
+        f"load bench ({cpu_note()}, server and bots on loopback, think {args.think_ms} ms"
+        f"{watching})"
+    )
     print(
         f"{'tables':>6} {'conns':>5} {'actions/s':>10} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'max ms':>7} {'errors':>6} {'games':>5} {'peak MiB':>8}"

@@ -26,6 +26,24 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+ONE_ADDRESS_CROWD = (
+    "--max-connections",
+    "4096",
+    "--max-per-address",
+    "4096",
+    "--address-rate",
+    "0",
+    "--tables-per-minute",
+    "100000",
+    "--max-tables",
+    "100000",
+    "--spectators-per-address",
+    "100000",
+)
+"""Server options for a benchmark whose clients all come from one loopback address: the
+bounds per address guard a server against one machine, and here one machine is everyone."""
+
+
 class ServerProcess:
     """``tyros-server`` in a subprocess on loopback, killable at will."""
 

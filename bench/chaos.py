@@ -28,7 +28,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ServerProcess, session_messages
+from _common import ONE_ADDRESS_CROWD, ServerProcess, session_messages
 from tyros_client.session import ClientSession, Join
 
 
@@ -145,7 +145,7 @@ def run(games: int, think_ms: float, seed: int, limit: float) -> dict[str, Any]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "chaos.db"
-        server = ServerProcess(db)
+        server = ServerProcess(db, None, *ONE_ADDRESS_CROWD)
         server.start()
         seats = [Seat(f"chaos-{g}", f"b{i}") for g in range(games) for i in range(4)]
         kills: list[float] = []

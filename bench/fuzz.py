@@ -29,7 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ServerProcess
+from _common import ONE_ADDRESS_CROWD, ServerProcess
 from tyros_client.session import (
     Join,
     action_message,
@@ -211,7 +211,7 @@ def run(inputs: int, connections: int, seed: int) -> dict[str, Any]:
     )
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "fuzz.db"
-        server = ServerProcess(db)
+        server = ServerProcess(db, None, *ONE_ADDRESS_CROWD)
         server.start()
 
         async def main() -> tuple[dict[str, Any], dict[str, Any]]:

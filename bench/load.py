@@ -30,7 +30,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ServerProcess, cpu_note, percentile, session_messages
+from _common import ONE_ADDRESS_CROWD, ServerProcess, cpu_note, percentile, session_messages
 from tyros_client.session import ClientSession, Join, hello_message
 
 
@@ -144,7 +144,7 @@ def run(
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         # Every bot connects from 127.0.0.1: lift the per-address cap for the bench.
-        server = ServerProcess(Path(tmp) / "load.db", None, "--max-per-address", "4096")
+        server = ServerProcess(Path(tmp) / "load.db", None, *ONE_ADDRESS_CROWD)
         server.start()
         stats = Stats()
         started = time.monotonic()

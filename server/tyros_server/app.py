@@ -378,6 +378,8 @@ class TyrosServer:
             self.deliver(self.session.connect(conn, address))
             self._wake.set()  # its hello deadline may come first
             async for frame in ws:
+                if peer.dropped:
+                    break  # it stopped reading: what it still sends is not served
                 try:
                     self.deliver(self.session.receive(conn, frame))
                     self._wake.set()
@@ -396,6 +398,9 @@ class TyrosServer:
                             )
                         ]
                     )
+                # One read can hold thousands of frames, all handed over without a pause:
+                # let the other connections (and this one's writer) run between two.
+                await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:

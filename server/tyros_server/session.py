@@ -169,7 +169,7 @@ class Limits:
     """A bot plays a disconnected seat after this long (None: the table waits)."""
     max_open_tables: int = 100
     """Unfinished tables the server hosts at once."""
-    tables_per_minute: int = 10
+    tables_per_minute: int = 20
     """Tables one address may create in a minute."""
     unstarted_table_seconds: float | None = 3600.0
     """A table that never started and has nobody seated and connected is removed after

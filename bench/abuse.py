@@ -2,7 +2,7 @@
 
 Each attack gets a fresh ``tyros-server`` subprocess (a fresh database, so every peak is
 that attack's). The server hosts ``--tables`` tables of 4 random bots that play all the
-time (in this process, each through a ``ClientSession``, from 127.0.0.1): when a game ends
+time (in this process, each through a ``ClientSession``, each table from its own address 127.0.1.N, as at a club): when a game ends
 its table loop opens a new table. Once every table has started, the bots' round trip is
 measured for ``--baseline-seconds``; then an attacker process runs one attack for
 ``--seconds`` (each attack also has its own ``--<attack>-seconds``):
@@ -23,7 +23,7 @@ measured for ``--baseline-seconds``; then an attacker process runs one attack fo
 
 The attackers connect from ``--addresses`` (127.0.0.2-5 by default: loopback takes all of
 127/8), spread round-robin (list-flood and message-flood use the first one only). While an
-attack runs, a probe (a normal client, from 127.0.0.1) connects and joins a new table every
+attack runs, a probe (a normal client, from 127.0.2.N) connects and joins a new table every
 ``--probe-interval`` s. After it, a health check asks for the table list and joins a table;
 then no new games start and the bench waits up to ``--drain-seconds`` for every started
 game to end.
@@ -83,7 +83,7 @@ from multiprocessing.connection import Connection as Pipe
 from pathlib import Path
 from typing import IO, Any
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -805,32 +805,61 @@ class BackgroundLoad:
             self.stats.runs.append(run)
             await asyncio.gather(
                 *(
-                    self._play_seat(run, f"b{seat}", random.Random(rng.random()))
+                    self._play_seat(run, f"b{seat}", random.Random(rng.random()), index)
                     for seat in range(4)
                 )
             )
             if run.finished_at is None:
                 return  # every seat gave up: do not pile new tables on a broken server
 
-    async def _play_seat(self, run: TableRun, name: str, rng: random.Random) -> None:
+    async def _play_seat(
+        self, run: TableRun, name: str, rng: random.Random, table_index: int
+    ) -> None:
         session = ClientSession(Join(table=run.name, name=name, players=4, trade_seconds=5))
         sent_at: dict[int, float] = {}
         session.on_send = lambda msg_id, version, action: sent_at.update({msg_id: time.monotonic()})
         try:
-            await self._play_seat_until_over(run, session, sent_at, rng)
+            # Each table's players at their own machine (127.0.1.N), as at a club: the
+            # server's bounds per address are the attackers' to meet, not theirs.
+            address = f"127.0.1.{table_index % 250 + 1}"
+            await self._play_seat_until_over(run, session, sent_at, rng, address)
         finally:  # over, or stopped by the drain
             self.stats.give_up_on(sent_at)
 
     async def _play_seat_until_over(
-        self, run: TableRun, session: ClientSession, sent_at: dict[int, float], rng: random.Random
+        self,
+        run: TableRun,
+        session: ClientSession,
+        sent_at: dict[int, float],
+        rng: random.Random,
+        address: str,
     ) -> None:
         stats, think = self.stats, self.options.think_ms / 1000
+        answered = -1  # the id of the newest prompt acted on: each decision is made once
+
+        async def decide(ws: ClientConnection, prompt: dict[str, Any]) -> None:
+            """Think (while the messages keep being read), then act if still asked."""
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            current = session.prompt
+            if current is None or current.get("id") != prompt.get("id"):
+                return  # decided without us (a trade ended, time ran out)
+            session.send_action(rng.choice(current["legal"]))
+            with contextlib.suppress(ConnectionClosed):
+                for frame in session.frames_to_send():
+                    await ws.send(frame)
+
         while session.fatal is None and run.finished_at is None:
             code: int | None = None
+            thinking: asyncio.Task[None] | None = None
             try:
                 async with connect(
-                    self.url, max_size=2**23, compression=None, open_timeout=10
+                    self.url,
+                    max_size=2**23,
+                    compression=None,
+                    open_timeout=10,
+                    local_addr=(address, 0),
                 ) as ws:
+                    answered = -1  # a reconnected seat decides afresh
                     async for message in session_messages(ws, session):
                         kind = message["type"]
                         if kind == "accepted":
@@ -851,14 +880,17 @@ class BackgroundLoad:
                                 sent_at.clear()  # overtaken by the last move: no answer due
                                 return
                             prompt = message.get("prompt")
-                            if prompt:
-                                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                                session.send_action(rng.choice(prompt["legal"]))
+                            if prompt and int(prompt.get("id", prompt["version"])) > answered:
+                                answered = int(prompt.get("id", prompt["version"]))
+                                thinking = asyncio.create_task(decide(ws, prompt))
                         if session.close_requested:
                             break
                     code = ws.close_code
             except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError) as exc:
                 stats.connection_trouble[type(exc).__name__] += 1
+            finally:
+                if thinking is not None:
+                    thinking.cancel()
             stats.give_up_on(sent_at)
             session.connection_lost(code)
             delay = session.reconnect_delay()
@@ -898,12 +930,14 @@ class ProbeStats:
         }
 
 
-async def join_once(url: str, table: str, stats: ProbeStats) -> None:
-    """Connect from 127.0.0.1 and join a new table, as a person would; time both steps."""
+async def join_once(url: str, table: str, stats: ProbeStats, address: str = HOST) -> None:
+    """Connect from ``address`` and join a new table, as a person would; time both steps."""
     stats.attempts += 1
     began = time.monotonic()
     try:
-        async with connect(url, compression=None, open_timeout=STEP_TIMEOUT) as ws:
+        async with connect(
+            url, compression=None, open_timeout=STEP_TIMEOUT, local_addr=(address, 0)
+        ) as ws:
             connected = time.monotonic()
             stats.connect_times.append(connected - began)
             await ws.send(json.dumps(hello_message(Join(table=table, name="probe"), 1)))
@@ -925,7 +959,8 @@ async def join_once(url: str, table: str, stats: ProbeStats) -> None:
 async def probe_joins(url: str, prefix: str, interval: float, stop: asyncio.Event) -> ProbeStats:
     stats = ProbeStats()
     for n in itertools.count():
-        await join_once(url, f"{prefix}-probe-{n}", stats)
+        # Each newcomer from a machine of their own (127.0.2.N): people, not one host.
+        await join_once(url, f"{prefix}-probe-{n}", stats, f"127.0.2.{n % 250 + 1}")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), interval)
         if stop.is_set():

@@ -170,7 +170,9 @@ class Limits:
     max_open_tables: int = 100
     """Unfinished tables the server hosts at once."""
     tables_per_minute: int = 20
-    """Tables one address may create in a minute."""
+    """Tables one address may create in a minute..."""
+    waiting_tables_per_address: int = 10
+    """...and have waiting for players at once (so one machine cannot fill the server)."""
     unstarted_table_seconds: float | None = 3600.0
     """A table that never started and has nobody seated and connected is removed after
     this long (nothing was played at it), so abandoned tables do not fill the server."""
@@ -577,6 +579,14 @@ class Session:
             return (
                 f"this server hosts {open_tables} unfinished tables, as many as it may: "
                 "join one of them, or try again later"
+            )
+        waiting = sum(
+            1 for t in self.tables.values() if t.created_by == address and t.state is None
+        )
+        if waiting >= limits.waiting_tables_per_address:
+            return (
+                f"{waiting} tables created from your address are waiting for players, as many "
+                "as this server allows: fill one of them first"
             )
         recent = self._created.get(address, deque())
         while recent and recent[0] <= self.clock() - 60.0:

@@ -4,8 +4,9 @@ Each attack gets a fresh ``tyros-server`` subprocess (a fresh database, so every
 that attack's). The server hosts ``--tables`` tables of 4 random bots that play all the
 time (in this process, each through a ``ClientSession``, each table from its own address
 127.0.1.N, as at a club): when a game ends its table loop opens a new table. Once every
-table has started, the bots' round trip is measured for ``--baseline-seconds``; then an attacker process runs one attack for
-``--seconds`` (each attack also has its own ``--<attack>-seconds``):
+table has started, the bots' round trip is measured for ``--baseline-seconds``; then an
+attacker process runs one attack for ``--seconds`` (each attack also has its own
+``--<attack>-seconds``):
 
   create-flood   ``--create-workers`` connections in a loop: connect, ``hello`` with a new
                  table name, wait for the answer, close (as fast as the server answers)

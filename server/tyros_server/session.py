@@ -113,18 +113,27 @@ class Table:
     """Each seat whose last decision was ended by another seat (a trade completed or
     withdrawn while it was asked, time up): (the version it began at, the one it ended at)."""
 
+    moment: tuple[Any, ...] = ()
+    """What every seat's decision is about: the phase, whose turn, the trade on the table
+    and the round. While it stays, the seats deciding keep their prompts."""
+
     def renew_prompts(self, actor: int | None = None) -> None:
-        """After ``actor`` acted (None: a new or resumed game): a seat still deciding as
-        before keeps its prompt; the actor, and a seat newly asked, get a new one."""
+        """After ``actor`` acted (None: a new or resumed game): a seat still deciding the
+        same question (a trade answer while others answer, a keep while others keep) keeps
+        its prompt; the actor, a seat newly asked, and everyone when the question changed
+        (the trade completed, the turn passed) get a new one."""
         state = self.state
         assert state is not None
+        moment = (state.phase, state.current, state.trade, state.round)
+        same = moment == self.moment
         deciding = seats_to_act(state)
         for seat, since in self.prompts.items():
-            if seat != actor and seat not in deciding:
+            if seat != actor and not (same and seat in deciding):
                 self.overtaken[seat] = (since, state.version)
+        self.moment = moment
         self.prompts = {
             seat: kept
-            if seat != actor and (kept := self.prompts.get(seat)) is not None
+            if same and seat != actor and (kept := self.prompts.get(seat)) is not None
             else state.version
             for seat in deciding
         }
@@ -675,7 +684,7 @@ class Session:
         # engine says why. Only a seat that acted since, or was asked anew, is stale.
         deciding = since is not None and since <= act.version <= state.version
         began, ended = table.overtaken.get(info.seat, (0, 0))
-        if since is None and began <= act.version < ended:
+        if not deciding and began <= act.version < ended:
             return [
                 self._error(
                     conn,
@@ -708,7 +717,7 @@ class Session:
         assert state is not None
         before = state.copy(keep_log=True)
         push_unchecked(state, seat, action)
-        prompts, overtaken = table.prompts, dict(table.overtaken)
+        prompts, overtaken, moment = table.prompts, dict(table.overtaken), table.moment
         table.renew_prompts(seat)
         try:
             self.store.append_action(
@@ -717,7 +726,7 @@ class Session:
         except StorageError:
             log.exception("storing an action of table %s failed", table.name)
             state.revert_to(before)
-            table.prompts, table.overtaken = prompts, overtaken
+            table.prompts, table.overtaken, table.moment = prompts, overtaken, moment
             return None
         table.changed = self.clock()
         if state.phase == Phase.TRADE:

@@ -643,7 +643,8 @@ def engine_refusal(live: LiveServer, seat: int, message: dict[str, Any]) -> str 
         # action); one from before its decision began, or from the future, is stale.
         since, version = table.prompts.get(seat), message["version"]
         began, ended = table.overtaken.get(seat, (0, 0))
-        if since is None and began <= version < ended:
+        deciding = since is not None and since <= version <= state.version
+        if not deciding and began <= version < ended:
             return "too_late"
         if version != state.version and since is not None and not since <= version <= state.version:
             return "stale_version"

@@ -462,7 +462,13 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
     """
     limit = 256 * 1024
     server = await make_server(
-        limits=Limits(burst=10**9, per_second=1e9, address_per_second=None, tables_per_minute=100),
+        limits=Limits(
+            burst=10**9,
+            per_second=1e9,
+            address_per_second=None,
+            tables_per_minute=100,
+            waiting_tables_per_address=100,
+        ),
         max_queued_bytes=limit,
     )
     url = url_of(server)

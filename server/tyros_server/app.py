@@ -93,7 +93,8 @@ class _Peer:
                 try:
                     await self.ws.send(item)
                 finally:
-                    self.queued_bytes -= len(item)
+                    if not self.dropped:  # a drop has forgotten the whole backlog already
+                        self.queued_bytes -= len(item)
         except ConnectionClosed:
             pass
 

@@ -39,6 +39,8 @@ ONE_ADDRESS_CROWD = (
     "100000",
     "--spectators-per-address",
     "100000",
+    "--connection-rate",
+    "0",
 )
 """Server options for a benchmark whose clients all come from one loopback address: the
 bounds per address guard a server against one machine, and here one machine is everyone."""

@@ -16,6 +16,7 @@ import json
 import logging
 import resource
 import signal
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -62,6 +63,9 @@ class ServerConfig:
     """Sockets still in the opening handshake, at most (the oldest makes way), and fewer
     if the file-descriptor limit needs it; from one address at most ``max_per_address``,
     so half-open sockets from one machine cannot keep the others out."""
+    connections_per_second: float | None = 20.0
+    """New sockets one address may open a second, after a burst of ``max_per_address``
+    (None: no limit)."""
     open_timeout: float = 5.0
     """Seconds a socket has to finish the opening handshake."""
     backup_minutes: float | None = 10.0
@@ -140,18 +144,46 @@ class _HandshakeGate:
 
     Half-open sockets cost a file descriptor each until the open timeout: when there are
     too many (in all, or from one address) the oldest is let go, so a newcomer always gets
-    its turn and the process never runs out of descriptors.
+    its turn and the process never runs out of descriptors. New sockets from one address
+    beyond ``rate`` a second (after a burst of ``per_address``) are let go at once, before
+    the handshake costs anything: a machine that connects and hangs up in a loop cannot
+    keep the server busy with handshakes.
     """
 
-    def __init__(self, total: int, per_address: int) -> None:
+    def __init__(self, total: int, per_address: int, rate: float | None = None) -> None:
         self.total = total
         self.per_address = per_address
+        self.rate = rate
         self.waiting: OrderedDict[asyncio.BaseTransport, str] = OrderedDict()
         self.by_address: Counter[str] = Counter()
+        self.allowance: dict[str, list[float]] = {}
+        """[sockets it may still open, when counted] for each address seen lately."""
+
+    def _welcome(self, address: str) -> bool:
+        if self.rate is None:
+            return True
+        now = time.monotonic()
+        if len(self.allowance) > 4096:  # forget the addresses that are back to full
+            self.allowance = {
+                a: b
+                for a, b in self.allowance.items()
+                if b[0] + (now - b[1]) * self.rate < self.per_address
+            }
+        tokens, then = self.allowance.get(address, (float(self.per_address), now))
+        tokens = min(float(self.per_address), tokens + (now - then) * self.rate)
+        if tokens < 1:
+            self.allowance[address] = [tokens, now]
+            return False
+        self.allowance[address] = [tokens - 1, now]
+        return True
 
     def arrive(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "?"
+        if not self._welcome(address):
+            if isinstance(transport, asyncio.WriteTransport):
+                transport.abort()
+            return
         if self.by_address[address] >= self.per_address:
             self._let_go(next(t for t, a in self.waiting.items() if a == address))
         if len(self.waiting) >= self.total:
@@ -223,7 +255,9 @@ class TyrosServer:
         self.max_connections = config.max_connections
         """The connection cap in force: the configured one, or less to fit the process's
         file-descriptor limit (set by :meth:`start`)."""
-        self.handshakes = _HandshakeGate(config.max_handshakes, config.max_per_address)
+        self.handshakes = _HandshakeGate(
+            config.max_handshakes, config.max_per_address, config.connections_per_second
+        )
 
     @property
     def port(self) -> int:

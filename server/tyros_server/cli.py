@@ -210,6 +210,7 @@ def serve_main(argv: list[str]) -> int:
         allow_seed=args.allow_seed,
         max_per_address=args.max_per_address,
         max_queued_bytes=args.max_queued_kib * 1024,
+        connections_per_second=args.connection_rate or None,
         backup_minutes=args.backup_minutes or None,
         backups=args.backups,
         limits=limits,
@@ -232,6 +233,14 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
     option = group.add_argument
     option("--max-connections", type=int, default=config.max_connections)
     option("--max-per-address", type=int, default=config.max_per_address)
+    option(
+        "--connection-rate",
+        type=float,
+        default=config.connections_per_second,
+        metavar="PER_SECOND",
+        help="new connections per second from one address, after a burst of "
+        "--max-per-address (default %(default)s; 0: no limit)",
+    )
     option(
         "--max-tables",
         type=int,

@@ -113,6 +113,9 @@ class Table:
     """Each seat whose last decision was ended by another seat (a trade completed or
     withdrawn while it was asked, time up): (the version it began at, the one it ended at)."""
 
+    last_acted: dict[int, int] = field(default_factory=dict)
+    """The version each seat's own latest action made: anything it sent for an earlier
+    version is a copy or an afterthought (stale)."""
     moment: tuple[Any, ...] = ()
     """What every seat's decision is about: the phase, whose turn, the trade on the table
     and the round. While it stays, the seats deciding keep their prompts."""
@@ -131,6 +134,8 @@ class Table:
             if seat != actor and not (same and seat in deciding):
                 self.overtaken[seat] = (since, state.version)
         self.moment = moment
+        if actor is not None:
+            self.last_acted[actor] = state.version
         self.prompts = {
             seat: kept
             if same and seat != actor and (kept := self.prompts.get(seat)) is not None
@@ -172,7 +177,7 @@ class Limits:
     """Messages all connections from one address may send at once..."""
     address_per_second: float | None = 250.0
     """...and on average (None: no limit per address)."""
-    flood_close: int = 200
+    flood_close: int = 50
     """A connection refused this many messages in a row for sending too fast is closed."""
     takeover_seconds: float | None = None
     """A bot plays a disconnected seat after this long (None: the table waits)."""
@@ -485,12 +490,17 @@ class Session:
                 ]
             refusal = self._may_create(info.address)
             if refusal is not None:
-                return [self._error(conn, hello.id, ErrorCode.TOO_MANY_TABLES, refusal)]
+                return self._refuse_and_close(
+                    conn, info, self._error(conn, hello.id, ErrorCode.TOO_MANY_TABLES, refusal)
+                )
             table = self._create_table(hello, info.address)
             if table is None:
                 return [self._error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
         if hello.spectate:
-            return self._spectate(conn, info, table, hello.id)
+            watching = self._spectate(conn, info, table, hello.id)
+            if info.table is None:  # refused: a full table is no place to wait at
+                return self._refuse_and_close(conn, info, *watching)
+            return watching
         if table.finished:
             return [
                 self._error(
@@ -575,6 +585,12 @@ class Session:
             Send(conn, {"type": "table", "table": self._table_info(table)}),
             *self._spectator_sync(conn, table),
         ]
+
+    def _refuse_and_close(self, conn: ConnId, info: Connection, *refusal: Send | Close) -> Output:
+        """A refusal for a limit, then the close: the connection would only hold a place
+        (the connection cap, a file descriptor) that others are waiting for."""
+        info.closing = True
+        return [*refusal, Close(conn, 1013, "a limit was reached: try again later")]
 
     def _notice_later(self, table: Table) -> None:
         if table.notice_due is None:
@@ -694,7 +710,12 @@ class Session:
                     "was completed or withdrawn, or the time to answer ran out): nothing to do",
                 )
             ]
-        if act.version != state.version and not deciding and since is not None:
+        acted = table.last_acted.get(info.seat, -1)
+        if (
+            act.version != state.version
+            and not deciding
+            and (since is not None or act.version < acted)
+        ):
             return [
                 self._error(
                     conn, act.id, ErrorCode.STALE_VERSION, f"the game is at version {state.version}"
@@ -718,6 +739,7 @@ class Session:
         before = state.copy(keep_log=True)
         push_unchecked(state, seat, action)
         prompts, overtaken, moment = table.prompts, dict(table.overtaken), table.moment
+        acted = dict(table.last_acted)
         table.renew_prompts(seat)
         try:
             self.store.append_action(
@@ -727,6 +749,7 @@ class Session:
             log.exception("storing an action of table %s failed", table.name)
             state.revert_to(before)
             table.prompts, table.overtaken, table.moment = prompts, overtaken, moment
+            table.last_acted = acted
             return None
         table.changed = self.clock()
         if state.phase == Phase.TRADE:

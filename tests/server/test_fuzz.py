@@ -84,6 +84,7 @@ class LiveServer:
                 port=0,
                 db=str(db),
                 limits=Limits(burst=10**9, per_second=1e9),
+                connections_per_second=None,  # every example opens its own connection
                 allow_seed=True,
             )
         )
@@ -646,7 +647,8 @@ def engine_refusal(live: LiveServer, seat: int, message: dict[str, Any]) -> str 
         deciding = since is not None and since <= version <= state.version
         if not deciding and began <= version < ended:
             return "too_late"
-        if version != state.version and since is not None and not since <= version <= state.version:
+        acted = table.last_acted.get(seat, -1)
+        if version != state.version and not deciding and (since is not None or version < acted):
             return "stale_version"
         try:
             check_action(state, seat, parse_action(wire, BOARD))

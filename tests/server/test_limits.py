@@ -42,6 +42,15 @@ def hello(
     return conn, harness.hello(conn, table, name, **kw)
 
 
+def refused_and_closed(out: Output, conn: int, code: ErrorCode) -> dict[str, Any]:
+    """A limit's refusal: the typed error, then the connection closed (1013), so that it
+    holds no place others wait for."""
+    [refusal, close] = out
+    assert close == Close(conn, 1013, "a limit was reached: try again later")
+    assert isinstance(refusal, Send)
+    return only_error([refusal], conn, code, refusal.message["re"])
+
+
 def closes(out: Output) -> list[Close]:
     return [item for item in out if isinstance(item, Close)]
 
@@ -55,7 +64,7 @@ def test_unfinished_tables_are_bounded_server_wide(make_harness: MakeHarness) ->
         conn, out = hello(harness, f"t{index}", address=address)
         first(out, conn, "welcome")
     conn, out = hello(harness, "t2", address="10.0.0.3")
-    error = only_error(out, conn, ErrorCode.TOO_MANY_TABLES, out[0].message["re"])
+    error = refused_and_closed(out, conn, ErrorCode.TOO_MANY_TABLES)
     assert "2 unfinished tables" in error["message"]
     assert sorted(harness.session.tables) == ["t0", "t1"]
     assert not harness.store.has_table("t2")
@@ -70,7 +79,7 @@ def test_tables_per_address_per_minute(make_harness: MakeHarness) -> None:
         conn, out = hello(harness, name)
         first(out, conn, "welcome")
     conn, out = hello(harness, "c")
-    error = only_error(out, conn, ErrorCode.TOO_MANY_TABLES, out[0].message["re"])
+    error = refused_and_closed(out, conn, ErrorCode.TOO_MANY_TABLES)
     assert "in the last minute" in error["message"]
     other, out = hello(harness, "c", address="10.0.0.9")  # another machine may
     first(out, other, "welcome")
@@ -150,12 +159,12 @@ def test_spectators_are_capped_per_table_and_per_address(make_harness: MakeHarne
         conn, out = hello(harness, "show", "w", address=address, spectate=True)
         first(out, conn, "welcome")
     conn, out = hello(harness, "show", "w", address="10.0.0.1", spectate=True)
-    error = only_error(out, conn, ErrorCode.TOO_MANY_SPECTATORS, out[0].message["re"])
+    error = refused_and_closed(out, conn, ErrorCode.TOO_MANY_SPECTATORS)
     assert "your address" in error["message"]
     conn, out = hello(harness, "show", "w", address="10.0.0.2", spectate=True)
     first(out, conn, "welcome")
     conn, out = hello(harness, "show", "w", address="10.0.0.3", spectate=True)
-    error = only_error(out, conn, ErrorCode.TOO_MANY_SPECTATORS, out[0].message["re"])
+    error = refused_and_closed(out, conn, ErrorCode.TOO_MANY_SPECTATORS)
     assert "3 spectators" in error["message"]
     assert len(harness.session.tables["show"].spectators) == 3
     # One leaving makes room.

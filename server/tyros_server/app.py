@@ -365,6 +365,8 @@ class TyrosServer:
                 if text is None:
                     text = texts[key] = json.dumps(item.message, separators=(",", ":"))
                 peer.send(text)
+            elif isinstance(item, Close) and item.abort:
+                peer.drop(item.code, item.reason)
             elif isinstance(item, Close):
                 peer.close(item.code, item.reason)
 

@@ -68,6 +68,8 @@ class Close:
     conn: ConnId
     code: int
     reason: str
+    abort: bool = False
+    """Cut it now, without the closing handshake (a flood: it would not read the close)."""
 
 
 Output = list[Send | Close]
@@ -359,7 +361,7 @@ class Session:
             info.refused += 1
             if info.refused >= self.limits.flood_close:
                 info.closing = True
-                return [Close(conn, 1008, "too many messages too fast")]
+                return [Close(conn, 1008, "too many messages too fast", abort=True)]
             return [self._error(conn, None, ErrorCode.RATE_LIMITED, "slow down")]
         info.refused = 0
         info.last_active = self.clock()

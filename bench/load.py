@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -51,9 +52,23 @@ async def bot(
     session = ClientSession(Join(table=table, name=name, players=4, trade_seconds=5))
     session.on_send = lambda msg_id, version, action: pending.update({msg_id: time.perf_counter()})
     waiting_since: float | None = None
+    answered = -1  # the id of the newest prompt acted on: each decision is made once
+
+    async def decide(ws: ClientConnection, prompt_id: int) -> None:
+        """Think (while the messages keep being read), then act if still asked."""
+        if think:
+            await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+        current = session.prompt
+        if current is None or int(current.get("id", current["version"])) != prompt_id:
+            return  # decided without us (a trade ended, time ran out)
+        session.send_action(rng.choice(current["legal"]))
+        with contextlib.suppress(ConnectionClosed):
+            for frame in session.frames_to_send():
+                await ws.send(frame)
 
     async def play(ws: ClientConnection) -> bool:
-        nonlocal waiting_since
+        nonlocal waiting_since, answered
+        thinking: set[asyncio.Task[None]] = set()
         async for message in session_messages(ws, session):
             kind = message["type"]
             if kind == "accepted":
@@ -72,10 +87,11 @@ async def bot(
                 if message["view"]["phase"] == "over":
                     return True
                 prompt = message.get("prompt")
-                if prompt:
-                    if think:
-                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                    session.send_action(rng.choice(prompt["legal"]))
+                if prompt and int(prompt.get("id", prompt["version"])) > answered:
+                    answered = int(prompt.get("id", prompt["version"]))
+                    task = asyncio.create_task(decide(ws, answered))
+                    thinking.add(task)
+                    task.add_done_callback(thinking.discard)
         return False
 
     async with connect(url, max_size=2**23, compression=None) as ws:

@@ -73,10 +73,23 @@ async def test_the_example_bot_plays_to_the_end_and_resumes_after_a_kill(tmp_pat
         await bots["ann"].wait()
         assert (tmp_path / "ann.token").read_text().strip()
         bots["ann"] = await start_bot(url, "ann", tmp_path)  # resumes with ann.token
+        ends = {name: asyncio.ensure_future(bot.communicate()) for name, bot in bots.items()}
+        await asyncio.wait(ends.values(), timeout=120)
+        if not all(end.done() for end in ends.values()):
+            table = server.session.tables["js"]
+            state = table.state
+            assert state is not None
+            seats = [(slot.name, slot.conn is not None) for slot in table.seats]
+            raise AssertionError(
+                f"the game stalled at version {state.version}, phase {state.phase!r}, to act "
+                f"{table.prompts}, seats {seats}, bots' exit codes "
+                f"{ {name: bot.returncode for name, bot in bots.items()} }, finished output "
+                f"{ {n: e.result() for n, e in ends.items() if e.done()} }"
+            )
         outputs = {}
-        for name, bot in bots.items():
-            out, err = await asyncio.wait_for(bot.communicate(), 120)
-            assert bot.returncode == 0, (name, err.decode())
+        for name, end in ends.items():
+            out, err = end.result()
+            assert bots[name].returncode == 0, (name, err.decode())
             outputs[name] = out.decode()
         assert all("game over: winners" in text for text in outputs.values()), outputs
         table = server.session.tables["js"]

@@ -15,10 +15,14 @@ let answered = -1; // the id of the newest prompt acted on: each decision is mad
 let pending = null; // our action waiting for its answer: {id, action}
 let prompt = null; // the newest prompt we hold
 let retryDelay = 250;
+let joinId = null; // the id of our hello or resume: its refusal is the only fatal one
 
 function connect() {
   const ws = new WebSocket(url);
-  const send = (message) => ws.send(JSON.stringify({ id: nextId++, ...message }));
+  const send = (message) => {
+    ws.send(JSON.stringify({ id: nextId, ...message }));
+    return nextId++;
+  };
   const act = (action) => {
     const id = nextId;
     pending = { id, action };
@@ -27,8 +31,8 @@ function connect() {
 
   ws.onopen = () => {
     retryDelay = 250;
-    if (token) send({ type: "resume", protocol: 1, token });
-    else send({ type: "hello", protocol: 1, name, table, players: Number(players) });
+    if (token) joinId = send({ type: "resume", protocol: 1, token });
+    else joinId = send({ type: "hello", protocol: 1, name, table, players: Number(players) });
   };
 
   ws.onmessage = (frame) => {
@@ -56,20 +60,26 @@ function connect() {
         pending = null;
         break;
       case "error":
-        if (message.code === "bad_token") {
+        if (message.re === joinId && message.code === "bad_token") {
           token = null; // the server forgot the seat (a new database): join afresh
-          send({ type: "hello", protocol: 1, name, table, players: Number(players) });
-        } else if (message.code === "rate_limited" && pending) {
+          joinId = send({ type: "hello", protocol: 1, name, table, players: Number(players) });
+        } else if (message.re === joinId) {
+          console.error(`refused: ${message.code}: ${message.message}`);
+          process.exit(1); // a refused join (full table, ...): trying again will not help
+        } else if (message.re !== pending?.id && message.re !== null) {
+          // The answer to an older action of ours: the newer one is what counts.
+        } else if (message.code === "rate_limited") {
+          if (!pending) break;
           const again = pending.action; // not taken: send it again a little later
           setTimeout(() => prompt && ws.readyState === 1 && act(again), 200);
-        } else if (["too_late", "stale_version"].includes(message.code)) {
-          pending = null; // overtaken: nothing to do, the next prompt will come
-        } else if (message.re === pending?.id) {
-          pending = null; // refused: choose again on the same prompt
-          if (prompt) act(prompt.legal[0]);
         } else {
-          console.error(`refused: ${message.code}: ${message.message}`);
-          process.exit(1); // a refused hello (full table, ...): trying again will not help
+          pending = null;
+          // too_late, stale_version: overtaken, the next prompt will come. Anything else:
+          // a refusal of our choice; choose again on the same prompt.
+          if (!["too_late", "stale_version"].includes(message.code) && prompt) {
+            console.error(`refused: ${message.code}: ${message.message}`);
+            act(prompt.legal[Math.floor(Math.random() * prompt.legal.length)]);
+          }
         }
         break;
     }

@@ -16,6 +16,7 @@ import json
 import logging
 import resource
 import signal
+import socket
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
@@ -32,6 +33,10 @@ from .tls import tls_context
 log = logging.getLogger("tyros.server")
 
 MAX_MESSAGE_BYTES = 64 * 1024
+
+RECEIVE_BUFFER = 16 * 1024
+"""Bytes the kernel holds for one connection's incoming data (it doubles it): plenty for
+players' small messages, and little for a flood to hand over at once."""
 
 FD_RESERVE = 32
 """File descriptors kept for everything but sockets: the database, its WAL and lock, the
@@ -278,6 +283,13 @@ class TyrosServer:
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
+                sock = transport.get_extra_info("socket")
+                if sock is not None:
+                    # A small receive buffer: one read then holds a few hundred frames at
+                    # most, not the thousands a flooder packs into 256 KiB, which the
+                    # websocket layer would parse all at once while everybody waits.
+                    with contextlib.suppress(OSError):
+                        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
                 gate.arrive(transport)
 
             def connection_lost(self, exc: Exception | None) -> None:

@@ -40,7 +40,9 @@ class Seat:
     seat: int | None = None
     sent: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     """message id -> (version it was made for, action)."""
-    acked: set[int] = field(default_factory=set)
+    acked: dict[int, int] = field(default_factory=dict)
+    """message id -> the version its action made (a prompt's action may land later than
+    the version it was made for, when other seats acted meanwhile)."""
     score: dict[str, Any] | None = None
     finished_at: float | None = None
 
@@ -58,7 +60,7 @@ async def play_seat(
                     if kind == "welcome":
                         seat.token, seat.seat = session.token, session.seat
                     elif kind == "accepted":
-                        seat.acked.add(message["re"])
+                        seat.acked[message["re"]] = message["version"]
                     elif kind == "update":
                         if message["view"]["phase"] == "over":
                             seat.score = message["view"]["score"]
@@ -96,19 +98,28 @@ def check(db: Path, seats: list[Seat]) -> dict[str, Any]:
     lost = acked = unsent = auto_declines = 0
     for s in seats:
         rows = stored.get(s.table, {})
-        for msg_id, (version, action) in s.sent.items():
-            if msg_id in s.acked:
-                acked += 1
-                lost += rows.get(version + 1) != (s.seat, action)
-        # Every stored action of this seat must be one it sent for exactly that version:
-        # anything else was applied twice or made up (the server's own trade timeouts aside).
-        sent = {
-            (version + 1, json.dumps(action, sort_keys=True)) for version, action in s.sent.values()
-        }
-        for seq, (seat, action) in rows.items():
-            if seat != s.seat or (seq, json.dumps(action, sort_keys=True)) in sent:
+        for msg_id, made in s.acked.items():
+            acked += 1
+            lost += rows.get(made) != (s.seat, s.sent[msg_id][1])
+        # Every stored action of this seat must be one message it sent, for that version or
+        # an earlier one, each message used once: anything else was applied twice or made
+        # up (the server's own trade timeouts aside). Acknowledged ones match first.
+        unused = {msg_id for msg_id in s.sent if msg_id not in s.acked}
+        acked_rows = set(s.acked.values())
+        for seq, (seat, action) in sorted(rows.items()):
+            if seat != s.seat or seq in acked_rows:
                 continue
-            if action == {"kind": "answer", "accept": False}:
+            match = next(
+                (
+                    msg_id
+                    for msg_id in sorted(unused)
+                    if s.sent[msg_id][1] == action and s.sent[msg_id][0] < seq
+                ),
+                None,
+            )
+            if match is not None:
+                unused.discard(match)
+            elif action == {"kind": "answer", "accept": False}:
                 auto_declines += 1
             else:
                 unsent += 1

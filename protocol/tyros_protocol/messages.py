@@ -176,7 +176,8 @@ class Hello(Model):
     """Join a table (creating it if it does not exist) or watch it."""
 
     type: Literal["hello"] = "hello"
-    id: MessageId = 0
+    id: MessageId | None = None
+    """Echoed as the answer's ``re`` (null when the message has none)."""
     protocol: int
     name: PlayerName
     table: TableName
@@ -192,7 +193,8 @@ class Resume(Model):
     """Take a seat back with the token received when joining."""
 
     type: Literal["resume"] = "resume"
-    id: MessageId = 0
+    id: MessageId | None = None
+    """Echoed as the answer's ``re`` (null when the message has none)."""
     protocol: int
     token: Annotated[str, Field(min_length=1, max_length=64)]
 
@@ -201,7 +203,8 @@ class ListTables(Model):
     """Ask for one page of the tables, in name order: those named after ``after``."""
 
     type: Literal["list_tables"] = "list_tables"
-    id: MessageId = 0
+    id: MessageId | None = None
+    """Echoed as the answer's ``re`` (null when the message has none)."""
     after: TableName | None = None
     """The ``next`` of the previous page (None: from the first table)."""
     limit: Annotated[int, Field(ge=1, le=100)] = 50
@@ -212,7 +215,8 @@ class Act(Model):
     """Take an action, made for the state ``version`` the client saw."""
 
     type: Literal["action"] = "action"
-    id: MessageId = 0
+    id: MessageId | None = None
+    """Echoed as the answer's ``re`` (null when the message has none)."""
     version: Annotated[int, Field(ge=0)]
     action: Action
 
@@ -354,7 +358,7 @@ class Welcome(Model):
     """Answer to hello/resume: where you sit (``seat`` null for a spectator)."""
 
     type: Literal["welcome"] = "welcome"
-    re: MessageId
+    re: MessageId | None
     protocol: int
     table: str
     seat: SeatNumber | None
@@ -365,7 +369,7 @@ class Welcome(Model):
 
 class Tables(Model):
     type: Literal["tables"] = "tables"
-    re: MessageId
+    re: MessageId | None
     tables: list[TableInfo]
     next: str | None = None
     """Give this as ``after`` for the next page; None when this page is the last."""
@@ -403,7 +407,7 @@ class Update(Model):
 
 class Accepted(Model):
     type: Literal["accepted"] = "accepted"
-    re: MessageId
+    re: MessageId | None
     version: int
 
 

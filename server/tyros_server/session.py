@@ -554,7 +554,7 @@ class Session:
             out += self._broadcast(table, resync=True)
         return out
 
-    def _spectate(self, conn: ConnId, info: Connection, table: Table, msg_id: int) -> Output:
+    def _spectate(self, conn: ConnId, info: Connection, table: Table, msg_id: int | None) -> Output:
         limits = self.limits
         if len(table.spectators) >= limits.spectators_per_table:
             return [
@@ -940,7 +940,7 @@ class Session:
         return Send(conn, {"type": "error", "re": re, "code": code.value, "message": message})
 
     def _welcome(
-        self, re: int, table: Table, seat: int | None, name: str | None, token: str | None
+        self, re: int | None, table: Table, seat: int | None, name: str | None, token: str | None
     ) -> dict[str, Any]:
         return {
             "type": "welcome",

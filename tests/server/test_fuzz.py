@@ -295,7 +295,7 @@ def check_reply(frame: str | bytes, reply: dict[str, Any], *, seated: bool) -> N
     # A valid message: a legitimate answer, or a typed refusal.
     kind = raw["type"]
     if reply["type"] == "error":
-        assert reply["code"] in CODES and reply["re"] == raw.get("id", 0), reply
+        assert reply["code"] in CODES and reply["re"] == raw.get("id"), reply
         if seated and kind in ("hello", "resume"):
             assert reply["code"] == "already_joined"
         if not seated and kind == "action":

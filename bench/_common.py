@@ -37,6 +37,8 @@ ONE_ADDRESS_CROWD = (
     "100000",
     "--max-tables",
     "100000",
+    "--waiting-tables",
+    "100000",
     "--spectators-per-address",
     "100000",
     "--connection-rate",

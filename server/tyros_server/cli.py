@@ -193,6 +193,7 @@ def serve_main(argv: list[str]) -> int:
         takeover_seconds=args.takeover,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
+        waiting_tables_per_address=args.waiting_tables,
         address_per_second=args.address_rate or None,
         address_burst=max(defaults.address_burst, int(args.address_rate * 4)),
         spectators_per_table=args.spectators_per_table,
@@ -260,6 +261,12 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         metavar="PER_SECOND",
         help="messages per second from one address, all its connections together "
         "(default %(default)s; 0: no limit)",
+    )
+    option(
+        "--waiting-tables",
+        type=int,
+        default=limits.waiting_tables_per_address,
+        help="tables from one address waiting for players at once (default %(default)s)",
     )
     option("--spectators-per-table", type=int, default=limits.spectators_per_table)
     option("--spectators-per-address", type=int, default=limits.spectators_per_address)

@@ -115,13 +115,6 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
-    def quick_check(self) -> str | None:
-        """What ``PRAGMA quick_check`` finds wrong with the file (None: nothing)."""
-        try:
-            return _quick_check(self._db)
-        except sqlite3.DatabaseError as exc:
-            return str(exc)
-
     def _write(self, sql: str, args: tuple[Any, ...]) -> None:
         try:
             with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error

@@ -48,6 +48,12 @@ ONE_ADDRESS_CROWD = (
 bounds per address guard a server against one machine, and here one machine is everyone."""
 
 
+def profile_args() -> list[str]:
+    """``TYROS_BENCH_PROFILE=FILE`` runs the server under cProfile, written to FILE on stop."""
+    target = os.environ.get("TYROS_BENCH_PROFILE")
+    return ["-m", "cProfile", "-o", target] if target else []
+
+
 class ServerProcess:
     """``tyros-server`` in a subprocess on loopback, killable at will."""
 
@@ -61,6 +67,7 @@ class ServerProcess:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
+                *profile_args(),
                 "-m",
                 "tyros_server.cli",
                 "--allow-seed",

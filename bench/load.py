@@ -31,8 +31,16 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ONE_ADDRESS_CROWD, ServerProcess, cpu_note, percentile, session_messages
+from _common import (
+    ONE_ADDRESS_CROWD,
+    ServerProcess,
+    cpu_note,
+    percentile,
+    process_cpu_seconds,
+    session_messages,
+)
 from tyros_client.session import ClientSession, Join, hello_message
+from tyros_server.app import tune_gc
 
 
 @dataclass
@@ -174,9 +182,11 @@ def run(
             )
 
         try:
+            tune_gc()  # the bots' own collector pauses are not the server's latency
             asyncio.run(main())
             elapsed = time.monotonic() - started
             memory = server.peak_memory_kib()
+            cpu = process_cpu_seconds(server.proc.pid) if server.proc else None
         finally:
             server.stop()
     ms = [x * 1000 for x in stats.latencies]
@@ -198,6 +208,10 @@ def run(
         "error_codes": stats.errors,
         "stale_versions": stats.stale,
         "server_peak_memory_mib": round(memory / 1024, 1) if memory else None,
+        "server_cpu_share": round(cpu / elapsed, 2) if cpu else None,
+        "server_cpu_us_per_action": round(cpu * 1e6 / stats.actions)
+        if cpu and stats.actions
+        else None,
     }
 
 

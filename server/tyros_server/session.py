@@ -17,7 +17,7 @@ import secrets
 import time
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,7 +29,6 @@ from tyros_protocol.messages import CLIENT_ADAPTER, Act, Hello, ListTables, Resu
 from .engine import (
     RULES_VERSION,
     Action,
-    GameState,
     IllegalActionError,
     Kind,
     Options,
@@ -46,15 +45,18 @@ from .engine import (
     view,
 )
 from .storage import StorageError, Store, fairness, token_digest
+from .tables import Batch, ConnId, SeatSlot, Table, Undo
 
 log = logging.getLogger("tyros.session")
 
-ConnId = int
 TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
 """(table, seat, view, legal) -> action: plays an absent seat from that seat's view only."""
 
 RESYNC_EVENTS = 200
 """Events replayed to a (re)joining connection; its view holds the rest."""
+
+
+__all__ = ["Close", "ConnId", "Connection", "Limits", "Output", "SeatSlot", "Send", "Session"]
 
 
 @dataclass(slots=True)
@@ -73,81 +75,6 @@ class Close:
 
 
 Output = list[Send | Close]
-
-
-@dataclass(slots=True)
-class SeatSlot:
-    name: str
-    digest: str
-    conn: ConnId | None = None
-    absent_since: float | None = None
-    bot: bool = False
-    """A takeover bot is playing this seat until its owner returns."""
-
-
-@dataclass(slots=True)
-class Table:
-    name: str
-    options: Options
-    trade_seconds: int
-    seats: list[SeatSlot] = field(default_factory=list)
-    spectators: set[ConnId] = field(default_factory=set)
-    state: GameState | None = None
-    sent: int = 0
-    """How much of the game's log has been broadcast."""
-    trade_deadline: float | None = None
-    salt: str = ""
-    """Secret until the game ends; with the seed it makes the table's commitment."""
-    created_by: str = ""
-    """The address that created the table (its tables per minute are counted)."""
-    changed: float = 0.0
-    """When something last happened here: a seat came or went, an action was played."""
-    notice_due: float | None = None
-    """When the spectators' comings and goings since the last notice are announced."""
-    public_resync: tuple[int, dict[str, Any]] | None = None
-    """(version, update) sent to every spectator who arrives at that version."""
-    prompts: dict[int, int] = field(default_factory=dict)
-    """Each seat to act: the version its current decision began at (its prompt's id). It
-    stays while the seat has not acted, whatever the others do meanwhile (answer a trade,
-    keep cards), and an action made for any version since is taken if legal on arrival."""
-
-    overtaken: dict[int, tuple[int, int]] = field(default_factory=dict)
-    """Each seat whose last decision was ended by another seat (a trade completed or
-    withdrawn while it was asked, time up): (the version it began at, the one it ended at)."""
-
-    last_acted: dict[int, int] = field(default_factory=dict)
-    """The version each seat's own latest action made: anything it sent for an earlier
-    version is a copy or an afterthought (stale)."""
-    moment: tuple[Any, ...] = ()
-    """What every seat's decision is about: the phase, whose turn, the trade on the table
-    and the round. While it stays, the seats deciding keep their prompts."""
-
-    def renew_prompts(self, actor: int | None = None) -> None:
-        """After ``actor`` acted (None: a new or resumed game): a seat still deciding the
-        same question (a trade answer while others answer, a keep while others keep) keeps
-        its prompt; the actor, a seat newly asked, and everyone when the question changed
-        (the trade completed, the turn passed) get a new one."""
-        state = self.state
-        assert state is not None
-        moment = (state.phase, state.current, state.trade, state.round)
-        same = moment == self.moment
-        deciding = seats_to_act(state)
-        for seat, since in self.prompts.items():
-            if seat != actor and not (same and seat in deciding):
-                self.overtaken[seat] = (since, state.version)
-        self.moment = moment
-        if actor is not None:
-            self.last_acted[actor] = state.version
-        self.prompts = {
-            seat: kept
-            if same and seat != actor and (kept := self.prompts.get(seat)) is not None
-            else state.version
-            for seat in deciding
-        }
-
-    @property
-    def finished(self) -> bool:
-        return self.state is not None and self.state.phase == Phase.OVER
 
 
 @dataclass(slots=True)
@@ -241,6 +168,7 @@ class Session:
         self._address_conns: Counter[str] = Counter()
         self._spectating: Counter[str] = Counter()
         """Spectator connections per address."""
+        self._batch: Batch | None = None
         for name in store.table_names(unfinished_only=True):
             self._resume_table(name)
 
@@ -353,7 +281,17 @@ class Session:
             self._by_digest.pop(slot.digest, None)
 
     def receive(self, conn: ConnId, data: str | bytes) -> Output:
-        """Handle one frame from a connection; bad input yields a typed error only."""
+        """Handle one frame from a connection; bad input yields a typed error only. In a
+        batch (:meth:`begin_batch`) the output is held for :meth:`end_batch`."""
+        batch = self._batch
+        if batch is None:
+            return self._receive(conn, data)
+        first = len(batch.undos)
+        out = self._receive(conn, data)
+        batch.chunks.append((out, batch.undos[first:]))
+        return []
+
+    def _receive(self, conn: ConnId, data: str | bytes) -> Output:
         info = self.conns.get(conn)
         if info is None or info.closing:
             return []
@@ -535,6 +473,7 @@ class Session:
         token = secrets.token_urlsafe(32)
         digest = token_digest(token)
         try:
+            self._settle_open_batch()  # a seat or a table is stored at once
             self.store.add_seat(table.name, seat, hello.name, digest)
         except StorageError:
             log.exception("storing a seat failed")
@@ -630,6 +569,7 @@ class Session:
         options = Options(players=hello.players, setup=hello.setup, seed=seed)
         salt = secrets.token_hex(16)
         try:
+            self._settle_open_batch()  # a seat or a table is stored at once
             self.store.create_table(
                 hello.table,
                 options.to_json(),
@@ -728,30 +668,37 @@ class Session:
             check_action(state, info.seat, action)
         except IllegalActionError as exc:
             return [self._error(conn, act.id, ErrorCode(exc.reason.value), exc.message)]
-        out = self._commit(table, info.seat, action)
+        out = self._commit(table, info.seat, action, (conn, act.id))
         if out is None:
             return [self._error(conn, act.id, ErrorCode.INTERNAL, "the action was not stored")]
         return [Send(conn, {"type": "accepted", "re": act.id, "version": state.version}), *out]
 
-    def _commit(self, table: Table, seat: int, action: Action) -> Output | None:
+    def _commit(
+        self,
+        table: Table,
+        seat: int,
+        action: Action,
+        reply: tuple[ConnId, int | None] | None = None,
+    ) -> Output | None:
         """Apply, store (with the digest of the state it led to), then tell: None if the
-        store refused, and the state is as it was."""
+        store refused, and the state is as it was. In a batch the action waits for the
+        batch's commit, and what it causes is told only then (see :meth:`begin_batch`)."""
         state = table.state
         assert state is not None
-        before = state.copy(keep_log=True)
+        undo = Undo.capture(table)
+        undo.reply = reply
         push_unchecked(state, seat, action)
-        prompts, overtaken, moment = table.prompts, dict(table.overtaken), table.moment
-        acted = dict(table.last_acted)
         table.renew_prompts(seat)
+        batch = self._batch
         try:
             self.store.append_action(
                 table.name, state.version, seat, action_to_json(action, BOARD), state.digest()
             )
         except StorageError:
             log.exception("storing an action of table %s failed", table.name)
-            state.revert_to(before)
-            table.prompts, table.overtaken, table.moment = prompts, overtaken, moment
-            table.last_acted = acted
+            undo.restore()
+            if batch is not None:  # the store gave up the whole transaction
+                batch.fail(batch.pending())
             return None
         table.changed = self.clock()
         if state.phase == Phase.TRADE:
@@ -764,8 +711,80 @@ class Session:
                 self.store.mark_finished(table.name)
             except StorageError:
                 log.exception("marking table %s finished failed", table.name)
+                if batch is not None:
+                    batch.undos.append(undo)
+                    batch.fail(batch.pending())
+                    return None
             log.info("table %s finished", table.name)
+        if batch is not None:
+            batch.undos.append(undo)
         return self._broadcast(table)
+
+    # Batches ----------------------------------------------------------------------------
+
+    def begin_batch(self) -> None:
+        """Frames received until :meth:`end_batch` store their actions in one transaction
+        (one disk sync for all of them); what they cause is held until it commits."""
+        assert self._batch is None, "a batch is open already"
+        self._batch = Batch()
+        self.store.deferring = True
+
+    def end_batch(self) -> Output:
+        """Commit the batch's actions and return everything its frames caused; if the
+        commit fails, each action's sender gets ``internal_error`` instead of its answer
+        and every connection at those tables a fresh update of the state as stored."""
+        batch = self._batch
+        assert batch is not None, "no batch is open"
+        try:
+            self._settle(batch)
+        finally:
+            self._batch = None
+            self.store.deferring = False
+        return self._batch_output(batch)
+
+    def _settle_open_batch(self) -> None:
+        if self._batch is not None:
+            self._settle(self._batch)
+
+    def _settle(self, batch: Batch) -> None:
+        """Commit what the batch stored so far (before a write that cannot wait)."""
+        try:
+            self.store.commit()
+        except StorageError:
+            log.exception("committing %d actions failed", len(batch.pending()))
+            batch.fail(batch.pending())
+        batch.settled = len(batch.undos)
+
+    def _batch_output(self, batch: Batch) -> Output:
+        affected = {undo.table.name for undo in batch.undos if batch.failed_undo(undo)}
+        out: Output = []
+        for chunk, undos in batch.chunks:
+            failed = [undo for undo in undos if batch.failed_undo(undo)]
+            if failed:
+                out += [
+                    self._error(conn, re, ErrorCode.INTERNAL, "the action was not stored")
+                    for conn, re in (undo.reply for undo in failed if undo.reply is not None)
+                ]
+                continue
+            out += [item for item in chunk if not self._shows(item, affected)]
+        for name in sorted(affected):
+            table = self.tables.get(name)
+            if table is None:
+                continue
+            table.sent = len(table.state.log) if table.state and table.state.log else 0
+            for seat, slot in enumerate(table.seats):
+                if slot.conn is not None:
+                    out += self._sync(slot.conn, table, seat)
+            for conn in sorted(table.spectators):
+                out += self._spectator_sync(conn, table)
+        return out
+
+    def _shows(self, item: Send | Close, tables: set[str]) -> bool:
+        """Whether ``item`` is an update from one of ``tables`` (taken back: resent)."""
+        if not tables or not isinstance(item, Send) or item.message.get("type") != "update":
+            return False
+        info = self.conns.get(item.conn)
+        return info is not None and info.table in tables
 
     # Time -------------------------------------------------------------------------------
 
@@ -989,8 +1008,13 @@ class Session:
         return [Send(conn, message) for conn, _ in self._audience(table)]
 
     def _update(
-        self, table: Table, viewer: int | None, events: list[dict[str, Any]]
+        self,
+        table: Table,
+        viewer: int | None,
+        events: list[dict[str, Any]],
+        public: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
+        """``viewer``'s update; ``public``, the state's spectator view if already built."""
         state = table.state
         assert state is not None
         shown = [seen for event in events if (seen := event_view(event, viewer)) is not None]
@@ -1013,7 +1037,7 @@ class Session:
             "type": "update",
             "version": state.version,
             "events": shown,
-            "view": view(state, viewer),
+            "view": view(state, viewer, public),
             "prompt": prompt,
         }
 
@@ -1023,14 +1047,15 @@ class Session:
         start = max(0, len(state.log) - RESYNC_EVENTS) if resync else table.sent
         events = state.log[start:]
         table.sent = len(state.log)
+        public = view(state, None)  # the part of every view that all may see, built once
         out: Output = [
-            Send(slot.conn, self._update(table, seat, events))
+            Send(slot.conn, self._update(table, seat, events, public))
             for seat, slot in enumerate(table.seats)
             if slot.conn is not None
         ]
         if table.spectators:
-            public = self._update(table, None, events)  # one view for every spectator
-            out += [Send(conn, public) for conn in sorted(table.spectators)]
+            update = self._update(table, None, events, public)  # one for every spectator
+            out += [Send(conn, update) for conn in sorted(table.spectators)]
         return out
 
     def _spectator_sync(self, conn: ConnId, table: Table) -> Output:

@@ -104,24 +104,65 @@ class StoredTable:
 
 
 class Store:
-    """One SQLite file (WAL); every write is its own committed transaction."""
+    """One SQLite file (WAL); every write is its own committed transaction, except the
+    actions written while :attr:`deferring`: they wait in one transaction for
+    :meth:`commit` (one disk sync for all of them)."""
 
     def __init__(self, path: str, *, create: bool = True) -> None:
         self.path = path
         if not create and path != ":memory:" and not Path(path).exists():
             raise StoreOpenError(f"there is no database {path}")
         self._db = _open(path)
+        self.deferring = False
+        """Whether :meth:`append_action` and :meth:`mark_finished` wait for :meth:`commit`."""
+        self.commits = 0
+        """Transactions committed so far (what the disk was asked to sync)."""
 
     def close(self) -> None:
+        """Close (again: nothing); deferred writes not committed are dropped, as nobody
+        was told of them."""
+        self._rollback()
         self._db.close()
 
-    def _write(self, sql: str, args: tuple[Any, ...]) -> None:
+    @property
+    def uncommitted(self) -> bool:
+        """Whether deferred writes wait for :meth:`commit`."""
+        return self._db.in_transaction
+
+    def _write(self, sql: str, args: tuple[Any, ...], *, deferrable: bool = False) -> None:
+        if deferrable and self.deferring:
+            try:
+                if not self._db.in_transaction:
+                    self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(sql, args)
+            except sqlite3.Error as exc:
+                self._rollback()  # the whole batch: an I/O error may have ended it already
+                raise StorageError(str(exc)) from exc
+            return
         try:
+            assert not self._db.in_transaction, "commit the deferred actions first"
             with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute(sql, args)
         except sqlite3.Error as exc:
             raise StorageError(str(exc)) from exc
+        self.commits += 1
+
+    def commit(self) -> None:
+        """Make the deferred writes durable, all or none (StorageError: none)."""
+        try:
+            if not self._db.in_transaction:
+                return
+            self._db.commit()
+        except sqlite3.Error as exc:
+            self._rollback()
+            raise StorageError(str(exc)) from exc
+        self.commits += 1
+
+    def _rollback(self) -> None:
+        with contextlib.suppress(sqlite3.Error):  # ProgrammingError: closed already
+            if self._db.in_transaction:
+                self._db.rollback()
 
     def create_table(
         self,
@@ -155,10 +196,11 @@ class Store:
         self._write(
             "INSERT INTO actions (table_name, seq, seat, action, digest) VALUES (?,?,?,?,?)",
             (table, seq, seat, json.dumps(action), digest),
+            deferrable=True,
         )
 
     def mark_finished(self, table: str) -> None:
-        self._write("UPDATE tables SET finished = 1 WHERE name = ?", (table,))
+        self._write("UPDATE tables SET finished = 1 WHERE name = ?", (table,), deferrable=True)
 
     def delete_unstarted_table(self, name: str) -> None:
         """Remove a table at which nothing was played (its seats, then itself)."""

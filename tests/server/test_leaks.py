@@ -25,6 +25,7 @@ from typing import Any, cast
 import pytest
 from tyros_protocol.board import BOARD
 from tyros_protocol.cards import counts_from_names
+from tyros_server import app
 from tyros_server.app import TyrosServer
 from tyros_server.engine import GameState, Options, new_game, parse_action, push
 from tyros_server.session import Connection, Limits, Output, Send
@@ -177,7 +178,7 @@ def holdings(state: GameState) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recording = Recorder()
-    deliver, send = TyrosServer.deliver, ServerConnection.send
+    deliver, send, broadcast = TyrosServer.deliver, ServerConnection.send, app.broadcast
 
     def delivering(self: TyrosServer, output: Output) -> None:
         recording.record(self, output)
@@ -187,8 +188,16 @@ def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
         recording.check_frame(self, message)
         await send(self, message, *args, **kwargs)
 
+    def broadcasting(connections: Any, message: Any, *args: Any, **kwargs: Any) -> None:
+        connections = list(connections)
+        for ws in connections:
+            recording.check_frame(ws, message)
+        broadcast(connections, message, *args, **kwargs)
+
     monkeypatch.setattr(TyrosServer, "deliver", delivering)
     monkeypatch.setattr(ServerConnection, "send", sending)
+    # The server writes its frames with websockets' broadcast (one socket at a time).
+    monkeypatch.setattr(app, "broadcast", broadcasting)
     return recording
 
 

@@ -504,7 +504,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
         )
         assert len(await owners[0].list_tables()) == 20
         # Nothing waits once it is dropped: its backlog is freed.
-        assert peer.dropped and peer.queued_bytes == 0 and peer.queue.empty()
+        assert peer.dropped and peer.queued_bytes == 0
     finally:
         slow.ws.transport.abort()
 

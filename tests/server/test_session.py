@@ -37,6 +37,7 @@ from tyros_server.engine import (
 from tyros_server.engine.state import GameState
 from tyros_server.session import Close, Limits, Output, Send, Session, TakeoverPolicy
 from tyros_server.storage import StorageError, Store
+from tyros_server.wire import Encoder
 
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{43}$")
 MAX_STEPS = 5000
@@ -59,6 +60,10 @@ class FakeClock:
 def check_output(out: Output) -> Output:
     """Every outbound message must be valid protocol, on the wire as in Python."""
     assert isinstance(out, list)
+    encoder = Encoder()  # the server's encoding of a delivery: the same text as json's
+    for item in out:
+        if isinstance(item, Send):
+            assert encoder.encode(item.message) == json.dumps(item.message, separators=(",", ":"))
     for item in out:
         if isinstance(item, Close):
             assert isinstance(item.code, int) and 1000 <= item.code < 5000

@@ -119,33 +119,67 @@ def _action_view(event: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
-    """The state as ``viewer`` may see it, as plain JSON-ready data."""
+class SeatView(dict[str, Any]):
+    """A seat's view: ``public`` (the spectator view it was built from) plus the seat's
+    own ``viewer``, ``hand`` and ``tiles``. Knowing that lets the server send the public
+    part's JSON text to every seat without encoding it again."""
+
+    __slots__ = ("public",)
+
+    def __init__(self, public: dict[str, Any]) -> None:
+        super().__init__(public)
+        self.public = public
+
+
+def view(state: GameState, viewer: Viewer, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The state as ``viewer`` may see it, as plain JSON-ready data.
+
+    ``public`` is this state's spectator view, ``view(state, None)``, when the caller has
+    already built it: every seat's view is that one plus the seat's own hand and tiles, so a
+    broadcast builds the shared part once. The views then share their nested values: they
+    are read, never changed.
+    """
+    base = public if public is not None else _public_view(state)
+    if viewer is None:
+        return base
+    labels = state.board.space_labels
+    out = SeatView(base)
+    out["viewer"] = viewer
+    out["hand"] = names_from_counts(state.hands[viewer])
+    out["tiles"] = [labels[t] for t in state.tiles[viewer]]
+    return out
+
+
+def _public_view(state: GameState) -> dict[str, Any]:
+    """What everyone may see: the spectator's view."""
     board = state.board
-    label = board.space_label
+    labels = board.space_labels
+    port_labels = board.port_labels
     sizes, ranks = empire_ranks(state.chips)
     ships = []
+    all_ships = state.ships
+    players = state.players
     for port in range(board.port_count):
-        for seat in range(state.players):
-            count = state.ships[port * MAX_SEATS + seat]
+        at = port * MAX_SEATS
+        for seat in range(players):
+            count = all_ships[at + seat]
             if count:
-                ships.append({"port": board.port_label(port), "seat": seat, "count": count})
-    seats = []
-    for seat in range(state.players):
-        seats.append(
-            {
-                "seat": seat,
-                "cards": sum(state.hands[seat]),
-                "tiles": len(state.tiles[seat]),
-                "revealed_tiles": [label(t) for t in state.revealed[seat]],
-                "ships_in_supply": state.ship_supply[seat],
-                "cities_in_supply": state.city_supply[seat],
-            }
-        )
-    out: dict[str, Any] = {
-        "viewer": viewer,
+                ships.append({"port": port_labels[port], "seat": seat, "count": count})
+    seats = [
+        {
+            "seat": seat,
+            "cards": sum(state.hands[seat]),
+            "tiles": len(state.tiles[seat]),
+            "revealed_tiles": [labels[t] for t in state.revealed[seat]],
+            "ships_in_supply": state.ship_supply[seat],
+            "cities_in_supply": state.city_supply[seat],
+        }
+        for seat in range(players)
+    ]
+    return {
+        "viewer": None,
         "version": state.version,
-        "players": state.players,
+        "players": players,
         "setup": state.options.setup,
         "round": state.round,
         "phase": state.phase.name.lower(),
@@ -155,8 +189,8 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "starting_seat": state.starting_seat,
         "passes": state.passes,
         "trade_tried": state.trade_tried,
-        "chips": {label(s): COLOUR_NAMES[c] for s, c in enumerate(state.chips) if c >= 0},
-        "cities": {label(s): owner for s, owner in enumerate(state.cities) if owner >= 0},
+        "chips": {labels[s]: COLOUR_NAMES[c] for s, c in enumerate(state.chips) if c >= 0},
+        "cities": {labels[s]: owner for s, owner in enumerate(state.cities) if owner >= 0},
         "ships": ships,
         "empires": [
             {"colour": name, "size": sizes[c], "rank": ranks[c] + 1}
@@ -166,17 +200,13 @@ def view(state: GameState, viewer: Viewer) -> dict[str, Any]:
         "discard": {CARD_NAMES[k]: n for k, n in enumerate(state.discard)},
         "draw_pile": len(state.draw_pile),
         "tile_pile": len(state.tile_pile),
-        "removed_tiles": [label(t) for t in state.removed_tiles],
+        "removed_tiles": [labels[t] for t in state.removed_tiles],
         "all_four_bonus": state.all_four_bonus if state.all_four_bonus >= 0 else None,
         "trade": _trade_view(state),
         "owed_to": state.owed_to if state.owed_to >= 0 else None,
         "keep_pending": [s for s, pending in enumerate(state.keep_pending) if pending],
         "score": state.score,
     }
-    if viewer is not None:
-        out["hand"] = names_from_counts(state.hands[viewer])
-        out["tiles"] = [label(t) for t in state.tiles[viewer]]
-    return out
 
 
 def _trade_view(state: GameState) -> dict[str, Any] | None:

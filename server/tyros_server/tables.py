@@ -1,0 +1,163 @@
+"""A table in memory: its seats, its game, and the bookkeeping of who is asked what.
+
+:class:`Undo` captures what one action changes at a table, so that an action the
+database refused (at once, or when a batch of actions fails to commit) is taken back
+as if it had never been played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engine import GameState, Options, Phase, seats_to_act
+
+ConnId = int
+
+
+@dataclass(slots=True)
+class SeatSlot:
+    name: str
+    digest: str
+    conn: ConnId | None = None
+    absent_since: float | None = None
+    bot: bool = False
+    """A takeover bot is playing this seat until its owner returns."""
+
+
+@dataclass(slots=True)
+class Table:
+    name: str
+    options: Options
+    trade_seconds: int
+    seats: list[SeatSlot] = field(default_factory=list)
+    spectators: set[ConnId] = field(default_factory=set)
+    state: GameState | None = None
+    sent: int = 0
+    """How much of the game's log has been broadcast."""
+    trade_deadline: float | None = None
+    salt: str = ""
+    """Secret until the game ends; with the seed it makes the table's commitment."""
+    created_by: str = ""
+    """The address that created the table (its tables per minute are counted)."""
+    changed: float = 0.0
+    """When something last happened here: a seat came or went, an action was played."""
+    notice_due: float | None = None
+    """When the spectators' comings and goings since the last notice are announced."""
+    public_resync: tuple[int, dict[str, Any]] | None = None
+    """(version, update) sent to every spectator who arrives at that version."""
+    prompts: dict[int, int] = field(default_factory=dict)
+    """Each seat to act: the version its current decision began at (its prompt's id). It
+    stays while the seat has not acted, whatever the others do meanwhile (answer a trade,
+    keep cards), and an action made for any version since is taken if legal on arrival."""
+
+    overtaken: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Each seat whose last decision was ended by another seat (a trade completed or
+    withdrawn while it was asked, time up): (the version it began at, the one it ended at)."""
+
+    last_acted: dict[int, int] = field(default_factory=dict)
+    """The version each seat's own latest action made: anything it sent for an earlier
+    version is a copy or an afterthought (stale)."""
+    moment: tuple[Any, ...] = ()
+    """What every seat's decision is about: the phase, whose turn, the trade on the table
+    and the round. While it stays, the seats deciding keep their prompts."""
+
+    def renew_prompts(self, actor: int | None = None) -> None:
+        """After ``actor`` acted (None: a new or resumed game): a seat still deciding the
+        same question (a trade answer while others answer, a keep while others keep) keeps
+        its prompt; the actor, a seat newly asked, and everyone when the question changed
+        (the trade completed, the turn passed) get a new one."""
+        state = self.state
+        assert state is not None
+        moment = (state.phase, state.current, state.trade, state.round)
+        same = moment == self.moment
+        deciding = seats_to_act(state)
+        for seat, since in self.prompts.items():
+            if seat != actor and not (same and seat in deciding):
+                self.overtaken[seat] = (since, state.version)
+        self.moment = moment
+        if actor is not None:
+            self.last_acted[actor] = state.version
+        self.prompts = {
+            seat: kept
+            if same and seat != actor and (kept := self.prompts.get(seat)) is not None
+            else state.version
+            for seat in deciding
+        }
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.phase == Phase.OVER
+
+
+@dataclass(slots=True)
+class Undo:
+    """What one action changed at ``table``, captured before it: ``restore`` puts it back."""
+
+    table: Table
+    state: GameState
+    prompts: dict[int, int]
+    overtaken: dict[int, tuple[int, int]]
+    last_acted: dict[int, int]
+    moment: tuple[Any, ...]
+    sent: int
+    trade_deadline: float | None
+    changed: float
+    reply: tuple[ConnId, int | None] | None = None
+    """The connection that sent the action and its message id (None: a timer's action)."""
+
+    @classmethod
+    def capture(cls, table: Table) -> Undo:
+        assert table.state is not None
+        return cls(
+            table,
+            table.state.copy(keep_log=True),
+            dict(table.prompts),
+            dict(table.overtaken),
+            dict(table.last_acted),
+            table.moment,
+            table.sent,
+            table.trade_deadline,
+            table.changed,
+        )
+
+    def restore(self) -> None:
+        table = self.table
+        assert table.state is not None
+        table.state.revert_to(self.state)
+        table.prompts, table.overtaken = self.prompts, self.overtaken
+        table.last_acted, table.moment = self.last_acted, self.moment
+        table.sent, table.trade_deadline, table.changed = (
+            self.sent,
+            self.trade_deadline,
+            self.changed,
+        )
+        table.public_resync = None  # it may hold an update of the state taken back
+
+
+@dataclass(slots=True)
+class Batch:
+    """Frames handled together (see ``Session.begin_batch``): the actions they applied,
+    which of those were taken back, and each frame's output, held until the commit."""
+
+    undos: list[Undo] = field(default_factory=list)
+    """Every action applied in the batch, in order (the list keeps each one alive)."""
+    settled: int = 0
+    """How many of :attr:`undos` were committed, or taken back, already."""
+    failed: set[int] = field(default_factory=set)
+    """The ids of the undos taken back: their actions were never stored."""
+    chunks: list[tuple[list[Any], list[Undo]]] = field(default_factory=list)
+    """Each frame's output, and the actions it applied."""
+
+    def pending(self) -> list[Undo]:
+        return self.undos[self.settled :]
+
+    def fail(self, undos: list[Undo]) -> None:
+        """Take these actions back, the latest first."""
+        for undo in reversed(undos):
+            undo.restore()
+            self.failed.add(id(undo))
+        self.settled = len(self.undos)
+
+    def failed_undo(self, undo: Undo) -> bool:
+        return id(undo) in self.failed

@@ -718,7 +718,10 @@ class Session:
             log.info("table %s finished", table.name)
         if batch is not None:
             batch.undos.append(undo)
-        return self._broadcast(table)
+        out = self._broadcast(table)
+        if state.phase == Phase.OVER:  # the table info now reveals the seed and salt
+            out += self._table_update(table)
+        return out
 
     # Batches ----------------------------------------------------------------------------
 

@@ -112,6 +112,8 @@ class Harness:
         self._ids = itertools.count(100)
         self.latest: dict[int, dict[str, Any]] = {}
         """The latest update each connection received."""
+        self.latest_table: dict[int, dict[str, Any]] = {}
+        """The latest table info each connection received."""
 
     def close(self) -> None:
         self.store.close()
@@ -121,6 +123,8 @@ class Harness:
         for item in out:
             if isinstance(item, Send) and item.message["type"] == "update":
                 self.latest[item.conn] = item.message
+            if isinstance(item, Send) and item.message["type"] == "table":
+                self.latest_table[item.conn] = item.message["table"]
         return out
 
     def connect(self, address: str = "127.0.0.1") -> int:
@@ -646,6 +650,10 @@ def test_a_full_game_of_random_play(harness: Harness, players: int, seed: int) -
         assert len(score["players"]) == players
     assert harness.prompted(conns) == []
     assert any(e["type"] == "game_end" for e in harness.latest[watcher]["events"])
+    # Everyone at the table is told at once that it finished, with the seed revealed.
+    for conn in [*conns, watcher]:
+        info = harness.latest_table[conn]
+        assert info["finished"] is True and info["seed"] == seed and info["salt"]
     # Every action was stored, in order; the table is finished.
     stored = harness.store.load_table("game")
     assert stored is not None and stored.finished

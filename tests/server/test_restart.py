@@ -126,7 +126,9 @@ def check_nothing_lost_nothing_doubled(
             )
             acknowledged += 1
         for error in traffic.of_type("error"):
-            assert error["code"] in ("stale_version", "rate_limited"), error
+            # Timing only, nothing changed: a copy or an outrun rate limit, or an answer
+            # that another seat's completion overtook (as often as the bots race).
+            assert error["code"] in ("stale_version", "rate_limited", "too_late"), error
     # Every stored action is one its seat sent, for the version before it or for an
     # earlier one from which the seat was deciding, without acting, until it was taken.
     to_act = to_act_by_version(options, rows)

@@ -68,7 +68,8 @@ async def play_raw(
 ) -> dict[str, Any]:
     """Act at random on every prompt until an update satisfies ``stop``; returns it.
 
-    Acting on a prompt that a later update has overtaken is normal in trades, and a
+    Acting on a prompt that a later update has overtaken is normal in trades (a copy is
+    ``stale_version``; an answer to a trade completed meanwhile, ``too_late``), and a
     client this fast may outrun the rate limit (it then sends again, as the bots do):
     those are the only errors it may get.
     """
@@ -76,7 +77,7 @@ async def play_raw(
     while True:
         message = await client.recv()
         if message["type"] == "error":
-            assert message["code"] in ("stale_version", "rate_limited"), message
+            assert message["code"] in ("stale_version", "rate_limited", "too_late"), message
             if message["code"] == "rate_limited" and last is not None:
                 await asyncio.sleep(0.25)
                 await client.send(last)

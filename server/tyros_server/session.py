@@ -700,6 +700,8 @@ class Session:
             if batch is not None:  # the store gave up the whole transaction
                 batch.fail(batch.pending())
             return None
+        if batch is not None:
+            batch.undos.append(undo)
         table.changed = self.clock()
         if state.phase == Phase.TRADE:
             if table.trade_deadline is None:
@@ -711,13 +713,10 @@ class Session:
                 self.store.mark_finished(table.name)
             except StorageError:
                 log.exception("marking table %s finished failed", table.name)
-                if batch is not None:
-                    batch.undos.append(undo)
+                if batch is not None:  # the transaction, this action's too, is gone
                     batch.fail(batch.pending())
                     return None
             log.info("table %s finished", table.name)
-        if batch is not None:
-            batch.undos.append(undo)
         out = self._broadcast(table)
         if state.phase == Phase.OVER:  # the table info now reveals the seed and salt
             out += self._table_update(table)
@@ -774,7 +773,6 @@ class Session:
             table = self.tables.get(name)
             if table is None:
                 continue
-            table.sent = len(table.state.log) if table.state and table.state.log else 0
             for seat, slot in enumerate(table.seats):
                 if slot.conn is not None:
                     out += self._sync(slot.conn, table, seat)

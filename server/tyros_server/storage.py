@@ -124,11 +124,6 @@ class Store:
         self._rollback()
         self._db.close()
 
-    @property
-    def uncommitted(self) -> bool:
-        """Whether deferred writes wait for :meth:`commit`."""
-        return self._db.in_transaction
-
     def _write(self, sql: str, args: tuple[Any, ...], *, deferrable: bool = False) -> None:
         if deferrable and self.deferring:
             try:

@@ -59,16 +59,14 @@ class Encoder:
         # Keyed by id(), holding the object too: no id is reused while the encoder lives.
         self._texts: dict[int, tuple[object, str]] = {}
 
-    def _once(self, obj: dict[str, Any]) -> str:
-        entry = self._texts.get(id(obj))
-        if entry is not None and entry[0] is obj:
-            return entry[1]
-        text = self._update(obj) if obj.get("type") == "update" else dumps(obj)
-        self._texts[id(obj)] = (obj, text)
-        return text
-
     def encode(self, message: dict[str, Any]) -> str:
-        return self._once(message)
+        """The message's text (a public view is a message here too: encoded once)."""
+        entry = self._texts.get(id(message))
+        if entry is not None and entry[0] is message:
+            return entry[1]
+        text = self._update(message) if message.get("type") == "update" else dumps(message)
+        self._texts[id(message)] = (message, text)
+        return text
 
     def _update(self, message: dict[str, Any]) -> str:
         parts = []
@@ -76,7 +74,7 @@ class Encoder:
             if key == "view" and isinstance(value, SeatView):
                 text = self._seat_view(value)
             elif key == "view" and isinstance(value, dict):
-                text = self._once(value)  # a public view: the seats' views share its text
+                text = self.encode(value)  # a public view: the seats' views share its text
             elif key == "prompt" and isinstance(value, dict):
                 text = self._prompt(value)
             else:
@@ -102,7 +100,7 @@ class Encoder:
 
     def _seat_view(self, shown: SeatView) -> str:
         public = shown.public
-        text = self._once(public)
+        text = self.encode(public)
         keys = list(shown)
         count = len(public)
         if not text.startswith(_NO_VIEWER) or len(keys) == count or keys[:count] != list(public):

@@ -18,6 +18,7 @@ from tyros_server.session import Output, Send
 from tyros_server.storage import StorageError
 
 from .test_session import Harness, first, snapshot, to
+from .test_session import harness as harness  # the fixture
 
 
 @pytest.fixture
@@ -28,15 +29,6 @@ def pair(tmp_path: Path) -> Iterator[tuple[Harness, Harness]]:
     finally:
         one.close()
         other.close()
-
-
-@pytest.fixture
-def harness(tmp_path: Path) -> Iterator[Harness]:
-    made = Harness(tmp_path / "tyros.sqlite")
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def seat_two_tables(harness: Harness) -> list[list[int]]:

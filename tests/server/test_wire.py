@@ -102,12 +102,6 @@ def test_a_seat_view_changed_after_it_was_built_is_encoded_whole() -> None:
     assert same_json(text, update) and list(json.loads(text)["view"]) == list(changed)
 
 
-def test_a_message_that_is_only_a_view() -> None:
-    _, seats = views_along_a_game(5)[3]
-    message = {"view": seats[2]}
-    assert same_json(Encoder().encode(message), message)
-
-
 def test_messages_other_than_updates_are_plain_json() -> None:
     message = {"type": "error", "re": 7, "code": "too_late", "message": 'caf\u00e9 "x"'}
     assert Encoder().encode(message) == compact(message)

@@ -96,6 +96,10 @@ class _BotPlayer:
         self.bot: Bot | None = None
         self.connection: Connection | None = None
         self._waiting: list[dict[str, Any]] = []
+        self._seen_version = -1
+        """(Worker thread.) The game version of the newest event the bot observed."""
+        self._resync = False
+        """(Worker thread.) The next update's events may repeat ones already observed."""
         self.thinking: asyncio.Task[None] | None = None
         self._acted = -1
         """The id of the newest prompt acted on (a prompt is answered once)."""
@@ -113,7 +117,7 @@ class _BotPlayer:
             if self.bot is None and run.seat is not None:
                 self.bot = make_bot(run.strategy, run.seat, self.rng, **run.options)
             elif self.bot is not None:
-                self._waiting.append({"forget": True})  # recent events come again
+                self._waiting.append({"resync": True})  # recent events come again
             self._acted = -1  # an action sent before a crash may not have landed
         elif kind == "table":
             run.names = [s["name"] for s in message["table"]["seats"]]
@@ -168,14 +172,30 @@ class _BotPlayer:
                 if self.connection is not None:
                     self.connection.flush()
 
+    def _observe(self, bot: Bot, events: list[dict[str, Any]]) -> None:
+        """(In the worker thread.) Show the bot each event once, whatever is repeated."""
+        if self._resync:
+            self._resync = False
+            if self._seen_version < 0 or not all("version" in e for e in events):
+                bot.forget()  # nothing to tell old events from new by: learn them again
+                self._seen_version = -1
+        newest = self._seen_version
+        for event in events:
+            version = event.get("version")
+            if isinstance(version, int):
+                if version <= self._seen_version:
+                    continue
+                newest = max(newest, version)
+            bot.observe(event)
+        self._seen_version = newest
+
     def _decide(self, bot: Bot, batch: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, int]:
         """(In the worker thread.) Observe every update, answer the newest prompt."""
         for message in batch:
-            if message.get("forget"):
-                bot.forget()
+            if message.get("resync"):
+                self._resync = True
             elif bot.wants_events:
-                for event in message["events"]:
-                    bot.observe(event)
+                self._observe(bot, message["events"])
         latest = next((m for m in reversed(batch) if "view" in m), None)
         if latest is None or not latest.get("prompt"):
             return None, -1

@@ -10,7 +10,6 @@ class ErrorCode(StrEnum):
     BAD_JSON = "bad_json"
     BAD_MESSAGE = "bad_message"
     BINARY_FRAME = "binary_frame"
-    TOO_LARGE = "too_large"
     UNSUPPORTED_PROTOCOL = "unsupported_protocol"
     RATE_LIMITED = "rate_limited"
     # The session
@@ -19,7 +18,6 @@ class ErrorCode(StrEnum):
     NO_SUCH_TABLE = "no_such_table"
     TABLE_FULL = "table_full"
     TABLE_FINISHED = "table_finished"
-    TABLE_MISMATCH = "table_mismatch"
     BAD_TOKEN = "bad_token"
     SPECTATOR = "spectator"
     NOT_STARTED = "not_started"

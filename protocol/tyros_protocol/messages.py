@@ -19,155 +19,54 @@ token) or ``list_tables``.
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
+from .actions import (
+    Action,
+    AnswerAction,
+    BankDrawAction,
+    BankPickAction,
+    CityAction,
+    CompleteAction,
+    ExpandAction,
+    GiveCardAction,
+    KeepAction,
+    MoveAction,
+    PassAction,
+    ProposeAction,
+    ReturnTileAction,
+    ShipAction,
+    WithdrawAction,
+)
+from .basics import (
+    CardName,
+    Cards,
+    ColourName,
+    MessageId,
+    Model,
+    PlayerName,
+    PortLabel,
+    SeatNumber,
+    SpaceLabel,
+    TableName,
+    printable_name,
+)
 from .errors import ErrorCode
-
-CardName = Literal["orange", "yellow", "green", "violet", "wild"]
-ColourName = Literal["orange", "yellow", "green", "violet"]
-SpaceLabel = Annotated[str, Field(pattern=r"^(TY|[0-9]{1,2})$", max_length=2)]
-PortLabel = Annotated[str, Field(pattern=r"^(TY|[0-9]{1,2}[WE]?)$", max_length=3)]
-Cards = Annotated[list[CardName], Field(max_length=60)]
-SeatNumber = Annotated[int, Field(ge=0, le=3)]
-MessageId = Annotated[int, Field(ge=0, le=2**53)]
-TableName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
-
-
-def printable_name(name: str) -> str:
-    """A player's name as every screen and log may show it: printable characters only (no
-    controls, no bidi or zero-width format characters), not blank, no outer spaces.
-
-    >>> printable_name("Ann")
-    'Ann'
-    >>> printable_name("A\u202enn")
-    Traceback (most recent call last):
-    ValueError: a name has printable characters only (no controls, bidi or zero-width marks)
-    """
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise ValueError(
-            "a name has printable characters only (no controls, bidi or zero-width marks)"
-        )
-    if not name.strip() or name != name.strip():
-        raise ValueError("a name is not blank and has no spaces around it")
-    return name
-
-
-PlayerName = Annotated[
-    str,
-    Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"),
-    AfterValidator(printable_name),
-]
-
-
-class Model(BaseModel):
-    # Strict: the wire must match the schema exactly (no "7" for 7, no Python field names).
-    model_config = ConfigDict(
-        extra="forbid", strict=True, frozen=True, validate_by_alias=True, validate_by_name=False
-    )
-
-
-# Actions (mirroring the engine's; payments are card lists) -----------------------
-
-
-class PassAction(Model):
-    kind: Literal["pass"] = "pass"
-
-
-class ExpandAction(Model):
-    kind: Literal["expand"] = "expand"
-    tile: SpaceLabel
-    colour: ColourName
-
-
-class ReturnTileAction(Model):
-    kind: Literal["return_tile"] = "return_tile"
-    tile: SpaceLabel
-
-
-class MoveAction(Model):
-    kind: Literal["move"] = "move"
-    from_: PortLabel = Field(alias="from")
-    to: PortLabel
-    pay: Cards
-
-
-class CityAction(Model):
-    kind: Literal["city"] = "city"
-    space: SpaceLabel
-    ship: PortLabel
-    """The port of the ship that returns to supply (it matters only in Italy)."""
-    pay: Cards
-
-
-class ShipAction(Model):
-    kind: Literal["ship"] = "ship"
-    space: SpaceLabel
-    pay: Cards
-
-
-class BankDrawAction(Model):
-    kind: Literal["bank_draw"] = "bank_draw"
-    pay: Cards
-
-
-class BankPickAction(Model):
-    kind: Literal["bank_pick"] = "bank_pick"
-    pay: Cards
-    take: CardName
-
-
-class ProposeAction(Model):
-    kind: Literal["propose"] = "propose"
-    to: Annotated[list[SeatNumber], Field(min_length=1, max_length=3)]
-    give: Cards
-    get: Cards
-
-
-class AnswerAction(Model):
-    kind: Literal["answer"] = "answer"
-    accept: bool
-
-
-class CompleteAction(Model):
-    kind: Literal["complete"] = "complete"
-    with_: SeatNumber = Field(alias="with")
-
-
-class WithdrawAction(Model):
-    kind: Literal["withdraw"] = "withdraw"
-
-
-class GiveCardAction(Model):
-    kind: Literal["give_card"] = "give_card"
-    card: CardName
-
-
-class KeepAction(Model):
-    kind: Literal["keep"] = "keep"
-    cards: Cards
-
-
-Action = Annotated[
-    PassAction
-    | ExpandAction
-    | ReturnTileAction
-    | MoveAction
-    | CityAction
-    | ShipAction
-    | BankDrawAction
-    | BankPickAction
-    | ProposeAction
-    | AnswerAction
-    | CompleteAction
-    | WithdrawAction
-    | GiveCardAction
-    | KeepAction,
-    Field(discriminator="kind"),
-]
-
+from .events import Event
+from .views import (
+    EmpireInfo,
+    EmpireScore,
+    GameView,
+    PlayerEmpireScore,
+    PlayerScore,
+    ScoreSheet,
+    SeatInfo,
+    ShipStack,
+    TradeAnswer,
+    TradeInfo,
+)
 
 # Client -> server -----------------------------------------------------------------
 
@@ -223,109 +122,6 @@ class Act(Model):
 
 ClientMessage = Annotated[Hello | Resume | ListTables | Act, Field(discriminator="type")]
 
-
-# Server -> client: the per-seat view ---------------------------------------------
-
-
-class ShipStack(Model):
-    port: PortLabel
-    seat: SeatNumber
-    count: int
-
-
-class EmpireInfo(Model):
-    colour: ColourName
-    size: int
-    rank: int
-
-
-class SeatInfo(Model):
-    seat: SeatNumber
-    cards: int
-    tiles: int
-    revealed_tiles: list[SpaceLabel]
-    ships_in_supply: int
-    cities_in_supply: int
-
-
-class TradeAnswer(Model):
-    seat: SeatNumber
-    answer: Literal["pending", "accept", "decline"]
-
-
-class TradeInfo(Model):
-    proposer: SeatNumber
-    to: list[SeatNumber]
-    give: list[CardName]
-    get: list[CardName]
-    answers: list[TradeAnswer]
-
-
-class EmpireScore(Model):
-    colour: ColourName
-    size: int
-    rank: int
-    city_points: int
-    ship_points: int
-
-
-class PlayerEmpireScore(Model):
-    colour: ColourName
-    cities: int
-    ship_spaces: int
-    points: int
-
-
-class PlayerScore(Model):
-    seat: SeatNumber
-    empires: list[PlayerEmpireScore]
-    majority_bonus: list[ColourName]
-    majority_points: int
-    all_four_bonus: int
-    largest_empire_points: int
-    total: int
-
-
-class ScoreSheet(Model):
-    empires: list[EmpireScore]
-    players: list[PlayerScore]
-    winners: list[SeatNumber]
-
-
-class GameView(Model):
-    """What one seat (or a spectator, ``viewer`` null) may see of the game."""
-
-    viewer: SeatNumber | None
-    version: int
-    players: Literal[3, 4]
-    setup: Literal["first", "variable"]
-    round: int
-    phase: Literal["expand", "actions", "trade", "give_card", "keep", "over"]
-    current: SeatNumber
-    to_act: list[SeatNumber]
-    expand_queue: list[SeatNumber]
-    """Seats still to take an expansion turn this round, after ``current``."""
-    starting_seat: SeatNumber
-    passes: int
-    trade_tried: bool
-    chips: dict[str, ColourName]
-    cities: dict[str, SeatNumber]
-    ships: list[ShipStack]
-    empires: list[EmpireInfo]
-    seats: list[SeatInfo]
-    discard: dict[CardName, int]
-    draw_pile: int
-    tile_pile: int
-    removed_tiles: list[SpaceLabel]
-    all_four_bonus: SeatNumber | None
-    trade: TradeInfo | None
-    owed_to: SeatNumber | None
-    keep_pending: list[SeatNumber]
-    score: ScoreSheet | None
-    hand: list[CardName] | None = None
-    tiles: list[SpaceLabel] | None = None
-
-
 # Server -> client: messages -------------------------------------------------------
 
 
@@ -350,7 +146,8 @@ class TableInfo(Model):
     commitment: str | None = None
     """SHA-256 (hex) of ``tyros-seed:{seed}:{salt}``, fixed before the first deal."""
     seed: int | None = None
-    """The game's seed, revealed (with ``salt``) once the game is over."""
+    """The game's seed, revealed (with ``salt``) once the game is over: below 2^63, so where
+    JSON numbers are doubles (JavaScript) read its digits from the frame's text."""
     salt: str | None = None
 
 
@@ -400,7 +197,8 @@ class Update(Model):
 
     type: Literal["update"] = "update"
     version: int
-    events: list[dict[str, Any]]
+    events: list[Event]
+    """What happened since your last update, as you may see it (see :mod:`.events`)."""
     view: GameView
     prompt: Prompt | None = None
 
@@ -453,3 +251,65 @@ def protocol_schema() -> dict[str, Any]:
         "$defs": {**defs, "ClientMessage": client, "ServerMessage": server},
         "oneOf": [{"$ref": "#/$defs/ClientMessage"}, {"$ref": "#/$defs/ServerMessage"}],
     }
+
+
+__all__ = [
+    "ACTION_ADAPTER",
+    "CLIENT_ADAPTER",
+    "SERVER_ADAPTER",
+    "Accepted",
+    "Act",
+    "Action",
+    "AnswerAction",
+    "BankDrawAction",
+    "BankPickAction",
+    "CardName",
+    "Cards",
+    "CityAction",
+    "ClientMessage",
+    "ColourName",
+    "CompleteAction",
+    "EmpireInfo",
+    "EmpireScore",
+    "Error",
+    "Event",
+    "ExpandAction",
+    "GameView",
+    "GiveCardAction",
+    "Hello",
+    "KeepAction",
+    "ListTables",
+    "MessageId",
+    "Model",
+    "MoveAction",
+    "PassAction",
+    "PlayerEmpireScore",
+    "PlayerName",
+    "PlayerScore",
+    "PortLabel",
+    "Prompt",
+    "ProposeAction",
+    "Resume",
+    "ReturnTileAction",
+    "ScoreSheet",
+    "SeatInfo",
+    "SeatNumber",
+    "SeatStatus",
+    "ServerMessage",
+    "ShipAction",
+    "ShipStack",
+    "SpaceLabel",
+    "TableInfo",
+    "TableName",
+    "TableUpdate",
+    "Tables",
+    "TradeAnswer",
+    "TradeInfo",
+    "Update",
+    "Welcome",
+    "WithdrawAction",
+    "parse_client_message",
+    "parse_server_message",
+    "printable_name",
+    "protocol_schema",
+]

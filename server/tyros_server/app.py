@@ -39,6 +39,8 @@ MAX_MESSAGE_BYTES = 64 * 1024
 RECEIVE_BUFFER = 16 * 1024
 """Bytes the kernel holds for one connection's incoming data (it doubles it): plenty for
 players' small messages, and little for a flood to hand over at once."""
+READ_BYTES = 4096
+"""How much one read of a socket takes (see GatedConnection)."""
 
 FD_RESERVE = 32
 """File descriptors kept for everything but sockets: the database, its WAL and lock, the
@@ -295,6 +297,12 @@ class TyrosServer:
                     # websocket layer would parse all at once while everybody waits.
                     with contextlib.suppress(OSError):
                         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+                # And a small read: asyncio reads 256 KiB at a time, and the websocket layer
+                # parses all the frames of one read before anyone else is served (a read of
+                # 4 KiB is a few hundred tiny frames, 4 ms at most). The read size has no
+                # public setting; asyncio's socket transports take it from ``max_size``.
+                if hasattr(transport, "max_size"):
+                    transport.max_size = READ_BYTES
                 gate.arrive(transport)
 
             def connection_lost(self, exc: Exception | None) -> None:

@@ -35,6 +35,7 @@ from .engine import (
     Phase,
     action_to_json,
     check_action,
+    event_versions,
     event_view,
     legal_actions,
     new_game,
@@ -1014,11 +1015,19 @@ class Session:
         viewer: int | None,
         events: list[dict[str, Any]],
         public: dict[str, Any] | None = None,
+        versions: list[int] | None = None,
     ) -> dict[str, Any]:
-        """``viewer``'s update; ``public``, the state's spectator view if already built."""
+        """``viewer``'s update of ``events`` (the last of the log); ``public``, the state's
+        spectator view, and ``versions``, the events' versions, if already built."""
         state = table.state
         assert state is not None
-        shown = [seen for event in events if (seen := event_view(event, viewer)) is not None]
+        if versions is None:
+            versions = event_versions(events, state.version)
+        shown = [
+            seen
+            for event, version in zip(events, versions, strict=True)
+            if (seen := event_view(event, viewer, version)) is not None
+        ]
         prompt = None
         if viewer is not None and viewer in seats_to_act(state):
             deadline = None
@@ -1049,13 +1058,14 @@ class Session:
         events = state.log[start:]
         table.sent = len(state.log)
         public = view(state, None)  # the part of every view that all may see, built once
+        versions = event_versions(events, state.version)
         out: Output = [
-            Send(slot.conn, self._update(table, seat, events, public))
+            Send(slot.conn, self._update(table, seat, events, public, versions))
             for seat, slot in enumerate(table.seats)
             if slot.conn is not None
         ]
         if table.spectators:
-            update = self._update(table, None, events, public)  # one for every spectator
+            update = self._update(table, None, events, public, versions)  # one for all of them
             out += [Send(conn, update) for conn in sorted(table.spectators)]
         return out
 

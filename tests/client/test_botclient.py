@@ -44,11 +44,14 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
+async def test_a_bot_resumed_after_a_server_restart_sees_each_event_once_then_finishes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """After the restart the server replays the recent events; the bots skip those they
+    have seen (each event carries its version), so none forgets and none counts one twice."""
     made: list[Bot] = []
     forgotten: list[int] = []
+    observed: dict[int, list[int]] = {}
 
     def recording_make_bot(name: str, seat: int, rng: random.Random, **options: Any) -> Bot:
         bot = make_bot(name, seat, rng, **options)
@@ -59,9 +62,14 @@ async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
         forgotten.append(self.seat)
         original_forget(self)
 
-    original_forget = GreedyBot.forget
+    def recording_observe(self: GreedyBot, event: dict[str, Any]) -> None:
+        observed.setdefault(self.seat, []).append(event["version"])
+        original_observe(self, event)
+
+    original_forget, original_observe = GreedyBot.forget, GreedyBot.observe
     monkeypatch.setattr(botclient, "make_bot", recording_make_bot)
     monkeypatch.setattr(GreedyBot, "forget", recording_forget)
+    monkeypatch.setattr(GreedyBot, "observe", recording_observe)
     port, db = free_port(), str(tmp_path / "t.db")
     config = ServerConfig(host="127.0.0.1", port=port, db=db, allow_seed=True)
     server = TyrosServer(config)
@@ -77,7 +85,7 @@ async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
                 await asyncio.sleep(0.05)
             await server.stop()
             assert not any(task.done() for task in tasks)
-            assert forgotten == []
+            before = {seat: len(versions) for seat, versions in observed.items()}
             server = TyrosServer(config)
             await server.start()
             scores = await asyncio.gather(*tasks)
@@ -87,7 +95,11 @@ async def test_a_bot_resumed_after_a_server_restart_forgets_then_finishes(
         await server.stop()
     assert all(score == scores[0] for score in scores) and scores[0]["winners"]
     assert len(made) == 3  # the same bots played on
-    assert sorted(forgotten) == [0, 1, 2]
+    assert forgotten == []
+    for seat, versions in observed.items():
+        assert versions == sorted(versions), f"seat {seat} saw an event again"
+        assert len(versions) > before[seat] > 0
+        assert versions[-1] > versions[before[seat] - 1]  # it saw the game go on
 
 
 def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one() -> None:

@@ -142,6 +142,47 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
     ]
 
 
+def test_a_resync_with_versioned_events_keeps_the_log_and_adds_only_what_was_missed() -> None:
+    """Events carry the version they belong to: after a reconnect the replayed ones already
+    in the log are skipped (the log keeps everything from before), the missed ones added."""
+    state = ClientState("ws://x:1", "t", "Ann")
+    state.handle(table(NAMES))
+    welcome = {
+        "type": "welcome",
+        "re": 1,
+        "protocol": 1,
+        "table": "t",
+        "seat": 0,
+        "name": "Ann",
+        "token": None,
+    }
+    state.handle(welcome)
+    start = {"type": "round_start", "version": 0, "round": 1, "starting_seat": 1}
+    passed = {"type": "action", "version": 1, "seat": 1, "action": {"kind": "pass"}}
+    ended = {"type": "round_end", "version": 2, "round": 1}
+    view = {"players": 3, "viewer": 0}
+    state.handle({"type": "update", "version": 0, "events": [start], "view": view})
+    state.handle({"type": "update", "version": 1, "events": [passed], "view": view})
+    before = [line.text for line in state.log]
+    state.note("connection lost; reconnecting")
+    state.handle(welcome)
+    state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
+    texts = [line.text for line in state.log]
+    assert texts[: len(before)] == before  # nothing from before the reconnect is lost
+    assert texts[len(before) :] == [
+        "connection lost; reconnecting",
+        "joined table t as player A",
+        "round 1 ends",  # the one event missed meanwhile, once
+    ]
+    # The same resync again adds nothing; another seat's welcome starts afresh.
+    state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
+    assert [line.text for line in state.log] == texts
+    state.handle({**welcome, "seat": 1})
+    state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
+    assert sum(line.text == "round 1 ends" for line in state.log) == 1
+    assert state.log[-1].text == "round 1 ends" and state.seen_version == 2
+
+
 def test_errors_and_acceptances() -> None:
     state = ClientState("ws://x:1", "t", "Ann")
     state.handle({"type": "error", "re": 4, "code": "stale_version", "message": "old"})

@@ -52,6 +52,8 @@ from tyros_server.engine import (
     Options,
     Phase,
     action_to_json,
+    event_versions,
+    event_view,
     legal_actions,
     new_game,
     push,
@@ -368,7 +370,26 @@ def test_lists_at_their_limit_parse() -> None:
 
 
 @pytest.mark.parametrize(
-    "label", ["ty", "Ty", "TYR", "", "123", "1W", "16E", "T", "-1", "1 ", " 1", "1.", "٣"]
+    "label",
+    [
+        "ty",
+        "Ty",
+        "TYR",
+        "",
+        "123",
+        "1W",
+        "16E",
+        "T",
+        "-1",
+        "1 ",
+        " 1",
+        "1.",
+        "٣",
+        "0",
+        "01",
+        "33",
+        "99",
+    ],
 )
 def test_bad_space_labels_are_refused(label: str) -> None:
     refused(act({"kind": "expand", "tile": label, "colour": "green"}))
@@ -377,14 +398,16 @@ def test_bad_space_labels_are_refused(label: str) -> None:
     refused(act({"kind": "return_tile", "tile": label}))
 
 
-@pytest.mark.parametrize("label", ["ty", "", "123", "16X", "16w", "W", "16WE", "TYW", "1 ", "-1"])
+@pytest.mark.parametrize(
+    "label", ["ty", "", "123", "16X", "16w", "W", "16WE", "TYW", "1 ", "-1", "16", "99", "1W", "0"]
+)
 def test_bad_port_labels_are_refused(label: str) -> None:
     refused(act({"kind": "move", "from": label, "to": "1", "pay": []}))
     refused(act({"kind": "move", "from": "TY", "to": label, "pay": []}))
     refused(act({"kind": "city", "space": "1", "ship": label, "pay": []}))
 
 
-@pytest.mark.parametrize("label", ["TY", "1", "9", "16", "32", "16W", "16E"])
+@pytest.mark.parametrize("label", ["TY", "1", "9", "15", "32", "16W", "16E"])
 def test_good_port_labels_parse(label: str) -> None:
     msg = parse_client_message(
         json.dumps(act({"kind": "move", "from": label, "to": label, "pay": []}))
@@ -587,10 +610,15 @@ def test_update_messages_built_from_engine_views_validate() -> None:
     state = new_game(Options(players=4, seed=5))
     seat = seats_to_act(state)[0]
     legal = [action_to_json(a, BOARD) for a in legal_actions(state, seat)]
+    log = state.log or []
     update = {
         "type": "update",
         "version": state.version,
-        "events": list(state.log or []),
+        "events": [
+            shown
+            for event, version in zip(log, event_versions(log, state.version), strict=True)
+            if (shown := event_view(event, seat, version)) is not None
+        ],
         "view": view(state, seat),
         "prompt": {"version": state.version, "deadline": None, "legal": legal},
     }

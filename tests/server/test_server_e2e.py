@@ -19,7 +19,7 @@ import pytest
 from tyros_client.botclient import BotRun
 from tyros_protocol.board import BOARD
 from tyros_server import cli, tools
-from tyros_server.app import MAX_MESSAGE_BYTES, TyrosServer
+from tyros_server.app import MAX_MESSAGE_BYTES, READ_BYTES, TyrosServer
 from tyros_server.engine import GameState, Options, new_game, parse_action, push, replay, view
 from tyros_server.session import Limits
 from websockets.asyncio.client import connect
@@ -256,7 +256,8 @@ async def test_a_spectator_sees_only_public_views_and_the_final_score(
     assert all(score == scores[0] for score in scores)
     assert updates[-1]["view"]["score"] == scores[0]
     events = [event for update in updates for event in update["events"]]
-    assert events[-1] == {"type": "game_end", "score": scores[0]}
+    assert events[-1] == {"type": "game_end", "version": updates[-1]["version"], "score": scores[0]}
+    assert [e["version"] for e in events] == sorted(e["version"] for e in events)
     state = server.session.tables["watched"].state
     assert state is not None
     # Watching from before the start, the spectator saw every decision.
@@ -508,6 +509,25 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
         assert peer.dropped and peer.queued_bytes == 0
     finally:
         slow.ws.transport.abort()
+
+
+async def test_a_socket_is_read_a_little_at_a_time_and_a_long_frame_still_arrives(
+    make_server: ServerFactory, open_client: OpenClient
+) -> None:
+    """asyncio reads 256 KiB at once and the websocket layer parses a whole read before
+    anyone else is served: a flooder's read of tiny frames stalled everybody (issue 12's
+    message flood). The server reads READ_BYTES at a time; a frame longer than that (here
+    JSON padded to 40 KiB) is still put together whole and answered."""
+    server = await make_server()
+    client = await open_client(url_of(server))
+    port = client.ws.local_address[1]
+    peer = next(p for p in server.peers.values() if p.ws.remote_address[1] == port)
+    assert getattr(peer.ws.transport, "max_size", None) == READ_BYTES
+    padded = '{"type": "list_tables", ' + " " * (40 * 1024) + '"id": 7}'
+    assert len(padded) > 8 * READ_BYTES
+    await client.ws.send(padded)
+    reply = await client.recv()
+    assert reply["type"] == "tables" and reply["re"] == 7
 
 
 async def test_a_connection_that_never_says_hello_is_closed(

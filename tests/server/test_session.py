@@ -28,6 +28,7 @@ from tyros_server.engine import (
     Reason,
     action_to_json,
     check_action,
+    event_versions,
     event_view,
     legal_actions,
     parse_action,
@@ -456,7 +457,14 @@ def test_spectators_see_public_views_and_cannot_act(harness: Harness) -> None:
         out = harness.play_one([s.conn for s in seated], rng)
         seen = first(out, watcher, "update")
         assert seen["view"] == view(state, None)
-        public = [e for event in state.log[start:] if (e := event_view(event, None)) is not None]
+        new = state.log[start:]
+        versions = event_versions(new, state.version)
+        assert versions[0] == state.version  # one decision: all it caused has its version
+        public = [
+            e
+            for event, version in zip(new, versions, strict=True)
+            if (e := event_view(event, None, version)) is not None
+        ]
         assert seen["events"] == public
     # A spectator leaving is counted out, and the others are told in the next notice.
     assert harness.disconnect(watcher) == []
@@ -578,8 +586,14 @@ def test_illegal_actions_map_to_error_codes_and_change_nothing(harness: Harness)
                     before = snapshot(state)
                     harness.clock.advance(0.05)  # within the rate limit
                     out = harness.act(s.conn, action, state.version, id_=step)
-                    message = only_error(out, s.conn, ErrorCode(reason.value), step)
-                    assert message["code"] == reason.value
+                    # The schema names the board's labels: it refuses "99" before the engine.
+                    code = (
+                        ErrorCode.BAD_MESSAGE
+                        if reason == Reason.MALFORMED
+                        else ErrorCode(reason.value)
+                    )
+                    message = only_error(out, s.conn, code, step)
+                    assert message["code"] == code.value
                     assert snapshot(state) == before
                     reasons.add(reason.value)
         harness.play_one(conns, rng)
@@ -607,12 +621,13 @@ def test_fixed_refusals(harness: Harness) -> None:
     only_error(
         harness.act(waiting.conn, {"kind": "pass"}, id_=1), waiting.conn, ErrorCode.NOT_YOUR_TURN, 1
     )
-    only_error(
+    refused = only_error(
         harness.act(mover.conn, {"kind": "move", "from": "TY", "to": "99", "pay": []}, id_=2),
         mover.conn,
-        ErrorCode.MALFORMED_ACTION,
+        ErrorCode.BAD_MESSAGE,  # the schema knows the board's labels
         2,
     )
+    assert "'99' is not a port of the board" in refused["message"]
     assert state.phase == Phase.EXPAND
     only_error(
         harness.act(mover.conn, {"kind": "keep", "cards": []}, id_=3),

@@ -80,7 +80,9 @@ class ClientState:
         self.fatal: str | None = None
         """Why the client gave up (the screen stays for reading)."""
         self.resync = True
-        """The next update replays recent events: the log is rebuilt from them."""
+        """The next update replays recent events (the first after a welcome)."""
+        self.seen_version = -1
+        """The game version of the newest event in the log: a replayed event is skipped."""
         self.accepted = 0
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
         self.accepted_version = -1
@@ -136,9 +138,12 @@ class ClientState:
     def handle(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "welcome":
+            table = str(message.get("table", self.table))
+            if table != self.table or message.get("seat") != self.seat:
+                self.seen_version = -1  # another game or seat: its events are all new
             self.seat = message.get("seat")
             self.token = message.get("token") or self.token
-            self.table = str(message.get("table", self.table))
+            self.table = table
             if message.get("name"):
                 self.name = str(message["name"])
             self.resync = True
@@ -161,10 +166,14 @@ class ClientState:
     def _update(self, message: dict[str, Any]) -> None:
         view = message.get("view") or {}
         resynced = self.resync
+        events = message.get("events") or []
         if self.resync:
-            self.log = [line for line in self.log if not line.event]
             self.resync = False
             self._since_mine = []
+            if self.seen_version < 0 or not all("version" in e for e in events):
+                # Nothing to tell old from new by: the log is rebuilt from the replay.
+                self.log = [line for line in self.log if not line.event]
+                self.seen_version = -1
         self.view = view
         self.version = int(message.get("version", view.get("version", -1)))
         self.prompt = message.get("prompt")
@@ -173,7 +182,13 @@ class ClientState:
         viewer = view.get("viewer")
         my_turn_before = self._my_turn
         self._my_turn = _is_turn(view, self.seat, self.prompt)
-        for event in message.get("events") or []:
+        newest = self.seen_version
+        for event in events:
+            version = event.get("version")
+            if isinstance(version, int):
+                if version <= self.seen_version:
+                    continue  # in the log already (a resync repeats the recent events)
+                newest = max(newest, version)
             if event.get("type") == "action" and isinstance(event.get("seat"), int):
                 if event["seat"] == self.seat:
                     self._since_mine = []
@@ -188,6 +203,7 @@ class ClientState:
             elif event.get("type") == "action" and event.get("seat") == self.seat:
                 style = "class:log.event class:log.mine"
             self._log(text, style, event=True)
+        self.seen_version = newest
 
         if self._my_turn and not my_turn_before and self._since_mine and not resynced:
             self._log(since_your_turn(self._since_mine, names), "class:log.summary")

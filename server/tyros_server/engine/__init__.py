@@ -97,7 +97,15 @@ from .state import (
     Options,
     Phase,
 )
-from .views import Unseen, deal_unseen, event_view, state_from_view, unseen, view
+from .views import (
+    Unseen,
+    deal_unseen,
+    event_versions,
+    event_view,
+    state_from_view,
+    unseen,
+    view,
+)
 
 __all__ = [
     "ANSWER_ACCEPT",
@@ -165,6 +173,7 @@ __all__ = [
     "card_actions",
     "check_action",
     "deal_unseen",
+    "event_versions",
     "event_view",
     "export_record",
     "give_card",

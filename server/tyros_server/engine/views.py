@@ -90,19 +90,41 @@ def _concerns(event: dict[str, Any], viewer: Viewer) -> bool:
     return viewer is not None and viewer in (event.get("seat"), event.get("to"))
 
 
-def event_view(event: dict[str, Any], viewer: Viewer) -> dict[str, Any] | None:
-    """What ``viewer`` may see of one event, or None if nothing."""
+def event_view(
+    event: dict[str, Any], viewer: Viewer, version: int | None = None
+) -> dict[str, Any] | None:
+    """What ``viewer`` may see of one event, or None if nothing; with ``version`` (the
+    game version it belongs to, see :func:`event_versions`) when given."""
     rule = _EVENT_FIELDS.get(event.get("type", ""))
     if rule is None:
         return None
     public, private = rule
     allowed = public + private if _concerns(event, viewer) else public
     out: dict[str, Any] = {"type": event["type"]}
+    if version is not None:
+        out["version"] = version
     for name in allowed:
         if name in event:
             out[name] = event[name]
     if event["type"] == "action":
         out["action"] = _action_view(event, viewer)
+    return out
+
+
+def event_versions(events: list[dict[str, Any]], version: int) -> list[int]:
+    """The game version each of ``events`` belongs to, when they are the last events of
+    the log of a game now at ``version``: the version of the update that first reports
+    it. Each decision is one ``action`` event and one version more, so an action and what
+    followed from it belong to the version it led to; the deal belongs to version 0.
+
+    >>> event_versions([{"type": "round_end"}, {"type": "action"}, {"type": "tile_drawn"}], 5)
+    [4, 5, 5]
+    """
+    out = [0] * len(events)
+    for at in range(len(events) - 1, -1, -1):
+        out[at] = version
+        if events[at].get("type") == "action":
+            version -= 1
     return out
 
 
@@ -351,4 +373,13 @@ def _copy_trade(state: GameState, seen: dict[str, Any]) -> None:
         state.answers[answer["seat"]] = _ANSWERS[answer["answer"]]
 
 
-__all__ = ["Unseen", "Viewer", "deal_unseen", "event_view", "state_from_view", "unseen", "view"]
+__all__ = [
+    "Unseen",
+    "Viewer",
+    "deal_unseen",
+    "event_versions",
+    "event_view",
+    "state_from_view",
+    "unseen",
+    "view",
+]

@@ -14,6 +14,7 @@ import json
 import logging
 import random
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,8 @@ class BotRun:
     names: list[str | None] = field(default_factory=list)
     score: dict[str, Any] | None = None
     actions_sent: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    """The error codes the server sent this bot, counted (normal play sees ``too_late``)."""
     trust: ServerTrust | None = None
     """How to trust a ``wss://`` server (one for all the bots of a server)."""
 
@@ -122,6 +125,7 @@ class _BotPlayer:
         elif kind == "table":
             run.names = [s["name"] for s in message["table"]["seats"]]
         elif kind == "error":
+            run.errors[str(message.get("code"))] += 1
             # Refusals of a join end the session (it says why); others are normal in
             # trades (the next update prompts again).
             log.debug(

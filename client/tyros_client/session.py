@@ -307,6 +307,14 @@ class ClientSession:
         self._send_action(_Sent(action))
         return True
 
+    def send_chat(self, text: str) -> bool:
+        """Say ``text`` at the table; False if not joined (nothing is sent). Talk is not
+        sent again after a refusal: the player sees why and may say it again."""
+        if not self.joined:
+            return False
+        self._queue({"type": "chat", "id": next(self._ids), "text": text})
+        return True
+
     # Receiving ---------------------------------------------------------------------------
 
     def receive(self, frame: str | bytes) -> list[dict[str, Any]]:

@@ -70,6 +70,24 @@ def printable_name(name: str) -> str:
     return name
 
 
+def printable_text(text: str) -> str:
+    """A line of table talk as every screen may show it: printable characters and spaces
+    only (no controls, no bidi or zero-width format characters), not blank; the spaces
+    around it are dropped.
+
+    >>> printable_text("  two green for your violet? ")
+    'two green for your violet?'
+    """
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+        raise ValueError("say it in printable characters (no controls, bidi or zero-width marks)")
+    if not text.strip():
+        raise ValueError("say something: the text is blank")
+    return text.strip()
+
+
+ChatText = Annotated[str, Field(min_length=1, max_length=300), AfterValidator(printable_text)]
+
+
 PlayerName = Annotated[
     str,
     Field(min_length=1, max_length=32, pattern=r"^[^\x00-\x1f\x7f]+$"),

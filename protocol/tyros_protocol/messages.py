@@ -43,6 +43,7 @@ from .actions import (
 from .basics import (
     CardName,
     Cards,
+    ChatText,
     ColourName,
     MessageId,
     Model,
@@ -120,7 +121,17 @@ class Act(Model):
     action: Action
 
 
-ClientMessage = Annotated[Hello | Resume | ListTables | Act, Field(discriminator="type")]
+class Chat(Model):
+    """Say something at your table: a seat's words go to everyone there, a spectator's to
+    the spectators only (nobody coaches a player). At most 300 characters, printable."""
+
+    type: Literal["chat"] = "chat"
+    id: MessageId | None = None
+    """Echoed as the answer's ``re`` (null when the message has none)."""
+    text: ChatText
+
+
+ClientMessage = Annotated[Hello | Resume | ListTables | Act | Chat, Field(discriminator="type")]
 
 # Server -> client: messages -------------------------------------------------------
 
@@ -203,6 +214,23 @@ class Update(Model):
     prompt: Prompt | None = None
 
 
+class ChatLine(Model):
+    """Something said at the table, as stored (also sent again after a ``welcome``: the
+    recent lines you may hear)."""
+
+    type: Literal["chat"] = "chat"
+    seq: int
+    """The line's number at its table, from 1: a line repeated by a resync is skipped by it."""
+    version: int
+    """The game version it was said at (0 before the game starts)."""
+    seat: SeatNumber | None
+    """Who said it: a seat, or null for a spectator."""
+    name: str
+    audience: Literal["table", "spectators"]
+    """``table``: said by a seat, heard by all; ``spectators``: heard by spectators only."""
+    text: str
+
+
 class Accepted(Model):
     type: Literal["accepted"] = "accepted"
     re: MessageId | None
@@ -217,7 +245,8 @@ class Error(Model):
 
 
 ServerMessage = Annotated[
-    Welcome | Tables | TableUpdate | Update | Accepted | Error, Field(discriminator="type")
+    Welcome | Tables | TableUpdate | Update | ChatLine | Accepted | Error,
+    Field(discriminator="type"),
 ]
 
 CLIENT_ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -265,6 +294,9 @@ __all__ = [
     "BankPickAction",
     "CardName",
     "Cards",
+    "Chat",
+    "ChatLine",
+    "ChatText",
     "CityAction",
     "ClientMessage",
     "ColourName",

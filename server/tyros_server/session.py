@@ -17,15 +17,16 @@ import secrets
 import time
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
 from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-from tyros_protocol.messages import CLIENT_ADAPTER, Act, Hello, ListTables, Resume
+from tyros_protocol.messages import CLIENT_ADAPTER, Act, Chat, Hello, ListTables, Resume
 
+from .chat import CHAT_BURST, CHAT_PER_SECOND, KEPT_LINES, ChatBucket, TableTalk
 from .engine import (
     RULES_VERSION,
     Action,
@@ -93,6 +94,9 @@ class Connection:
     """Messages refused in a row for coming too fast."""
     closing: bool = False
     """A close was asked for (it is not asked twice)."""
+    name: str | None = None
+    """A spectator's name, from its hello (a seat's is its slot's)."""
+    chat: ChatBucket = field(default_factory=ChatBucket)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +210,7 @@ class Session:
         )
         for slot in stored.seats:
             table.seats.append(SeatSlot(slot.name, slot.token_digest, absent_since=now))
+        table.talk = TableTalk.from_stored(self.store.load_chat(name, KEPT_LINES))
         if len(table.seats) == table.options.players:
             state = new_game(table.options)
             digests = stored.digests or [None] * len(stored.actions)
@@ -342,6 +347,8 @@ class Session:
             if isinstance(message, Hello):
                 return self._hello(conn, info, message)
             return self._resume(conn, info, message)
+        if isinstance(message, Chat):
+            return self._chat(conn, info, message)
         return self._act(conn, info, message)
 
     def _allow(self, info: Connection) -> bool:
@@ -438,6 +445,7 @@ class Session:
             if table is None:
                 return [self._error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
         if hello.spectate:
+            info.name = hello.name
             watching = self._spectate(conn, info, table, hello.id)
             if info.table is None:  # refused: a full table is no place to wait at
                 return self._refuse_and_close(conn, info, *watching)
@@ -492,6 +500,7 @@ class Session:
         out += self._table_update(table)
         if table.state is not None:
             out += self._broadcast(table, resync=True)
+        out += self._talk_sync(conn, table, seat)  # what was said while the table filled
         return out
 
     def _spectate(self, conn: ConnId, info: Connection, table: Table, msg_id: int | None) -> Output:
@@ -526,6 +535,7 @@ class Session:
             Send(conn, self._welcome(msg_id, table, None, None, None)),
             Send(conn, {"type": "table", "table": self._table_info(table)}),
             *self._spectator_sync(conn, table),
+            *self._talk_sync(conn, table, None),
         ]
 
     def _refuse_and_close(self, conn: ConnId, info: Connection, *refusal: Send | Close) -> Output:
@@ -612,6 +622,7 @@ class Session:
         out.append(Send(conn, self._welcome(resume.id, table, seat, slot.name, None)))
         out += self._table_update(table)
         out += self._sync(conn, table, seat)
+        out += self._talk_sync(conn, table, seat)
         return out
 
     def _find_seat(self, token: str) -> tuple[Table, int] | None:
@@ -621,6 +632,46 @@ class Session:
             if secrets.compare_digest(known, digest) and table_name in self.tables:
                 return self.tables[table_name], seat
         return None
+
+    # Talking --------------------------------------------------------------------------
+
+    def _chat(self, conn: ConnId, info: Connection, chat: Chat) -> Output:
+        """A line of table talk: stored, then heard by the table (a seat's) or by its
+        spectators only (a spectator's); the speaker gets ``accepted`` and hears it too."""
+        table = self.tables.get(info.table) if info.table is not None else None
+        if table is None:
+            return [self._error(conn, chat.id, ErrorCode.HELLO_FIRST, "join a table first")]
+        if not info.chat.allow(self.clock()):
+            return [
+                self._error(
+                    conn,
+                    chat.id,
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {CHAT_BURST} lines at once and one every "
+                    f"{1 / CHAT_PER_SECOND:.0f} s: say it again in a moment",
+                )
+            ]
+        seat = None if info.spectator else info.seat
+        name = table.seats[seat].name if seat is not None else (info.name or "spectator")
+        version = table.state.version if table.state is not None else 0
+        line = table.talk.line(version=version, seat=seat, name=name, text=chat.text)
+        try:
+            self._settle_open_batch()  # talk is stored at once, as a seat is
+            self.store.append_chat(table.name, line, time.time())
+        except StorageError:
+            log.exception("storing a line of chat failed")
+            return [self._error(conn, chat.id, ErrorCode.INTERNAL, "could not store that")]
+        table.talk.keep(line)
+        table.changed = self.clock()
+        out: Output = [Send(conn, {"type": "accepted", "re": chat.id, "version": version})]
+        for listener, viewer in self._audience(table):
+            if TableTalk.heard_by(line, seat=viewer):
+                out.append(Send(listener, line))
+        return out
+
+    def _talk_sync(self, conn: ConnId, table: Table, seat: int | None) -> Output:
+        """The recent talk a connection that joins or comes back may hear."""
+        return [Send(conn, line) for line in table.talk.recent(seat=seat)]
 
     # Acting ---------------------------------------------------------------------------
 

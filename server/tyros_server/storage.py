@@ -50,6 +50,17 @@ CREATE TABLE IF NOT EXISTS actions (
     digest TEXT,
     PRIMARY KEY (table_name, seq)
 );
+CREATE TABLE IF NOT EXISTS chat (
+    table_name TEXT NOT NULL REFERENCES tables(name),
+    seq INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    audience TEXT NOT NULL,
+    text TEXT NOT NULL,
+    said REAL NOT NULL,
+    PRIMARY KEY (table_name, seq)
+);
 """
 
 APPLICATION_ID = 0x54595253
@@ -57,6 +68,7 @@ APPLICATION_ID = 0x54595253
 refused instead of written into."""
 
 OUR_TABLES = frozenset({"tables", "seats", "actions"})
+"""The tables every tyros database has (``chat`` came later: an older backup lacks it)."""
 
 ADDED_COLUMNS = (
     ("tables", "salt", "TEXT NOT NULL DEFAULT ''"),
@@ -194,6 +206,48 @@ class Store:
             deferrable=True,
         )
 
+    def append_chat(self, table: str, line: dict[str, Any], said: float) -> None:
+        """Store a line of table talk (a ``chat`` message's fields)."""
+        self._write(
+            "INSERT INTO chat (table_name, seq, version, seat, name, audience, text, said) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (
+                table,
+                line["seq"],
+                line["version"],
+                line["seat"],
+                line["name"],
+                line["audience"],
+                line["text"],
+                said,
+            ),
+        )
+
+    def load_chat(self, table: str, last: int | None = None) -> list[dict[str, Any]]:
+        """The table's talk in order (only the ``last`` lines if given), as ``chat``
+        messages."""
+        sql = (
+            "SELECT seq, version, seat, name, audience, text FROM chat WHERE table_name = ? "
+            "ORDER BY seq DESC"
+        )
+        args: tuple[Any, ...] = (table,)
+        if last is not None:
+            sql += " LIMIT ?"
+            args = (table, last)
+        rows = self._db.execute(sql, args).fetchall()
+        return [
+            {
+                "type": "chat",
+                "seq": seq,
+                "version": version,
+                "seat": seat,
+                "name": name,
+                "audience": audience,
+                "text": text,
+            }
+            for seq, version, seat, name, audience, text in reversed(rows)
+        ]
+
     def mark_finished(self, table: str) -> None:
         self._write("UPDATE tables SET finished = 1 WHERE name = ?", (table,), deferrable=True)
 
@@ -206,6 +260,7 @@ class Store:
                     "SELECT 1 FROM actions WHERE table_name = ? LIMIT 1", (name,)
                 ).fetchone():
                     raise StorageError(f"table {name} has actions: it is not removed")
+                self._db.execute("DELETE FROM chat WHERE table_name = ?", (name,))
                 self._db.execute("DELETE FROM seats WHERE table_name = ?", (name,))
                 self._db.execute("DELETE FROM tables WHERE name = ?", (name,))
         except sqlite3.Error as exc:

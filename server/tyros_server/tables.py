@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .chat import TableTalk
 from .engine import GameState, Options, Phase, seats_to_act
 
 ConnId = int
@@ -58,6 +59,8 @@ class Table:
     last_acted: dict[int, int] = field(default_factory=dict)
     """The version each seat's own latest action made: anything it sent for an earlier
     version is a copy or an afterthought (stale)."""
+    talk: TableTalk = field(default_factory=TableTalk)
+    """What was said here lately (all of it is in the database)."""
     moment: tuple[Any, ...] = ()
     """What every seat's decision is about: the phase, whose turn, the trade on the table
     and the round. While it stays, the seats deciding keep their prompts."""

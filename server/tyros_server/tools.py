@@ -54,6 +54,11 @@ def export_main(argv: list[str]) -> int:
         record = export_record(state, [seat.name for seat in stored.seats])
         if stored.salt:
             record["fairness"] = fairness(state.options.seed, stored.salt, stored.finished)
+        # Beside the record: the table talk, each line with the game version it was said at.
+        record["chat"] = [
+            {key: line[key] for key in ("seq", "version", "seat", "name", "audience", "text")}
+            for line in store.load_chat(args.table)
+        ]
     finally:
         store.close()
     text = json.dumps(record, indent=1)

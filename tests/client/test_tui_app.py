@@ -310,7 +310,7 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                     # What the table asks shows in the request panel; no dialog opens
                     # by itself (the command line keeps the keyboard).
                     if "keep" in kinds:
-                        await on_screen(ui, "End of round: keep 3 cards")
+                        await on_screen(ui, "End of round: keep up to 3 cards")
                         assert ui.dialog is None
                         kept = True
                     if "answer" in kinds:
@@ -500,6 +500,44 @@ async def test_a_full_table_is_refused_with_a_hint(tmp_path: Path) -> None:
             assert "the table is full" in (ui.state.fatal or "")
             text = await on_screen(ui, "spectate")
             assert "full" in text
+
+
+async def test_table_talk_by_f5_and_say_and_what_a_spectator_says_stays_among_spectators(
+    tmp_path: Path,
+) -> None:
+    async with server(tmp_path) as running:
+        url = f"ws://127.0.0.1:{running.port}"
+        seats = [ScriptedSeat(url, "talk", name, hold=True) for name in ("Bob", "Cyd")]
+        async with client(url, "talk", options=JoinOptions(players=3)) as (ui, keys):
+            await until(lambda: ui.state.seat == 0, "Ann seated")
+            tasks = await seat_in_order(seats)
+            async with seated(tasks):
+                keys.send_text("\x1b[15~")  # F5 opens a chat line
+                await until(lambda: ui.buffer.text == "say ", "the chat line")
+                keys.send_text("two green for your violet?\r")
+                await on_screen(ui, "A Ann: two green for your violet?")
+                keys.send_text("chat gg\r")
+                await on_screen(ui, "A Ann: gg")
+                async with connect(url) as watcher:
+                    hello = {"type": "hello", "id": 1, "protocol": 1, "name": "Zed"}
+                    await watcher.send(json.dumps({**hello, "table": "talk", "spectate": True}))
+                    heard: list[str] = []
+                    while len(heard) < 2:  # a newcomer hears the recent talk
+                        message = json.loads(await asyncio.wait_for(watcher.recv(), TIMEOUT))
+                        if message["type"] == "chat":
+                            heard.append(message["text"])
+                    assert heard == ["two green for your violet?", "gg"]
+                    await watcher.send(json.dumps({"type": "chat", "id": 2, "text": "Ann bluffs"}))
+                    keys.send_text("say after the aside\r")
+                    await on_screen(ui, "A Ann: after the aside")
+                assert "Ann bluffs" not in screen(ui)
+                store = running.store
+                assert [line["text"] for line in store.load_chat("talk")] == [
+                    "two green for your violet?",
+                    "gg",
+                    "Ann bluffs",
+                    "after the aside",
+                ]
 
 
 async def test_net_client_alone_reports_a_dead_server(tmp_path: Path) -> None:

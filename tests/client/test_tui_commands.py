@@ -14,6 +14,7 @@ from tyros_client.tui.commands import (
     Context,
     Local,
     Problem,
+    Say,
     completions,
     help_lines,
     legal_lines,
@@ -386,6 +387,12 @@ def test_give_keep_expand_return() -> None:
     assert dialog.options[0][0] == "keep orange, green x2"
     assert dialog.text == "You hold orange, green x2, wild; the others are discarded."
     assert isinstance(parse("keep o,o,o", ctx(*keeps, hand=hand)), Problem)
+    # At most 3: fewer, and none at all, when the server lists them (it always does).
+    fewer = [*keeps, {"kind": "keep", "cards": ["wild"]}, {"kind": "keep", "cards": []}]
+    assert parse("keep w", ctx(*fewer, hand=hand)) == Act(fewer[2])
+    for none in ("keep none", "keep -", "keep nothing"):
+        assert parse(none, ctx(*fewer, hand=hand)) == Act(fewer[3])
+    assert parse("keep", ctx(*fewer, hand=hand)).options[-1][0] == "keep nothing"  # type: ignore[union-attr]
 
     expands = [{"kind": "expand", "tile": "12", "colour": c} for c in ("orange", "yellow")]
     expands.append({"kind": "expand", "tile": "20", "colour": "green"})
@@ -537,3 +544,10 @@ def test_legal_lines_summarise_the_prompt() -> None:
     assert "  move TY 31   cost 2" in lines
     assert any(line.startswith("trade GIVE for GET") for line in lines)
     assert legal_lines(ctx()) == ["nothing to do now: wait for your turn"]
+
+
+def test_say_sends_the_words_as_typed() -> None:
+    assert parse("say Two GREEN for your violet?", ctx()) == Say("Two GREEN for your violet?")
+    assert parse("chat gg", ctx()) == Say("gg")
+    assert isinstance(parse("say", ctx()), Problem)
+    assert isinstance(parse("say " + "x" * 301, ctx()), Problem)

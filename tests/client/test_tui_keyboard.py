@@ -129,7 +129,7 @@ async def test_a_request_arriving_mid_typing_leaves_the_text_intact() -> None:
             to_act=[0],
             keep_pending=[0],
         )
-        await on_screen(ui, "End of round: keep 3 cards")
+        await on_screen(ui, "End of round: keep up to 3 cards")
         assert ui.buffer.text == "move 31 " and ui.dialog is None
         assert ui.layout.has_focus(ui.command_window)
 

@@ -346,3 +346,26 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
     )
     summary = [line.text for line in state.log if line.text.startswith("since your")]
     assert summary == ["since your last turn: B player B: pass; C player C: discard green, draw 1"]
+
+
+def test_table_talk_is_logged_once_with_who_said_it() -> None:
+    state = ClientState("ws://x:1", "t", "Ann")
+    state.handle(table(NAMES))
+    line = {
+        "type": "chat",
+        "seq": 1,
+        "version": 0,
+        "seat": 1,
+        "name": "Bob",
+        "audience": "table",
+        "text": "two green for your violet?",
+    }
+    aside = {**line, "seq": 2, "seat": None, "name": "Zed", "audience": "spectators"}
+    aside["text"] = "Bob should not"
+    for message in (line, aside, line, aside):  # a resync repeats the recent talk
+        state.handle(message)
+    talk = [entry for entry in state.log if entry.style == "class:log.chat"]
+    assert [entry.text for entry in talk] == [
+        "B Bob: two green for your violet?",
+        "(spectator) Zed: Bob should not",
+    ]

@@ -144,6 +144,13 @@ def quick_prior(state: GameState, seat: int, action: Action) -> float:
     return 0.0
 
 
+def fullest_keeps(legal: list[Action]) -> list[Action]:
+    """The keeps of as many cards as allowed. A seat may keep fewer than 3, but a card it
+    discards only feeds the discard pile, where the others may take it: never better."""
+    most = max(sum(action[KEPT]) for action in legal)
+    return [action for action in legal if sum(action[KEPT]) == most]
+
+
 def tree_options(state: GameState, seat: int) -> list[tuple[Key, Action]]:
     """The grouped options of ``seat`` below the root, best prior first (no trade offers)."""
     phase = state.phase
@@ -153,7 +160,8 @@ def tree_options(state: GameState, seat: int) -> list[tuple[Key, Action]]:
         return items
     legal = legal_actions(state, seat)
     if phase == P_KEEP:
-        best = sorted(legal, key=lambda a: -quick_prior(state, seat, a))[:KEEP_WIDTH]
+        best = sorted(fullest_keeps(legal), key=lambda a: -quick_prior(state, seat, a))
+        best = best[:KEEP_WIDTH]
         items = [(a, a) for a in best]
     else:
         items = [(a, a) for a in legal]
@@ -234,7 +242,8 @@ class Search:
         phase = state.phase
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)
-            best = sorted(legal, key=lambda a: -plan.hand_value(a[KEPT]))[:KEEP_WIDTH]
+            best = sorted(fullest_keeps(legal), key=lambda a: -plan.hand_value(a[KEPT]))
+            best = best[:KEEP_WIDTH]
             return {a: a for a in best}
         if phase == P_ACTIONS:
             return self._root_card_actions(greedy, legal, width)

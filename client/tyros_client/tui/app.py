@@ -51,7 +51,7 @@ from ..botclient import parse_address
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
-from .commands import Act, Choose, Context, Local
+from .commands import Act, Choose, Context, Local, Say
 from .controls import (
     BoardControl,
     CommandCompleter,
@@ -67,6 +67,7 @@ from .style import make_style, no_color
 from .text import describe_action
 
 Sender = Callable[[dict[str, Any]], Awaitable[bool]]
+Talker = Callable[[str], Awaitable[bool]]
 
 PANEL_ROWS = 7
 """Rows the table and the log keep under the map (a 4-player table fits in 7 lines)."""
@@ -94,6 +95,8 @@ class TyrosApp:
     ) -> None:
         self.state = state
         self.sender = sender
+        self.talker: Talker | None = None
+        """Sends a line of table talk (the network task's)."""
         self.colour = not no_color() if colour is None else colour
         self.panel = "log"
         self.help_topic = ""
@@ -323,8 +326,27 @@ class TyrosApp:
             return False
         if isinstance(result, Local):
             return self._local(result)
+        if isinstance(result, Say):
+            self.say(result.text)
+            return False
         self.local = Notice(result.message, self.state.clock())
         return True
+
+    def say(self, text: str) -> None:
+        talker = self.talker
+        if talker is None:
+            self.local = Notice("not connected", self.state.clock(), connection=True)
+            return
+        task = asyncio.ensure_future(talker(text))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def open_say(self) -> None:
+        """F5: a chat line, ready to type after ``say ``."""
+        self.layout.focus(self.buffer)
+        if not self.buffer.text.startswith("say "):
+            self.buffer.text = "say "
+        self.buffer.cursor_position = len(self.buffer.text)
 
     def _local(self, command: Local) -> bool:
         if command.command == "quit":
@@ -567,7 +589,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 async def run_client(ui: TyrosApp, net: NetClient) -> None:
     """Run the screen and the network task together until the player quits."""
-    ui.sender = net.send_action
+    ui.sender, ui.talker = net.send_action, net.send_chat
     task = asyncio.create_task(net.run())
     try:
         await ui.application.run_async()
@@ -594,7 +616,7 @@ def build(
     net = NetClient(
         state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust
     )
-    ui.sender = net.send_action
+    ui.sender, ui.talker = net.send_action, net.send_chat
     return ui, net
 
 

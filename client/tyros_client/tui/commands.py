@@ -98,11 +98,18 @@ class Local:
 
 
 @dataclass(frozen=True)
+class Say:
+    """A line of table talk to send (the words as typed)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Problem:
     message: str
 
 
-Result = Act | Choose | Local | Problem
+Result = Act | Choose | Local | Say | Problem
 
 
 Handler = Callable[[str, "Context"], Result]
@@ -192,8 +199,8 @@ COMMANDS: dict[str, CommandHelp] = {
     ),
     "keep": CommandHelp(
         "keep CARDS",
-        "end of round: the 3 cards you keep",
-        ("keep g,g,w", "keep 2green wild"),
+        "end of round: the cards you keep, at most 3 (the rest are discarded)",
+        ("keep g,g,w", "keep 2green wild", "keep none"),
         ("keep",),
     ),
     "pass": CommandHelp("pass", "take no card action this turn", ("pass",), ("pass",)),
@@ -201,6 +208,13 @@ COMMANDS: dict[str, CommandHelp] = {
     "legal": CommandHelp("legal", "list what you may do now (F2)", ("legal",)),
     "log": CommandHelp("log", "show the game log again (F3; PageUp/PageDown scroll it)", ("log",)),
     "score": CommandHelp("score", "show the score sheet (at the end of the game)", ("score",)),
+    "say": CommandHelp(
+        "say TEXT",
+        "talk to the table (F5): a player is heard by all, a spectator by the spectators",
+        ("say two green for your violet?", "say gg"),
+        (),
+        ("chat",),
+    ),
     "help": CommandHelp(
         "help [COMMAND]", "this help, or one command's (F1)", ("help", "help move")
     ),
@@ -233,7 +247,7 @@ _KIND_COMMAND: dict[str, str] = {
     "keep": "keep",
     "pass": "pass",
 }
-_UI_COMMANDS = ("help", "legal", "log", "score", "quit")
+_UI_COMMANDS = ("help", "legal", "log", "score", "say", "quit")
 
 CARDS_HELP = (
     "CARDS: card names or first letters, with counts, separated by commas or "
@@ -271,8 +285,8 @@ def help_lines(command: str = "") -> list[str]:
         "[A] / city A a city, $n the cost of a move, W/E Italy's two coasts.",
         "Table: cards and tiles in hand (! when the tiles were shown), supply: ships/cities "
         "left to build, pts: the score if the game ended now; Empires: size and #rank.",
-        "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, PageUp/PageDown "
-        "scroll, Esc closes a dialog, Ctrl-C quits.",
+        "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, F5 say, "
+        "PageUp/PageDown scroll, Esc closes a dialog, Ctrl-C quits.",
     ]
     return lines
 
@@ -313,7 +327,7 @@ def legal_lines(ctx: Context) -> list[str]:
             lines.append("trade GIVE for GET [to PLAYERS]   offer a trade (any cards)")
         elif kind == "keep":
             lines.append(
-                f"keep CARDS   keep 3 of {cards_text(ctx.hand)} "
+                f"keep CARDS   keep up to 3 of {cards_text(ctx.hand)} "
                 f"({len(actions)} ways; 'keep' opens the dialog)"
             )
         else:
@@ -953,7 +967,7 @@ def _keep(rest: str, ctx: Context) -> Result:
         return _not_now("keep cards", ctx)
     if not rest.strip():
         return Choose(
-            "End of round: keep 3 cards",
+            "End of round: keep up to 3 cards",
             f"You hold {cards_text(ctx.hand)}; the others are discarded.",
             tuple((f"keep {cards_text(a['cards'])}", a) for a in options),
         )
@@ -962,7 +976,7 @@ def _keep(rest: str, ctx: Context) -> Result:
         if _same_cards(action["cards"], cards):
             return Act(action)
     return Problem(
-        f"keep 3 of the cards you hold ({cards_text(ctx.hand)}), e.g. keep "
+        f"keep up to 3 of the cards you hold ({cards_text(ctx.hand)}), e.g. keep "
         + cards_short(options[0]["cards"])
     )
 
@@ -975,6 +989,19 @@ def _act(rest: str, ctx: Context) -> Result:
     if not isinstance(action, dict) or "kind" not in action:
         raise CommandError('an action is a JSON object with a "kind"')
     return Act(action)
+
+
+def _say(rest: str, ctx: Context) -> Result:
+    text = rest.strip()
+    if not text:
+        return Problem("say what? e.g. say two green for your violet?")
+    if len(text) > SAY_LIMIT:
+        return Problem(f"that is {len(text)} characters; the table hears {SAY_LIMIT} at most")
+    return Say(text)
+
+
+SAY_LIMIT = 300
+"""Characters in one line of talk (the protocol's limit)."""
 
 
 def _local(name: str) -> Handler:
@@ -1003,6 +1030,7 @@ _HANDLERS: dict[str, Handler] = {
     "keep": _keep,
     "act": _act,
     **{name: _local(name) for name in _UI_COMMANDS},
+    "say": _say,
 }
 
 

@@ -94,6 +94,10 @@ def app_keys(ui: TyrosApp) -> KeyBindings:
     def _answer(event: KeyPressEvent) -> None:
         ui.run_line("answer")
 
+    @keys.add("f5")
+    def _say(event: KeyPressEvent) -> None:
+        ui.open_say()
+
     @keys.add("pageup")
     def _page_up(event: KeyPressEvent) -> None:
         step = 5

@@ -145,6 +145,16 @@ class NetClient:
         self.connection.flush()
         return True
 
+    async def send_chat(self, text: str) -> bool:
+        """Say ``text`` at the table; False (and a note) if it cannot go now."""
+        if not self.session.send_chat(text):
+            self.state.note(
+                "not connected to the server: wait for the reconnection", connection=True
+            )
+            return False
+        self.connection.flush()
+        return True
+
     def _handle(self, message: dict[str, Any]) -> None:
         if message.get("type") == "error" and self.session.is_join_reply(message):
             self._join_refused(message)

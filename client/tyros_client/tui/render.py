@@ -18,7 +18,7 @@ PHASES = {
     "actions": "card actions",
     "trade": "trade",
     "give_card": "card for a city owner",
-    "keep": "keep 3 cards",
+    "keep": "keep up to 3 cards",
     "over": "game over",
 }
 
@@ -231,7 +231,7 @@ def _asked(ui: TyrosApp) -> str:
         time_left = f" ({left:.0f} s left)" if left is not None else ""
         return f"a trade is offered to you: accept or decline{time_left} (F4 opens it)"
     if "keep" in kinds:
-        return "end of round: keep 3 cards (keep CARDS, or F4)"
+        return "end of round: keep up to 3 cards (keep CARDS, keep none, or F4)"
     if "give_card" in kinds:
         return "give a card to the city owner (give CARD, or F4)"
     if "return_tile" in kinds:

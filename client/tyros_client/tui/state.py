@@ -83,6 +83,8 @@ class ClientState:
         """The next update replays recent events (the first after a welcome)."""
         self.seen_version = -1
         """The game version of the newest event in the log: a replayed event is skipped."""
+        self.heard = 0
+        """The ``seq`` of the newest line of table talk in the log (a repeated one is skipped)."""
         self.accepted = 0
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
         self.accepted_version = -1
@@ -141,6 +143,7 @@ class ClientState:
             table = str(message.get("table", self.table))
             if table != self.table or message.get("seat") != self.seat:
                 self.seen_version = -1  # another game or seat: its events are all new
+                self.heard = 0
             self.seat = message.get("seat")
             self.token = message.get("token") or self.token
             self.table = table
@@ -154,6 +157,8 @@ class ClientState:
             self.table_info = message.get("table")
         elif kind == "update":
             self._update(message)
+        elif kind == "chat":
+            self._chat(message)
         elif kind == "error":
             words = error_words(message.get("code"))
             self.error = Notice(words, self.clock())
@@ -208,6 +213,15 @@ class ClientState:
         if self._my_turn and not my_turn_before and self._since_mine and not resynced:
             self._log(since_your_turn(self._since_mine, names), "class:log.summary")
             self._since_mine = []
+
+    def _chat(self, line: dict[str, Any]) -> None:
+        seq = line.get("seq")
+        if not isinstance(seq, int) or seq <= self.heard:
+            return  # said before (a resync shows the recent talk again)
+        self.heard = seq
+        seat, name = line.get("seat"), str(line.get("name", "?"))
+        who = f"{letter(seat)} {name}" if isinstance(seat, int) else f"(spectator) {name}"
+        self._log(f"{who}: {line.get('text', '')}", "class:log.chat")
 
     def _log(self, text: str, style: str, *, event: bool = False) -> None:
         self.log.append(LogLine(text, style, event))

@@ -40,6 +40,7 @@ _COLOUR_STYLE: dict[str, str] = {
     "log.mine": "bold",
     "log.error": "#ff5f5f",
     "log.info": "#87d7af",
+    "log.chat": "#d7afff",
     "message.error": "#ff5f5f bold",
     "message.info": "#87d7af",
     "message.turn": "#ffd700 bold",

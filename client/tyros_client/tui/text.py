@@ -111,7 +111,7 @@ def describe_action(action: dict[str, Any], names: Names = ()) -> str:
         return f"give {article + ' ' + card if card else 'a card'} to {target}"
     if kind == "keep":
         cards = action.get("cards")
-        return f"keep {cards_text(cards)}" if cards is not None else "keep 3 cards"
+        return f"keep {cards_text(cards)}" if cards is not None else "keep cards"
     return str(kind)
 
 

@@ -369,7 +369,10 @@ def _bank_actions(three: CardCounts, most: int, takes: int) -> tuple[Action, ...
 
 @lru_cache(maxsize=1 << 10)
 def _keeps(hand: CardCounts) -> tuple[Action, ...]:
-    return tuple((K_KEEP, *keep) for keep in submultisets(hand, KEEP_CARDS))
+    """Every choice of at most 3 cards to keep (RULES.md E1), the fullest first."""
+    return tuple(
+        (K_KEEP, *keep) for size in range(KEEP_CARDS, -1, -1) for keep in submultisets(hand, size)
+    )
 
 
 def _may_propose(state: GameState, seat: Seat) -> str | None:

@@ -222,7 +222,7 @@ def _check_phase(state: GameState) -> None:
             _fail("keep phase with nobody to keep cards")
         for seat in range(n):
             if state.keep_pending[seat] and sum(state.hands[seat]) <= 3:
-                _fail(f"seat {seat} must keep 3 cards but holds {sum(state.hands[seat])}")
+                _fail(f"seat {seat} must keep cards but holds {sum(state.hands[seat])}")
     elif any(state.keep_pending):
         _fail(f"seats wait to keep cards in phase {phase.name}")
     if phase == Phase.EXPAND and not state.tiles[state.current]:
@@ -518,7 +518,8 @@ def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
         return out
     if phase == Phase.KEEP:
         if state.keep_pending[seat]:
-            out.update((KEEP, *keep) for keep in choices(hand, 3))
+            # At most 3, of the player's choice (RULINGS.md; RULES.md E1).
+            out.update((KEEP, *keep) for size in range(4) for keep in choices(hand, size))
         return out
     if phase == Phase.TRADE:
         trade = state.trade

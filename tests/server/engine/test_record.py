@@ -181,6 +181,8 @@ class Books:
         self.removed: set[int] = set()
         self.draw = [kind for kind in range(5) for _ in range(DECK[kind])]  # the whole deck
         self.discard = [0] * 5
+        self.kept: dict[int, tuple[int, ...]] = {}
+        """The cards each seat said it keeps, until its discard shows what went."""
         self.chips = [-1] * BOARD.space_count
         self.cities = [-1] * BOARD.space_count
         self.ships = {(TYROS, seat): 2 for seat in range(n)}  # (port, seat) -> ships
@@ -359,9 +361,9 @@ class Books:
             self.give(partner, give)
         elif kind == "cards_discarded":
             dropped = counts_from_names(e["cards"])
-            self.take(self.hands[e["seat"]], dropped, "keeping 3")
+            self.take(self.hands[e["seat"]], dropped, "keeping at most 3")
             self.give(self.discard, dropped)
-            assert sum(self.hands[e["seat"]]) == 3
+            assert tuple(self.hands[e["seat"]]) == self.kept.pop(e["seat"])
         elif kind == "round_end":
             self.game_over_due = not all(self.tiles)
         elif kind == "game_end":
@@ -441,7 +443,8 @@ class Books:
             self.give(self.hands[e["to"]], card)
         elif kind == "keep":
             kept = counts_from_names(action["cards"])
-            assert all(kept[k] <= hand[k] for k in range(5)) and sum(kept) == 3
+            assert all(kept[k] <= hand[k] for k in range(5)) and sum(kept) <= 3 < sum(hand)
+            self.kept[seat] = tuple(kept)
         self.take(hand, pay, kind)
         self.give(self.discard, pay)
         if kind == "move":

@@ -69,11 +69,11 @@ def play_expansions(state: GameState) -> None:
         push(state, seat, min(legal_actions(state, seat)))
 
 
-def three_card_hands(hand: tuple[int, ...]) -> set[tuple[int, ...]]:
-    """Every choice of 3 cards from a hand, computed from the card list."""
+def sub_hands(hand: tuple[int, ...], size: int) -> set[tuple[int, ...]]:
+    """Every choice of ``size`` cards from a hand, computed from the card list."""
     deck = [kind for kind, n in enumerate(hand) for _ in range(n)]
     out = set()
-    for combo in itertools.combinations(deck, 3):
+    for combo in itertools.combinations(deck, size):
         counts = [0, 0, 0, 0, 0]
         for kind in combo:
             counts[kind] += 1
@@ -141,7 +141,7 @@ def test_turn_order_wraps_from_the_last_seat() -> None:
 # End of round: keeping 3 --------------------------------------------------------------
 
 
-def test_keep_three_only_for_seats_over_three_cards() -> None:
+def test_keep_at_most_three_only_for_seats_over_three_cards() -> None:
     hands = {0: "o o y g w", 1: "o y g", 2: "", 3: "v v v v"}
     state = make_state(4, current=1, starting_seat=1, chips=FIRST_CHIPS, hands=hands)
     for seat in (1, 2, 3, 0):
@@ -150,16 +150,25 @@ def test_keep_three_only_for_seats_over_three_cards() -> None:
     assert seats_to_act(state) == [0, 3]
     assert legal_actions(state, 1) == []
     assert legal_actions(state, 2) == []
-    # The choices are exactly the 3-card sub-hands.
-    assert set(legal_actions(state, 0)) == {
-        (Kind.KEEP, *k) for k in three_card_hands(cards(hands[0]))
+    # The choices are exactly the sub-hands of at most 3 cards, the fullest first.
+    keeps = legal_actions(state, 0)
+    assert set(keeps) == {
+        (Kind.KEEP, *k) for size in range(4) for k in sub_hands(cards(hands[0]), size)
     }
-    assert legal_actions(state, 3) == [(Kind.KEEP, 0, 0, 0, 3, 0)]
+    assert len(keeps) == len(set(keeps))
+    assert [sum(a[1:]) for a in keeps] == sorted((sum(a[1:]) for a in keeps), reverse=True)
+    assert keeps[-1] == (Kind.KEEP, 0, 0, 0, 0, 0)  # keep none
+    assert legal_actions(state, 3) == [
+        (Kind.KEEP, 0, 0, 0, 3, 0),
+        (Kind.KEEP, 0, 0, 0, 2, 0),
+        (Kind.KEEP, 0, 0, 0, 1, 0),
+        (Kind.KEEP, 0, 0, 0, 0, 0),
+    ]
     with pytest.raises(IllegalActionError) as err:
         push(state, 1, (Kind.KEEP, 1, 1, 1, 0, 0))
     assert err.value.reason == Reason.NOT_YOUR_TURN
-    # Keeping fewer or more than 3, or cards not held, is refused.
-    for bad in [(Kind.KEEP, 2, 0, 0, 0, 0), (Kind.KEEP, 2, 1, 1, 0, 0), (Kind.KEEP, 0, 0, 0, 3, 0)]:
+    # Keeping more than 3, or cards not held, is refused.
+    for bad in [(Kind.KEEP, 2, 1, 1, 0, 0), (Kind.KEEP, 0, 0, 0, 3, 0), (Kind.KEEP, 0, 0, 0, 0, 2)]:
         with pytest.raises(IllegalActionError):
             push(state, 0, bad)
     # Any order: seat 3 first.
@@ -169,11 +178,12 @@ def test_keep_three_only_for_seats_over_three_cards() -> None:
     assert seats_to_act(state) == [0]
     assert state.hands[3] == (0, 0, 0, 3, 0)
     assert state.discard[3] == discard_before[3] + 1
-    push(state, 0, (Kind.KEEP, 2, 0, 0, 0, 1))
+    push(state, 0, (Kind.KEEP, 1, 0, 0, 0, 1))  # two cards: fewer than 3 is allowed
+    assert log_of(state, "cards_discarded")[-1]["cards"] == ["orange", "yellow", "green"]
     # Both kept: the next round is dealt.
     assert state.round == 2
     assert phase(state) == Phase.EXPAND
-    assert sum(state.hands[0]) == 3 + 10
+    assert sum(state.hands[0]) == 2 + 10
     assert sum(state.hands[1]) == 3 + 10
     assert sum(state.hands[2]) == 0 + 10
     assert sum(state.hands[3]) == 3 + 10

@@ -142,6 +142,10 @@ class SeatStatus(Model):
     connected: bool
     bot: bool = False
     """True while a takeover bot plays the seat for its absent owner."""
+    takeover_in: float | None = None
+    """For a seat whose owner is away: seconds from this message until a bot plays it
+    (when it must act; 0: at its next decision). Null when connected, when a bot plays it
+    already, or when the server lets no bot play absent seats."""
 
 
 class TableInfo(Model):

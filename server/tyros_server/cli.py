@@ -48,6 +48,27 @@ class RandomPlayer:
         return self.rng.choice(legal)
 
 
+DEFAULT_TAKEOVER_SECONDS = 90.0
+"""How long a seat's owner may be away before a bot plays for them."""
+
+
+def takeover_seconds(text: str) -> float | None:
+    """``--takeover``'s value: seconds, or ``off`` (or 0) for no takeover.
+
+    >>> takeover_seconds("90"), takeover_seconds("off"), takeover_seconds("0")
+    (90.0, None, None)
+    """
+    if text.strip().lower() in ("off", "no", "none", "0"):
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seconds or off, not {text!r}") from None
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError("seconds above 0, or off")
+    return seconds
+
+
 def load_strategy(name: str) -> PlayerFactory:
     """The player factory called ``name``: ``random`` (built in), an entry point of the
     :data:`STRATEGY_GROUP` group, or ``MODULE:NAME``, an importable factory such as
@@ -150,19 +171,21 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--db", default="tyros.db", help="SQLite file (created if missing)")
     parser.add_argument(
         "--takeover",
-        type=float,
+        type=takeover_seconds,
         metavar="SECONDS",
-        default=None,
-        help="let a bot play a disconnected seat after this many seconds",
+        default=DEFAULT_TAKEOVER_SECONDS,
+        help="a bot plays a disconnected seat (when it must act) once its owner has been "
+        f"away this long, until the owner is back (default {DEFAULT_TAKEOVER_SECONDS:g}; "
+        "off: the table waits for them)",
     )
     parser.add_argument(
         "--takeover-strategy",
-        default="random",
+        default="greedy",
         metavar="STRATEGY",
-        help="who plays a taken-over seat: random (built in), an entry point "
-        f"of {STRATEGY_GROUP}, or MODULE:NAME, a factory (seat, rng) of "
-        "players with choose(view, legal), e.g. "
-        "tyros_client.bots.greedy:GreedyBot",
+        help="who plays a taken-over seat: greedy (the default) or ismcts (the client's bots, "
+        f"entry points of {STRATEGY_GROUP}), "
+        "random (built in), another entry point, or MODULE:NAME, a factory (seat, rng) of "
+        "players with choose(view, legal)",
     )
     parser.add_argument(
         "--allow-seed",

@@ -1026,17 +1026,22 @@ class Session:
 
     def _table_info(self, table: Table) -> dict[str, Any]:
         seats = []
+        wait = self.limits.takeover_seconds if self.takeover is not None else None
+        playing = table.state is not None and not table.finished
         for seat in range(table.options.players):
             if seat < len(table.seats):
                 slot = table.seats[seat]
-                seats.append(
-                    {
-                        "seat": seat,
-                        "name": slot.name,
-                        "connected": slot.conn is not None,
-                        "bot": slot.bot,
-                    }
-                )
+                status: dict[str, Any] = {
+                    "seat": seat,
+                    "name": slot.name,
+                    "connected": slot.conn is not None,
+                    "bot": slot.bot,
+                }
+                if wait is not None and playing and slot.absent_since is not None and not slot.bot:
+                    status["takeover_in"] = round(
+                        max(0.0, slot.absent_since + wait - self.clock()), 1
+                    )
+                seats.append(status)
             else:
                 seats.append({"seat": seat, "name": None, "connected": False, "bot": False})
         return {

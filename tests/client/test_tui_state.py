@@ -369,3 +369,33 @@ def test_table_talk_is_logged_once_with_who_said_it() -> None:
         "B Bob: two green for your violet?",
         "(spectator) Zed: Bob should not",
     ]
+
+
+def test_an_absent_seat_is_logged_with_when_a_bot_steps_in() -> None:
+    clock = Clock()
+    state = ClientState("ws://x:1", "t", "Ann", clock=clock)
+    state.handle(
+        {
+            "type": "welcome",
+            "re": 1,
+            "protocol": 1,
+            "table": "t",
+            "seat": 0,
+            "name": "Ann",
+            "token": None,
+        }
+    )
+    state.handle(table(NAMES))
+    away = table(NAMES)
+    away["table"]["seats"][1].update(connected=False, takeover_in=90.0)
+    state.handle(away)
+    assert state.log[-1].text == "B Bob is away: a bot plays for them in 90 s unless they are back"
+    clock.now += 30
+    assert state.bot_in(1) == 60.0 and state.bot_in(2) is None
+    played = table(NAMES)
+    played["table"]["seats"][1].update(connected=False, bot=True)
+    state.handle(played)
+    assert state.log[-1].text == "a bot plays for B Bob until they are back"
+    assert state.bot_in(1) is None
+    state.handle(table(NAMES))
+    assert state.log[-1].text == "B Bob is back"

@@ -61,8 +61,8 @@ from tyros_server.engine import (
     view,
 )
 
-CLIENT_TYPES = ("hello", "resume", "list_tables", "action")
-SERVER_TYPES = ("welcome", "tables", "table", "update", "accepted", "error")
+CLIENT_TYPES = ("hello", "resume", "list_tables", "action", "chat")
+SERVER_TYPES = ("welcome", "tables", "table", "update", "chat", "accepted", "error")
 
 # One example of every action kind, as a client sends it.
 ACTION_EXAMPLES: dict[str, tuple[dict[str, Any], type]] = {
@@ -240,7 +240,8 @@ def test_python_field_names_are_not_wire_names(action: dict[str, Any]) -> None:
         {"type": "welcome", "id": 1},
         {"type": "update", "id": 1},
         {"type": "HELLO", "protocol": 1, "name": "A", "table": "t"},
-        {"type": "chat", "text": "hi"},
+        {"type": "whisper", "text": "hi"},
+        {"type": "chat", "text": "hi", "to": 1},
         {"id": 1},
         {"type": None},
         act({"kind": "cheat"}),

@@ -874,10 +874,15 @@ def test_takeover_plays_a_disconnected_seat_after_the_delay(
     for s in others:
         seats = first(out, s.conn, "table")["table"]["seats"]
         assert seats[acting]["connected"] is False and seats[acting]["bot"] is False
+        assert seats[acting]["takeover_in"] == 5.0  # the others see when a bot steps in
+        assert all("takeover_in" not in seat for seat in seats if seat["connected"])
     left_at = harness.clock.now
     assert harness.session.next_deadline() == pytest.approx(left_at + 5)
+    harness.clock.advance(2)
+    [info] = harness.list_tables(others[0].conn)["tables"]
+    assert info["seats"][acting]["takeover_in"] == 3.0
     # Not before five seconds.
-    harness.clock.advance(4.9)
+    harness.clock.advance(2.9)
     before = snapshot(state)
     assert harness.tick() == []
     assert snapshot(state) == before

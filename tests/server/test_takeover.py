@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from tyros_server import cli
@@ -94,3 +95,34 @@ def test_the_server_takes_over_without_importing_the_client() -> None:
         "assert not [m for m in sys.modules if m.startswith('tyros_client')], 'imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def served_with(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> tuple[Any, Any]:
+    """(config, takeover policy) that ``tyros-server ARGV`` would run with."""
+    seen: list[tuple[Any, Any]] = []
+
+    async def capture(config: Any, takeover: Any = None) -> None:
+        seen.append((config, takeover))
+
+    monkeypatch.setattr(cli, "run_server", capture)
+    monkeypatch.setattr(cli, "configure_logging", lambda *args: None)
+    assert cli.serve_main(argv) == 0
+    return seen[0]
+
+
+def test_absent_players_are_played_by_greedy_after_90_seconds_unless_switched_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    config, policy = served_with(monkeypatch, [])
+    assert config.limits.takeover_seconds == 90.0 and policy is not None
+    state = new_game(Options(players=3, seed=2))
+    seat = seats_to_act(state)[0]
+    legal = legal_actions(state, seat)
+    assert policy("t", seat, view(state, seat), legal) in legal
+    for off in ("off", "0"):
+        config, policy = served_with(monkeypatch, ["--takeover", off])
+        assert config.limits.takeover_seconds is None and policy is None
+    config, _ = served_with(monkeypatch, ["--takeover", "30", "--takeover-strategy", "random"])
+    assert config.limits.takeover_seconds == 30.0
+    with pytest.raises(SystemExit):
+        cli.serve_main(["--takeover", "-5"])

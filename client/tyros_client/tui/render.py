@@ -100,7 +100,10 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
         if status.get("bot") or status.get("name") in state.bot_names:
             flags.append("bot")  # a takeover bot, or one this program started
         elif not status.get("connected"):
-            flags.append("off")
+            wait = state.bot_in(seat)
+            flags.append(
+                "off" if wait is None else f"off, bot {wait:.0f}s" if wait else "off, bot next"
+            )
         out.append(("class:turn", " > " if seat in to_act else "   "))
         out.append((f"class:player.{seat}", letter(seat)))
         name = (names[seat] if seat < len(names) else None) or f"player {letter(seat)}"

@@ -85,6 +85,8 @@ class ClientState:
         """The game version of the newest event in the log: a replayed event is skipped."""
         self.heard = 0
         """The ``seq`` of the newest line of table talk in the log (a repeated one is skipped)."""
+        self.table_at = 0.0
+        """When the table info arrived (its ``takeover_in`` counts from then)."""
         self.accepted = 0
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
         self.accepted_version = -1
@@ -154,7 +156,7 @@ class ClientState:
             where = f"as player {letter(seat)}" if isinstance(seat, int) else "as a spectator"
             self._log(f"joined table {self.table} {where}", "class:log.info")
         elif kind == "table":
-            self.table_info = message.get("table")
+            self._table(message.get("table") or {})
         elif kind == "update":
             self._update(message)
         elif kind == "chat":
@@ -213,6 +215,39 @@ class ClientState:
         if self._my_turn and not my_turn_before and self._since_mine and not resynced:
             self._log(since_your_turn(self._since_mine, names), "class:log.summary")
             self._since_mine = []
+
+    def _table(self, info: dict[str, Any]) -> None:
+        """Who sits where; a seat that leaves, comes back or is played by a bot is logged
+        (once the game is on: before, seats only fill)."""
+        before = {s["seat"]: s for s in (self.table_info or {}).get("seats", [])}
+        self.table_info = info
+        self.table_at = self.clock()
+        if not info.get("started") or info.get("finished"):
+            return
+        for status in info.get("seats", []):
+            seat, old = status["seat"], before.get(status["seat"])
+            if old is None or seat == self.seat or not status.get("name"):
+                continue
+            who = f"{letter(seat)} {status['name']}"
+            if old.get("connected") and not status.get("connected"):
+                wait = status.get("takeover_in")
+                then = (
+                    f": a bot plays for them in {wait:.0f} s unless they are back"
+                    if isinstance(wait, int | float)
+                    else ": the table waits for them"
+                )
+                self._log(f"{who} is away{then}", "class:log.info")
+            elif not old.get("connected") and status.get("connected"):
+                self._log(f"{who} is back", "class:log.info")
+            elif status.get("bot") and not old.get("bot"):
+                self._log(f"a bot plays for {who} until they are back", "class:log.info")
+
+    def bot_in(self, seat: int) -> float | None:
+        """Seconds until a bot plays for an absent seat (None: no bot will, or one does)."""
+        wait = self.seat_status(seat).get("takeover_in")
+        if not isinstance(wait, int | float):
+            return None
+        return max(0.0, wait - (self.clock() - self.table_at))
 
     def _chat(self, line: dict[str, Any]) -> None:
         seq = line.get("seq")

@@ -122,6 +122,9 @@ class Join:
     seed: int | None = None
     trade_seconds: int | None = None
     spectate: bool = False
+    clock: tuple[int, int] | None = None
+    """(decision, reserve) seconds for the table's clock, if it is created (None: the
+    server's default)."""
 
 
 # Messages, built from the protocol's models ---------------------------------------------
@@ -143,6 +146,9 @@ def hello_message(join: Join, msg_id: int = 0) -> dict[str, Any]:
         "seed": join.seed,
         "trade_seconds": join.trade_seconds,
         "spectate": join.spectate,
+        "clock": None
+        if join.clock is None
+        else {"decision": join.clock[0], "reserve": join.clock[1]},
     }
     hello = Hello(**{key: value for key, value in fields.items() if value is not None})
     given = hello.model_fields_set | {"type"}

@@ -233,6 +233,9 @@ class ActionTaken(_Event):
     seat: SeatNumber
     action: SeenAction
     to: SeatNumber | None = seat_only("for give_card, the receiver (also in ``action.to`` for all)")
+    by: Literal["clock", "takeover"] | None = None
+    """Who decided if not the seat's owner: the server when the seat's time ran out
+    (``clock``), or the bot that plays for an absent owner (``takeover``)."""
 
 
 Event = Annotated[

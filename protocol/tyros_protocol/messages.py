@@ -72,6 +72,15 @@ from .views import (
 # Client -> server -----------------------------------------------------------------
 
 
+class ClockSetting(Model):
+    """A table's clock: ``decision`` free seconds for every decision, and a ``reserve`` each
+    seat spends when it thinks longer. When both run out the server decides for the seat
+    (a bot, from that seat's view), that once."""
+
+    decision: Annotated[int, Field(ge=5, le=3600)]
+    reserve: Annotated[int, Field(ge=0, le=36_000)]
+
+
 class Hello(Model):
     """Join a table (creating it if it does not exist) or watch it."""
 
@@ -86,6 +95,8 @@ class Hello(Model):
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
     trade_seconds: Annotated[int, Field(ge=5, le=600)] = 60
     """How long asked seats have to answer a trade offer (no answer = decline)."""
+    clock: ClockSetting | None = None
+    """A clock for the table, if this hello creates it (null: the server's default)."""
     spectate: bool = False
 
 
@@ -164,6 +175,8 @@ class TableInfo(Model):
     """The game's seed, revealed (with ``salt``) once the game is over: below 2^63, so where
     JSON numbers are doubles (JavaScript) read its digits from the frame's text."""
     salt: str | None = None
+    clock: ClockSetting | None = None
+    """The table's clock (absent: none)."""
 
 
 class Welcome(Model):
@@ -207,6 +220,15 @@ class Prompt(Model):
     """Seconds left to answer a trade offer, when one is asked of you."""
 
 
+class SeatClock(Model):
+    seat: SeatNumber
+    reserve: float
+    """Seconds left in the seat's reserve (counting what its current decision used)."""
+    left: float | None
+    """While the seat must decide: seconds left for this decision (free seconds and the
+    reserve together), counted from this message; null otherwise."""
+
+
 class Update(Model):
     """After every change: the events you may see, your view, and a prompt if you must act."""
 
@@ -216,6 +238,8 @@ class Update(Model):
     """What happened since your last update, as you may see it (see :mod:`.events`)."""
     view: GameView
     prompt: Prompt | None = None
+    clocks: list[SeatClock] | None = None
+    """At a table with a clock: every seat's time."""
 
 
 class ChatLine(Model):
@@ -303,6 +327,7 @@ __all__ = [
     "ChatText",
     "CityAction",
     "ClientMessage",
+    "ClockSetting",
     "ColourName",
     "CompleteAction",
     "EmpireInfo",
@@ -328,6 +353,7 @@ __all__ = [
     "Resume",
     "ReturnTileAction",
     "ScoreSheet",
+    "SeatClock",
     "SeatInfo",
     "SeatNumber",
     "SeatStatus",

@@ -69,6 +69,26 @@ def takeover_seconds(text: str) -> float | None:
     return seconds
 
 
+def clock_setting(text: str) -> tuple[int, int] | None:
+    """``--clock``'s value: ``DECISION+RESERVE`` seconds (``30+300``), or ``off``.
+
+    >>> clock_setting("30+300"), clock_setting("45"), clock_setting("off")
+    ((30, 300), (45, 0), None)
+    """
+    if text.strip().lower() in ("off", "no", "none"):
+        return None
+    decision, _, reserve = text.partition("+")
+    try:
+        setting = (int(decision), int(reserve or 0))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"DECISION+RESERVE seconds (e.g. 30+300) or off, not {text!r}"
+        ) from None
+    if not 5 <= setting[0] <= 3600 or not 0 <= setting[1] <= 36_000:
+        raise argparse.ArgumentTypeError("5 to 3600 seconds a decision, a reserve of 0 to 36000")
+    return setting
+
+
 def load_strategy(name: str) -> PlayerFactory:
     """The player factory called ``name``: ``random`` (built in), an entry point of the
     :data:`STRATEGY_GROUP` group, or ``MODULE:NAME``, an importable factory such as
@@ -188,6 +208,15 @@ def serve_main(argv: list[str]) -> int:
         "players with choose(view, legal)",
     )
     parser.add_argument(
+        "--clock",
+        type=clock_setting,
+        metavar="DECISION+RESERVE",
+        default=None,
+        help="a clock for the tables created without one: DECISION free seconds for each "
+        "decision plus a RESERVE each seat spends when it thinks longer (e.g. 30+300; when "
+        "both run out a bot decides for it, that once). Default: no clock",
+    )
+    parser.add_argument(
         "--allow-seed",
         action="store_true",
         help="let a hello choose the game's seed (tests and benchmarks only: whoever knows "
@@ -197,12 +226,12 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--log-file", metavar="FILE", help="log here (owner-only) not to stderr")
     _add_limit_options(parser)
     args = parser.parse_args(argv)
-    takeover = None
-    if args.takeover is not None:
-        try:
-            takeover = bot_takeover(args.takeover_strategy)
-        except ValueError as exc:
-            parser.error(str(exc))
+    # The bot that plays an absent seat also decides for a seat whose time ran out (a
+    # table's clock may come from a hello even when the server sets none).
+    try:
+        takeover = bot_takeover(args.takeover_strategy)
+    except ValueError as exc:
+        parser.error(str(exc))
     tls_refused = refuse_tls_files(parser, args.certfile, args.keyfile)
     if tls_refused is not None:
         return tls_refused
@@ -214,6 +243,7 @@ def serve_main(argv: list[str]) -> int:
     defaults = Limits()
     limits = Limits(
         takeover_seconds=args.takeover,
+        default_clock=args.clock,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
         waiting_tables_per_address=args.waiting_tables,

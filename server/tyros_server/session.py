@@ -27,6 +27,7 @@ from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import CLIENT_ADAPTER, Act, Chat, Hello, ListTables, Resume
 
 from .chat import CHAT_BURST, CHAT_PER_SECOND, KEPT_LINES, ChatBucket, TableTalk
+from .clocks import Clocks
 from .engine import (
     RULES_VERSION,
     Action,
@@ -46,6 +47,7 @@ from .engine import (
     seats_to_act,
     view,
 )
+from .engine.state import PENDING
 from .storage import StorageError, Store, fairness, token_digest
 from .tables import Batch, ConnId, SeatSlot, Table, Undo
 
@@ -115,6 +117,8 @@ class Limits:
     """A connection refused this many messages in a row for sending too fast is closed."""
     takeover_seconds: float | None = None
     """A bot plays a disconnected seat after this long (None: the table waits)."""
+    default_clock: tuple[int, int] | None = None
+    """(decision, reserve) seconds for tables created without a clock (None: no clock)."""
     max_open_tables: int = 100
     """Unfinished tables the server hosts at once."""
     tables_per_minute: int = 20
@@ -206,7 +210,12 @@ class Session:
             )
         now = self.clock()
         table = Table(
-            name, Options(**stored.options), stored.trade_seconds, salt=stored.salt, changed=now
+            name,
+            Options(**stored.options),
+            stored.trade_seconds,
+            salt=stored.salt,
+            changed=now,
+            clock=stored.clock,
         )
         for slot in stored.seats:
             table.seats.append(SeatSlot(slot.name, slot.token_digest, absent_since=now))
@@ -225,6 +234,16 @@ class Session:
             table.state = state
             table.renew_prompts()
             table.sent = len(state.log)
+            by = stored.decided_by or []
+            table.decided_by = {at + 1: who for at, who in enumerate(by) if who is not None}
+            if table.clock is not None:
+                table.clocks = Clocks.start(
+                    table.clock["decision"], table.clock["reserve"], table.options.players
+                )
+                for (seat, _), left in zip(stored.actions, stored.reserves or [], strict=False):
+                    if left is not None:  # each seat's reserve as its last action left it
+                        table.clocks.reserve[seat] = left
+                self._follow_clocks(table)
             if state.phase == Phase.TRADE:
                 table.trade_deadline = now + table.trade_seconds
         log.info("resumed table %s with %d actions", name, len(stored.actions))
@@ -496,6 +515,11 @@ class Session:
         if len(table.seats) == table.options.players:
             table.state = new_game(table.options)
             table.renew_prompts()
+            if table.clock is not None:
+                table.clocks = Clocks.start(
+                    table.clock["decision"], table.clock["reserve"], table.options.players
+                )
+                self._follow_clocks(table)
             log.info("table %s starts", table.name)
         out += self._table_update(table)
         if table.state is not None:
@@ -579,6 +603,13 @@ class Session:
         seed = hello.seed if hello.seed is not None else secrets.randbits(63)
         options = Options(players=hello.players, setup=hello.setup, seed=seed)
         salt = secrets.token_hex(16)
+        clock = (
+            hello.clock.model_dump()
+            if hello.clock is not None
+            else None
+            if self.limits.default_clock is None
+            else dict(zip(("decision", "reserve"), self.limits.default_clock, strict=True))
+        )
         try:
             self._settle_open_batch()  # a seat or a table is stored at once
             self.store.create_table(
@@ -588,13 +619,20 @@ class Session:
                 self.wall_clock(),
                 salt,
                 RULES_VERSION,
+                clock,
             )
         except StorageError:
             log.exception("creating table %s failed", hello.table)
             return None
         now = self.clock()
         table = Table(
-            hello.table, options, hello.trade_seconds, salt=salt, created_by=address, changed=now
+            hello.table,
+            options,
+            hello.trade_seconds,
+            salt=salt,
+            created_by=address,
+            changed=now,
+            clock=clock,
         )
         self.tables[hello.table] = table
         self._created.setdefault(address, deque()).append(now)
@@ -731,6 +769,7 @@ class Session:
         seat: int,
         action: Action,
         reply: tuple[ConnId, int | None] | None = None,
+        by: str | None = None,
     ) -> Output | None:
         """Apply, store (with the digest of the state it led to), then tell: None if the
         store refused, and the state is as it was. In a batch the action waits for the
@@ -739,12 +778,25 @@ class Session:
         assert state is not None
         undo = Undo.capture(table)
         undo.reply = reply
+        clocks = table.clocks
+        if clocks is not None:
+            clocks.spend(seat, now=self.clock())
         push_unchecked(state, seat, action)
         table.renew_prompts(seat)
+        if clocks is not None:
+            self._follow_clocks(table)
+        if by is not None:
+            table.decided_by[state.version] = by
         batch = self._batch
         try:
             self.store.append_action(
-                table.name, state.version, seat, action_to_json(action, BOARD), state.digest()
+                table.name,
+                state.version,
+                seat,
+                action_to_json(action, BOARD),
+                state.digest(),
+                decided_by=by,
+                reserve=None if clocks is None else round(clocks.reserve[seat], 3),
             )
         except StorageError:
             log.exception("storing an action of table %s failed", table.name)
@@ -877,6 +929,13 @@ class Session:
             for table in self.tables.values()
             if self._forgettable(table)
         ]
+        times += [
+            end
+            for table in self.tables.values()
+            if table.clocks is not None and not table.finished
+            for seat in table.clocks.since
+            if (end := table.clocks.deadline(seat)) is not None
+        ]
         takeover = limits.takeover_seconds
         if takeover is not None and self.takeover is not None:
             for table in self.tables.values():
@@ -912,6 +971,40 @@ class Session:
                     if state.phase == Phase.TRADE and seat != state.current:
                         out += self._commit(table, seat, (Kind.ANSWER, 0)) or []
             out += self._takeovers(table, now)
+            out += self._time_up(table, now)
+        return out
+
+    def _follow_clocks(self, table: Table) -> None:
+        """After the prompts changed: start the clocks of new decisions (a proposer's waits
+        while asked seats are still answering)."""
+        state, clocks = table.state, table.clocks
+        assert state is not None and clocks is not None
+        waiting = (
+            {state.current} if state.phase == Phase.TRADE and PENDING in state.answers else set()
+        )
+        clocks.follow(table.prompts, waiting=waiting, now=self.clock())
+
+    def _time_up(self, table: Table, now: float) -> Output:
+        """Decide for each seat whose time ran out: the takeover bot (or the first legal
+        action, with none), from that seat's view, marked as the clock's decision."""
+        clocks, state = table.clocks, table.state
+        if clocks is None or state is None:
+            return []
+        out: Output = []
+        for _ in range(1000):  # a bound: each decision moves the game on
+            due = clocks.due(now)
+            if not due or state.phase == Phase.OVER:
+                break
+            seat = due[0]
+            legal = legal_actions(state, seat)
+            action = legal[0]
+            if self.takeover is not None:
+                chosen = self.takeover(table.name, seat, view(state, seat), legal)
+                action = chosen if chosen in legal else legal[0]
+            committed = self._commit(table, seat, action, by="clock")
+            if committed is None:
+                break
+            out += committed
         return out
 
     def _spectator_idle_at(self, info: Connection, idle: float) -> float:
@@ -999,7 +1092,7 @@ class Session:
             except IllegalActionError:
                 log.exception("the takeover policy chose an illegal action; passing on")
                 action = legal[0]
-            committed = self._commit(table, seat, action)
+            committed = self._commit(table, seat, action, by="takeover")
             if committed is None:
                 break
             out += committed
@@ -1053,6 +1146,7 @@ class Session:
             "finished": table.finished,
             "spectators": len(table.spectators),
             **fairness(table.options.seed, table.salt, table.finished),
+            **({"clock": table.clock} if table.clock is not None else {}),
         }
 
     def _audience(self, table: Table) -> list[tuple[ConnId, int | None]]:
@@ -1084,6 +1178,10 @@ class Session:
             for event, version in zip(events, versions, strict=True)
             if (seen := event_view(event, viewer, version)) is not None
         ]
+        if table.decided_by:
+            for seen in shown:
+                if seen["type"] == "action" and (by := table.decided_by.get(seen["version"])):
+                    seen["by"] = by
         prompt = None
         if viewer is not None and viewer in seats_to_act(state):
             deadline = None
@@ -1099,13 +1197,16 @@ class Session:
                 "deadline": deadline,
                 "legal": [action_to_json(a, BOARD) for a in legal_actions(state, viewer)],
             }
-        return {
+        update = {
             "type": "update",
             "version": state.version,
             "events": shown,
             "view": view(state, viewer, public),
             "prompt": prompt,
         }
+        if table.clocks is not None:
+            update["clocks"] = table.clocks.shown(self.clock())
+        return update
 
     def _broadcast(self, table: Table, *, resync: bool = False) -> Output:
         state = table.state
@@ -1134,7 +1235,10 @@ class Session:
             assert state.log is not None
             recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
             table.public_resync = (state.version, self._update(table, None, recent))
-        return [Send(conn, table.public_resync[1])]
+        update = table.public_resync[1]
+        if table.clocks is not None:  # the times as they stand now, not when it was built
+            update = {**update, "clocks": table.clocks.shown(self.clock())}
+        return [Send(conn, update)]
 
     def _sync(self, conn: ConnId, table: Table, viewer: int | None) -> Output:
         """A full resync for one connection: its view and the recent events."""

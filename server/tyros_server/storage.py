@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
     salt TEXT NOT NULL DEFAULT '',
-    rules_version INTEGER NOT NULL DEFAULT 0
+    rules_version INTEGER NOT NULL DEFAULT 0,
+    clock TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_name TEXT NOT NULL REFERENCES tables(name),
@@ -48,6 +49,8 @@ CREATE TABLE IF NOT EXISTS actions (
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
     digest TEXT,
+    decided_by TEXT,
+    reserve REAL,
     PRIMARY KEY (table_name, seq)
 );
 CREATE TABLE IF NOT EXISTS chat (
@@ -74,6 +77,9 @@ ADDED_COLUMNS = (
     ("tables", "salt", "TEXT NOT NULL DEFAULT ''"),
     ("tables", "rules_version", "INTEGER NOT NULL DEFAULT 0"),
     ("actions", "digest", "TEXT"),
+    ("tables", "clock", "TEXT"),
+    ("actions", "decided_by", "TEXT"),
+    ("actions", "reserve", "REAL"),
 )
 """Columns added since the first schema: a database from before gets them on opening."""
 
@@ -113,6 +119,12 @@ class StoredTable:
     """The engine's rules version the game is played under (0: from before versions)."""
     digests: list[str | None] | None = None
     """The digest of the state after each action (None where none was stored)."""
+    clock: dict[str, int] | None = None
+    """The table's clock (``decision`` and ``reserve`` seconds), if it has one."""
+    decided_by: list[str | None] | None = None
+    """For each action: ``clock`` or ``takeover`` if the server decided it, else None."""
+    reserves: list[float | None] | None = None
+    """For each action of a clocked table: the acting seat's reserve after it."""
 
 
 class Store:
@@ -179,11 +191,21 @@ class Store:
         created: float,
         salt: str = "",
         rules_version: int = 0,
+        clock: dict[str, int] | None = None,
     ) -> None:
         self._write(
-            "INSERT INTO tables (name, options, trade_seconds, created, salt, rules_version) "
-            "VALUES (?,?,?,?,?,?)",
-            (name, json.dumps(options), trade_seconds, created, salt, rules_version),
+            "INSERT INTO tables "
+            "(name, options, trade_seconds, created, salt, rules_version, clock) "
+            "VALUES (?,?,?,?,?,?,?)",
+            (
+                name,
+                json.dumps(options),
+                trade_seconds,
+                created,
+                salt,
+                rules_version,
+                None if clock is None else json.dumps(clock),
+            ),
         )
 
     def add_seat(self, table: str, seat: int, name: str, digest: str) -> None:
@@ -199,10 +221,14 @@ class Store:
         seat: int,
         action: dict[str, Any],
         digest: str | None = None,
+        *,
+        decided_by: str | None = None,
+        reserve: float | None = None,
     ) -> None:
         self._write(
-            "INSERT INTO actions (table_name, seq, seat, action, digest) VALUES (?,?,?,?,?)",
-            (table, seq, seat, json.dumps(action), digest),
+            "INSERT INTO actions (table_name, seq, seat, action, digest, decided_by, reserve) "
+            "VALUES (?,?,?,?,?,?,?)",
+            (table, seq, seat, json.dumps(action), digest, decided_by, reserve),
             deferrable=True,
         )
 
@@ -284,8 +310,8 @@ class Store:
 
     def load_table(self, name: str) -> StoredTable | None:
         row = self._db.execute(
-            "SELECT name, options, trade_seconds, finished, salt, rules_version FROM tables "
-            "WHERE name = ?",
+            "SELECT name, options, trade_seconds, finished, salt, rules_version, clock "
+            "FROM tables WHERE name = ?",
             (name,),
         ).fetchone()
         if row is None:
@@ -297,12 +323,16 @@ class Store:
                 (name,),
             )
         ]
-        actions, digests = [], []
-        for seat, text, digest in self._db.execute(
-            "SELECT seat, action, digest FROM actions WHERE table_name = ? ORDER BY seq", (name,)
+        actions, digests, decided_by, reserves = [], [], [], []
+        for seat, text, digest, by, reserve in self._db.execute(
+            "SELECT seat, action, digest, decided_by, reserve FROM actions "
+            "WHERE table_name = ? ORDER BY seq",
+            (name,),
         ):
             actions.append((seat, json.loads(text)))
             digests.append(digest)
+            decided_by.append(by)
+            reserves.append(reserve)
         return StoredTable(
             row[0],
             json.loads(row[1]),
@@ -313,6 +343,9 @@ class Store:
             actions,
             rules_version=row[5],
             digests=digests,
+            clock=None if row[6] is None else json.loads(row[6]),
+            decided_by=decided_by,
+            reserves=reserves,
         )
 
     def counts(self) -> tuple[int, int]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .chat import TableTalk
+from .clocks import Clocks
 from .engine import GameState, Options, Phase, seats_to_act
 
 ConnId = int
@@ -59,6 +60,13 @@ class Table:
     last_acted: dict[int, int] = field(default_factory=dict)
     """The version each seat's own latest action made: anything it sent for an earlier
     version is a copy or an afterthought (stale)."""
+    clock: dict[str, int] | None = None
+    """The table's clock setting (``decision`` and ``reserve`` seconds), if it has one."""
+    clocks: Clocks | None = None
+    """The seats' clocks, once the game is on (a table with a clock)."""
+    decided_by: dict[int, str] = field(default_factory=dict)
+    """Game version -> who made the decision that led to it, when not the seat's owner
+    (``clock``: its time ran out; ``takeover``: a bot played for the absent owner)."""
     talk: TableTalk = field(default_factory=TableTalk)
     """What was said here lately (all of it is in the database)."""
     moment: tuple[Any, ...] = ()
@@ -106,6 +114,8 @@ class Undo:
     sent: int
     trade_deadline: float | None
     changed: float
+    clocks: Clocks | None
+    decided_by: dict[int, str]
     reply: tuple[ConnId, int | None] | None = None
     """The connection that sent the action and its message id (None: a timer's action)."""
 
@@ -122,6 +132,8 @@ class Undo:
             table.sent,
             table.trade_deadline,
             table.changed,
+            None if table.clocks is None else table.clocks.copy(),
+            dict(table.decided_by),
         )
 
     def restore(self) -> None:
@@ -135,6 +147,7 @@ class Undo:
             self.trade_deadline,
             self.changed,
         )
+        table.clocks, table.decided_by = self.clocks, self.decided_by
         table.public_resync = None  # it may hold an update of the state taken back
 
 

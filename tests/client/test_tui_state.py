@@ -399,3 +399,22 @@ def test_an_absent_seat_is_logged_with_when_a_bot_steps_in() -> None:
     assert state.bot_in(1) is None
     state.handle(table(NAMES))
     assert state.log[-1].text == "B Bob is back"
+
+
+def test_the_seats_clocks_count_down_from_the_update() -> None:
+    clock = Clock()
+    state = ClientState("ws://x:1", "t", "Ann", clock=clock)
+    clocks = [
+        {"seat": 0, "reserve": 287.5, "left": 41.0},
+        {"seat": 1, "reserve": 300.0, "left": None},
+    ]
+    update = {"type": "update", "version": 3, "events": [], "view": {"players": 3, "viewer": 0}}
+    state.handle({**update, "clocks": clocks})
+    assert state.time_of(0) == "0:41" and state.time_of(1) == "+5:00"
+    assert state.time_of(2) is None
+    clock.now += 30
+    assert state.time_of(0) == "0:11"
+    clock.now += 60
+    assert state.time_of(0) == "0:00"
+    state.handle(update)  # a table without a clock
+    assert state.time_of(0) is None

@@ -121,7 +121,7 @@ def test_absent_players_are_played_by_greedy_after_90_seconds_unless_switched_of
     assert policy("t", seat, view(state, seat), legal) in legal
     for off in ("off", "0"):
         config, policy = served_with(monkeypatch, ["--takeover", off])
-        assert config.limits.takeover_seconds is None and policy is None
+        assert config.limits.takeover_seconds is None  # the bot only decides for the clock
     config, _ = served_with(monkeypatch, ["--takeover", "30", "--takeover-strategy", "random"])
     assert config.limits.takeover_seconds == 30.0
     with pytest.raises(SystemExit):

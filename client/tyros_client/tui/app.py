@@ -46,6 +46,7 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
+from tyros_server.cli import clock_setting as _clock
 
 from ..botclient import parse_address
 from ..tls import ServerTrust, add_trust_options, trust_from_options
@@ -572,6 +573,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "takes one)",
     )
     parser.add_argument(
+        "--clock",
+        type=_clock,
+        metavar="DECISION+RESERVE",
+        default=None,
+        help="a clock for the table, if it is created: DECISION free seconds a decision plus "
+        "a RESERVE each player spends when thinking longer (e.g. 30+300); when both run out a "
+        "bot decides that once. Default: the server's (none unless it sets one)",
+    )
+    parser.add_argument(
         "--trade-seconds",
         type=int,
         default=None,
@@ -623,7 +633,11 @@ def build(
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     options = JoinOptions(
-        players=args.players, setup=args.setup, seed=args.seed, trade_seconds=args.trade_seconds
+        players=args.players,
+        setup=args.setup,
+        seed=args.seed,
+        trade_seconds=args.trade_seconds,
+        clock=args.clock,
     )
     ui, net = build(
         args.address,

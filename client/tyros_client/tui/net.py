@@ -78,6 +78,8 @@ class JoinOptions:
     setup: str = "first"
     seed: int | None = None
     trade_seconds: int | None = None
+    clock: tuple[int, int] | None = None
+    """(decision, reserve) seconds for the table's clock (None: the server's default)."""
 
 
 class NetClient:
@@ -113,6 +115,7 @@ class NetClient:
             setup=self.options.setup,
             seed=self.options.seed,
             trade_seconds=self.options.trade_seconds,
+            clock=self.options.clock,
             spectate=state.spectate,
         )
         self.session = ClientSession(join, max_delay=max_delay, clock=state.clock)

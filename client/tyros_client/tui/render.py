@@ -97,6 +97,8 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
             flags.append("1st")
         if seat == state.seat:
             flags.append("you")
+        if (time := state.time_of(seat)) is not None:
+            flags.append(time)
         if status.get("bot") or status.get("name") in state.bot_names:
             flags.append("bot")  # a takeover bot, or one this program started
         elif not status.get("connected"):

@@ -87,6 +87,8 @@ class ClientState:
         """The ``seq`` of the newest line of table talk in the log (a repeated one is skipped)."""
         self.table_at = 0.0
         """When the table info arrived (its ``takeover_in`` counts from then)."""
+        self.clocks: list[dict[str, Any]] | None = None
+        """At a table with a clock: each seat's time, as of ``prompt_at``."""
         self.accepted = 0
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
         self.accepted_version = -1
@@ -182,6 +184,7 @@ class ClientState:
                 self.log = [line for line in self.log if not line.event]
                 self.seen_version = -1
         self.view = view
+        self.clocks = message.get("clocks")
         self.version = int(message.get("version", view.get("version", -1)))
         self.prompt = message.get("prompt")
         self.prompt_at = self.clock()
@@ -242,6 +245,17 @@ class ClientState:
             elif status.get("bot") and not old.get("bot"):
                 self._log(f"a bot plays for {who} until they are back", "class:log.info")
 
+    def time_of(self, seat: int) -> str | None:
+        """A seat's clock as the table shows it: ``0:25`` left for the decision it is
+        making, or ``+3:20`` of reserve while it waits (None: no clock)."""
+        found = next((c for c in self.clocks or [] if c.get("seat") == seat), None)
+        if found is None:
+            return None
+        left = found.get("left")
+        if isinstance(left, int | float):
+            return minutes(max(0.0, left - (self.clock() - self.prompt_at)))
+        return "+" + minutes(float(found.get("reserve", 0)))
+
     def bot_in(self, seat: int) -> float | None:
         """Seconds until a bot plays for an absent seat (None: no bot will, or one does)."""
         wait = self.seat_status(seat).get("takeover_in")
@@ -289,3 +303,13 @@ def since_your_turn(actions: list[tuple[int, dict[str, Any]]], names: list[str |
         by_seat.setdefault(seat, []).append(describe_action(action, names))
     parts = [f"{who(seat, names)}: {', '.join(done)}" for seat, done in sorted(by_seat.items())]
     return "since your last turn: " + "; ".join(parts)
+
+
+def minutes(seconds: float) -> str:
+    """``m:ss``, as a clock shows it.
+
+    >>> minutes(200.4), minutes(9.9)
+    ('3:20', '0:09')
+    """
+    whole = int(seconds)
+    return f"{whole // 60}:{whole % 60:02d}"

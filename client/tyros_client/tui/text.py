@@ -153,7 +153,8 @@ def describe_event(event: dict[str, Any], names: Names, viewer: int | None) -> s
         action = dict(event.get("action", {}))
         if action.get("kind") == "give_card" and "to" not in action and "to" in event:
             action["to"] = event["to"]
-        return f"{player}: {describe_action(action, names)}"
+        by = {"clock": " (time ran out: the server chose)", "takeover": " (a bot, for them)"}
+        return f"{player}: {describe_action(action, names)}{by.get(event.get('by'), '')}"
     if kind == "cards_drawn":
         mine = f": {cards_text(event['cards'])}" if "cards" in event else ""
         count = event.get("count")

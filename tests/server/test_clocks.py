@@ -1,0 +1,145 @@
+"""Game clocks through the session: free seconds per decision, a reserve, and the server
+deciding (marked as the clock's decision) when both run out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tyros_server.engine import Kind, Phase, legal_actions, seats_to_act
+from tyros_server.session import Limits
+
+from .test_session import Harness, first, first_legal, to
+from .test_session import make_harness as make_harness  # the fixture
+
+CLOCK = {"decision": 10, "reserve": 20}
+
+
+def clocked(make: Callable[..., Harness], **kwargs: Any) -> tuple[Harness, list[Any]]:
+    harness = make(takeover=first_legal, **kwargs)
+    seated = harness.join("t", 3, seed=12, clock=CLOCK)
+    return harness, seated
+
+
+def seat_clock(update: dict[str, Any], seat: int) -> dict[str, Any]:
+    return next(c for c in update["clocks"] if c["seat"] == seat)
+
+
+def test_a_table_with_a_clock_shows_every_seats_time(make_harness: Callable[..., Harness]) -> None:
+    harness, seated = clocked(make_harness)
+    info = harness.list_tables(seated[0].conn)["tables"][0]
+    assert info["clock"] == CLOCK
+    [acting] = seats_to_act(harness.state("t"))
+    update = harness.latest[seated[0].conn]
+    assert seat_clock(update, acting) == {"seat": acting, "reserve": 20.0, "left": 30.0}
+    others = [c for c in update["clocks"] if c["seat"] != acting]
+    assert all(c == {"seat": c["seat"], "reserve": 20.0, "left": None} for c in others)
+
+
+def test_thinking_longer_than_the_free_seconds_spends_the_reserve(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness, seated = clocked(make_harness)
+    state = harness.state("t")
+    [acting] = seats_to_act(state)
+    harness.clock.advance(15)  # 10 free, 5 from the reserve
+    out = harness.act(
+        seated[acting].conn, harness.latest[seated[acting].conn]["prompt"]["legal"][0]
+    )
+    update = first(out, seated[0].conn, "update")
+    assert seat_clock(update, acting)["reserve"] == 15.0
+    assert harness.session.tables["t"].clocks.reserve[acting] == 15.0  # type: ignore[union-attr]
+    stored = harness.store.load_table("t")
+    assert stored is not None and stored.reserves == [15.0]
+
+
+def test_when_the_time_runs_out_the_server_decides_and_says_so(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness, seated = clocked(make_harness)
+    state = harness.state("t")
+    [acting] = seats_to_act(state)
+    expected = legal_actions(state, acting)[0]
+    deadline = harness.session.next_deadline()
+    assert deadline == harness.clock.now + 30
+    harness.clock.advance(29.9)
+    assert harness.tick() == []
+    harness.clock.advance(0.1)
+    out = harness.tick()
+    assert state.version == 1
+    for s in seated:
+        [update] = to(out, s.conn, "update")
+        decided = update["events"][0]
+        assert decided["type"] == "action" and decided["seat"] == acting
+        assert decided["by"] == "clock"  # everyone sees who decided
+        assert seat_clock(update, acting)["reserve"] == 0.0
+    stored = harness.store.load_table("t")
+    assert stored is not None and stored.decided_by == ["clock"]
+    assert stored.actions[0][1]["kind"] == Kind(expected[0]).name.lower()
+    # The next decisions of that seat get their free seconds, and no reserve.
+    while acting not in seats_to_act(state):
+        harness.clock.advance(1)
+        [nxt] = seats_to_act(state)
+        harness.act(seated[nxt].conn, harness.latest[seated[nxt].conn]["prompt"]["legal"][0])
+    assert harness.session.next_deadline() == harness.clock.now + 10
+
+
+def test_a_proposers_clock_waits_while_the_asked_seats_answer(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness, seated = clocked(make_harness)
+    state = harness.state("t")
+    conns = [s.conn for s in seated]
+    for _ in range(50):  # the expansions, quickly
+        if state.phase == Phase.ACTIONS:
+            break
+        [seat] = seats_to_act(state)
+        harness.act(conns[seat], harness.latest[conns[seat]]["prompt"]["legal"][0])
+    assert state.phase == Phase.ACTIONS
+    proposer = state.current
+    offer = next(
+        a for a in harness.latest[conns[proposer]]["prompt"]["legal"] if a["kind"] == "propose"
+    )
+    harness.act(conns[proposer], offer)
+    clocks = harness.session.tables["t"].clocks
+    assert clocks is not None
+    assert proposer not in clocks.since  # waiting for answers is not thinking
+    asked = sorted(set(offer["to"]))
+    assert set(asked) <= set(clocks.since)
+    for seat in asked:
+        harness.clock.advance(1)
+        harness.act(conns[seat], {"kind": "answer", "accept": False})
+    assert proposer in clocks.since  # every answer is in: the proposer decides now
+
+
+def test_the_reserves_survive_a_restart(make_harness: Callable[..., Harness]) -> None:
+    harness, seated = clocked(make_harness)
+    state = harness.state("t")
+    [acting] = seats_to_act(state)
+    harness.clock.advance(22)  # 12 s from the reserve
+    harness.act(seated[acting].conn, harness.latest[seated[acting].conn]["prompt"]["legal"][0])
+    harness.close()
+    again = make_harness(takeover=first_legal)
+    conn = again.connect()
+    out = again.resume(conn, seated[acting].token)
+    update = first(out, conn, "update")
+    assert seat_clock(update, acting)["reserve"] == 8.0
+    assert again.list_tables(conn)["tables"][0]["clock"] == CLOCK
+
+
+def test_a_servers_default_clock_and_a_table_without_one(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness(takeover=first_legal, limits=Limits(default_clock=(15, 60)))
+    seated = harness.join("t", 3, seed=12)
+    assert harness.list_tables(seated[0].conn)["tables"][0]["clock"] == {
+        "decision": 15,
+        "reserve": 60,
+    }
+    plain = make_harness(takeover=first_legal)
+    seated = plain.join("u", 3, seed=12)
+    tables = {info["name"]: info for info in plain.list_tables(seated[0].conn)["tables"]}
+    assert "clock" not in tables["u"]  # (the same database: "t" is there too, with its clock)
+    assert tables["t"]["clock"] == {"decision": 15, "reserve": 60}
+    assert "clocks" not in plain.latest[seated[0].conn]
+    assert plain.session.tables["u"].clocks is None

@@ -54,7 +54,14 @@ def export_main(argv: list[str]) -> int:
         record = export_record(state, [seat.name for seat in stored.seats])
         if stored.salt:
             record["fairness"] = fairness(state.options.seed, stored.salt, stored.finished)
-        # Beside the record: the table talk, each line with the game version it was said at.
+        # Beside the record: the decisions the server made for a seat (its time ran out, or
+        # a bot played for its absent owner), by the game version each led to ...
+        record["decided_by"] = [
+            {"version": at + 1, "seat": stored.actions[at][0], "by": by}
+            for at, by in enumerate(stored.decided_by or [])
+            if by is not None
+        ]
+        # ... and the table talk, each line with the game version it was said at.
         record["chat"] = [
             {key: line[key] for key in ("seq", "version", "seat", "name", "audience", "text")}
             for line in store.load_chat(args.table)

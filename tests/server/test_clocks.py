@@ -3,10 +3,13 @@ deciding (marked as the clock's decision) when both run out."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from tyros_server.engine import Kind, Phase, legal_actions, seats_to_act
+from tyros_server import tools
+from tyros_server.engine import Kind, Phase, legal_actions, replay, seats_to_act
 from tyros_server.session import Limits
 
 from .test_session import Harness, first, first_legal, to
@@ -75,6 +78,14 @@ def test_when_the_time_runs_out_the_server_decides_and_says_so(
         assert seat_clock(update, acting)["reserve"] == 0.0
     stored = harness.store.load_table("t")
     assert stored is not None and stored.decided_by == ["clock"]
+    harness.store.commit()
+    assert (
+        tools.export_main(["--db", str(harness.path), "--out", str(harness.path) + ".json", "t"])
+        == 0
+    )
+    record = json.loads(Path(str(harness.path) + ".json").read_text())
+    assert record["decided_by"] == [{"version": 1, "seat": acting, "by": "clock"}]
+    replay(record)  # the record itself is unchanged: it replays
     assert stored.actions[0][1]["kind"] == Kind(expected[0]).name.lower()
     # The next decisions of that seat get their free seconds, and no reserve.
     while acting not in seats_to_act(state):

@@ -974,6 +974,22 @@ class Session:
             out += self._time_up(table, now)
         return out
 
+    def _bot_decision(self, table: Table, seat: int) -> Action:
+        """The takeover policy's decision for ``seat``, from its view (with no policy, or
+        when the policy errs, the first legal action: a mistake must not corrupt the game)."""
+        state = table.state
+        assert state is not None
+        legal = legal_actions(state, seat)
+        if self.takeover is None:
+            return legal[0]
+        action = self.takeover(table.name, seat, view(state, seat), legal)
+        try:
+            check_action(state, seat, action)
+        except IllegalActionError:
+            log.exception("the takeover policy chose an illegal action; the first legal instead")
+            return legal[0]
+        return action
+
     def _follow_clocks(self, table: Table) -> None:
         """After the prompts changed: start the clocks of new decisions (a proposer's waits
         while asked seats are still answering)."""
@@ -995,13 +1011,7 @@ class Session:
             due = clocks.due(now)
             if not due or state.phase == Phase.OVER:
                 break
-            seat = due[0]
-            legal = legal_actions(state, seat)
-            action = legal[0]
-            if self.takeover is not None:
-                chosen = self.takeover(table.name, seat, view(state, seat), legal)
-                action = chosen if chosen in legal else legal[0]
-            committed = self._commit(table, seat, action, by="clock")
+            committed = self._commit(table, due[0], self._bot_decision(table, due[0]), by="clock")
             if committed is None:
                 break
             out += committed
@@ -1085,14 +1095,7 @@ class Session:
             if not table.seats[seat].bot:
                 table.seats[seat].bot = True
                 out += self._table_update(table)
-            legal = legal_actions(state, seat)
-            action = self.takeover(table.name, seat, view(state, seat), legal)
-            try:
-                check_action(state, seat, action)  # a policy's mistake must not corrupt the game
-            except IllegalActionError:
-                log.exception("the takeover policy chose an illegal action; passing on")
-                action = legal[0]
-            committed = self._commit(table, seat, action, by="takeover")
+            committed = self._commit(table, seat, self._bot_decision(table, seat), by="takeover")
             if committed is None:
                 break
             out += committed

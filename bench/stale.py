@@ -26,7 +26,7 @@ from typing import Any
 from tyros_client.botclient import BotRun, play_bot
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ServerProcess
+from _common import ONE_ADDRESS_CROWD, ServerProcess
 
 STRATEGIES = {"random": {}, "greedy": {}, "ismcts": {"iterations": 30}}
 
@@ -57,7 +57,8 @@ async def one_game(url: str, table: str, strategy: str, players: int, seed: int)
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp) / "stale.db")
+        # Every bot comes from this machine: the bounds per address would stop the games.
+        server = ServerProcess(Path(tmp) / "stale.db", None, *ONE_ADDRESS_CROWD)
         server.start()
         url = f"ws://127.0.0.1:{server.port}"
         try:

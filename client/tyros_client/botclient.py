@@ -27,9 +27,11 @@ from websockets.uri import parse_uri
 from .bots import make_bot
 from .bots.base import Bot
 from .connection import Connection
+from .paths import data_dir
 from .scoresheet import format_score_sheet
 from .session import ClientSession, Join, still_legal
 from .tls import ServerTrust, add_trust_options, trust_from_options
+from .tui.net import TokenStore
 
 log = logging.getLogger("tyros.bot")
 
@@ -62,10 +64,19 @@ class BotRun:
     """The error codes the server sent this bot, counted (normal play sees ``too_late``)."""
     trust: ServerTrust | None = None
     """How to trust a ``wss://`` server (one for all the bots of a server)."""
+    tokens: TokenStore | None = None
+    """Where the seat token is kept, so that a restarted bot takes its seat back."""
+
+    @property
+    def key(self) -> str:
+        """The seat's key in :attr:`tokens` (the server, the table, the name)."""
+        return f"{self.url} {self.table} {self.name}"
 
 
 async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
     """Play one seat to the end of the game; returns the final score sheet."""
+    if run.token is None and run.tokens is not None:
+        run.token = run.tokens.load(run.key)  # a seat this bot had before it was stopped
     join = Join(table=run.table, name=run.name, players=run.players, setup=run.setup, seed=run.seed)
     session = ClientSession(join, token=run.token, give_up_after=RECONNECT_SECONDS)
     player = _BotPlayer(run, rng, session)
@@ -117,6 +128,8 @@ class _BotPlayer:
         if kind == "welcome":
             run.token = self.session.token
             run.seat = message["seat"]
+            if run.tokens is not None and run.token:
+                run.tokens.save(run.key, run.token, run.seat)
             if self.bot is None and run.seat is not None:
                 self.bot = make_bot(run.strategy, run.seat, self.rng, **run.options)
             elif self.bot is not None:
@@ -317,6 +330,11 @@ def main(argv: list[str] | None = None) -> int:
         "--iterations", type=int, default=None, help="iterations per decision for search bots"
     )
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument(
+        "--forget",
+        action="store_true",
+        help="do not keep the seat tokens (a bot started again then joins afresh)",
+    )
     add_trust_options(parser)
     args = parser.parse_args(argv)
     trust = trust_from_options(parser, args)
@@ -324,6 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.WARNING if args.quiet else logging.INFO,
         format="%(asctime)s %(name)s: %(message)s",
     )
+    # A bot stopped and started again (the same command) takes its seat back.
+    tokens = None if args.forget else TokenStore(data_dir() / "bot-tokens.json")
     options: dict[str, Any] = {}
     if args.move_time is not None:
         options["move_time"] = args.move_time
@@ -340,6 +360,7 @@ def main(argv: list[str] | None = None) -> int:
             args.table_seed,
             options,
             trust=trust,
+            tokens=tokens,
         )
         for i in range(args.count)
     ]

@@ -69,6 +69,15 @@ class AnswerAction(Model):
     accept: bool
 
 
+class CounterAction(Model):
+    """Answer an offer made to you with other terms, from the proposer's side as the offer
+    is: the proposer would give ``give`` and get ``get`` (you give ``get``)."""
+
+    kind: Literal["counter"] = "counter"
+    give: Cards
+    get: Cards
+
+
 class CompleteAction(Model):
     kind: Literal["complete"] = "complete"
     with_: SeatNumber = Field(alias="with")
@@ -99,6 +108,7 @@ Action = Annotated[
     | BankPickAction
     | ProposeAction
     | AnswerAction
+    | CounterAction
     | CompleteAction
     | WithdrawAction
     | GiveCardAction

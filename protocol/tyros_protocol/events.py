@@ -29,6 +29,7 @@ from .actions import (
     BankPickAction,
     CityAction,
     CompleteAction,
+    CounterAction,
     ExpandAction,
     MoveAction,
     PassAction,
@@ -217,6 +218,7 @@ SeenAction = Annotated[
     | BankPickAction
     | ProposeAction
     | AnswerAction
+    | CounterAction
     | CompleteAction
     | WithdrawAction
     | GiveCardSeen

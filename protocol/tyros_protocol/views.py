@@ -33,7 +33,11 @@ class SeatInfo(Model):
 
 class TradeAnswer(Model):
     seat: SeatNumber
-    answer: Literal["pending", "accept", "decline"]
+    answer: Literal["pending", "accept", "decline", "counter"]
+    give: list[CardName] | None = None
+    """For a counter-offer: what the proposer would give (the proposer's side, as ever)."""
+    get: list[CardName] | None = None
+    """For a counter-offer: what the proposer would get."""
 
 
 class TradeInfo(Model):

@@ -1207,7 +1207,7 @@ class Session:
             "view": view(state, viewer, public),
             "prompt": prompt,
         }
-        if table.clocks is not None:
+        if table.clocks is not None and not table.finished:
             update["clocks"] = table.clocks.shown(self.clock())
         return update
 

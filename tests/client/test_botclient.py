@@ -129,3 +129,40 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
         "prompt": {"version": 10, "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}]},
     }
     assert bc._choose(bot, run, accepted) == {"kind": "complete", "with": 1}
+
+
+async def test_a_bot_started_again_takes_its_seat_back_with_the_kept_token(
+    tmp_path: Path,
+) -> None:
+    """tyros-bot keeps each seat's token (bot-tokens.json): the same command run again after
+    the process stopped plays on in the same seat instead of finding the table full."""
+    from tyros_client.tui.net import TokenStore
+
+    tokens = TokenStore(tmp_path / "bot-tokens.json")
+    port = free_port()
+    server = TyrosServer(ServerConfig(host="127.0.0.1", port=port, db=str(tmp_path / "t.db")))
+    await server.start()
+    url = f"ws://127.0.0.1:{port}"
+
+    def run(i: int) -> BotRun:
+        return BotRun(url, "again", f"bot-{i}", "random", players=3, tokens=tokens)
+
+    runs = [run(i) for i in range(3)]
+    tasks = [asyncio.create_task(play_bot(r, random.Random(i))) for i, r in enumerate(runs)]
+    try:
+        async with asyncio.timeout(120):
+            while runs[2].actions_sent < 5:
+                await asyncio.sleep(0.02)
+            tasks[2].cancel()  # the third bot's process stops
+            await asyncio.gather(tasks[2], return_exceptions=True)
+            seat = runs[2].seat
+            again = run(2)  # the same command again: a new process knows only the file
+            assert again.token is None and tokens.load(again.key) == runs[2].token
+            tasks[2] = asyncio.create_task(play_bot(again, random.Random(9)))
+            scores = await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await server.stop()
+    assert again.seat == seat and again.errors.get("table_full", 0) == 0
+    assert all(score == scores[0] for score in scores) and scores[0]["winners"]

@@ -132,9 +132,14 @@ def test_random_gives_one_of_its_own_cards() -> None:
 def test_random_answers_and_settles_trades() -> None:
     state = make_state(3, current=0, hands={0: "o o", 1: "y", 2: "g"})
     push(state, 0, (Kind.PROPOSE, 0b110, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0))  # an orange for a yellow
-    # Seat 1 holds a yellow and may accept or decline; seat 2 holds none and may only decline.
-    assert set(_choices(legal_actions(state, 1))) == {(Kind.ANSWER, 0), (Kind.ANSWER, 1)}
-    assert set(_choices(legal_actions(state, 2))) == {(Kind.ANSWER, 0)}
+    # Seat 1 holds a yellow and may accept, decline or counter; seat 2 holds none and may
+    # only decline or counter (with its green).
+    answers = {(Kind.ANSWER, 0), (Kind.ANSWER, 1)}
+    one = set(_choices(legal_actions(state, 1)))
+    assert answers <= one and {a[0] for a in one - answers} == {Kind.COUNTER}
+    two = set(_choices(legal_actions(state, 2)))
+    assert (Kind.ANSWER, 1) not in two and (Kind.ANSWER, 0) in two
+    assert {a[0] for a in two} == {Kind.ANSWER, Kind.COUNTER}
     push(state, 1, (Kind.ANSWER, 1))
     assert set(_choices(legal_actions(state, 0))) == {(Kind.WITHDRAW,), (Kind.COMPLETE, 1)}
 

@@ -111,7 +111,7 @@ def random_game(
 
 
 RARE = (Phase.EXPAND, Phase.GIVE_CARD, Phase.KEEP)
-GAMES = [(3, "first", 1), (4, "first", 2), (3, "variable", 3), (4, "variable", 4)]
+GAMES = [(3, "first", 1), (4, "first", 2), (3, "variable", 11), (4, "variable", 5)]
 
 
 @pytest.mark.parametrize(("players", "setup", "seed"), GAMES)

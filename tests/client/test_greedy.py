@@ -13,6 +13,8 @@ from tyros_client.bots.greedy import card_options, group_actions
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
     CITY_PAY,
+    COUNTER_GET,
+    COUNTER_GIVE,
     DRAW_PAY,
     KEPT,
     PICK_PAY,
@@ -158,7 +160,24 @@ def test_it_accepts_an_offer_that_helps_it_and_declines_one_that_hurts() -> None
     assert greedy_choice(helpful, 0) == (Kind.ANSWER, 1)
     harmful = make_state(4, chips=START, ships=ships, current=1, hands={0: "g g g g v", 1: "v o o"})
     push(harmful, 1, (Kind.PROPOSE, 0b0001, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0))  # violet for green
-    assert greedy_choice(harmful, 0) == (Kind.ANSWER, 0)
+    reply = greedy_choice(harmful, 0)
+    # It keeps its greens: it declines, or counters with terms that do not cost it one
+    # (here the other way round: its violet for a green).
+    assert reply != (Kind.ANSWER, 1)
+    if reply[0] == Kind.COUNTER:
+        assert reply[COUNTER_GET][2] == 0 and reply[COUNTER_GIVE] == (0, 0, 1, 0, 0)
+
+
+def test_it_counters_an_offer_it_cannot_accept_with_terms_that_help_it() -> None:
+    # It lacks the violet asked for, but a green (or a wild) still builds its city: it
+    # offers its orange instead.
+    ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    state = make_state(4, chips=START, ships=ships, current=1, hands={0: "g g g g o", 1: "g y"})
+    push(state, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))  # green for violet
+    reply = greedy_choice(state, 0)
+    assert reply[0] == Kind.COUNTER
+    assert reply[COUNTER_GET] == (1, 0, 0, 0, 0)  # it gives its orange
+    assert reply[COUNTER_GIVE] in ((0, 0, 1, 0, 0), (0, 0, 0, 0, 1))  # for a green or a wild
 
 
 def test_the_proposer_completes_a_trade_that_helps_it() -> None:
@@ -229,7 +248,7 @@ def test_it_puts_back_the_tile_farthest_from_the_empires() -> None:
 # Whole games ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("players", "setup", "seed"), [(4, "first", 4), (3, "variable", 5)])
+@pytest.mark.parametrize(("players", "setup", "seed"), [(4, "first", 6), (3, "variable", 38)])
 def test_greedy_self_play_is_legal_in_every_situation(players: int, setup: str, seed: int) -> None:
     state = new_game(Options(players=players, setup=setup, seed=seed))
     bots = [make_bot("greedy", s, random.Random(seed * 10 + s)) for s in range(players)]
@@ -250,6 +269,7 @@ def test_greedy_self_play_is_legal_in_every_situation(players: int, setup: str, 
     ):
         assert kinds[(kind,)] > 0, kind
     assert kinds[(Kind.ANSWER, 1)] > 0 and kinds[(Kind.ANSWER, 0)] > 0
+    assert kinds[(Kind.COUNTER,)] > 0  # and counter-offers
 
 
 def test_greedy_beats_random_in_seeded_games() -> None:

@@ -340,10 +340,10 @@ def test_answering_an_offer() -> None:
     assert dialog.options[1][0] == "Decline"
     only = ctx({"kind": "answer", "accept": False}, trade=OFFER)
     refused = parse("accept", only)
-    assert isinstance(refused, Problem) and "only decline" in refused.message
+    assert isinstance(refused, Problem) and "decline, or counter" in refused.message
     dialog = parse("answer", only)
     assert isinstance(dialog, Choose) and len(dialog.options) == 1
-    assert "you can only decline" in dialog.text
+    assert "decline, or type counter GIVE for GET" in dialog.text
 
 
 def test_completing_or_withdrawing_an_offer() -> None:
@@ -392,7 +392,7 @@ def test_give_keep_expand_return() -> None:
     assert parse("keep w", ctx(*fewer, hand=hand)) == Act(fewer[2])
     for none in ("keep none", "keep -", "keep nothing"):
         assert parse(none, ctx(*fewer, hand=hand)) == Act(fewer[3])
-    assert parse("keep", ctx(*fewer, hand=hand)).options[-1][0] == "keep nothing"  # type: ignore[union-attr]
+    assert parse("keep", ctx(*fewer, hand=hand)).options[-1][0] == "keep none"  # type: ignore[union-attr]
 
     expands = [{"kind": "expand", "tile": "12", "colour": c} for c in ("orange", "yellow")]
     expands.append({"kind": "expand", "tile": "20", "colour": "green"})
@@ -442,6 +442,8 @@ def command_for(action: dict[str, Any]) -> str:
     if kind == "propose":
         to = ",".join("ABCD"[s] for s in action["to"])
         return f"trade {cards_short(action['give'])} for {cards_short(action['get'])} to {to}"
+    if kind == "counter":  # typed from one's own side: what one gives, for what
+        return f"counter {cards_short(action['get'])} for {cards_short(action['give'])}"
     return str(kind)
 
 
@@ -466,7 +468,17 @@ def test_every_legal_action_of_real_games_can_be_typed() -> None:
                 else:
                     assert result == Act(action), (action, result)
             push(state, seat, rng.choice(legal))
-    assert {"move", "ship", "bank_draw", "bank_pick", "expand", "propose", "keep", "pass"} <= seen
+    assert {
+        "move",
+        "ship",
+        "bank_draw",
+        "bank_pick",
+        "expand",
+        "propose",
+        "counter",
+        "keep",
+        "pass",
+    } <= seen
 
 
 # The map and completion while typing ---------------------------------------------------
@@ -551,3 +563,16 @@ def test_say_sends_the_words_as_typed() -> None:
     assert parse("chat gg", ctx()) == Say("gg")
     assert isinstance(parse("say", ctx()), Problem)
     assert isinstance(parse("say " + "x" * 301, ctx()), Problem)
+
+
+def test_counter_is_typed_from_ones_own_side() -> None:
+    offer = [{"kind": "answer", "accept": False}]
+    hand = ("orange", "green", "green")
+    # "counter 2g for violet": I give two greens and get a violet, so the proposer gives
+    # the violet and gets the greens.
+    assert parse("counter 2g for violet", ctx(*offer, hand=hand)) == Act(
+        {"kind": "counter", "give": ["violet"], "get": ["green", "green"]}
+    )
+    assert isinstance(parse("counter 3g for violet", ctx(*offer, hand=hand)), Problem)
+    assert isinstance(parse("counter green violet", ctx(*offer, hand=hand)), Problem)
+    assert "nobody is asking" in parse("counter o for g", ctx(hand=hand)).message  # type: ignore[union-attr]

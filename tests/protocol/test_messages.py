@@ -30,6 +30,7 @@ from tyros_protocol.messages import (
     BankPickAction,
     CityAction,
     CompleteAction,
+    CounterAction,
     ExpandAction,
     GameView,
     GiveCardAction,
@@ -86,6 +87,7 @@ ACTION_EXAMPLES: dict[str, tuple[dict[str, Any], type]] = {
     "withdraw": ({"kind": "withdraw"}, WithdrawAction),
     "give_card": ({"kind": "give_card", "card": "wild"}, GiveCardAction),
     "keep": ({"kind": "keep", "cards": ["orange", "yellow", "green"]}, KeepAction),
+    "counter": ({"kind": "counter", "give": ["violet"], "get": ["green", "green"]}, CounterAction),
 }
 
 

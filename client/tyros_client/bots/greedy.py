@@ -16,8 +16,10 @@ the others (a card to a city owner, a trade partner's gain, a blocked space).
   least for one it needs most beats every other action, and passes when
   nothing improves on holding its cards.
 - **Trades.** It accepts an offer that raises its value by more than it
-  helps the proposer (weighted by how dangerous the proposer is); as proposer
-  it completes with the accepter whose gain hurts it least, or withdraws.
+  helps the proposer (weighted by how dangerous the proposer is), or counters
+  with one card for one card when those terms are clearly better; as proposer
+  it completes on the terms (the offer's or a counter's) that help it most net
+  of the partner's gain, or withdraws.
 - **Expansion.** Every tile and colour is tried: growing an empire where it
   has cities, ships or a route raises those spaces' expected rank points.
 - **The city owner's card** is the one it misses least, net of what it is
@@ -35,10 +37,13 @@ from typing import Any
 from tyros_protocol.cards import WILD, CardCounts
 from tyros_server.engine import (
     COMPLETE_WITH,
+    COUNTER_GET,
+    COUNTER_GIVE,
     K_BANK_DRAW,
     K_BANK_PICK,
     K_CITY,
     K_COMPLETE,
+    K_COUNTER,
     K_MOVE,
     K_PASS,
     K_PROPOSE,
@@ -86,6 +91,9 @@ DRAW_SAMPLES = 6
 PROPOSE_MARGIN = 0.4
 """A trade proposal must beat the best other action by this much."""
 ACCEPT_MARGIN = 0.15
+COUNTER_MARGIN = 0.2
+"""A counter-offer must be worth this much more than an acceptable offer would be (the
+proposer may turn it down)."""
 
 
 # Utilities ------------------------------------------------------------------------
@@ -378,28 +386,42 @@ class Greedy:
         return self.weight if seat == best_other else self.weight * 0.5
 
     def answer(self, legal: list[Action]) -> Action:
+        """Accept an offer that helps it more than it helps the proposer (weighted by the
+        proposer's danger); else counter with listed terms that would, by a margin."""
         trade = self.state.trade
         assert trade is not None
-        if answer(True) not in legal:
-            return answer(False)
         proposer = trade[TRADE_PROPOSER]
-        give, get = trade[TRADE_GIVE], trade[TRADE_GET]
-        mine = self.trade_gain(self.seat, get, give)
-        theirs = self.trade_gain(proposer, give, get)
-        accept = mine - self.danger(proposer) * max(0.0, theirs) > ACCEPT_MARGIN
-        return answer(accept)
+
+        def worth(give: tuple[int, ...], get: tuple[int, ...]) -> float:
+            # The proposer gives ``give`` and gets ``get``: this seat the other way round.
+            mine = self.trade_gain(self.seat, get, give)
+            return mine - self.danger(proposer) * max(0.0, self.trade_gain(proposer, give, get))
+
+        if answer(True) in legal and worth(trade[TRADE_GIVE], trade[TRADE_GET]) > ACCEPT_MARGIN:
+            return answer(True)  # a good offer is taken as it is: a counter may lose it
+        best, best_score = answer(False), ACCEPT_MARGIN
+        for action in legal:  # the listed counter-offers: one card for one card
+            if action[0] == K_COUNTER:
+                score = worth(action[COUNTER_GIVE], action[COUNTER_GET]) - COUNTER_MARGIN
+                if score > best_score:
+                    best, best_score = action, score
+        return best
 
     def settle(self, legal: list[Action]) -> Action:
-        trade = self.state.trade
+        """Complete with the partner whose terms (the offer's, or its counter's) help this
+        seat most net of what they help the partner, or withdraw."""
+        state = self.state
+        trade = state.trade
         assert trade is not None
-        give, get = trade[TRADE_GIVE], trade[TRADE_GET]
-        mine = self.trade_gain(self.seat, give, get)
         best: Action = (K_WITHDRAW,)
         best_score = 0.0
         for action in legal:
             if action[0] != K_COMPLETE:
                 continue
             partner = action[COMPLETE_WITH]
+            terms = state.counters[partner]
+            give, get = (terms[:5], terms[5:]) if terms else (trade[TRADE_GIVE], trade[TRADE_GET])
+            mine = self.trade_gain(self.seat, give, get)
             score = mine - self.danger(partner) * max(0.0, self.trade_gain(partner, get, give))
             if score > best_score:
                 best, best_score = action, score

@@ -1,8 +1,9 @@
 """The ``random`` strategy: a uniform choice among the legal actions.
 
 It plays every decision through the legal list, so it also answers trade
-proposals, completes or withdraws its own, gives the city owner's card and
-keeps 3 cards at random. It reads neither views nor events.
+proposals (accepting, declining or countering them), completes or withdraws its
+own, gives the city owner's card and keeps at most 3 cards at random. It reads
+neither views nor events.
 """
 
 from __future__ import annotations

@@ -478,15 +478,17 @@ class TyrosApp:
     def _sync_dialogs(self) -> None:
         """Close a dialog whose question is gone; never open one (the request panel shows
         what is asked, and the command line keeps the keyboard); decline at once, after a
-        short pause, an offer this seat cannot accept."""
+        short pause, an offer this seat can neither accept nor counter (it holds no card)."""
         if self.dialog is not None and not self.dialog.relevant():
             self.close_dialog()
         prompt = self.state.prompt
         self._withdraw_if_all_declined(prompt)
         answers = [a for a in self.state.legal if a.get("kind") == "answer"]
+        may_counter = any(a.get("kind") == "counter" for a in self.state.legal)
         if (
             answers
             and not any(a.get("accept") for a in answers)
+            and not may_counter  # a counter-offer is still the player's to make
             and self._auto_declining is not prompt
         ):
             self._auto_declining = prompt

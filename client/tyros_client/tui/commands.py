@@ -186,11 +186,18 @@ COMMANDS: dict[str, CommandHelp] = {
     ),
     "complete": CommandHelp(
         "complete PLAYER",
-        "complete your offer with a player who accepted it",
+        "complete your offer with a player who accepted it (or on the terms of its counter)",
         ("complete B", "complete bob"),
         ("complete",),
     ),
     "withdraw": CommandHelp("withdraw", "withdraw your trade offer", ("withdraw",), ("withdraw",)),
+    "counter": CommandHelp(
+        "counter GIVE for GET",
+        "answer an offer with other terms: you give GIVE for GET (the proposer may complete "
+        "on them)",
+        ("counter orange for green", "counter 2g for violet,wild"),
+        ("counter",),
+    ),
     "give": CommandHelp(
         "give CARD",
         "give a card to the owner of the city you moved into",
@@ -240,6 +247,7 @@ _KIND_COMMAND: dict[str, str] = {
     "bank_draw": "bank",
     "bank_pick": "bank",
     "propose": "trade",
+    "counter": "counter",
     "answer": "accept",
     "complete": "complete",
     "withdraw": "withdraw",
@@ -347,6 +355,8 @@ def _command_for(action: Action, ctx: Context) -> str:
         return f"complete {LETTERS[action['with']]}"
     if kind == "give_card":
         return f"give {action['card']}"
+    if kind == "counter":  # typed from the player's own side: what it gives, for what
+        return f"counter {cards_short(action['get'])} for {cards_short(action['give'])}"
     return str(kind)
 
 
@@ -855,6 +865,31 @@ def _trade(rest: str, ctx: Context) -> Result:
     return Act(offer)
 
 
+def _counter(rest: str, ctx: Context) -> Result:
+    """``counter GIVE for GET``: answer an offer with other terms, from the player's own side
+    (it gives GIVE and gets GET); the protocol's counter is from the proposer's side."""
+    if not ctx.of_kind("answer"):
+        return Problem("nobody is asking you for a trade now: a counter-offer answers one")
+    words = rest.split()
+    lowered = [w.lower() for w in words]
+    if "for" not in lowered:
+        return Problem("counter GIVE for GET, e.g. counter orange for 2 green (you give orange)")
+    at = lowered.index("for")
+    mine, wanted = parse_cards(" ".join(words[:at])), parse_cards(" ".join(words[at + 1 :]))
+    if not mine and not wanted:
+        return Problem("a trade must move at least one card")
+    missing = [card for card in set(mine) if mine.count(card) > list(ctx.hand).count(card)]
+    if missing:
+        return Problem(f"you hold {cards_text(ctx.hand)}: not enough {', '.join(missing)}")
+    return Act(
+        {
+            "kind": "counter",
+            "give": sorted(wanted, key=CARDS.index),
+            "get": sorted(mine, key=CARDS.index),
+        }
+    )
+
+
 def _answer_with(accept: bool) -> Handler:
     def handler(rest: str, ctx: Context) -> Result:
         answers = ctx.of_kind("answer")
@@ -863,7 +898,7 @@ def _answer_with(accept: bool) -> Handler:
         for action in answers:
             if action["accept"] is accept:
                 return Act(action)
-        return Problem("you do not hold the cards asked for: you can only decline")
+        return Problem("you do not hold the cards asked for: decline, or counter GIVE for GET")
 
     return handler
 
@@ -905,7 +940,9 @@ def _offer(rest: str, ctx: Context) -> Result:
         else:
             options.append(("Decline", action))
     if len(options) == 1:
-        text += "\nYou do not hold the cards asked for: you can only decline."
+        text += "\nYou do not hold the cards asked for: decline, or type counter GIVE for GET."
+    else:
+        text += "\nOr answer with other terms: counter GIVE for GET."
     return Choose(f"Trade offer from {proposer}", text, tuple(options))
 
 
@@ -919,18 +956,37 @@ def _complete(rest: str, ctx: Context) -> Result:
         for action in completes:
             if action["with"] == seat:
                 return Act(action)
-        return Problem(f"{who(seat, ctx.names)} has not accepted your offer")
+        return Problem(f"{who(seat, ctx.names)} has not accepted your offer (nor countered it)")
     trade = ctx.trade or {}
     answers = trade.get("answers", [])
     words_for = {"pending": "has not answered", "accept": "accepts", "decline": "declines"}
-    said = "; ".join(
-        f"{who(a['seat'], ctx.names)} {words_for.get(a['answer'], a['answer'])}" for a in answers
-    )
+
+    def said_by(answer: dict[str, Any]) -> str:
+        if answer["answer"] == "counter":  # the proposer's side: you would give "give"
+            return (
+                f"counters: you give {cards_text(answer.get('give', []))}, get "
+                f"{cards_text(answer.get('get', []))}"
+            )
+        return words_for.get(answer["answer"], str(answer["answer"]))
+
+    said = "; ".join(f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in answers)
     lines = [
         f"{said} (you offer {cards_text(trade.get('give', []))} for "
         f"{cards_text(trade.get('get', []))})."
     ]
-    options = [(f"Complete the trade with {who(a['with'], ctx.names)}", a) for a in completes]
+    countered = {a["seat"]: a for a in answers if a["answer"] == "counter"}
+
+    def complete_text(action: dict[str, Any]) -> str:
+        partner = action["with"]
+        if partner in countered:
+            terms = countered[partner]
+            return (
+                f"Complete with {who(partner, ctx.names)} on their terms: give "
+                f"{cards_text(terms.get('give', []))}, get {cards_text(terms.get('get', []))}"
+            )
+        return f"Complete the trade with {who(partner, ctx.names)}"
+
+    options = [(complete_text(a), a) for a in completes]
     options += [("Withdraw the offer", a) for a in withdraws]
     if not completes and all(a["answer"] == "decline" for a in answers):
         lines.append("Everybody declined: your client takes the offer back in a moment.")
@@ -969,7 +1025,10 @@ def _keep(rest: str, ctx: Context) -> Result:
         return Choose(
             "End of round: keep up to 3 cards",
             f"You hold {cards_text(ctx.hand)}; the others are discarded.",
-            tuple((f"keep {cards_text(a['cards'])}", a) for a in options),
+            tuple(
+                (f"keep {cards_text(a['cards'])}" if a["cards"] else "keep none", a)
+                for a in options
+            ),
         )
     cards = parse_cards(rest)
     for action in options:
@@ -1024,6 +1083,7 @@ _HANDLERS: dict[str, Handler] = {
     "decline": _answer_with(False),
     "answer": _answer,
     "_offer": _offer,
+    "counter": _counter,
     "complete": _complete,
     "withdraw": _withdraw,
     "give": _give,

@@ -92,20 +92,19 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
     for info in view.get("seats", []):
         seat = info["seat"]
         status = state.seat_status(seat)
+        # The most telling first: the row has room for a few words only (80 x 24).
         flags = []
-        if seat == view.get("starting_seat"):
-            flags.append("1st")
-        if seat == state.seat:
-            flags.append("you")
-        if (time := state.time_of(seat)) is not None:
-            flags.append(time)
         if status.get("bot") or status.get("name") in state.bot_names:
             flags.append("bot")  # a takeover bot, or one this program started
         elif not status.get("connected"):
-            wait = state.bot_in(seat)
-            flags.append(
-                "off" if wait is None else f"off, bot {wait:.0f}s" if wait else "off, bot next"
-            )
+            wait = state.bot_in(seat)  # "off 12s": a bot plays for them in 12 s (the log says)
+            flags.append("off" if not wait else f"off {wait:.0f}s")
+        if (time := state.time_of(seat)) is not None and view.get("phase") != "over":
+            flags.append(time)
+        if seat == state.seat:
+            flags.append("you")
+        if seat == view.get("starting_seat"):
+            flags.append("1st")
         out.append(("class:turn", " > " if seat in to_act else "   "))
         out.append((f"class:player.{seat}", letter(seat)))
         name = (names[seat] if seat < len(names) else None) or f"player {letter(seat)}"
@@ -224,17 +223,22 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
 
 def _asked(ui: TyrosApp) -> str:
     kinds = [a.get("kind") for a in ui.state.legal]
+    left = ui.state.seconds_left()
+    time_left = f" ({left:.0f} s left)" if left is not None else ""
     if "answer" in kinds and not any(
         a.get("accept") for a in ui.state.legal if a.get("kind") == "answer"
     ):
+        if "counter" not in kinds:
+            return (
+                "a trade is offered to you, but you do not hold the cards asked for: "
+                "declining it in a moment"
+            )
         return (
-            "a trade is offered to you, but you do not hold the cards asked for: "
-            "declining it in a moment"
+            f"a trade is offered to you; you lack the cards asked for: decline, or "
+            f"counter GIVE for GET{time_left}"
         )
     if "answer" in kinds:
-        left = ui.state.seconds_left()
-        time_left = f" ({left:.0f} s left)" if left is not None else ""
-        return f"a trade is offered to you: accept or decline{time_left} (F4 opens it)"
+        return f"a trade is offered to you: accept, decline or counter{time_left} (F4 opens it)"
     if "keep" in kinds:
         return "end of round: keep up to 3 cards (keep CARDS, keep none, or F4)"
     if "give_card" in kinds:
@@ -244,7 +248,7 @@ def _asked(ui: TyrosApp) -> str:
     if "expand" in kinds:
         return "expand an empire: expand TILE [COLOUR] (your tiles are marked *)"
     if "complete" in kinds:
-        return "your offer was accepted: complete PLAYER or withdraw (F4)"
+        return "an answer to your offer: complete PLAYER (F4 shows the terms) or withdraw"
     if "withdraw" in kinds:
         return "waiting for answers to your offer (withdraw to take it back)"
     return "your turn: move, city, ship, bank, trade or pass (Tab completes, F2 lists)"
@@ -288,7 +292,11 @@ def request_lines(ui: TyrosApp) -> list[tuple[str, str]]:
     if command == "_offer":
         left = ui.state.seconds_left()
         if not any(a.get("accept") for a in ui.state.legal if a.get("kind") == "answer"):
-            how = "you cannot accept: your client declines in a moment"
+            how = (
+                "you cannot accept: decline, or counter GIVE for GET"
+                if "counter" in kinds
+                else "you cannot accept: your client declines in a moment"
+            )
         elif left is not None:
             how += f"; {left:.0f} s left"
     elif command == "complete" and "complete" not in kinds:

@@ -104,6 +104,11 @@ def describe_action(action: dict[str, Any], names: Names = ()) -> str:
         return f"complete the trade with {who(action['with'], names)}"
     if kind == "withdraw":
         return "withdraw the offer"
+    if kind == "counter":  # the proposer's side: the counter-offerer gives ``get``
+        return (
+            f"counter-offer {cards_text(action.get('get', []))} for "
+            f"{cards_text(action.get('give', []))}"
+        )
     if kind == "give_card":
         card = action.get("card")
         target = who(action["to"], names) if "to" in action else "the city owner"
@@ -154,7 +159,7 @@ def describe_event(event: dict[str, Any], names: Names, viewer: int | None) -> s
         if action.get("kind") == "give_card" and "to" not in action and "to" in event:
             action["to"] = event["to"]
         by = {"clock": " (time ran out: the server chose)", "takeover": " (a bot, for them)"}
-        return f"{player}: {describe_action(action, names)}{by.get(event.get('by'), '')}"
+        return f"{player}: {describe_action(action, names)}{by.get(str(event.get('by')), '')}"
     if kind == "cards_drawn":
         mine = f": {cards_text(event['cards'])}" if "cards" in event else ""
         count = event.get("count")

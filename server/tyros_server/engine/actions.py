@@ -24,6 +24,7 @@ whom (``views._ACTION_FIELDS``) and :func:`describe_action` all come from it
 (WITHDRAW,)
 (GIVE_CARD, card)
 (KEEP, *cards)
+(COUNTER, *give, *get)
 
 Code outside this module reads an action through the constants, never through
 literal indices or slices: ``action[MOVE_PAY]`` is the payment of a move.
@@ -83,6 +84,7 @@ class Kind(IntEnum):
     WITHDRAW = 11
     GIVE_CARD = 12
     KEEP = 13
+    COUNTER = 14
 
 
 # The kinds as plain ints, for hot paths and for building actions: ``Kind.MOVE`` is an enum
@@ -103,6 +105,7 @@ class Kind(IntEnum):
     K_WITHDRAW,
     K_GIVE_CARD,
     K_KEEP,
+    K_COUNTER,
 ) = (int(kind) for kind in Kind)
 
 KIND_NAMES: dict[Kind, str] = {kind: kind.name.lower() for kind in Kind}
@@ -227,6 +230,13 @@ SPECS: dict[int, KindSpec] = {
         _spec(Kind.WITHDRAW, "withdraw"),
         _spec(Kind.GIVE_CARD, "give a {card} card to the city owner", "card:card!"),
         _spec(Kind.KEEP, "keep {cards}", "cards:cards!"),
+        # From the proposer's side, as the proposal: the proposer would give ``give``.
+        _spec(
+            Kind.COUNTER,
+            "counter: the proposer gives {give} for {get}",
+            "give:cards",
+            "get:cards",
+        ),
     )
 }
 """Every kind's description, in the order of the kinds."""
@@ -269,6 +279,8 @@ ANSWER_ACCEPT = _index(Kind.ANSWER, "accept")
 COMPLETE_WITH = _index(Kind.COMPLETE, "with")
 GIVEN_CARD = _index(Kind.GIVE_CARD, "card")
 KEPT = _slice(Kind.KEEP, "cards")
+COUNTER_GIVE = _slice(Kind.COUNTER, "give")
+COUNTER_GET = _slice(Kind.COUNTER, "get")
 
 PAY_AT: dict[int, slice] = {
     kind: spec.fields[-1].at

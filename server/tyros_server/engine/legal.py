@@ -16,11 +16,14 @@ from tyros_protocol.board import TYROS
 from tyros_protocol.cards import DECK, WILD, CardCounts
 
 from .actions import (
+    COUNTER_GET,
+    COUNTER_GIVE,
     K_ANSWER,
     K_BANK_DRAW,
     K_BANK_PICK,
     K_CITY,
     K_COMPLETE,
+    K_COUNTER,
     K_EXPAND,
     K_GIVE_CARD,
     K_KEEP,
@@ -35,6 +38,7 @@ from .actions import (
     PROPOSE_GIVE,
     PROPOSE_TO,
     TRADE_GET,
+    TRADE_GIVE,
     WITHDRAW,
     Action,
     Kind,
@@ -46,6 +50,7 @@ from .payments import ONE, colour_payments, covers, submultisets
 from .state import (
     ACCEPTED,
     CITIES_PER_PLAYER,
+    COUNTERED,
     KEEP_CARDS,
     MAX_SEATS,
     P_ACTIONS,
@@ -72,7 +77,7 @@ PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
     Phase.ACTIONS: frozenset(
         {Kind.PASS, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW, Kind.BANK_PICK, Kind.PROPOSE}
     ),
-    Phase.TRADE: frozenset({Kind.ANSWER, Kind.COMPLETE, Kind.WITHDRAW}),
+    Phase.TRADE: frozenset({Kind.ANSWER, Kind.COUNTER, Kind.COMPLETE, Kind.WITHDRAW}),
     Phase.GIVE_CARD: frozenset({Kind.GIVE_CARD}),
     Phase.KEEP: frozenset({Kind.KEEP}),
     Phase.OVER: frozenset(),
@@ -416,21 +421,62 @@ def proposal_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reas
     return None
 
 
+def counter_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reason, str] | None:
+    """Why a counter-offer is not allowed, or None if it is (RULES.md A8)."""
+    trade = state.trade
+    if state.phase != P_TRADE or trade is None or seat == state.current:
+        return Reason.WRONG_PHASE, "a counter-offer answers a trade offer made to you"
+    if state.answers[seat] != PENDING:
+        return Reason.ILLEGAL, "you have answered this offer already"
+    give, get = action[COUNTER_GIVE], action[COUNTER_GET]
+    if min(give) < 0 or min(get) < 0 or (not any(give) and not any(get)):
+        return Reason.ILLEGAL, "a trade must move at least one card"
+    if give == trade[TRADE_GIVE] and get == trade[TRADE_GET]:
+        return Reason.ILLEGAL, "those are the offer's own terms: accept it"
+    if any(n > limit for n, limit in zip(give, DECK, strict=True)):
+        return Reason.ILLEGAL, "you ask for more cards of a kind than the game has"
+    if not covers(state.hands[seat], get):
+        return Reason.CANNOT_AFFORD, "you do not hold the cards you would give"
+    return None
+
+
+@lru_cache(maxsize=1 << 10)
+def _counters(hand: CardCounts, trade: tuple[int, ...]) -> tuple[Action, ...]:
+    """The counter-offers listed (others are allowed): one card of the asked seat's for one
+    card of another kind, whatever the proposer holds (that stays hidden), except the
+    offer's own terms. Only which kinds the hand holds matters (a capped hand)."""
+    own = (*trade[TRADE_GIVE], *trade[TRADE_GET])
+    return tuple(
+        (K_COUNTER, *ONE[wanted], *ONE[offered])
+        for offered in range(5)
+        if hand[offered]
+        for wanted in range(5)
+        if wanted != offered and (*ONE[wanted], *ONE[offered]) != own
+    )
+
+
 def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
     trade = state.trade
     assert trade is not None
     if seat == state.current:
-        completes = [
-            (K_COMPLETE, other) for other, answer in enumerate(state.answers) if answer == ACCEPTED
-        ]
+        hand = state.hands[seat]
+        completes = []
+        for other, answer in enumerate(state.answers):
+            if answer == ACCEPTED:
+                completes.append((K_COMPLETE, other))
+            elif answer == COUNTERED:
+                terms = state.counters[other]
+                if terms is not None and covers(hand, terms[:5]):  # the proposer's own hand
+                    completes.append((K_COMPLETE, other))
         return [WITHDRAW, *completes]
     if state.answers[seat] != PENDING:
         return []
     hand = state.hands[seat]  # covers(hand, trade[TRADE_GET]), inlined: every answer asks it
     a, b, c, d, e = trade[TRADE_GET]
+    counters = _counters(capped(hand, 1), trade)
     if hand[0] >= a and hand[1] >= b and hand[2] >= c and hand[3] >= d and hand[4] >= e:
-        return [_DECLINE, _ACCEPT]
-    return [_DECLINE]
+        return [_DECLINE, _ACCEPT, *counters]
+    return [_DECLINE, *counters]
 
 
 def check_action(state: GameState, seat: Seat, action: Action) -> None:
@@ -449,6 +495,11 @@ def check_action(state: GameState, seat: Seat, action: Action) -> None:
         raise IllegalActionError(Reason.NOT_YOUR_TURN, f"seat {seat} is not to act now")
     if action[0] == Kind.PROPOSE:
         found = proposal_problem(state, seat, action)
+        if found is not None:
+            raise IllegalActionError(*found)
+        return
+    if action[0] == Kind.COUNTER:
+        found = counter_problem(state, seat, action)
         if found is not None:
             raise IllegalActionError(*found)
         return

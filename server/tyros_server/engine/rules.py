@@ -18,6 +18,8 @@ from .actions import (
     CITY_SHIP,
     CITY_SPACE,
     COMPLETE_WITH,
+    COUNTER_GET,
+    COUNTER_GIVE,
     DRAW_PAY,
     EXPAND_COLOUR,
     EXPAND_TILE,
@@ -47,6 +49,7 @@ from .legal import check_action, playable_tiles
 from .payments import ONE, minus, plus
 from .scoring import score_game
 from .state import (
+    COUNTERED,
     FIRST_GAME_STARTS,
     HAND_TILES,
     KEEP_CARDS,
@@ -433,9 +436,18 @@ def _answer(state: GameState, seat: Seat, action: Action) -> None:
     state.answers[seat] = action[ANSWER_ACCEPT]
 
 
+def _counter(state: GameState, seat: Seat, action: Action) -> None:
+    state.answers[seat] = COUNTERED
+    counters = list(state.counters)
+    counters[seat] = (*action[COUNTER_GIVE], *action[COUNTER_GET])
+    state.counters = tuple(counters)
+
+
 def _close_trade(state: GameState) -> None:
     state.trade = None
     state.answers = [NOT_ASKED] * state.players
+    if any(state.counters):
+        state.counters = (None,) * state.players
     state.phase = P_ACTIONS
 
 
@@ -443,7 +455,11 @@ def _complete(state: GameState, seat: Seat, action: Action) -> None:
     trade = state.trade
     assert trade is not None
     partner = action[COMPLETE_WITH]
-    give, get = trade[TRADE_GIVE], trade[TRADE_GET]
+    countered = state.counters[partner] if state.answers[partner] == COUNTERED else None
+    if countered is not None:  # on the partner's terms (the proposer's side, as ever)
+        give, get = countered[:5], countered[5:]
+    else:
+        give, get = trade[TRADE_GIVE], trade[TRADE_GET]
     state.hands[seat] = plus(minus(state.hands[seat], give), get)
     state.hands[partner] = plus(minus(state.hands[partner], get), give)
     _log(
@@ -495,4 +511,5 @@ _APPLY: dict[int, Callable[[GameState, Seat, Action], None]] = {
     Kind.WITHDRAW: _withdraw,
     Kind.GIVE_CARD: _give_card,
     Kind.KEEP: _keep,
+    Kind.COUNTER: _counter,
 }

@@ -30,6 +30,8 @@ NOT_ASKED = -2
 PENDING = -1
 DECLINED = 0
 ACCEPTED = 1
+COUNTERED = 2
+"""An asked seat answered with other terms (``GameState.counters``)."""
 
 
 class Phase(IntEnum):
@@ -88,6 +90,7 @@ class GameState:
         "chips",
         "cities",
         "city_supply",
+        "counters",
         "current",
         "discard",
         "draw_pile",
@@ -146,6 +149,9 @@ class GameState:
     """Pending proposal: (proposer, asked_mask, *give, *get), read with the ``TRADE_*``
     constants of :mod:`.actions` (see :func:`.actions.pending_trade`)."""
     answers: list[int]
+    counters: tuple[tuple[int, ...] | None, ...]
+    """Each seat's counter-offer to the pending proposal: (*give, *get) from the proposer's
+    side, like the proposal's terms; None where it made none."""
     owed_to: int
     keep_pending: list[bool]
     hands: list[CardCounts]
@@ -204,6 +210,7 @@ class GameState:
         new.trade_tried = self.trade_tried
         new.trade = self.trade
         new.answers = self.answers[:]
+        new.counters = self.counters
         new.owed_to = self.owed_to
         new.keep_pending = self.keep_pending[:]
         new.hands = self.hands[:]
@@ -254,6 +261,9 @@ class GameState:
             tuple(self.ship_supply),
             tuple(self.city_supply),
             self.all_four_bonus,
+            # Only when there are any: the digests of games stored before counter-offers
+            # existed stay what they were.
+            *((self.counters,) if any(self.counters) else ()),
         )
 
     def digest(self) -> str:
@@ -334,6 +344,7 @@ def blank_state(options: Options, board: Board = BOARD) -> GameState:
     state.trade_tried = False
     state.trade = None
     state.answers = [NOT_ASKED] * n
+    state.counters = (None,) * n
     state.owed_to = -1
     state.keep_pending = [False] * n
     state.hands = [(0, 0, 0, 0, 0)] * n

@@ -37,6 +37,7 @@ from .legal import seats_to_act
 from .scoring import empire_ranks
 from .state import (
     ACCEPTED,
+    COUNTERED,
     DECLINED,
     MAX_SEATS,
     NOT_ASKED,
@@ -235,9 +236,20 @@ def _trade_view(state: GameState) -> dict[str, Any] | None:
     trade = state.trade
     if trade is None:
         return None
-    answers = []
+    answers: list[dict[str, Any]] = []
     for seat in seats_in_mask(trade[TRADE_TO]):
         answer = state.answers[seat]
+        terms = state.counters[seat] if answer == COUNTERED else None
+        if terms is not None:  # a counter-offer is as public as the offer
+            answers.append(
+                {
+                    "seat": seat,
+                    "answer": "counter",
+                    "give": names_from_counts(terms[:5]),
+                    "get": names_from_counts(terms[5:]),
+                }
+            )
+            continue
         said = "pending" if answer == PENDING else ("accept" if answer else "decline")
         answers.append({"seat": seat, "answer": said})
     return {
@@ -369,8 +381,17 @@ def _copy_trade(state: GameState, seen: dict[str, Any]) -> None:
     give, get = counts_from_names(trade["give"]), counts_from_names(trade["get"])
     state.trade = pending_trade(trade["proposer"], propose(mask_of_seats(trade["to"]), give, get))
     state.answers = [NOT_ASKED] * state.players
+    counters: list[tuple[int, ...] | None] = [None] * state.players
     for answer in trade["answers"]:
-        state.answers[answer["seat"]] = _ANSWERS[answer["answer"]]
+        if answer["answer"] == "counter":
+            state.answers[answer["seat"]] = COUNTERED
+            counters[answer["seat"]] = (
+                *counts_from_names(answer["give"]),
+                *counts_from_names(answer["get"]),
+            )
+        else:
+            state.answers[answer["seat"]] = _ANSWERS[answer["answer"]]
+    state.counters = tuple(counters)
 
 
 __all__ = [

@@ -478,7 +478,7 @@ def check_score(state: GameState) -> None:
 #
 # Action tuples follow the layouts documented in tyros_server.engine.actions; kinds:
 PASS, EXPAND, RETURN_TILE, MOVE, CITY, SHIP, BANK_DRAW, BANK_PICK = range(8)
-PROPOSE, ANSWER, COMPLETE, WITHDRAW, GIVE_CARD, KEEP = range(8, 14)
+PROPOSE, ANSWER, COMPLETE, WITHDRAW, GIVE_CARD, KEEP, COUNTER = range(8, 15)
 WILD = 4
 
 
@@ -507,7 +507,7 @@ def colour_payments(hand: tuple[int, ...], colour: int, count: int) -> tuple[tup
 
 def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
     """Every action ``seat`` may take now, from the rulebook, RULINGS.md and RULES.md."""
-    from tyros_server.engine.state import ACCEPTED, PENDING
+    from tyros_server.engine.state import ACCEPTED, COUNTERED, PENDING
 
     board = state.board
     n = state.players
@@ -527,10 +527,23 @@ def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
         if seat == state.current:
             out.add((WITHDRAW,))
             out.update((COMPLETE, other) for other in range(n) if state.answers[other] == ACCEPTED)
+            for other in range(n):  # a counter-offer the proposer can pay (RULES.md A8)
+                terms = state.counters[other]
+                countered = state.answers[other] == COUNTERED and terms is not None
+                if countered and all(hand[k] >= terms[k] for k in range(5)):  # type: ignore[index]
+                    out.add((COMPLETE, other))
         elif state.answers[seat] == PENDING:
             out.add((ANSWER, 0))
             if all(hand[k] >= trade[7 + k] for k in range(5)):
                 out.add((ANSWER, 1))
+            # The listed counters: one of its cards for one card of another kind, not the
+            # offer's own terms (others are legal but not listed, as proposals).
+            for offered in range(5):
+                for wanted in range(5):
+                    one_of = [tuple(int(k == c) for k in range(5)) for c in (wanted, offered)]
+                    terms = (*one_of[0], *one_of[1])
+                    if hand[offered] and wanted != offered and terms != tuple(trade[2:12]):
+                        out.add((COUNTER, *terms))
         return out
     if seat != state.current:
         return out

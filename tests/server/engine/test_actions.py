@@ -59,6 +59,10 @@ EXAMPLES: dict[Kind, tuple[tuple[int, ...], str]] = {
     Kind.WITHDRAW: ((11,), "withdraw"),
     Kind.GIVE_CARD: ((12, 4), "give a wild card to the city owner"),
     Kind.KEEP: ((13, 3, 0, 0, 0, 0), "keep orange x3"),
+    Kind.COUNTER: (
+        (14, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0),
+        "counter: the proposer gives green x1 for violet x2",
+    ),
 }
 
 

@@ -421,6 +421,7 @@ def test_random_tuples_are_refused_cleanly() -> None:
         11: 1,
         12: 2,
         13: 6,
+        14: 11,
     }
     refused = 0
     for state in states:
@@ -516,7 +517,7 @@ def test_parse_action_rejects_unhashable_kinds(kind: Any) -> None:
 
 def test_parse_action_round_trips_every_legal_action() -> None:
     states = [actions_state(), city_state(), new_game(Options(players=4, seed=3))]
-    trade = make_state(4, chips=FIRST_CHIPS, hands={0: "o", 1: "y"})
+    trade = make_state(4, chips=FIRST_CHIPS, hands={0: "o", 1: "y", 2: "g"})  # 2 may counter
     push(trade, 0, (Kind.PROPOSE, 0b0110, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0))
     push(trade, 1, (Kind.ANSWER, 1))
     states.append(trade)

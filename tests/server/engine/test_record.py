@@ -182,6 +182,12 @@ class Books:
         self.draw = [kind for kind in range(5) for _ in range(DECK[kind])]  # the whole deck
         self.discard = [0] * 5
         self.kept: dict[int, tuple[int, ...]] = {}
+        self.offer: tuple[int, list[int], tuple[int, ...], tuple[int, ...]] | None = None
+        """The pending proposal: (proposer, asked seats, give, get)."""
+        self.replies: dict[int, tuple[int, ...] | None] = {}
+        """Each asked seat that agreed: None on the offer's terms, else its counter's."""
+        self.completing: tuple[int, ...] = ()
+        """The terms of the trade being completed (its trade_completed event follows)."""
         """The cards each seat said it keeps, until its discard shows what went."""
         self.chips = [-1] * BOARD.space_count
         self.cities = [-1] * BOARD.space_count
@@ -353,6 +359,7 @@ class Books:
             assert self.expansion_turns == n * passes, "wrong number of expansion turns"
         elif kind == "trade_completed":
             give, get = counts_from_names(e["give"]), counts_from_names(e["get"])
+            assert (*give, *get) == self.completing, "a trade on terms nobody agreed to"
             me, partner = self.hands[e["seat"]], self.hands[e["with"]]
             assert e["seat"] != e["with"]
             self.take(me, give, "a trade")
@@ -441,6 +448,24 @@ class Books:
             card = counts_from_names([action["card"]])
             self.take(hand, card, "paying a city owner")
             self.give(self.hands[e["to"]], card)
+        elif kind == "propose":
+            give, get = counts_from_names(action["give"]), counts_from_names(action["get"])
+            self.offer, self.replies = (seat, list(action["to"]), give, get), {}
+        elif kind == "answer":
+            assert self.offer is not None and seat in self.offer[1]
+            if action["accept"]:
+                self.replies[seat] = None
+        elif kind == "counter":  # RULES.md A8: an asked seat's other terms
+            assert self.offer is not None and seat in self.offer[1] and seat not in self.replies
+            terms = (*counts_from_names(action["give"]), *counts_from_names(action["get"]))
+            assert all(have >= n for have, n in zip(hand, terms[5:], strict=True))
+            self.replies[seat] = terms
+        elif kind in ("complete", "withdraw"):
+            assert self.offer is not None and seat == self.offer[0]
+            if kind == "complete":
+                assert action["with"] in self.replies, "completed with a seat that did not agree"
+                self.completing = self.replies[action["with"]] or (*self.offer[2], *self.offer[3])
+            self.offer = None
         elif kind == "keep":
             kept = counts_from_names(action["cards"])
             assert all(kept[k] <= hand[k] for k in range(5)) and sum(kept) <= 3 < sum(hand)
@@ -524,6 +549,7 @@ def test_the_audited_games_cover_every_kind_of_event() -> None:
         "withdraw",
         "give_card",
         "keep",
+        "counter",
         "pass",
     }
     assert wanted <= seen, sorted(wanted - seen)

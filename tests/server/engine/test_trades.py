@@ -8,11 +8,20 @@ from tyros_server.engine import (
     Kind,
     Phase,
     Reason,
+    event_view,
     push,
     seats_to_act,
+    view,
 )
 from tyros_server.engine.actions import TRADE_GET, TRADE_GIVE, Action
-from tyros_server.engine.state import ACCEPTED, DECLINED, NOT_ASKED, PENDING, GameState
+from tyros_server.engine.state import (
+    ACCEPTED,
+    COUNTERED,
+    DECLINED,
+    NOT_ASKED,
+    PENDING,
+    GameState,
+)
 
 from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port
 from tests.server.engine.invariants import check_invariants
@@ -124,11 +133,16 @@ def test_only_asked_seats_answer() -> None:
     assert_illegal(state, 0, ACCEPT)  # the proposer does not answer its own proposal
 
 
+def answers(state: GameState, seat: int) -> list[Action]:
+    """The accept and decline among a seat's legal actions (counter-offers aside)."""
+    return sorted(a for a in legal(state, seat) if a[0] == Kind.ANSWER)
+
+
 def test_accept_only_when_holding_the_requested_cards() -> None:
     state = table()
     push(state, 0, propose([1, 2], "o", "g g"))
-    assert sorted(legal(state, 1)) == [DECLINE, ACCEPT]
-    assert legal(state, 2) == [DECLINE]  # holds one green only
+    assert answers(state, 1) == [DECLINE, ACCEPT]
+    assert answers(state, 2) == [DECLINE]  # holds one green only
     assert_illegal(state, 2, ACCEPT)
     push(state, 2, DECLINE)
     push(state, 1, ACCEPT)
@@ -139,7 +153,7 @@ def test_anyone_asked_may_accept_a_gift() -> None:
     state = table()
     push(state, 0, propose([1, 2, 3], "w", ""))
     for seat in (1, 2, 3):
-        assert sorted(legal(state, seat)) == [DECLINE, ACCEPT]
+        assert answers(state, seat) == [DECLINE, ACCEPT]
 
 
 def test_each_asked_seat_answers_once() -> None:
@@ -343,3 +357,74 @@ def test_the_proposer_may_propose_again_on_its_next_turn() -> None:
     assert state.current == 0
     push(state, 0, propose([1], "o", "g"))
     assert state.phase == Phase.TRADE
+
+
+# Counter-offers (RULES.md A8) ---------------------------------------------------------
+
+
+def counter(give: str, get: str) -> Action:
+    """A counter-offer, from the proposer's side: the proposer would give ``give``."""
+    return (Kind.COUNTER, *cards(give), *cards(get))
+
+
+def test_an_asked_seat_may_counter_and_the_proposer_complete_on_its_terms() -> None:
+    state = table()  # 0: o o y w, 1: g g v, 2: g y, 3: v v
+    push(state, 0, propose([1, 2], "o", "g g"))
+    # Bob would rather give one green for the orange and the yellow.
+    push(state, 1, counter("o y", "g"))
+    assert state.answers[1] == COUNTERED and seats_to_act(state) == [2, 0]
+    assert legal(state, 1) == []  # answered
+    push(state, 2, DECLINE)
+    assert sorted(legal(state, 0)) == [complete(1), WITHDRAW]
+    push(state, 0, complete(1))
+    assert state.hands[0] == cards("o w g") and state.hands[1] == cards("g v o y")
+    assert state.phase == Phase.ACTIONS and state.current == 1
+    assert state.counters == (None,) * 4
+    done = [e for e in state.log or [] if e["type"] == "trade_completed"][-1]
+    assert (done["give"], done["get"]) == (["orange", "yellow"], ["green"])
+    check_invariants(state)
+
+
+def test_counters_are_public_and_some_are_listed() -> None:
+    state = table()
+    push(state, 0, propose([1, 2, 3], "o", "v"))
+    listed = [a for a in legal(state, 3) if a[0] == Kind.COUNTER]
+    # One of its cards (violet) for one card of another kind, not the offer's own terms.
+    assert sorted(listed) == sorted(counter(get, "v") for get in ("o", "y", "g", "w") if get != "o")
+    push(state, 3, counter("w", "v v"))  # any counter is allowed, listed or not
+    for viewer in (None, 0, 1, 2, 3):
+        seen = view(state, viewer)["trade"]["answers"]
+        assert {
+            "seat": 3,
+            "answer": "counter",
+            "give": ["wild"],
+            "get": ["violet", "violet"],
+        } in seen
+    assert any(
+        e["type"] == "action"
+        and e["action"] == {"kind": "counter", "give": ["wild"], "get": ["violet", "violet"]}
+        for e in (event_view(e, 1) for e in state.log or [])
+        if e
+    )
+
+
+def test_bad_counters_are_refused() -> None:
+    state = table()
+    push(state, 0, propose([1, 2], "o", "g"))
+    assert_illegal(state, 1, counter("o", "g"))  # the offer's own terms: accept it
+    assert_illegal(state, 1, counter("o", "o"), Reason.CANNOT_AFFORD)  # it holds no orange
+    assert_illegal(state, 1, counter("", ""))
+    assert_illegal(state, 3, counter("o", "v"), Reason.NOT_YOUR_TURN)  # not asked
+    assert_illegal(state, 0, counter("o", "v"))  # the proposer
+    push(state, 1, DECLINE)
+    assert_illegal(state, 1, counter("o", "v"), Reason.NOT_YOUR_TURN)  # answered
+
+
+def test_a_counter_the_proposer_cannot_pay_is_not_completed() -> None:
+    state = table()
+    push(state, 0, propose([1], "o", "g"))
+    push(state, 1, counter("v", "g"))  # asks for a violet Ann does not hold
+    assert legal(state, 0) == [WITHDRAW]
+    assert_illegal(state, 0, complete(1))
+    push(state, 0, WITHDRAW)
+    assert state.counters == (None,) * 4 and state.phase == Phase.ACTIONS

@@ -982,11 +982,13 @@ class Session:
         legal = legal_actions(state, seat)
         if self.takeover is None:
             return legal[0]
-        action = self.takeover(table.name, seat, view(state, seat), legal)
         try:
+            action = self.takeover(table.name, seat, view(state, seat), legal)
             check_action(state, seat, action)
-        except IllegalActionError:
-            log.exception("the takeover policy chose an illegal action; the first legal instead")
+        except Exception:  # a bot's bug, or an illegal choice: this table must go on anyway
+            log.exception(
+                "the takeover policy failed at table %s; the first legal instead", table.name
+            )
             return legal[0]
         return action
 
@@ -1239,7 +1241,7 @@ class Session:
             recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
             table.public_resync = (state.version, self._update(table, None, recent))
         update = table.public_resync[1]
-        if table.clocks is not None:  # the times as they stand now, not when it was built
+        if table.clocks is not None and not table.finished:  # the times as they stand now
             update = {**update, "clocks": table.clocks.shown(self.clock())}
         return [Send(conn, update)]
 

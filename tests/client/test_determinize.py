@@ -141,7 +141,12 @@ def test_samples_show_exactly_the_view_they_came_from(players: int, setup: str, 
     assert set(phases) == set(Phase), phases
 
 
-@pytest.mark.parametrize(("players", "setup", "seed"), GAMES)
+@pytest.mark.parametrize(
+    ("players", "setup", "seed"),
+    # The last three reached a counter-offer completed on samples that dealt the countering
+    # seat none of the cards it offered (the view proves it holds them).
+    [*GAMES, (3, "variable", 5), (4, "variable", 2), (4, "variable", 3)],
+)
 def test_every_sample_plays_to_the_end_with_legal_actions(
     players: int, setup: str, seed: int
 ) -> None:
@@ -303,3 +308,13 @@ def test_the_memory_follows_trades_gifts_picks_and_discards() -> None:
     memory.observe({"type": "action", "seat": 1, "action": {"kind": "return_tile", "tile": "5"}})
     memory.observe({"type": "action", "seat": 2, "action": {"kind": "return_tile", "tile": "9"}})
     assert memory.tile_bottom == [9, 5]
+
+
+def test_a_seat_that_countered_is_dealt_what_its_counter_offers() -> None:
+    state = make_state(4, current=0, hands={0: "o o y w", 1: "g g v", 2: "g y", 3: "v v"})
+    push(state, 0, (Kind.PROPOSE, 0b0110, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0))  # orange for green
+    push(state, 1, (Kind.COUNTER, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0))  # a violet, not a green
+    rng = random.Random(3)
+    for _ in range(200):
+        sample = determinize(wire(view(state, 0)), 0, rng)
+        assert sample.hands[1][3] >= 1  # the violet it offered is in its hand

@@ -277,7 +277,8 @@ class Determinizer:
 
 def _trade_cards(view: dict[str, Any]) -> list[list[int]]:
     """What the view alone proves about other hands: a pending trade's cards (the proposer
-    holds what it offers, a seat that accepted holds what it was asked for)."""
+    holds what it offers, a seat that accepted holds what it was asked for, and a seat that
+    countered holds what its counter would make it give, the counter's ``get``)."""
     required = [[0] * 5 for _ in range(view["players"])]
     trade = view["trade"]
     if trade is not None:
@@ -285,8 +286,13 @@ def _trade_cards(view: dict[str, Any]) -> list[list[int]]:
         required[trade["proposer"]] = list(give)
         for answer in trade["answers"]:
             if answer["answer"] == "accept":
-                seat = answer["seat"]
-                required[seat] = [max(a, b) for a, b in zip(required[seat], get, strict=True)]
+                held = get
+            elif answer["answer"] == "counter":
+                held = counts_from_names(answer.get("get") or [])
+            else:
+                continue
+            seat = answer["seat"]
+            required[seat] = [max(a, b) for a, b in zip(required[seat], held, strict=True)]
     return required
 
 

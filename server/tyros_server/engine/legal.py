@@ -372,7 +372,7 @@ def _bank_actions(three: CardCounts, most: int, takes: int) -> tuple[Action, ...
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 10)
+@lru_cache(maxsize=1 << 11)  # 4**5 hands capped at 3: every one fits
 def _keeps(hand: CardCounts) -> tuple[Action, ...]:
     """Every choice of at most 3 cards to keep (RULES.md E1), the fullest first."""
     return tuple(
@@ -441,18 +441,27 @@ def counter_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reaso
 
 
 @lru_cache(maxsize=1 << 10)
-def _counters(hand: CardCounts, trade: tuple[int, ...]) -> tuple[Action, ...]:
-    """The counter-offers listed (others are allowed): one card of the asked seat's for one
-    card of another kind, whatever the proposer holds (that stays hidden), except the
-    offer's own terms. Only which kinds the hand holds matters (a capped hand)."""
-    own = (*trade[TRADE_GIVE], *trade[TRADE_GET])
+def _counters(held: int, own: tuple[int, int] | None) -> tuple[Action, ...]:
+    """The counter-offers listed (others are allowed): one card of the asked seat's (a kind
+    in the bit mask ``held``) for one card of another kind, whatever the proposer holds
+    (that stays hidden), except the offer's own terms ``own`` (wanted, offered) when it is
+    one card for one card."""
     return tuple(
         (K_COUNTER, *ONE[wanted], *ONE[offered])
         for offered in range(5)
-        if hand[offered]
+        if held >> offered & 1
         for wanted in range(5)
-        if wanted != offered and (*ONE[wanted], *ONE[offered]) != own
+        if wanted != offered and (wanted, offered) != own
     )
+
+
+@lru_cache(maxsize=1 << 12)
+def _one_for_one(trade: tuple[int, ...]) -> tuple[int, int] | None:
+    """(the kind the proposer gives, the kind it gets) if the trade is one card for one."""
+    give, get = trade[TRADE_GIVE], trade[TRADE_GET]
+    if sum(give) != 1 or sum(get) != 1:
+        return None
+    return give.index(1), get.index(1)
 
 
 def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
@@ -473,10 +482,16 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
         return []
     hand = state.hands[seat]  # covers(hand, trade[TRADE_GET]), inlined: every answer asks it
     a, b, c, d, e = trade[TRADE_GET]
-    counters = _counters(capped(hand, 1), trade)
-    if hand[0] >= a and hand[1] >= b and hand[2] >= c and hand[3] >= d and hand[4] >= e:
-        return [_DECLINE, _ACCEPT, *counters]
-    return [_DECLINE, *counters]
+    accept = hand[0] >= a and hand[1] >= b and hand[2] >= c and hand[3] >= d and hand[4] >= e
+    held = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
+    return list(_answers(accept, held | (hand[4] > 0) << 4, _one_for_one(trade)))
+
+
+@lru_cache(maxsize=1 << 12)
+def _answers(accept: bool, held: int, own: tuple[int, int] | None) -> tuple[Action, ...]:
+    """An asked seat's answers: decline, accept if it holds what is asked, the counters."""
+    counters = _counters(held, own)
+    return (_DECLINE, _ACCEPT, *counters) if accept else (_DECLINE, *counters)
 
 
 def check_action(state: GameState, seat: Seat, action: Action) -> None:

@@ -438,9 +438,9 @@ def _answer(state: GameState, seat: Seat, action: Action) -> None:
 
 def _counter(state: GameState, seat: Seat, action: Action) -> None:
     state.answers[seat] = COUNTERED
-    counters = list(state.counters)
-    counters[seat] = (*action[COUNTER_GIVE], *action[COUNTER_GET])
-    state.counters = tuple(counters)
+    counters = state.counters
+    terms = action[COUNTER_GIVE.start : COUNTER_GET.stop]  # (*give, *get)
+    state.counters = (*counters[:seat], terms, *counters[seat + 1 :])
 
 
 def _close_trade(state: GameState) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
-import pytest
 from tyros_client import arena
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
 from tyros_client.bots.evaluate import Analysis, evaluate, future
@@ -248,14 +248,13 @@ def test_it_puts_back_the_tile_farthest_from_the_empires() -> None:
 # Whole games ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("players", "setup", "seed"), [(4, "first", 6), (3, "variable", 38)])
-def test_greedy_self_play_is_legal_in_every_situation(players: int, setup: str, seed: int) -> None:
-    state = new_game(Options(players=players, setup=setup, seed=seed))
-    bots = [make_bot("greedy", s, random.Random(seed * 10 + s)) for s in range(players)]
-    kinds = play_checked(state, bots)
-    # It took every kind of decision: expansion, cards, trades (both answers), keeping 3, the
-    # city owner's card (these seeds were picked because they reach all of them).
-    for kind in (
+def test_greedy_self_play_is_legal_in_every_situation() -> None:
+    """Seeded games, each checked action by action; together they take every kind of
+    decision: expansion, cards, trades (both answers and counter-offers), keeping, the
+    city owner's card (the union of several games, so that a change in the bot's play does
+    not hide a kind behind one unlucky seed)."""
+    kinds: Counter[tuple[int, ...]] = Counter()
+    wanted = (
         Kind.EXPAND,
         Kind.MOVE,
         Kind.CITY,
@@ -266,10 +265,21 @@ def test_greedy_self_play_is_legal_in_every_situation(players: int, setup: str, 
         Kind.KEEP,
         Kind.PASS,
         Kind.GIVE_CARD,
-    ):
-        assert kinds[(kind,)] > 0, kind
+        Kind.COUNTER,
+    )
+    games = [(players, setup, seed) for seed in range(1, 9) for players, setup in GREEDY_GAMES]
+    for played, (players, setup, seed) in enumerate(games, 1):
+        state = new_game(Options(players=players, setup=setup, seed=seed))
+        bots = [make_bot("greedy", s, random.Random(seed * 10 + s)) for s in range(players)]
+        kinds.update(play_checked(state, bots))
+        if all(kinds[(kind,)] for kind in wanted) and kinds[(Kind.ANSWER, 1)] and played >= 4:
+            break
+    missing = [kind.name for kind in wanted if not kinds[(kind,)]]
+    assert not missing, missing
     assert kinds[(Kind.ANSWER, 1)] > 0 and kinds[(Kind.ANSWER, 0)] > 0
-    assert kinds[(Kind.COUNTER,)] > 0  # and counter-offers
+
+
+GREEDY_GAMES = ((4, "first"), (3, "variable"))
 
 
 def test_greedy_beats_random_in_seeded_games() -> None:

@@ -43,6 +43,7 @@ from tyros_server.engine import (
     K_BANK_PICK,
     K_CITY,
     K_COMPLETE,
+    K_COUNTER,
     K_EXPAND,
     K_KEEP,
     K_MOVE,
@@ -57,6 +58,7 @@ from tyros_server.engine import (
     P_GIVE_CARD,
     P_KEEP,
     P_OVER,
+    P_TRADE,
     Action,
     GameState,
     legal_actions,
@@ -159,6 +161,9 @@ def tree_options(state: GameState, seat: int) -> list[tuple[Key, Action]]:
         items.sort(key=lambda item: -quick_prior(state, seat, item[1]))
         return items
     legal = legal_actions(state, seat)
+    if phase == P_TRADE and seat != state.current:
+        # Below the root the others accept or decline: their counter-offers are not searched.
+        legal = [a for a in legal if a[0] != K_COUNTER]
     if phase == P_KEEP:
         best = sorted(fullest_keeps(legal), key=lambda a: -quick_prior(state, seat, a))
         best = best[:KEEP_WIDTH]
@@ -251,6 +256,14 @@ class Search:
             return {a: a for a in [greedy.tile_to_return(legal)]}
         if phase == P_GIVE_CARD:
             return {a: a for a in legal}
+        if phase == P_TRADE and self.seat != state.current:
+            # Accept or decline, and greedy's counter-offer if it would make one: searching
+            # every listed counter (about twenty) would spread the search too thin.
+            options = [a for a in legal if a[0] != K_COUNTER]
+            suggested = greedy.answer(legal)
+            if suggested[0] == K_COUNTER:
+                options.append(suggested)
+            return {a: a for a in options}
         if phase == P_EXPAND and len(legal) > width:
             scored = sorted(legal, key=lambda a: -greedy.utility_after(a))[:width]
             return {a: a for a in scored}

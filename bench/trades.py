@@ -1,0 +1,94 @@
+"""Trading per game, by strategy: offers made, counter-offers, trades completed.
+
+    python bench/trades.py                       # 20 games of each strategy, 4 players
+    python bench/trades.py --games 40 --ismcts-iterations 100 --json
+
+Each strategy plays every seat of seeded 4-player arena games (``tyros-arena``'s own
+``play_game``: the same games for the same seeds); the figures come from the game records:
+proposals, the asked seats' answers (accept, decline, counter), trades completed (on the
+offer's terms or on a counter's) and withdrawals, each per game. ISMCTS plays with an
+iteration budget, so its figures reproduce exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from tyros_client.arena import play_game
+
+
+def count(events: list[dict[str, Any]]) -> Counter[str]:
+    """What the record says about trades."""
+    out: Counter[str] = Counter()
+    countered: set[int] = set()
+    for event in events:
+        if event.get("type") != "action":
+            continue
+        action = event["action"]
+        kind = action["kind"]
+        if kind == "propose":
+            out["offers"] += 1
+            out["seats asked"] += len(action["to"])
+            countered = set()
+        elif kind == "answer":
+            out["accepts" if action["accept"] else "declines"] += 1
+        elif kind == "counter":
+            out["counters"] += 1
+            countered.add(event["seat"])
+        elif kind == "complete":
+            out["completed"] += 1
+            if action["with"] in countered:
+                out["completed on a counter"] += 1
+        elif kind == "withdraw":
+            out["withdrawn"] += 1
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--ismcts-games", type=int, default=4)
+    parser.add_argument("--ismcts-iterations", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    plans = [
+        ("random", args.games, {}),
+        ("greedy", args.games, {}),
+        ("ismcts", args.ismcts_games, {"iterations": args.ismcts_iterations}),
+    ]
+    rows = []
+    for strategy, games, options in plans:
+        totals: Counter[str] = Counter()
+        started = time.monotonic()
+        for game in range(games):
+            result = play_game([strategy] * 4, seed=args.seed, game=game, bot_options=options)
+            totals.update(count(result.state.log or []))
+        rows.append(
+            {
+                "strategy": strategy,
+                "games": games,
+                **{key: round(value / games, 1) for key, value in sorted(totals.items())},
+                "seconds": round(time.monotonic() - started, 1),
+            }
+        )
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    keys = ["offers", "accepts", "declines", "counters", "completed", "completed on a counter"]
+    print("per game, 4 players: " + ", ".join(keys) + ", withdrawn")
+    for row in rows:
+        figures = " ".join(f"{row.get(key, 0):>6}" for key in [*keys, "withdrawn"])
+        print(f"{row['strategy']:8} ({row['games']} games) {figures}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

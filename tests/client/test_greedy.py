@@ -26,6 +26,7 @@ from tyros_server.engine import (
     Kind,
     Options,
     Phase,
+    check_action,
     legal_actions,
     new_game,
     push,
@@ -310,3 +311,17 @@ def test_it_decides_from_its_view_alone() -> None:
     assert first.draw_pile != second.draw_pile
     for seed in range(3):
         assert greedy_choice(first, 0, seed) == greedy_choice(second, 0, seed)
+
+
+def test_it_asks_only_the_seats_that_could_accept() -> None:
+    # Seat 2 holds no card (its count is public): the offer goes to seats 1 and 3 only.
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 1: "g o", 2: "", 3: "y w"},
+    )
+    action = greedy_choice(state, 0)
+    assert action[0] == Kind.PROPOSE
+    assert action[1] == 0b1010
+    check_action(state, 0, action)  # still a legal offer

@@ -62,6 +62,7 @@ from tyros_server.engine import (
     PICK_TAKE,
     PROPOSE_GET,
     PROPOSE_GIVE,
+    PROPOSE_TO,
     RETURNED_TILE,
     TRADE_GET,
     TRADE_GIVE,
@@ -367,7 +368,20 @@ class Greedy:
             gain = plan.hand_value(plus(minus(hand, give), get)) - now
             if gain > best_gain:
                 best, best_gain = action, gain
+        if best is not None:
+            best = self.addressed(best)
         return best, best_gain
+
+    def addressed(self, proposal: Action) -> Action:
+        """The offer asked only of the seats that could accept it: a seat holding no card
+        (its count is public) never can; asking it would only show the offer around."""
+        hands, asked = self.state.hands, proposal[PROPOSE_TO]
+        mask = sum(
+            1 << seat for seat in range(len(hands)) if asked >> seat & 1 and sum(hands[seat])
+        )
+        if mask == 0 or mask == proposal[PROPOSE_TO]:
+            return proposal
+        return (proposal[0], mask, *proposal[PROPOSE_TO + 1 :])
 
     # Trades ------------------------------------------------------------------------
 

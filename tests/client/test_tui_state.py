@@ -238,6 +238,7 @@ def test_the_score_sheet() -> None:
     header = next(line for line in lines if line.startswith("player"))
     assert header.split() == [
         "player",
+        "total",  # second: a narrow screen cuts the columns at the right
         "orange",
         "yellow",
         "green",
@@ -246,13 +247,13 @@ def test_the_score_sheet() -> None:
         "all",
         "4",
         "tie-break",
-        "total",
     ]
+    assert all(len(line) <= 78 for line in text.splitlines()[-6:])  # the legend fits 80 x 24
     for column in ("majority:", "all 4:", "tie-break:", "(c)", "(s)"):
         assert column in text  # every column is explained under the sheet
     for player in score["players"]:
         row = next(line for line in lines if line.startswith(f"{'ABC'[player['seat']]} "))
-        assert row.split()[-1] == str(player["total"])
+        assert row.split()[2] == str(player["total"])  # after the letter and the name
         for empire in player["empires"]:
             assert f"{empire['cities']}c {empire['ship_spaces']}s" in row
     winners = [f"{'ABC'[s]} {NAMES[s]}" for s in score["winners"]]

@@ -198,17 +198,17 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
             )
         )
     out.append(("", "\n"))
-    head = ["player", *(e["colour"] for e in empires), "majority", "all 4", "tie-break", "total"]
+    # The total second: on a narrow screen the columns at the right are the ones cut.
+    head = ["player", "total", *(e["colour"] for e in empires), "majority", "all 4", "tie-break"]
     rows: list[list[str]] = []
     for player in score.get("players", []):
-        row = [who(player["seat"], names)[:12]]
+        row = [who(player["seat"], names)[:12], str(player["total"])]
         for empire in player["empires"]:
             row.append(f"{empire['cities']}c {empire['ship_spaces']}s {empire['points']:>2}")
         majority = ",".join(c[0] for c in player.get("majority_bonus", []))
         row.append(f"{player['majority_points']}" + (f" ({majority})" if majority else ""))
         row.append(str(player["all_four_bonus"]))
         row.append(str(player.get("largest_empire_points", 0)))
-        row.append(str(player["total"]))
         rows.append(row)
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
 
@@ -232,12 +232,12 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
 
 
 SHEET_LEGEND = (
-    "Each empire column: your cities (c) and the spaces your ships hold alone (s) in it,\n"
-    "then the points they score at its rank (a city and a ship column above).\n"
-    "majority: points for holding the most cities of an empire (its first letter shown).\n"
+    "Each empire column: your cities (c) and the spaces your ships hold alone (s)\n"
+    "in it, then the points they score at its rank (see a city, a ship above).\n"
+    "majority: points for holding the most cities of an empire (its letter).\n"
     "all 4: the bonus for the first player with a city in all four empires.\n"
-    "tie-break: points from the largest empire's spaces; it decides a tied total, it is not\n"
-    "added to the total."
+    "tie-break: points from the largest empire's spaces; it decides a tied total,\n"
+    "it is not added to the total."
 )
 """What every column of the score sheet means, printed under it."""
 

@@ -325,3 +325,21 @@ def test_it_asks_only_the_seats_that_could_accept() -> None:
     assert action[0] == Kind.PROPOSE
     assert action[1] == 0b1010
     check_action(state, 0, action)  # still a legal offer
+
+
+def test_its_offers_never_ask_a_seat_for_more_cards_than_it_holds() -> None:
+    asked = 0
+    for seed in (1, 2):
+        state = new_game(Options(players=4, seed=seed))
+        bots = [make_bot("greedy", s, random.Random(seed * 10 + s)) for s in range(4)]
+        while state.phase != Phase.OVER:
+            seat = seats_to_act(state)[0]
+            action = bots[seat].choose(view(state, seat), legal_actions(state, seat))
+            if action[0] == Kind.PROPOSE:
+                wanted = sum(action[PROPOSE_GET])
+                for other in range(4):
+                    if action[1] >> other & 1:
+                        assert sum(state.hands[other]) >= wanted, (seed, state.version)
+                        asked += 1
+            push(state, seat, action)
+    assert asked > 20

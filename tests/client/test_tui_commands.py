@@ -299,7 +299,7 @@ PROPOSALS = [{"kind": "propose", "to": [1, 2, 3], "give": ["green"], "get": ["vi
 
 
 def test_trade_proposals() -> None:
-    c = ctx(*PROPOSALS)
+    c = ctx(*PROPOSALS, hand=("orange", "green", "green", "wild"))
     assert parse("trade green for violet", c) == Act(PROPOSALS[0])
     assert parse("trade 2g for v,w to B", c) == Act(
         {"kind": "propose", "to": [1], "give": ["green", "green"], "get": ["violet", "wild"]}
@@ -576,3 +576,10 @@ def test_counter_is_typed_from_ones_own_side() -> None:
     assert isinstance(parse("counter 3g for violet", ctx(*offer, hand=hand)), Problem)
     assert isinstance(parse("counter green violet", ctx(*offer, hand=hand)), Problem)
     assert "nobody is asking" in parse("counter o for g", ctx(hand=hand)).message  # type: ignore[union-attr]
+
+
+def test_an_offer_of_cards_one_does_not_hold_is_explained_before_it_goes() -> None:
+    offers = [{"kind": "propose", "to": [1, 2, 3], "give": ["orange"], "get": ["green"]}]
+    refused = parse("trade 2 violet for green", ctx(*offers, hand=("violet", "orange")))
+    assert isinstance(refused, Problem)
+    assert refused.message == "you hold orange, violet: not enough violet to offer"

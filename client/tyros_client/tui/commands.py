@@ -862,6 +862,11 @@ def _trade(rest: str, ctx: Context) -> Result:
     }
     if not offer["give"] and not offer["get"]:
         return Problem("a trade must move at least one card")
+    short = [c for c in set(offer["give"]) if offer["give"].count(c) > list(ctx.hand).count(c)]
+    if short:  # said here, in words: the server would only say "cannot afford"
+        return Problem(
+            f"you hold {cards_text(ctx.hand)}: not enough {', '.join(sorted(short))} to offer"
+        )
     return Act(offer)
 
 

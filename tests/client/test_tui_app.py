@@ -316,7 +316,7 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                     if "answer" in kinds:
                         text = await on_screen(ui, "Trade offer from B Bob")
                         assert "You give nothing and get" in text
-                        assert "type accept or decline" in text and ui.dialog is None
+                        assert "accept, decline or counter (F4)" in text and ui.dialog is None
                         answered = True
                     await play_my_turn(ui, keys, moved)
                     await until(

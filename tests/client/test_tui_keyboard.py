@@ -112,7 +112,7 @@ async def test_an_offer_arriving_while_decline_is_typed_is_declined() -> None:
         await typed(ui, keys, "decl")
         table.offer([ACCEPT, DECLINE])
         text = await on_screen(ui, "Trade offer from B Bob")
-        assert "type accept or decline" in text
+        assert "accept, decline or counter (F4)" in text
         assert ui.dialog is None and ui.buffer.text == "decl"
         keys.send_text("ine\r")
         await until(lambda: table.sent, "an action sent")

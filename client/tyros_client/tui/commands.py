@@ -946,8 +946,6 @@ def _offer(rest: str, ctx: Context) -> Result:
             options.append(("Decline", action))
     if len(options) == 1:
         text += "\nYou do not hold the cards asked for: decline, or type counter GIVE for GET."
-    else:
-        text += "\nOr answer with other terms: counter GIVE for GET."
     return Choose(f"Trade offer from {proposer}", text, tuple(options))
 
 

@@ -264,7 +264,7 @@ def score_text(ui: TyrosApp) -> StyleAndTextTuples:
 REQUESTS = commands.REQUESTS
 
 _HOW = {
-    "_offer": "type accept or decline (F4 to choose)",
+    "_offer": "accept, decline or counter (F4)",  # short: the panel has 4 lines at 80 x 24
     "keep": "type keep CARDS, e.g. keep o,g,w (F4 to choose)",
     "give": "type give CARD (F4 to choose)",
     "return": "type return TILE (F4 to choose)",

@@ -758,6 +758,18 @@ class Session:
             check_action(state, info.seat, action)
         except IllegalActionError as exc:
             return [self._error(conn, act.id, ErrorCode(exc.reason.value), exc.message)]
+        if action[0] == Kind.COMPLETE and act.version < table.last_acted.get(action[1], -1):
+            # Made before that seat answered: its answer (maybe a counter-offer, on other
+            # terms) was not seen, so the trade would be on terms the proposer never saw.
+            return [
+                self._error(
+                    conn,
+                    act.id,
+                    ErrorCode.STALE_VERSION,
+                    f"seat {action[1]} answered at version {table.last_acted[action[1]]}, after "
+                    "the version you acted on: look at its answer first",
+                )
+            ]
         out = self._commit(table, info.seat, action, (conn, act.id))
         if out is None:
             return [self._error(conn, act.id, ErrorCode.INTERNAL, "the action was not stored")]

@@ -1303,3 +1303,40 @@ def test_simultaneous_answers_keep_their_prompt_and_an_overtaken_one_is_too_late
     # An action for the new prompt is taken.
     legal = harness.latest[conns[later]]["prompt"]["legal"]
     first(harness.act(conns[later], legal[0], state.version), conns[later], "accepted")
+
+
+def test_a_completion_made_before_the_partner_answered_is_stale(harness: Harness) -> None:
+    """The proposer's prompt stays while the answers come in; a `complete` sent for a
+    version before the partner answered would take terms the proposer never saw (a
+    counter-offer's): it is refused as stale, and taken once made after the answer."""
+    seated = harness.join("t", 3, seed=7)
+    conns = [s.conn for s in seated]
+    state = harness.state("t")
+    while state.phase != Phase.ACTIONS:
+        [seat] = seats_to_act(state)
+        harness.act(conns[seat], harness.latest[conns[seat]]["prompt"]["legal"][0])
+    proposer = state.current
+    offered = harness.act(
+        conns[proposer],
+        {
+            "kind": "propose",
+            "to": [s for s in range(3) if s != proposer],
+            "give": ["orange"],
+            "get": ["violet"],
+        },
+    )
+    assert first(offered, conns[proposer], "accepted")
+    before = state.version
+    partner = next(s for s in range(3) if s != proposer)
+    countered = harness.act(
+        conns[partner], {"kind": "counter", "give": ["orange"], "get": ["green"]}
+    )
+    assert first(countered, conns[partner], "accepted")
+    harness.clock.advance(0.1)
+    late = harness.act(conns[proposer], {"kind": "complete", "with": partner}, version=before)
+    message = only_error(late, conns[proposer], ErrorCode.STALE_VERSION, late[0].message["re"])
+    assert "answered at version" in message["message"]
+    taken = harness.act(conns[proposer], {"kind": "complete", "with": partner})
+    assert first(taken, conns[proposer], "accepted")
+    done = [e for e in state.log or [] if e["type"] == "trade_completed"][-1]
+    assert (done["give"], done["get"]) == (["orange"], ["green"])  # the counter's terms

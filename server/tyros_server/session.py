@@ -236,14 +236,11 @@ class Session:
             table.sent = len(state.log)
             by = stored.decided_by or []
             table.decided_by = {at + 1: who for at, who in enumerate(by) if who is not None}
-            if table.clock is not None:
-                table.clocks = Clocks.start(
-                    table.clock["decision"], table.clock["reserve"], table.options.players
-                )
+            clocks = self._start_clocks(table)
+            if clocks is not None:
                 for (seat, _), left in zip(stored.actions, stored.reserves or [], strict=False):
                     if left is not None:  # each seat's reserve as its last action left it
-                        table.clocks.reserve[seat] = left
-                self._follow_clocks(table)
+                        clocks.reserve[seat] = left
             if state.phase == Phase.TRADE:
                 table.trade_deadline = now + table.trade_seconds
         log.info("resumed table %s with %d actions", name, len(stored.actions))
@@ -515,11 +512,7 @@ class Session:
         if len(table.seats) == table.options.players:
             table.state = new_game(table.options)
             table.renew_prompts()
-            if table.clock is not None:
-                table.clocks = Clocks.start(
-                    table.clock["decision"], table.clock["reserve"], table.options.players
-                )
-                self._follow_clocks(table)
+            self._start_clocks(table)
             log.info("table %s starts", table.name)
         out += self._table_update(table)
         if table.state is not None:
@@ -603,13 +596,10 @@ class Session:
         seed = hello.seed if hello.seed is not None else secrets.randbits(63)
         options = Options(players=hello.players, setup=hello.setup, seed=seed)
         salt = secrets.token_hex(16)
-        clock = (
-            hello.clock.model_dump()
-            if hello.clock is not None
-            else None
-            if self.limits.default_clock is None
-            else dict(zip(("decision", "reserve"), self.limits.default_clock, strict=True))
-        )
+        clock = hello.clock.model_dump() if hello.clock is not None else None
+        if clock is None and self.limits.default_clock is not None:
+            decision, reserve = self.limits.default_clock
+            clock = {"decision": decision, "reserve": reserve}
         try:
             self._settle_open_batch()  # a seat or a table is stored at once
             self.store.create_table(
@@ -1003,6 +993,17 @@ class Session:
             )
             return legal[0]
         return action
+
+    def _start_clocks(self, table: Table) -> Clocks | None:
+        """A clocked table's clocks as its game starts (or resumes: the caller restores
+        the reserves); the first decisions' clocks run from now."""
+        if table.clock is None:
+            return None
+        table.clocks = Clocks.start(
+            table.clock["decision"], table.clock["reserve"], table.options.players
+        )
+        self._follow_clocks(table)
+        return table.clocks
 
     def _follow_clocks(self, table: Table) -> None:
         """After the prompts changed: start the clocks of new decisions (a proposer's waits

@@ -34,6 +34,18 @@ def finished_game(seed: int = 4) -> Any:
     return state
 
 
+def welcome(seat: int | None = 0, token: str | None = None) -> dict[str, Any]:
+    return {
+        "type": "welcome",
+        "re": 1,
+        "protocol": 1,
+        "table": "t",
+        "seat": seat,
+        "name": "Ann",
+        "token": token,
+    }
+
+
 def table(names: list[str | None], players: int = 3) -> dict[str, Any]:
     return {
         "type": "table",
@@ -147,16 +159,7 @@ def test_a_resync_with_versioned_events_keeps_the_log_and_adds_only_what_was_mis
     in the log are skipped (the log keeps everything from before), the missed ones added."""
     state = ClientState("ws://x:1", "t", "Ann")
     state.handle(table(NAMES))
-    welcome = {
-        "type": "welcome",
-        "re": 1,
-        "protocol": 1,
-        "table": "t",
-        "seat": 0,
-        "name": "Ann",
-        "token": None,
-    }
-    state.handle(welcome)
+    state.handle(welcome())
     start = {"type": "round_start", "version": 0, "round": 1, "starting_seat": 1}
     passed = {"type": "action", "version": 1, "seat": 1, "action": {"kind": "pass"}}
     ended = {"type": "round_end", "version": 2, "round": 1}
@@ -165,7 +168,7 @@ def test_a_resync_with_versioned_events_keeps_the_log_and_adds_only_what_was_mis
     state.handle({"type": "update", "version": 1, "events": [passed], "view": view})
     before = [line.text for line in state.log]
     state.note("connection lost; reconnecting")
-    state.handle(welcome)
+    state.handle(welcome())
     state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
     texts = [line.text for line in state.log]
     assert texts[: len(before)] == before  # nothing from before the reconnect is lost
@@ -177,7 +180,7 @@ def test_a_resync_with_versioned_events_keeps_the_log_and_adds_only_what_was_mis
     # The same resync again adds nothing; another seat's welcome starts afresh.
     state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
     assert [line.text for line in state.log] == texts
-    state.handle({**welcome, "seat": 1})
+    state.handle(welcome(seat=1))
     state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
     assert sum(line.text == "round 1 ends" for line in state.log) == 1
     assert state.log[-1].text == "round 1 ends" and state.seen_version == 2
@@ -375,17 +378,7 @@ def test_table_talk_is_logged_once_with_who_said_it() -> None:
 def test_an_absent_seat_is_logged_with_when_a_bot_steps_in() -> None:
     clock = Clock()
     state = ClientState("ws://x:1", "t", "Ann", clock=clock)
-    state.handle(
-        {
-            "type": "welcome",
-            "re": 1,
-            "protocol": 1,
-            "table": "t",
-            "seat": 0,
-            "name": "Ann",
-            "token": None,
-        }
-    )
+    state.handle(welcome())
     state.handle(table(NAMES))
     away = table(NAMES)
     away["table"]["seats"][1].update(connected=False, takeover_in=90.0)

@@ -78,7 +78,6 @@ def test_when_the_time_runs_out_the_server_decides_and_says_so(
         assert seat_clock(update, acting)["reserve"] == 0.0
     stored = harness.store.load_table("t")
     assert stored is not None and stored.decided_by == ["clock"]
-    harness.store.commit()
     assert (
         tools.export_main(["--db", str(harness.path), "--out", str(harness.path) + ".json", "t"])
         == 0

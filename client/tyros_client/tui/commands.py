@@ -854,20 +854,23 @@ def _trade(rest: str, ctx: Context) -> Result:
         give, get = " ".join(words[:at]), " ".join(words[at + 1 :])
     else:
         return Problem("trade GIVE for GET [to PLAYERS], e.g. trade green for violet to B")
-    offer = {
-        "kind": "propose",
-        "to": asked,
-        "give": sorted(parse_cards(give), key=CARDS.index),
-        "get": sorted(parse_cards(get), key=CARDS.index),
-    }
-    if not offer["give"] and not offer["get"]:
+    given = sorted(parse_cards(give), key=CARDS.index)
+    wanted = sorted(parse_cards(get), key=CARDS.index)
+    if not given and not wanted:
         return Problem("a trade must move at least one card")
-    short = [c for c in set(offer["give"]) if offer["give"].count(c) > list(ctx.hand).count(c)]
-    if short:  # said here, in words: the server would only say "cannot afford"
-        return Problem(
-            f"you hold {cards_text(ctx.hand)}: not enough {', '.join(sorted(short))} to offer"
-        )
-    return Act(offer)
+    lacking = _lacking(given, ctx)
+    if lacking:  # said here, in words: the server would only say "cannot afford"
+        return Problem(lacking + " to offer")
+    return Act({"kind": "propose", "to": asked, "give": given, "get": wanted})
+
+
+def _lacking(cards: list[str], ctx: Context) -> str | None:
+    """What the player would give but does not hold, in words (None: it holds them all)."""
+    hand = list(ctx.hand)
+    short = sorted(card for card in set(cards) if cards.count(card) > hand.count(card))
+    if not short:
+        return None
+    return f"you hold {cards_text(ctx.hand)}: not enough {', '.join(short)}"
 
 
 def _counter(rest: str, ctx: Context) -> Result:
@@ -883,9 +886,9 @@ def _counter(rest: str, ctx: Context) -> Result:
     mine, wanted = parse_cards(" ".join(words[:at])), parse_cards(" ".join(words[at + 1 :]))
     if not mine and not wanted:
         return Problem("a trade must move at least one card")
-    missing = [card for card in set(mine) if mine.count(card) > list(ctx.hand).count(card)]
-    if missing:
-        return Problem(f"you hold {cards_text(ctx.hand)}: not enough {', '.join(missing)}")
+    lacking = _lacking(mine, ctx)
+    if lacking:
+        return Problem(lacking)
     return Act(
         {
             "kind": "counter",

@@ -3,6 +3,8 @@
     python bench/bots.py greedy-vs-random               # 400 four-player games
     python bench/bots.py ismcts-vs-greedy               # 200 four-player games, 1 s a decision
     python bench/bots.py ismcts-vs-greedy --players 3   # the same with three players
+    python bench/bots.py greedy-vs-plain                # 200 games, 2 seats each: negotiating
+                                                        # greedy against greedy-plain
     python bench/bots.py speed                          # ISMCTS iterations per second
     python bench/bots.py ismcts-vs-greedy --games 20 --iterations 300 --jobs 2 --json
 
@@ -47,7 +49,11 @@ from tyros_server.engine import (
 MATCHES = {
     "greedy-vs-random": ("greedy", "random", 400, None),
     "ismcts-vs-greedy": ("ismcts", "greedy", 200, 1.0),
+    "greedy-vs-plain": ("greedy", "greedy-plain", 200, None),
 }
+"""name -> (the measured strategy, its opponents, games, seconds a search decision)."""
+HALF_AND_HALF = {"greedy-vs-plain"}
+"""Matches of two seats each (the rest: one seat against the others)."""
 
 
 # One game in a worker ---------------------------------------------------------------
@@ -208,7 +214,10 @@ def main(argv: list[str] | None = None) -> int:
         out = speed(args.iterations or 1000, args.positions, args.seed)
     else:
         hero, others, games, move_time = MATCHES[args.what]
-        strategies = [hero] + [others] * (args.players - 1)
+        if args.what in HALF_AND_HALF:
+            strategies = [hero, others] * (args.players // 2) + [hero] * (args.players % 2)
+        else:
+            strategies = [hero] + [others] * (args.players - 1)
         options: dict[str, Any] = {}
         if hero == "ismcts":
             if args.iterations is not None:

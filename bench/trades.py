@@ -34,11 +34,15 @@ def count(events: list[dict[str, Any]]) -> Counter[str]:
         if kind == "propose":
             out["offers"] += 1
             out["seats asked"] += len(action["to"])
+            if len(action["give"]) + len(action["get"]) > 2:
+                out["multi-card offers"] += 1
             countered = set()
         elif kind == "answer":
             out["accepts" if action["accept"] else "declines"] += 1
         elif kind == "counter":
             out["counters"] += 1
+            if len(action["give"]) + len(action["get"]) > 2:
+                out["multi-card counters"] += 1
             countered.add(event["seat"])
         elif kind == "complete":
             out["completed"] += 1
@@ -62,6 +66,7 @@ def main() -> int:
     plans = [
         ("random", args.games, {}),
         ("greedy", args.games, {}),
+        ("greedy-plain", args.games, {}),
         ("ismcts", args.ismcts_games, {"iterations": args.ismcts_iterations}),
     ]
     rows = []
@@ -82,11 +87,22 @@ def main() -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    keys = ["offers", "accepts", "declines", "counters", "completed", "completed on a counter"]
-    print("per game, 4 players: " + ", ".join(keys) + ", withdrawn")
+    keys = [
+        "offers",
+        "multi-card offers",
+        "seats asked",
+        "accepts",
+        "declines",
+        "counters",
+        "multi-card counters",
+        "completed",
+        "completed on a counter",
+        "withdrawn",
+    ]
+    print("per game, 4 players: " + ", ".join(keys))
     for row in rows:
-        figures = " ".join(f"{row.get(key, 0):>6}" for key in [*keys, "withdrawn"])
-        print(f"{row['strategy']:8} ({row['games']} games) {figures}")
+        figures = " ".join(f"{row.get(key, 0):>6}" for key in keys)
+        print(f"{row['strategy']:12} ({row['games']} games) {figures}")
     return 0
 
 

@@ -174,11 +174,20 @@ def action_message(version: int, action: dict[str, Any], msg_id: int = 0) -> dic
 
 
 def still_legal(action: dict[str, Any], prompt: dict[str, Any]) -> bool:
-    """Whether ``action`` is one of the prompt's legal actions (any proposal counts when
-    proposing is legal: the server lists proposals only in part)."""
+    """Whether ``action`` is one of the prompt's legal actions (any proposal or counter-offer
+    counts when one is legal: the server lists them only in part, one card for one).
+
+    >>> prompt = {"legal": [{"kind": "pass"}, {"kind": "counter", "give": ["green"],
+    ...                                          "get": ["violet"]}]}
+    >>> still_legal({"kind": "counter", "give": ["green", "green"], "get": ["wild"]}, prompt)
+    True
+    >>> still_legal({"kind": "propose", "to": [1], "give": ["green"], "get": ["wild"]}, prompt)
+    False
+    """
     legal = prompt.get("legal") or []
+    kind = action.get("kind")
     return action in legal or (
-        action.get("kind") == "propose" and any(a.get("kind") == "propose" for a in legal)
+        kind in ("propose", "counter") and any(a.get("kind") == kind for a in legal)
     )
 
 

@@ -107,8 +107,8 @@ def play_checked(
         seat = seats_to_act(state)[0]
         legal = legal_actions(state, seat)
         action = bots[seat].choose(view(state, seat), legal)
-        assert action in legal or action[0] == Kind.PROPOSE
-        push(state, seat, action)  # raises if illegal (proposals are checked here)
+        assert action in legal or action[0] in (Kind.PROPOSE, Kind.COUNTER)
+        push(state, seat, action)  # raises if illegal (built offers and counters are checked here)
         if counted(seat):
             kinds[(action[0], action[1]) if action[0] == Kind.ANSWER else (action[0],)] += 1
     return kinds

@@ -18,6 +18,7 @@ from tyros_server.engine import (
     new_game,
     push,
     seats_to_act,
+    view,
 )
 
 from tests.server.engine.builders import make_state
@@ -26,8 +27,8 @@ from tests.server.engine.builders import make_state
 def test_random_is_registered() -> None:
     assert STRATEGIES["random"] is RandomBot
     assert RandomBot.name == "random"
-    # It reads neither views nor events, so the arena may skip building them.
-    assert RandomBot.wants_view is False
+    # It reads no events (the arena may skip them); of the view only a pending trade.
+    assert RandomBot.wants_view is True
     assert RandomBot.wants_events is False
 
 
@@ -152,14 +153,18 @@ def test_random_always_chooses_a_legal_action(players: int, setup: str, seed: in
     state = new_game(Options(players=players, setup=setup, seed=seed))
     bots = [RandomBot(seat, random.Random(seed * 10 + seat)) for seat in range(players)]
     kinds: Counter[int] = Counter()
+    widened = 0
     while state.phase != Phase.OVER:
         seat = seats_to_act(state)[0]
         legal = legal_actions(state, seat)
-        action = bots[seat].choose({}, legal)
-        assert action in legal
+        action = bots[seat].choose(view(state, seat), legal)
+        if action not in legal:  # a widened offer or counter-offer: the engine checks it
+            assert action[0] in (Kind.PROPOSE, Kind.COUNTER)
+            widened += 1
         push(state, seat, action)
         kinds[action[0]] += 1
     # A whole game takes the bot through expansion, card actions and trade replies.
     assert kinds[Kind.EXPAND] > 0
     assert kinds[Kind.PROPOSE] > 0 and kinds[Kind.ANSWER] > 0
     assert kinds[Kind.PASS] > 0
+    assert widened > 0  # trades of more than one card each way too

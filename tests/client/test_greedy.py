@@ -145,13 +145,52 @@ def test_it_sends_a_ship_to_a_free_space_rather_than_pass() -> None:
 def test_it_offers_the_card_it_needs_least_for_the_one_it_lacks() -> None:
     # Four greens and a ship alone in green 23: one more green (or a wild) builds a city.
     state = make_state(
-        4, chips=START, ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}, hands={0: "g g g g v"}
+        4,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 1: "o y", 2: "y v"},
     )
     action = greedy_choice(state, 0)
     assert action[0] == Kind.PROPOSE
     assert action[PROPOSE_GIVE] == (0, 0, 0, 1, 0)  # it gives the violet
-    assert action[PROPOSE_GET] in ((0, 0, 1, 0, 0), (0, 0, 0, 0, 1))  # for a green or a wild
-    assert action[1] == 0b1110  # asked of every other seat
+    assert action[PROPOSE_GET][2] + action[PROPOSE_GET][4] >= 1  # for a green or a wild
+    assert action[1] == 0b0110  # asked of the seats holding cards, not seat 3
+
+
+def test_it_asks_only_the_seats_that_could_hold_what_it_asks_for() -> None:
+    ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    state = make_state(4, chips=START, ships=ships, hands={0: "g g g g v", 1: "o y", 3: "o"})
+    bot = make_bot("greedy", 0, random.Random(0))
+    assert isinstance(bot, GreedyBot)
+    # Seat 3's one card was seen: it took an orange from the discards (bank pick).
+    bot.observe(
+        {
+            "type": "action",
+            "seat": 3,
+            "action": {"kind": "bank_pick", "take": "orange", "pay": ["green", "green"]},
+        }
+    )
+    action = bot.choose(view(state, 0), legal_actions(state, 0))
+    assert action[0] == Kind.PROPOSE
+    asked = [seat for seat in range(4) if action[1] >> seat & 1]
+    assert asked == [1]  # seat 2 holds nothing; seat 3 holds only an orange
+    assert sum(action[PROPOSE_GET]) <= 2
+
+
+def test_negotiation_off_offers_one_card_for_one_and_never_counters() -> None:
+    ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    state = make_state(4, chips=START, ships=ships, hands={0: "g g g g v", 1: "o y", 2: "y v"})
+    action = make_bot("greedy-plain", 0, random.Random(0)).choose(
+        view(state, 0), legal_actions(state, 0)
+    )
+    assert action[0] == Kind.PROPOSE
+    assert sum(action[PROPOSE_GIVE]) == sum(action[PROPOSE_GET]) == 1
+    countered = make_state(4, chips=START, ships=ships, current=1, hands={0: "g g g g o", 1: "g y"})
+    push(countered, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))  # green for violet
+    reply = make_bot("greedy-plain", 0, random.Random(0)).choose(
+        view(countered, 0), legal_actions(countered, 0)
+    )
+    assert reply == (Kind.ANSWER, 0)  # it lacks the violet: the plain bot can only decline
 
 
 def test_it_accepts_an_offer_that_helps_it_and_declines_one_that_hurts() -> None:

@@ -26,7 +26,7 @@ registry knows it.
 >>> make_bot("nobody", 0, random.Random(0))
 Traceback (most recent call last):
 ...
-ValueError: unknown strategy 'nobody'; known strategies: greedy, ismcts, random
+ValueError: unknown strategy 'nobody'; known strategies: greedy, greedy-plain, ismcts, random
 """
 
 from __future__ import annotations

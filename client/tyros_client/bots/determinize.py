@@ -35,6 +35,8 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tyros_protocol.board import BOARD, Board
@@ -54,6 +56,54 @@ _RESAMPLE_TRIES = 50
 
 class InconsistentView(ValueError):
     """The view (with the memory) admits no complete state: the cards or tiles do not add up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Holdings:
+    """What the other seats could hold, as far as one seat can tell: each seat's public card
+    count, the cards its events prove it holds (``known``) and how many unseen cards of
+    each kind are proven nowhere (``pool``: in hands or the draw pile, nobody knows where).
+
+    >>> holdings = Holdings(counts=(3, 2), known=((0, 0, 0, 0, 0), (1, 0, 0, 0, 0)),
+    ...                     pool=(0, 4, 4, 0, 1))
+    >>> holdings.could_give(1, (1, 1, 0, 0, 0)), holdings.could_give(1, (2, 0, 0, 0, 0))
+    (True, False)
+    >>> holdings.could_give(1, (0, 1, 1, 0, 0))  # two unknown cards, but one is an orange
+    False
+    """
+
+    counts: tuple[int, ...]
+    known: tuple[tuple[int, ...], ...]
+    pool: tuple[int, ...]
+
+    def could_give(self, seat: int, cards: Sequence[int]) -> bool:
+        """Whether ``seat`` may hold every card of ``cards`` (counts by kind)."""
+        known = self.known[seat]
+        unknown = 0
+        for kind in range(5):
+            more = cards[kind] - known[kind]
+            if more > 0:
+                if more > self.pool[kind]:
+                    return False
+                unknown += more
+        return unknown <= self.counts[seat] - sum(known)
+
+    @classmethod
+    def of_state(cls, state: GameState, seat: int) -> Holdings:
+        """Holdings knowing nothing but the counts: what ``seat`` sees in a full ``state``."""
+        pool = [0] * 5
+        for card in state.draw_pile:
+            pool[card] += 1
+        for other in range(state.players):
+            if other != seat:
+                for kind in range(5):
+                    pool[kind] += state.hands[other][kind]
+        nothing = (0, 0, 0, 0, 0)
+        return cls(
+            tuple(sum(hand) for hand in state.hands[: state.players]),
+            tuple(nothing for _ in range(state.players)),
+            tuple(pool),
+        )
 
 
 def _clip_minus(known: list[int], cards: CardCounts | tuple[int, ...]) -> None:
@@ -214,6 +264,17 @@ class Determinizer:
             hands[s] = tuple(hand)  # type: ignore[assignment]
         return hands, pool[at:]
 
+    def holdings(self) -> Holdings:
+        """What the other seats could hold, by their counts and what the events proved."""
+        pool = [0] * 5
+        for card in self.card_pool:
+            pool[card] += 1
+        return Holdings(
+            tuple(self.card_counts),
+            tuple(tuple(row) for row in self.known_cards),
+            tuple(pool),
+        )
+
     # Tiles ----------------------------------------------------------------------------
 
     def _plan_tiles(self, view: dict[str, Any], memory: Memory | None) -> None:
@@ -303,4 +364,4 @@ def determinize(
     return Determinizer(view, seat, memory).sample(rng)
 
 
-__all__ = ["Determinizer", "InconsistentView", "Memory", "determinize"]
+__all__ = ["Determinizer", "Holdings", "InconsistentView", "Memory", "determinize"]

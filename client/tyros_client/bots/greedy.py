@@ -60,8 +60,6 @@ from tyros_server.engine import (
     PAY_AT,
     PICK_PAY,
     PICK_TAKE,
-    PROPOSE_GET,
-    PROPOSE_GIVE,
     PROPOSE_TO,
     RETURNED_TILE,
     TRADE_GET,
@@ -70,19 +68,23 @@ from tyros_server.engine import (
     UNPAID_AT,
     Action,
     GameState,
+    IllegalActionError,
     answer,
     bank_draw,
     bank_pick,
     bank_trades,
     card_actions,
+    check_action,
+    covers,
     give_card,
     minus,
     plus,
     push_unchecked,
+    submultisets,
 )
 
 from .base import Bot, register
-from .determinize import Determinizer, InconsistentView, Memory
+from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import Analysis, Plan
 
 OPPONENT_WEIGHT = 0.35
@@ -95,9 +97,42 @@ ACCEPT_MARGIN = 0.15
 COUNTER_MARGIN = 0.2
 """A counter-offer must be worth this much more than an acceptable offer would be (the
 proposer may turn it down)."""
+UNSURE_COUNTER = 0.1
+"""And this much more if it asks for cards the proposer did not offer (it may lack them)."""
+TRADE_CARDS = 2
+"""The most cards each way in the trades it proposes and counters with."""
+PROPOSALS_WEIGHED = 12
+"""The offers (best for its own hand first) whose partners it weighs."""
+LIKELY_ACCEPT = 0.6
+UNLIKELY_ACCEPT = 0.1
+"""The chance an asked seat accepts when its own plan gains by the offer, or does not."""
 
 
 # Utilities ------------------------------------------------------------------------
+
+
+def bundles(hand: Sequence[int], most: int = TRADE_CARDS) -> list[CardCounts]:
+    """Every choice of 1 to ``most`` cards from ``hand``.
+
+    >>> bundles((1, 0, 0, 0, 2))
+    [(1, 0, 0, 0, 0), (0, 0, 0, 0, 1), (1, 0, 0, 0, 1), (0, 0, 0, 0, 2)]
+    """
+    capped = tuple(min(n, most) for n in hand)
+    return [b for size in range(1, most + 1) for b in submultisets(capped, size)]  # type: ignore[arg-type]
+
+
+ASKS = bundles((TRADE_CARDS,) * 5)
+"""Every choice of cards a trade offer may ask for."""
+
+
+def check_problem(state: GameState, seat: int, action: Action) -> str | None:
+    """Why the engine refuses ``action`` of ``seat`` now, or None: the one source of legality
+    for the offers and counter-offers a bot builds itself."""
+    try:
+        check_action(state, seat, action)
+    except IllegalActionError as error:
+        return str(error)
+    return None
 
 
 def utility(values: Sequence[float], seat: int, weight: float = OPPONENT_WEIGHT) -> float:
@@ -237,12 +272,21 @@ class Greedy:
     """One greedy decision for ``seat`` in a (determinized) ``state``."""
 
     def __init__(
-        self, state: GameState, seat: int, rng: random.Random, weight: float = OPPONENT_WEIGHT
+        self,
+        state: GameState,
+        seat: int,
+        rng: random.Random,
+        weight: float = OPPONENT_WEIGHT,
+        holdings: Holdings | None = None,
+        negotiate: bool = True,
     ) -> None:
         self.state = state
         self.seat = seat
         self.rng = rng
         self.weight = weight
+        self.holdings = holdings if holdings is not None else Holdings.of_state(state, seat)
+        self.negotiate = negotiate
+        """Off: offers of one card for one card only, and no counter-offers."""
         self.analysis = Analysis(state)
         self._plans: dict[int, Plan] = {}
 
@@ -353,35 +397,64 @@ class Greedy:
     def best_proposal(
         self, plan: Plan, hand: CardCounts, proposals: list[Action]
     ) -> tuple[Action | None, float]:
-        """The one-for-one offer that helps most (and some other seat may accept), its gain."""
-        unseen = [0, 0, 0, 0, 0]
-        for card in unseen_cards(self.state, self.seat):
-            unseen[card] += 1
-        now = plan.hand_value(hand)
-        best: Action | None = None
-        best_gain = 0.0
-        for action in proposals:
-            give, get = action[PROPOSE_GIVE], action[PROPOSE_GET]
-            wanted = max(range(5), key=lambda k: get[k])
-            if unseen[wanted] < 2:
-                continue
-            gain = plan.hand_value(plus(minus(hand, give), get)) - now
-            if gain > best_gain:
-                best, best_gain = action, gain
-        if best is not None:
-            best = self.addressed(best)
-        return best, best_gain
+        """The offer of one or two cards each way that is worth most, and its worth.
 
-    def addressed(self, proposal: Action) -> Action:
-        """The offer asked only of the seats that could accept it: a seat holding no card
-        (its count is public) never can; asking it would only show the offer around."""
-        hands, asked = self.state.hands, proposal[PROPOSE_TO]
-        mask = sum(
-            1 << seat for seat in range(len(hands)) if asked >> seat & 1 and sum(hands[seat])
-        )
-        if mask == 0 or mask == proposal[PROPOSE_TO]:
-            return proposal
-        return (proposal[0], mask, *proposal[PROPOSE_TO + 1 :])
+        An offer's worth is the hand's gain net of the partner's (weighted by its danger),
+        times the chance that some asked seat accepts: it is asked only of the seats that
+        could hold the cards wanted (:class:`~.determinize.Holdings`), and a seat whose own
+        plan gains by it is likely to. ``proposals`` is the engine's listed family: it only
+        says that proposing is allowed now, and to whom.
+        """
+        if not proposals:
+            return None, 0.0
+        others = proposals[0][PROPOSE_TO]
+        now = plan.hand_value(hand)
+        most = TRADE_CARDS if self.negotiate else 1
+        gains: list[tuple[float, CardCounts, CardCounts]] = []
+        for give in bundles(hand, most):
+            rest = minus(hand, give)
+            for get in ASKS if self.negotiate else ONE:
+                if not any(give[k] and get[k] for k in range(5)):
+                    gain = plan.hand_value(plus(rest, get)) - now
+                    if gain > 0.0:
+                        gains.append((gain, give, get))
+        gains.sort(key=lambda item: -item[0])
+        best: Action | None = None
+        best_worth = 0.0
+        for gain, give, get in gains[:PROPOSALS_WEIGHED]:
+            if gain <= best_worth:
+                break  # no chance or cost can lift it above the best found
+            asked, worth = self.weigh_offer(others, gain, give, get)
+            if asked and worth > best_worth:
+                best, best_worth = (K_PROPOSE, asked, *give, *get), worth
+        if best is not None and check_problem(self.state, self.seat, best) is not None:
+            return None, 0.0  # pragma: no cover - bundles come from the hand
+        return best, best_worth
+
+    def weigh_offer(
+        self, others: int, gain: float, give: CardCounts, get: CardCounts
+    ) -> tuple[int, float]:
+        """The seats to ask (a bit mask) and the offer's worth: ``gain`` net of the likeliest
+        partner's gain, times the chance that any asked seat accepts."""
+        asked = 0
+        decline = 1.0  # the chance that every asked seat turns the offer down
+        net = float("-inf")
+        for seat in range(self.state.players):
+            if not others >> seat & 1 or not self.holdings.could_give(seat, get):
+                continue
+            asked |= 1 << seat
+            theirs = self.partner_gain(seat, give, get)
+            decline *= 1.0 - (LIKELY_ACCEPT if theirs > 0.0 else UNLIKELY_ACCEPT)
+            net = max(net, gain - self.danger(seat) * max(0.0, theirs))
+        return asked, (1.0 - decline) * net if asked else 0.0
+
+    def partner_gain(self, seat: int, give: CardCounts, get: CardCounts) -> float:
+        """What ``seat``'s plan gains by receiving ``give`` for ``get``, guessed on its
+        sampled hand (holding at least ``get``: it would have to, to accept)."""
+        hand = self.state.hands[seat]
+        held = tuple(max(h, g) for h, g in zip(hand, get, strict=True))
+        plan = self.plan(seat)
+        return plan.hand_value(plus(minus(held, get), give)) - plan.hand_value(held)
 
     # Trades ------------------------------------------------------------------------
 
@@ -414,12 +487,38 @@ class Greedy:
         if answer(True) in legal and worth(trade[TRADE_GIVE], trade[TRADE_GET]) > ACCEPT_MARGIN:
             return answer(True)  # a good offer is taken as it is: a counter may lose it
         best, best_score = answer(False), ACCEPT_MARGIN
-        for action in legal:  # the listed counter-offers: one card for one card
-            if action[0] == K_COUNTER:
-                score = worth(action[COUNTER_GIVE], action[COUNTER_GET]) - COUNTER_MARGIN
-                if score > best_score:
-                    best, best_score = action, score
+        for action in self.counter_offers(legal):
+            give, get = action[COUNTER_GIVE], action[COUNTER_GET]
+            score = worth(give, get) - COUNTER_MARGIN
+            if not covers(trade[TRADE_GIVE], give):  # it asks for more than was offered
+                if not self.holdings.could_give(proposer, give):
+                    continue
+                score -= UNSURE_COUNTER
+            if score > best_score:
+                best, best_score = action, score
         return best
+
+    def counter_offers(self, legal: list[Action]) -> list[Action]:
+        """The listed counter-offers (one card for one card) and those of one or two cards
+        each way that ask for part or all of what was offered."""
+        listed = [action for action in legal if action[0] == K_COUNTER]
+        if not self.negotiate:
+            return []
+        if not listed:
+            return listed
+        trade = self.state.trade
+        assert trade is not None
+        offered = trade[TRADE_GIVE]
+        seen = set(listed)
+        for want in bundles(offered):
+            for mine in bundles(self.state.hands[self.seat]):
+                action = (K_COUNTER, *want, *mine)
+                if any(want[k] and mine[k] for k in range(5)) or action in seen:
+                    continue
+                if check_problem(self.state, self.seat, action) is None:
+                    seen.add(action)
+                    listed.append(action)
+        return listed
 
     def settle(self, legal: list[Action]) -> Action:
         """Complete with the partner whose terms (the offer's, or its counter's) help this
@@ -494,13 +593,15 @@ def greedy_action(
 class GreedyBot(Bot):
     """One-step lookahead on a determinization built from the seat's own view and events.
 
-    Options: ``opponent_weight`` (default :data:`OPPONENT_WEIGHT`).
+    Options: ``opponent_weight`` (default :data:`OPPONENT_WEIGHT`); ``negotiate`` (default
+    true; false: offers of one card for one card only and no counter-offers).
     """
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
         super().__init__(seat, rng, **options)
         self.memory = Memory(seat)
         self.weight = float(options.get("opponent_weight", OPPONENT_WEIGHT))
+        self.negotiate = options.get("negotiate", True) not in (False, "false", "0", "no", 0)
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
@@ -511,21 +612,42 @@ class GreedyBot(Bot):
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        state = sample_state(view, self.seat, self.rng, self.memory)
-        action = greedy_action(state, self.seat, legal, self.rng, self.weight)
-        if action in legal or action[0] == K_PROPOSE:
-            return action
+        determinizer = make_determinizer(view, self.seat, self.memory)
+        state = determinizer.sample(self.rng)
+        greedy = Greedy(
+            state, self.seat, self.rng, self.weight, determinizer.holdings(), self.negotiate
+        )
+        action = greedy.choose(legal)
+        if action in legal or action[0] in (K_PROPOSE, K_COUNTER):
+            return action  # offers and counter-offers it builds are checked by the engine
         return legal[0]  # pragma: no cover - every branch above picks from ``legal``
 
 
-def sample_state(
-    view: dict[str, Any], seat: int, rng: random.Random, memory: Memory | None
-) -> GameState:
-    """One determinization, without the memory if it ever contradicts the view."""
+@register("greedy-plain")
+class PlainGreedyBot(GreedyBot):
+    """``greedy`` with negotiation off: offers of one card for one card and no counter-offers
+    (the baseline the negotiating bot is measured against)."""
+
+    def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
+        super().__init__(seat, rng, **{**options, "negotiate": False})
+
+
+def make_determinizer(view: dict[str, Any], seat: int, memory: Memory | None) -> Determinizer:
+    """The seat's determinizer, without the memory if it ever contradicts the view."""
     try:
-        return Determinizer(view, seat, memory).sample(rng)
+        return Determinizer(view, seat, memory)
     except InconsistentView:
-        return Determinizer(view, seat, None).sample(rng)
+        return Determinizer(view, seat, None)
 
 
-__all__ = ["Greedy", "GreedyBot", "action_key", "greedy_action", "group_actions", "utility"]
+__all__ = [
+    "Greedy",
+    "GreedyBot",
+    "PlainGreedyBot",
+    "action_key",
+    "bundles",
+    "greedy_action",
+    "group_actions",
+    "make_determinizer",
+    "utility",
+]

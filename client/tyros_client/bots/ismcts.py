@@ -243,7 +243,7 @@ class Search:
     def _root_options(self, legal: list[Action], width: int) -> dict[Key, Action]:
         """The bot's own options at the root, ordered and trimmed by the greedy values."""
         state = self.determinizer.sample(self.rng)
-        greedy = Greedy(state, self.seat, self.rng)
+        greedy = Greedy(state, self.seat, self.rng, holdings=self.determinizer.holdings())
         phase = state.phase
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)

@@ -84,7 +84,7 @@ from .legal import (
     playable_tiles,
     seats_to_act,
 )
-from .payments import ONE, minus, plus
+from .payments import ONE, covers, minus, plus, submultisets
 from .record import RECORD_FORMAT, export_record, replay
 from .rules import RULES_VERSION, new_game, push, push_unchecked
 from .scoring import BONUS, CITY_POINTS, SHIP_POINTS, score_game
@@ -178,6 +178,7 @@ __all__ = [
     "bank_trades",
     "card_actions",
     "check_action",
+    "covers",
     "deal_unseen",
     "event_versions",
     "event_view",
@@ -195,6 +196,7 @@ __all__ = [
     "score_game",
     "seats_to_act",
     "state_from_view",
+    "submultisets",
     "unseen",
     "view",
 ]

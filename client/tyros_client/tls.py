@@ -200,7 +200,7 @@ def trust_from_options(
     parser: argparse.ArgumentParser, args: argparse.Namespace
 ) -> ServerTrust | None:
     """How to trust ``args.address`` (None for ``ws://``); bad options end in ``parser.error``."""
-    url: str = args.address
+    url: str = args.address or ""  # no address: a replay from a file
     if not url.startswith("wss://"):
         if args.cafile is not None or args.forget_pin:
             parser.error("--cafile and --forget-pin are for wss:// addresses")

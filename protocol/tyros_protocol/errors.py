@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     NO_SUCH_TABLE = "no_such_table"
     TABLE_FULL = "table_full"
     TABLE_FINISHED = "table_finished"
+    NOT_FINISHED = "not_finished"
     BAD_TOKEN = "bad_token"
     SPECTATOR = "spectator"
     NOT_STARTED = "not_started"

@@ -123,6 +123,15 @@ class ListTables(Model):
     """At most this many tables (the server may send fewer)."""
 
 
+class GetRecord(Model):
+    """Ask for a finished game's record (to replay it); any connection may, hello or not."""
+
+    type: Literal["get_record"] = "get_record"
+    id: MessageId | None = None
+    """Echoed as the answer's ``re`` (null when the message has none)."""
+    table: TableName
+
+
 class Act(Model):
     """Take an action, made for the state ``version`` the client saw."""
 
@@ -143,7 +152,9 @@ class Chat(Model):
     text: ChatText
 
 
-ClientMessage = Annotated[Hello | Resume | ListTables | Act | Chat, Field(discriminator="type")]
+ClientMessage = Annotated[
+    Hello | Resume | ListTables | GetRecord | Act | Chat, Field(discriminator="type")
+]
 
 # Server -> client: messages -------------------------------------------------------
 
@@ -199,6 +210,16 @@ class Tables(Model):
     tables: list[TableInfo]
     next: str | None = None
     """Give this as ``after`` for the next page; None when this page is the last."""
+
+
+class Record(Model):
+    """A finished game's record, as ``tyros-server export`` writes it (format
+    ``tyros-record/1``: every event with every hand, the seed revealed)."""
+
+    type: Literal["record"] = "record"
+    re: MessageId | None
+    table: TableName
+    record: dict[str, Any]
 
 
 class TableUpdate(Model):
@@ -274,7 +295,7 @@ class Error(Model):
 
 
 ServerMessage = Annotated[
-    Welcome | Tables | TableUpdate | Update | ChatLine | Accepted | Error,
+    Welcome | Tables | Record | TableUpdate | Update | ChatLine | Accepted | Error,
     Field(discriminator="type"),
 ]
 
@@ -338,6 +359,7 @@ __all__ = [
     "Event",
     "ExpandAction",
     "GameView",
+    "GetRecord",
     "GiveCardAction",
     "Hello",
     "KeepAction",
@@ -352,6 +374,7 @@ __all__ = [
     "PortLabel",
     "Prompt",
     "ProposeAction",
+    "Record",
     "Resume",
     "ReturnTileAction",
     "ScoreSheet",

@@ -24,7 +24,15 @@ from pydantic import ValidationError
 from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-from tyros_protocol.messages import CLIENT_ADAPTER, Act, Chat, Hello, ListTables, Resume
+from tyros_protocol.messages import (
+    CLIENT_ADAPTER,
+    Act,
+    Chat,
+    GetRecord,
+    Hello,
+    ListTables,
+    Resume,
+)
 
 from .chat import CHAT_BURST, CHAT_PER_SECOND, KEPT_LINES, ChatBucket, TableTalk
 from .clocks import Clocks
@@ -50,6 +58,7 @@ from .engine import (
 from .engine.state import PENDING
 from .storage import StorageError, Store, fairness, token_digest
 from .tables import Batch, ConnId, SeatSlot, Table, Undo
+from .tools import RecordUnavailable, stored_record
 
 log = logging.getLogger("tyros.session")
 
@@ -341,6 +350,8 @@ class Session:
             return [self._error(conn, re, ErrorCode.BAD_MESSAGE, "nested too deeply")]
         if isinstance(message, ListTables):
             return [Send(conn, self._tables_page(message))]
+        if isinstance(message, GetRecord):
+            return [self._record(conn, message)]
         if isinstance(message, Hello | Resume):
             if info.table is not None:
                 return [
@@ -401,6 +412,33 @@ class Session:
             "tables": [self._info_by_name(name) for name in page],
             "next": page[-1] if more and page else None,
         }
+
+    def _record(self, conn: ConnId, request: GetRecord) -> Send:
+        """A finished game's record, for a replay; an unfinished game's hands stay hidden."""
+        if request.table in self.quarantined:
+            return self._error(
+                conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
+            )
+        table = self.tables.get(request.table)
+        unfinished = self._error(
+            conn,
+            request.id,
+            ErrorCode.NOT_FINISHED,
+            "that game is not over: its record would show every hand (watch it as a "
+            "spectator instead)",
+        )
+        if table is not None and (table.state is None or table.state.score is None):
+            return unfinished
+        try:
+            record = stored_record(self.store, request.table)
+        except RecordUnavailable as exc:
+            code = ErrorCode.NO_SUCH_TABLE if table is None else ErrorCode.TABLE_UNAVAILABLE
+            return self._error(conn, request.id, code, str(exc))
+        if not record["finished"]:
+            return unfinished
+        return Send(
+            conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
+        )
 
     def _info_by_name(self, name: str) -> dict[str, Any]:
         table = self.tables.get(name)

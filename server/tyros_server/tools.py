@@ -19,6 +19,43 @@ from .engine import EngineError, Options, export_record, new_game, parse_action,
 from .storage import DatabaseLock, Store, StoreOpenError, fairness, restore, seed_commitment
 
 
+class RecordUnavailable(ValueError):
+    """A stored table that gives no record: unknown, never started, or not replayable."""
+
+
+def stored_record(store: Store, table: str) -> dict[str, Any]:
+    """A stored game as a record (as ``tyros-server export`` writes it): the engine's
+    record with the fairness proof, the decisions the server made for a seat and the
+    table talk beside it. Raises :class:`RecordUnavailable`."""
+    stored = store.load_table(table)
+    if stored is None:
+        raise RecordUnavailable(f"no table named {table!r}")
+    if len(stored.seats) < stored.options["players"]:
+        raise RecordUnavailable(f"table {table!r} never started")
+    state = new_game(Options(**stored.options))
+    try:
+        for seat, action in stored.actions:
+            push(state, seat, parse_action(action, BOARD))
+    except EngineError as exc:
+        raise RecordUnavailable(f"table {table!r} does not replay: {exc}") from exc
+    record = export_record(state, [seat.name for seat in stored.seats])
+    if stored.salt:
+        record["fairness"] = fairness(state.options.seed, stored.salt, stored.finished)
+    # Beside the record: the decisions the server made for a seat (its time ran out, or
+    # a bot played for its absent owner), by the game version each led to ...
+    record["decided_by"] = [
+        {"version": at + 1, "seat": stored.actions[at][0], "by": by}
+        for at, by in enumerate(stored.decided_by or [])
+        if by is not None
+    ]
+    # ... and the table talk, each line with the game version it was said at.
+    record["chat"] = [
+        {key: line[key] for key in ("seq", "version", "seat", "name", "audience", "text")}
+        for line in store.load_chat(table)
+    ]
+    return record
+
+
 def export_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="tyros-server export", description="Write a stored game as a JSON record."
@@ -37,35 +74,11 @@ def export_main(argv: list[str]) -> int:
             for name in store.table_names():
                 print(name)
             return 0
-        stored = store.load_table(args.table)
-        if stored is None:
-            print(f"no table named {args.table!r} in {args.db}", file=sys.stderr)
-            return 1
-        if len(stored.seats) < stored.options["players"]:
-            print(f"table {args.table!r} never started", file=sys.stderr)
-            return 1
-        state = new_game(Options(**stored.options))
         try:
-            for seat, action in stored.actions:
-                push(state, seat, parse_action(action, BOARD))
-        except EngineError as exc:
-            print(f"table {args.table!r} does not replay: {exc}", file=sys.stderr)
+            record = stored_record(store, args.table)
+        except RecordUnavailable as exc:
+            print(str(exc), file=sys.stderr)
             return 1
-        record = export_record(state, [seat.name for seat in stored.seats])
-        if stored.salt:
-            record["fairness"] = fairness(state.options.seed, stored.salt, stored.finished)
-        # Beside the record: the decisions the server made for a seat (its time ran out, or
-        # a bot played for its absent owner), by the game version each led to ...
-        record["decided_by"] = [
-            {"version": at + 1, "seat": stored.actions[at][0], "by": by}
-            for at, by in enumerate(stored.decided_by or [])
-            if by is not None
-        ]
-        # ... and the table talk, each line with the game version it was said at.
-        record["chat"] = [
-            {key: line[key] for key in ("seq", "version", "seat", "name", "audience", "text")}
-            for line in store.load_chat(args.table)
-        ]
     finally:
         store.close()
     text = json.dumps(record, indent=1)

@@ -62,8 +62,8 @@ from tyros_server.engine import (
     view,
 )
 
-CLIENT_TYPES = ("hello", "resume", "list_tables", "action", "chat")
-SERVER_TYPES = ("welcome", "tables", "table", "update", "chat", "accepted", "error")
+CLIENT_TYPES = ("hello", "resume", "list_tables", "get_record", "action", "chat")
+SERVER_TYPES = ("welcome", "tables", "record", "table", "update", "chat", "accepted", "error")
 
 # One example of every action kind, as a client sends it.
 ACTION_EXAMPLES: dict[str, tuple[dict[str, Any], type]] = {

@@ -117,8 +117,8 @@ def bundles(hand: Sequence[int], most: int = TRADE_CARDS) -> list[CardCounts]:
     >>> bundles((1, 0, 0, 0, 2))
     [(1, 0, 0, 0, 0), (0, 0, 0, 0, 1), (1, 0, 0, 0, 1), (0, 0, 0, 0, 2)]
     """
-    capped = tuple(min(n, most) for n in hand)
-    return [b for size in range(1, most + 1) for b in submultisets(capped, size)]  # type: ignore[arg-type]
+    a, b, c, d, e = (min(n, most) for n in hand)
+    return [cards for size in range(1, most + 1) for cards in submultisets((a, b, c, d, e), size)]
 
 
 ASKS = bundles((TRADE_CARDS,) * 5)
@@ -452,7 +452,8 @@ class Greedy:
         """What ``seat``'s plan gains by receiving ``give`` for ``get``, guessed on its
         sampled hand (holding at least ``get``: it would have to, to accept)."""
         hand = self.state.hands[seat]
-        held = tuple(max(h, g) for h, g in zip(hand, get, strict=True))
+        a, b, c, d, e = (max(h, g) for h, g in zip(hand, get, strict=True))
+        held = (a, b, c, d, e)
         plan = self.plan(seat)
         return plan.hand_value(plus(minus(held, get), give)) - plan.hand_value(held)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tyros_protocol.cards import counts_from_names
+from tyros_protocol.cards import CardCounts, counts_from_names
 from tyros_server.engine import (
     COUNTER_GET,
     COUNTER_GIVE,
@@ -50,7 +50,8 @@ def widened(action: Action, legal: list[Action], rng: random.Random) -> Action:
     else:
         give_at, get_at = COUNTER_GET, COUNTER_GIVE  # a counter: the seat gives its ``get``
     held = sorted({a[give_at].index(1) for a in legal if a[0] == action[0]})
-    give, get = action[give_at], action[get_at]
+    give: CardCounts = action[give_at]  # type: ignore[assignment]  # five counts
+    get: CardCounts = action[get_at]  # type: ignore[assignment]
     more = [kind for kind in held if not give[kind] and not get[kind]]
     if not more:
         return action

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import json
 import random
 import re
 import sys
@@ -47,8 +48,10 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 from tyros_server.cli import clock_setting as _clock
+from tyros_server.engine import RecordError
 
 from ..botclient import parse_address
+from ..replay import Replay, fetch_record
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
@@ -63,6 +66,8 @@ from .controls import (
 )
 from .dialog import ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
+from .replaying import USAGE as REPLAY_USAGE
+from .replaying import ReplayDriver
 from .state import ClientState, Notice
 from .style import make_style, no_color
 from .text import describe_action
@@ -116,6 +121,8 @@ class TyrosApp:
         """Command lines entered so far (tests wait for it)."""
         self.sent: list[dict[str, Any]] = []
         """Every action sent, oldest first (handy for tests and for the log)."""
+        self.replay: ReplayDriver | None = None
+        """A recorded game shown instead of a live one (``--replay``)."""
 
         self.buffer = Buffer(
             completer=CommandCompleter(self),
@@ -290,6 +297,10 @@ class TyrosApp:
         return Marks(tiles=frozenset(view.get("tiles") or ()), costs=costs, origin=origin)
 
     def panel_lines(self) -> list[tuple[str, str]]:
+        if self.replay is not None and self.replay.open:
+            # Under the log's newest line, where the panel (a log's tail) always shows them.
+            hands = [("class:log.summary", line) for line in self.replay.hand_lines()]
+            return [*[(line.style, line.text) for line in self.state.log], *hands]
         if self.panel == "legal":
             return [("", line) for line in commands.legal_lines(self.context())]
         return [(line.style, line.text) for line in self.state.log]
@@ -318,7 +329,21 @@ class TyrosApp:
         self.cleared_at = self.state.clock()
         self.local = None
         self.lines_run += 1
+        if self.replay is not None:
+            done = self.replay.command(line)
+            if done is None:
+                self.on_state_change()
+                return False
+            if isinstance(done, str):
+                self.local = Notice(done, self.state.clock())
+                return True
         result = commands.parse(line, self.context())
+        if self.replay is not None and not isinstance(result, Local):
+            self.local = Notice(
+                "this is a replay: nothing is played or said (" + REPLAY_USAGE + ")",
+                self.state.clock(),
+            )
+            return True
         if isinstance(result, Act):
             self.send(result.action)
             return False
@@ -553,7 +578,32 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="tyros-client", description="Play Tyros in the terminal against a tyros-server."
     )
     parser.add_argument(
-        "address", type=parse_address, help="HOST:PORT (ws://) or wss://HOST:PORT of a tyros-server"
+        "address",
+        type=parse_address,
+        nargs="?",
+        help="HOST:PORT (ws://) or wss://HOST:PORT of a tyros-server (not for --replay FILE)",
+    )
+    parser.add_argument(
+        "--replay",
+        metavar="FILE|TABLE",
+        default=None,
+        help="watch a recorded game move by move: a record FILE (tyros-arena --record, "
+        "tyros-server export), or with HOST:PORT a finished TABLE of that server",
+    )
+    parser.add_argument(
+        "--review",
+        metavar="FILE",
+        default=None,
+        help="with --replay: a review (tyros-review --json) whose marks show beside its "
+        "seat's decisions",
+    )
+    parser.add_argument(
+        "--as",
+        dest="viewer",
+        default="A",
+        metavar="SEAT",
+        help="with --replay: the seat to see the game as first (A-D, or 'spectator'; F6 "
+        "changes it)",
     )
     parser.add_argument("--name", default=None, help="your name at the table (default: login)")
     parser.add_argument("--table", default="table", help="table to join or create")
@@ -591,6 +641,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     add_trust_options(parser)
     args = parser.parse_args(argv)
+    if args.address is None and args.replay is None:
+        parser.error("give the server's HOST:PORT (or --replay FILE to watch a record)")
+    if args.review is not None and args.replay is None:
+        parser.error("--review goes with --replay")
     if args.name is not None and not _NAME_OK.match(args.name):
         parser.error("a name has 1 to 32 printable characters")
     if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", args.table):
@@ -634,6 +688,8 @@ def build(
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.replay is not None:
+        return replay_main(args)
     options = JoinOptions(
         players=args.players,
         setup=args.setup,
@@ -665,7 +721,66 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["TyrosApp", "build", "main", "run_client"]
+def build_replay(
+    replay: Replay,
+    *,
+    viewer: int | None = 0,
+    review: dict[str, Any] | None = None,
+    colour: bool | None = None,
+    title: str = "replay",
+) -> TyrosApp:
+    """A screen showing a recorded game (nothing connected)."""
+    state = ClientState("replay", title, "you", spectate=viewer is None)
+    ui = TyrosApp(state, colour=colour)
+    ui.replay = ReplayDriver(replay, state, viewer, review)
+    ui.score_dismissed = True  # the sheet opens only on 'score' or at the end
+    return ui
+
+
+def replay_main(args: argparse.Namespace) -> int:
+    """``tyros-client --replay FILE`` (or ``HOST:PORT --replay TABLE``)."""
+    try:
+        if args.address is None:
+            record = load_json(args.replay, "record")
+        else:
+            record = asyncio.run(fetch_record(args.address, args.replay, args.trust))
+        review = load_json(args.review, "review") if args.review else None
+        replay = Replay(record)
+        viewer = parse_viewer(args.viewer, replay.players)
+    except (OSError, ValueError, RecordError) as exc:
+        print(f"tyros-client: cannot replay {args.replay}: {exc}", file=sys.stderr)
+        return 1
+    ui = build_replay(replay, viewer=viewer, review=review, title=str(args.replay))
+    try:
+        ui.application.run()
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+def load_json(path: str, what: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as file:
+        data = json.load(file)
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} is not a {what} (a JSON object)")
+    return data
+
+
+def parse_viewer(text: str, players: int) -> int | None:
+    """``A``-``D`` as a seat, ``spectator`` as None.
+
+    >>> parse_viewer("b", 4), parse_viewer("spectator", 3)
+    (1, None)
+    """
+    word = text.strip().lower()
+    if word in ("spectator", "none", "-"):
+        return None
+    if len(word) == 1 and 0 <= ord(word) - ord("a") < players:
+        return ord(word) - ord("a")
+    raise ValueError(f"--as takes a seat letter A to {chr(ord('A') + players - 1)} or spectator")
+
+
+__all__ = ["TyrosApp", "build", "build_replay", "main", "run_client"]
 
 
 if __name__ == "__main__":

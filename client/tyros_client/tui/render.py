@@ -209,6 +209,8 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
         newest = max(notices, key=lambda n: n.at)
         style = "class:message.error" if newest.error else "class:message.info"
         return [(style, f" {newest.text}")]
+    if ui.replay is not None:
+        return [("class:message.info", " " + ui.replay.status())]
     if not state.connected:
         return [("class:message.error", f" {state.connection}")]
     if state.prompt:

@@ -65,11 +65,15 @@ def _chance_outcomes(
     return script
 
 
-def replay(record: dict[str, Any], board: Board = BOARD) -> GameState:
+def replay(
+    record: dict[str, Any], board: Board = BOARD, snapshots: list[GameState] | None = None
+) -> GameState:
     """Play a record's shuffles and decisions through the engine; check every event.
 
     Raises :class:`RecordError` if the record is malformed, holds an illegal
-    decision, or if the engine's events differ from the recorded ones.
+    decision, or if the engine's events differ from the recorded ones. With
+    ``snapshots``, a copy of the state (without its log) is appended to it after the
+    deal and after each decision.
     """
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a {RECORD_FORMAT} document")
@@ -80,9 +84,13 @@ def replay(record: dict[str, Any], board: Board = BOARD) -> GameState:
         options = Options(**record["options"])
         script = _chance_outcomes(events, board, options.starting_seat is None)
         state = new_game(options, board, script=script)
+        if snapshots is not None:
+            snapshots.append(state.copy())
         for event in events:
             if event.get("type") == "action":
                 push(state, event["seat"], parse_action(event["action"], board))
+                if snapshots is not None:
+                    snapshots.append(state.copy())
         if state.script:
             raise RecordError("the record holds chance outcomes the game never used")
         state.script = None  # from here on, chance comes from the seed again

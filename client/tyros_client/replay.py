@@ -1,0 +1,198 @@
+"""A recorded game, step by step, as any seat saw it: the model behind ``--replay``.
+
+A :class:`Replay` plays a record (``tyros-arena --record``, ``tyros-server export``)
+through the engine once, checking every event (:func:`~tyros_server.engine.replay`), and
+keeps the state after each decision. A *position* is a number of events shown, from 0
+(nothing yet) to all of them; the state at a position is the one after the last decision
+among those events. What a seat sees there is exactly what it saw in the game: the
+engine's :func:`~tyros_server.engine.view` of that state and the
+:func:`~tyros_server.engine.event_view` of each event shown, through the one gate for
+hidden information. A finished game may also be shown with every hand open.
+
+>>> from tyros_client.arena import play_game
+>>> from tyros_server.engine import export_record
+>>> game = play_game(["random"] * 3, seed=4)
+>>> replay = Replay(export_record(game.state))
+>>> replay.decisions == game.state.version, replay.end == len(game.state.log)
+(True, True)
+>>> replay.view(replay.end, 0)["score"] == game.state.score
+True
+>>> replay.next_decision(0) > 0, replay.previous_decision(replay.end) < replay.end
+(True, True)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import json
+from typing import Any
+
+from tyros_protocol.board import BOARD, Board
+from tyros_server.engine import GameState, RecordError, event_view, replay, view
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
+
+from .connection import MAX_FRAME
+from .tls import CertificateRefused, ServerTrust
+
+Viewer = int | None
+"""A seat, or None for a spectator."""
+
+
+class Replay:
+    """A record's states after each decision, and its events, to show at any position."""
+
+    def __init__(self, record: dict[str, Any], board: Board = BOARD) -> None:
+        self.states: list[GameState] = []
+        # Raises RecordError unless every event checks out.
+        final = replay(record, board, snapshots=self.states)
+        assert final.log is not None
+        self.record = record
+        self.events: list[dict[str, Any]] = list(final.log)
+        self.players = final.players
+        self.names = [str(p.get("name", f"seat {p.get('seat')}")) for p in record["players"]]
+        self.finished = final.score is not None
+        self.action_at = [at for at, e in enumerate(self.events) if e.get("type") == "action"]
+        """The index of each decision's event, in order."""
+        self.round_at = [at for at, e in enumerate(self.events) if e.get("type") == "round_start"]
+        if len(self.states) != len(self.action_at) + 1:
+            raise RecordError("the record's decisions and its states do not match")
+
+    # Positions ---------------------------------------------------------------------
+
+    @property
+    def end(self) -> int:
+        """The last position: every event shown."""
+        return len(self.events)
+
+    @property
+    def decisions(self) -> int:
+        return len(self.action_at)
+
+    def decisions_before(self, position: int) -> int:
+        """How many decisions the first ``position`` events hold."""
+        return bisect.bisect_left(self.action_at, position)
+
+    def state(self, position: int) -> GameState:
+        """The game after the last decision shown at ``position``."""
+        return self.states[self.decisions_before(self.clamp(position))]
+
+    def clamp(self, position: int) -> int:
+        return max(0, min(self.end, position))
+
+    def at_decision(self, decision: int) -> int:
+        """The position that shows decision number ``decision`` (1 is the first) and what
+        followed from it, up to the next decision."""
+        if decision <= 0:
+            return self.action_at[0] if self.action_at else self.end
+        if decision >= self.decisions:
+            return self.end
+        return self.action_at[decision]
+
+    def next_decision(self, position: int) -> int:
+        """The position just after the next decision: it and its consequences shown."""
+        return self.at_decision(self.decisions_before(self.clamp(position)) + 1)
+
+    def previous_decision(self, position: int) -> int:
+        done = self.decisions_before(self.clamp(position))
+        if position > self.at_decision(done):  # partway: back to where this decision began
+            return self.at_decision(done)
+        return self.at_decision(done - 1) if done > 1 else self.at_decision(0)
+
+    def next_turn(self, position: int) -> int:
+        """The position just after the next decision by another seat than the last one."""
+        seat = self._last_seat(position)
+        at = self.next_decision(position)
+        while at < self.end and self._last_seat(at) == seat:
+            at = self.next_decision(at)
+        return at
+
+    def previous_turn(self, position: int) -> int:
+        at = self.previous_decision(position)
+        seat = self._last_seat(at)
+        while at > 0 and self._last_seat(self.previous_decision(at)) == seat:
+            before = self.previous_decision(at)
+            if before == at:
+                break
+            at = before
+        return at
+
+    def next_round(self, position: int) -> int:
+        found = bisect.bisect_right(self.round_at, self.clamp(position))
+        return self.round_at[found] + 1 if found < len(self.round_at) else self.end
+
+    def previous_round(self, position: int) -> int:
+        found = bisect.bisect_left(self.round_at, self.clamp(position) - 1) - 1
+        return self.round_at[found] + 1 if found >= 0 else 0
+
+    def _last_seat(self, position: int) -> int | None:
+        done = self.decisions_before(position)
+        return self.events[self.action_at[done - 1]]["seat"] if done else None
+
+    # What a seat saw ---------------------------------------------------------------
+
+    def view(self, position: int, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` saw of the game at ``position`` (the engine's view)."""
+        return view(self.state(position), viewer)
+
+    def events_seen(self, position: int, viewer: Viewer) -> list[dict[str, Any]]:
+        """The first ``position`` events as ``viewer`` saw them, with their versions."""
+        out = []
+        version = 0
+        for event in self.events[: self.clamp(position)]:
+            if event.get("type") == "action":
+                version += 1
+            seen = event_view(event, viewer, version)
+            if seen is not None:
+                out.append(seen)
+        return out
+
+    def hands(self, position: int) -> list[dict[str, Any]]:
+        """Every seat's cards and tiles at ``position``, for a finished game's open replay."""
+        if not self.finished:
+            raise RecordError("hands are shown open only once the game is over")
+        state = self.state(position)
+        return [
+            {
+                "seat": seat,
+                "hand": view(state, seat)["hand"],
+                "tiles": view(state, seat)["tiles"],
+            }
+            for seat in range(self.players)
+        ]
+
+
+async def fetch_record(url: str, table: str, trust: ServerTrust | None = None) -> dict[str, Any]:
+    """A finished game's record from a tyros-server (``get_record``); a ValueError says why
+    not (an unfinished game's record would show every hand: watch it as a spectator)."""
+    tls: dict[str, Any] = {} if trust is None else {"ssl": trust.context}
+    try:
+        async with connect(url, max_size=MAX_FRAME, open_timeout=10, **tls) as ws:
+            if trust is not None:
+                ssl_object = ws.transport.get_extra_info("ssl_object")
+                der = None if ssl_object is None else ssl_object.getpeercert(binary_form=True)
+                try:
+                    trust.check(der)
+                except CertificateRefused as exc:
+                    raise ValueError(str(exc)) from exc
+            await ws.send(json.dumps({"type": "get_record", "id": 1, "table": table}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), RECORD_TIMEOUT))
+                if message.get("re") != 1:
+                    continue
+                if message.get("type") == "record":
+                    record = message.get("record")
+                    if not isinstance(record, dict):
+                        raise ValueError("the server sent no record")
+                    return record
+                raise ValueError(f"the server says: {message.get('message', message)}")
+    except (OSError, TimeoutError, WebSocketException) as exc:
+        raise ValueError(f"cannot reach {url}: {exc}") from exc
+
+
+RECORD_TIMEOUT = 30.0
+"""Seconds to wait for the server's answer (it replays the game to write the record)."""
+
+
+__all__ = ["Replay", "Viewer", "fetch_record"]

@@ -1,0 +1,248 @@
+"""``tyros-client --replay``: a recorded game in the same screen as a live one.
+
+A :class:`ReplayDriver` moves through a :class:`~tyros_client.replay.Replay` and shows
+each position to the screen's :class:`~.state.ClientState` exactly as the server would
+have: the seat's view and the events as that seat saw them, so the map, the hand line,
+the table and the log are the live game's. Nothing is sent anywhere.
+
+Keys (with an empty command line): Right / Left one decision, ``.`` / ``,`` one event,
+Down / Up one turn (to the next seat's decisions), ``]`` / ``[`` one round, Home / End the
+start and the end, F6 the next seat to see the game as (then a spectator), F7 every hand
+open (a finished game only). Commands: ``next``, ``back``, ``turn``, ``round``, ``start``,
+``end``, ``goto N`` (decision N), ``seat B`` (or ``seat spectator``), ``open``, ``marks``
+(the review's costliest decisions). A review (``tyros-review --json``) given with
+``--review`` marks its seat's decisions: the message line says what the search thought
+of the decision just shown.
+
+>>> from tyros_client.arena import play_game
+>>> from tyros_server.engine import export_record
+>>> from tyros_client.replay import Replay
+>>> from .state import ClientState
+>>> state = ClientState("replay", "game", "you")
+>>> driver = ReplayDriver(Replay(export_record(play_game(["random"] * 3, seed=4).state)), state)
+>>> driver.command("end"), driver.position == driver.replay.end, state.over
+(None, True, True)
+>>> driver.command("seat C"), state.seat, state.view["viewer"]
+(None, 2, 2)
+>>> driver.command("goto x")
+'goto takes a decision number, 1 to 440'
+>>> driver.command("pass") is NOT_MINE
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tyros_protocol.cards import CARD_NAMES
+
+from ..replay import Replay, Viewer
+from .state import ClientState
+from .text import letter
+
+USAGE = "replay commands: next, back, turn, round, start, end, goto N, seat X, open, marks"
+KEYS = "<- -> decision  , . event  Up Down turn  [ ] round  F6 seat  F7 hands"
+NOT_MINE = object()
+""":meth:`ReplayDriver.command` returns it for a line that is no replay command."""
+
+
+class ReplayDriver:
+    """Where a replay stands, as whom it is seen, and the screen's state it feeds."""
+
+    def __init__(
+        self,
+        replay: Replay,
+        state: ClientState,
+        viewer: Viewer = 0,
+        review: dict[str, Any] | None = None,
+    ) -> None:
+        self.replay = replay
+        self.state = state
+        self.viewer = viewer
+        self.open = False
+        self.marks: dict[int, dict[str, Any]] = {}
+        """Review marks by decision number (1 is the first decision)."""
+        self.review_seat: int | None = None
+        if review is not None:
+            self.review_seat = int(review["seat"])
+            self.marks = {int(d["decision"]): d for d in review.get("decisions", [])}
+        self.position = replay.at_decision(0)  # the deal shown, before the first decision
+        state.connected = True
+        state.connection = "replay"
+        self.show()
+
+    # Moving ----------------------------------------------------------------------
+
+    def go(self, position: int) -> None:
+        self.position = self.replay.clamp(position)
+        self.show()
+
+    def step(self, how: str, forward: bool) -> None:
+        """One decision, event, turn or round forward or back."""
+        replay, at = self.replay, self.position
+        moves = {
+            "decision": (replay.next_decision, replay.previous_decision),
+            "turn": (replay.next_turn, replay.previous_turn),
+            "round": (replay.next_round, replay.previous_round),
+        }
+        if how == "event":
+            self.go(at + (1 if forward else -1))
+        else:
+            ahead, back = moves[how]
+            self.go(ahead(at) if forward else back(at))
+
+    def next_viewer(self) -> None:
+        """F6: the next seat, then a spectator, then the first seat again."""
+        order: list[Viewer] = [*range(self.replay.players), None]
+        self.viewer = order[(order.index(self.viewer) + 1) % len(order)]
+        self.show()
+
+    def toggle_open(self) -> str | None:
+        """F7: every hand open (a finished game only); a refusal's reason otherwise."""
+        if not self.replay.finished:
+            return "hands are shown open only in a finished game's replay"
+        self.open = not self.open
+        self.show()
+        return None
+
+    def command(self, line: str) -> str | object | None:
+        """Act on a replay command: None when done, a reason when refused, or
+        :data:`NOT_MINE` for a line that is not a replay command (help, quit, score...)."""
+        words = line.strip().split()
+        if not words:
+            return USAGE
+        head, rest = words[0].lower(), words[1:]
+        simple = {
+            "next": ("decision", True),
+            "n": ("decision", True),
+            "back": ("decision", False),
+            "b": ("decision", False),
+            "turn": ("turn", True),
+            "round": ("round", True),
+        }
+        if head in simple:
+            how, forward = simple[head]
+            if rest and rest[0] in ("back", "-"):
+                forward = False
+            self.step(how, forward)
+        elif head == "start":
+            self.go(self.replay.at_decision(0))
+        elif head == "end":
+            self.go(self.replay.end)
+        elif head == "goto":
+            if len(rest) != 1 or not rest[0].isdigit():
+                return f"goto takes a decision number, 1 to {self.replay.decisions}"
+            self.go(self.replay.at_decision(int(rest[0])))
+        elif head == "seat":
+            return self._seat(rest)
+        elif head == "open":
+            return self.toggle_open()
+        elif head == "marks":
+            self.state.note(self.marks_line(), error=False)
+        else:
+            return NOT_MINE  # help, quit, score...; or a play command, refused by the screen
+        return None
+
+    def _seat(self, rest: list[str]) -> str | None:
+        players = self.replay.players
+        if len(rest) != 1:
+            return "seat takes a letter (A to " + letter(players - 1) + ") or 'spectator'"
+        word = rest[0].lower()
+        if word in ("spectator", "none", "-"):
+            self.viewer = None
+        elif len(word) == 1 and 0 <= ord(word) - ord("a") < players:
+            self.viewer = ord(word) - ord("a")
+        else:
+            return "seat takes a letter (A to " + letter(players - 1) + ") or 'spectator'"
+        self.show()
+        return None
+
+    # Showing ---------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Feed the screen's state the position as the viewer saw it."""
+        replay, state, at = self.replay, self.state, self.position
+        finished = replay.finished and at >= replay.end
+        state.seat = self.viewer
+        state.spectate = self.viewer is None
+        state.handle(
+            {
+                "type": "table",
+                "table": {
+                    "name": state.table,
+                    "players": replay.players,
+                    "started": True,
+                    "finished": finished,
+                    "seats": [
+                        {"seat": seat, "name": name, "connected": True, "bot": False}
+                        for seat, name in enumerate(replay.names)
+                    ],
+                },
+            }
+        )
+        view = replay.view(at, self.viewer)
+        state.resync = True
+        state.seen_version = -1
+        state.handle(
+            {
+                "type": "update",
+                "version": view.get("version", 0),
+                "view": view,
+                "events": replay.events_seen(at, self.viewer),
+                "prompt": None,
+            }
+        )
+
+    def hand_lines(self) -> list[str]:
+        """Every hand, for the open replay's panel."""
+        lines = []
+        for row in self.replay.hands(self.position):
+            seat = row["seat"]
+            cards = " ".join(_short(name) for name in row["hand"]) or "no cards"
+            tiles = " ".join(row["tiles"]) or "no tiles"
+            lines.append(f"{letter(seat)} {self.replay.names[seat]}: {cards} | tiles {tiles}")
+        return lines
+
+    def status(self) -> str:
+        """The message line: where the replay stands, as whom, and the review's mark."""
+        replay = self.replay
+        done = replay.decisions_before(self.position)
+        who = "a spectator" if self.viewer is None else f"{letter(self.viewer)}"
+        view = self.state.view or {}
+        where = f"round {view.get('round', '?')}"
+        text = f"replay: decision {done}/{replay.decisions}, {where}, seen as {who}"
+        mark = self.marks.get(done)
+        if mark is not None:
+            text += " | " + mark_text(mark)
+        elif self.open:
+            text += ", hands open"
+        return text + "  (" + KEYS + ")"
+
+    def marks_line(self) -> str:
+        if not self.marks:
+            return "no review loaded (tyros-review FILE --seat A --json > review.json; --review)"
+        costly = sorted(self.marks.values(), key=lambda d: -float(d.get("cost", 0.0)))[:3]
+        parts = [f"#{d['decision']} cost {float(d['cost']):.1f}" for d in costly]
+        return "costliest decisions: " + ", ".join(parts) + " (goto N shows one)"
+
+
+def mark_text(mark: dict[str, Any]) -> str:
+    """The review's word on one decision.
+
+    >>> mark_text({"cost": 0.0, "spread": 0.4, "played": "pass", "best": "pass"})
+    'review: best found (spread 0.4)'
+    >>> mark_text({"cost": 2.5, "spread": 0.8, "played": "pass", "best": "ship in 23"})
+    'review: costs 2.5 points (+/- 0.8); best found: ship in 23'
+    """
+    cost = float(mark.get("cost", 0.0))
+    spread = float(mark.get("spread", 0.0))
+    if cost <= 0.05:
+        return f"review: best found (spread {spread:.1f})"
+    return f"review: costs {cost:.1f} points (+/- {spread:.1f}); best found: {mark.get('best')}"
+
+
+def _short(name: str) -> str:
+    return name[0] if name in CARD_NAMES else name
+
+
+__all__ = ["NOT_MINE", "ReplayDriver", "mark_text"]

@@ -1,0 +1,216 @@
+"""Replays: the model (:mod:`tyros_client.replay`) and the real screen driven by keys."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from tyros_client.bots import make_bot
+from tyros_client.replay import Replay
+from tyros_client.tui.app import build_replay, main, parse_args
+from tyros_server.engine import (
+    Options,
+    Phase,
+    RecordError,
+    event_view,
+    export_record,
+    legal_actions,
+    new_game,
+    push,
+    seats_to_act,
+    view,
+)
+
+from tests.client.test_tui_app import Terminal, on_screen, screen, until
+
+
+class Played:
+    """A game played here decision by decision, with what each viewer saw along the way."""
+
+    def __init__(self, seed: int, decisions: int | None = None) -> None:
+        self.state = new_game(Options(players=4, seed=seed))
+        bots = [make_bot(name, s, random.Random(seed + s)) for s, name in enumerate(STRATEGIES)]
+        self.views: dict[int, list[dict[str, Any]]] = {}
+        done = 0
+        while self.state.phase != Phase.OVER and (decisions is None or done < decisions):
+            seat = seats_to_act(self.state)[0]
+            legal = legal_actions(self.state, seat)
+            push(self.state, seat, bots[seat].choose(view(self.state, seat), legal))
+            done += 1
+            if done % 37 == 0:
+                self.views[done] = [view(self.state, v) for v in (0, 1, 2, 3, None)]
+
+
+STRATEGIES = ["greedy", "random", "random", "random"]
+
+
+@pytest.fixture(scope="module")
+def played() -> Played:
+    return Played(seed=11)
+
+
+@pytest.fixture(scope="module")
+def record(played: Played) -> dict[str, Any]:
+    return export_record(played.state)
+
+
+@pytest.fixture(scope="module")
+def replayed(record: dict[str, Any]) -> Replay:
+    return Replay(record)
+
+
+def test_a_replay_reaches_the_recorded_score_sheet(
+    record: dict[str, Any], replayed: Replay
+) -> None:
+    assert replayed.finished
+    assert replayed.view(replayed.end, 0)["score"] == record["score"]
+    assert replayed.view(replayed.end, None)["score"] == record["score"]
+
+
+def test_each_seat_sees_at_each_point_exactly_what_it_saw_in_the_game(
+    played: Played, replayed: Replay
+) -> None:
+    assert played.views and replayed.decisions == played.state.version
+    for decisions, seen in played.views.items():
+        position = replayed.at_decision(decisions)  # decision N and what followed from it
+        assert replayed.decisions_before(position) == decisions
+        for viewer, expected in zip((0, 1, 2, 3, None), seen, strict=True):
+            shown = replayed.view(position, viewer)
+            assert shown == expected
+            if viewer is not None:  # no other seat's hand: the view has its own only
+                assert shown["hand"] == expected["hand"]
+    log = played.state.log or []
+    for viewer in (0, 2, None):  # the events through the engine's gate, with versions
+        seen = replayed.events_seen(replayed.end, viewer)
+        gated = [e for e in (event_view(e, viewer) for e in log) if e is not None]
+        assert [{k: v for k, v in e.items() if k != "version"} for e in seen] == gated
+
+
+def test_stepping_back_and_forth_gives_identical_views(replayed: Replay) -> None:
+    at = replayed.at_decision(0)
+    forward = []
+    for _ in range(60):
+        at = replayed.next_decision(at)
+        forward.append((at, replayed.view(at, 1), replayed.events_seen(at, 1)))
+    for at_then, view_then, events_then in reversed(forward):
+        assert replayed.next_decision(replayed.previous_decision(at_then)) == at_then
+        assert replayed.view(at_then, 1) == view_then
+        assert replayed.events_seen(at_then, 1) == events_then
+
+
+def test_turns_rounds_and_events_move_as_named(replayed: Replay) -> None:
+    start = replayed.at_decision(0)
+    assert replayed.previous_decision(start) == start
+    turn = replayed.next_turn(start)
+    seats = {
+        replayed.events[a]["seat"] for a in replayed.action_at[: replayed.decisions_before(turn)]
+    }
+    assert len(seats) == 1  # one seat's decisions, then the next seat's
+    assert replayed.previous_turn(turn) <= start or replayed.previous_turn(turn) < turn
+    second_round = replayed.next_round(start)
+    assert replayed.events[second_round - 1]["type"] == "round_start"
+    assert replayed.previous_round(second_round) < second_round
+    assert replayed.clamp(-5) == 0 and replayed.clamp(10**9) == replayed.end
+
+
+def test_hands_are_open_only_for_a_finished_game(replayed: Replay) -> None:
+    rows = replayed.hands(replayed.at_decision(10))
+    assert [row["seat"] for row in rows] == list(range(4))
+    unfinished = Replay(export_record(Played(seed=12, decisions=40).state))
+    assert not unfinished.finished and unfinished.decisions == 40
+    with pytest.raises(RecordError, match="over"):
+        unfinished.hands(0)
+
+
+def test_a_damaged_record_is_refused() -> None:
+    with pytest.raises(RecordError):
+        Replay({"format": "tyros-record/1", "events": "nope"})
+
+
+def test_the_command_line_needs_an_address_or_a_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        parse_args([])
+    assert "--replay FILE" in capsys.readouterr().err
+    broken = tmp_path / "broken.json"
+    broken.write_text("{}")
+    assert main(["--replay", str(broken)]) == 1
+    assert "cannot replay" in capsys.readouterr().err
+
+
+async def test_the_replay_screen_by_keys(record: dict[str, Any], replayed: Replay) -> None:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=Terminal(30, 100)):
+        ui = build_replay(replayed, viewer=0, colour=False)
+        task = asyncio.create_task(ui.application.run_async())
+        try:
+            text = await on_screen(ui, "replay: decision 0/")
+            assert "seen as A" in text
+            pipe.send_text("\x1b[C")  # Right: one decision
+            await on_screen(ui, "replay: decision 1/")
+            for _ in range(5):
+                pipe.send_text("\x1b[C")
+            await on_screen(ui, "replay: decision 6/")
+            pipe.send_text("\x1b[D")  # Left: one back
+            await on_screen(ui, "replay: decision 5/")
+            pipe.send_text("\x1b[17~")  # F6: seen as B
+            await on_screen(ui, "seen as B")
+            assert ui.state.view["viewer"] == 1 and ui.state.seat == 1
+            assert ui.state.view["hand"] == replayed.view(ui.replay.position, 1)["hand"]
+            pipe.send_text("goto 200\r")
+            await on_screen(ui, "replay: decision 200/")
+            pipe.send_text("pass\r")  # nothing is played in a replay
+            await on_screen(ui, "this is a replay")
+            pipe.send_text("\x15")  # Ctrl-U clears the refused line
+            pipe.send_text("\x1b[18~")  # F7: every hand open
+            await until(lambda: ui.replay.open, "hands open")
+            text = await on_screen(ui, "| tiles")
+            for name in replayed.names:
+                assert name in text
+            pipe.send_text("end\r")
+            await on_screen(ui, f"replay: decision {replayed.decisions}/")
+            await until(lambda: ui.state.over, "the end")
+        finally:
+            ui.application.exit()
+            await task
+    assert json.dumps(record)  # the record was not changed by watching it
+    assert "Traceback" not in screen(ui)
+
+
+async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one_is_not(
+    tmp_path: Path,
+) -> None:
+    from tyros_client.botclient import BotRun, play_bot
+    from tyros_client.replay import fetch_record
+    from tyros_protocol import PROTOCOL_VERSION
+    from websockets.asyncio.client import connect
+
+    from tests.client.test_tui_app import server
+
+    async with server(tmp_path) as running:
+        url = f"ws://127.0.0.1:{running.port}"
+        runs = [
+            BotRun(url=url, table="done", name=f"bot{i}", strategy="random", players=3, seed=5)
+            for i in range(3)
+        ]
+        # A game not over gives no record: it would show every hand.
+        async with connect(url) as waiting:
+            hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": "waiting"}
+            await waiting.send(json.dumps({**hello, "name": "Ann", "players": 3}))
+            assert json.loads(await waiting.recv())["type"] == "welcome"
+            with pytest.raises(ValueError, match="not over"):
+                await fetch_record(url, "waiting")
+        await asyncio.gather(*(play_bot(run, random.Random(i)) for i, run in enumerate(runs)))
+        record = await fetch_record(url, "done")
+        replay = Replay(record)
+        assert replay.finished
+        assert sorted(p["name"] for p in record["players"]) == ["bot0", "bot1", "bot2"]
+        assert record["score"] == replay.view(replay.end, None)["score"]
+        with pytest.raises(ValueError, match="no table named 'nobody'"):
+            await fetch_record(url, "nobody")

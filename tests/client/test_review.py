@@ -1,0 +1,72 @@
+"""The review (``tyros-review``) and the weighing of options it shares with the hints."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tyros_client.arena import play_game
+from tyros_client.review import main, review_record, weigh_options
+from tyros_server.engine import export_record, legal_actions, view
+
+from tests.client.bot_games import twin_positions
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return export_record(play_game(["greedy", "random", "random"], seed=8).state)
+
+
+def test_a_seeded_review_with_an_iteration_budget_is_stable(record: dict[str, Any]) -> None:
+    first = review_record(record, seat=0, iterations=3).to_json()
+    second = review_record(record, seat=0, iterations=3).to_json()
+    first.pop("seconds"), second.pop("seconds")
+    assert first == second
+    decisions = first["decisions"]
+    assert decisions and first["phases"]
+    seats = {e["seat"] for e in record["events"] if e.get("type") == "action"}
+    assert seats == {0, 1, 2}
+    actions = [e for e in record["events"] if e.get("type") == "action"]
+    for d in decisions:  # each reviewed decision is one the seat made
+        assert actions[d["decision"] - 1]["seat"] == 0
+        assert d["cost"] >= 0 and d["spread"] >= 0
+        assert 1 <= len(d["options"]) <= 3
+        values = [o["value"] for o in d["options"]]
+        assert values == sorted(values, reverse=True)
+    assert len(decisions) + first["forced"] == sum(1 for e in actions if e["seat"] == 0)
+    costliest = sorted(decisions, key=lambda d: -d["cost"])[:3]
+    assert first["costliest"] == [d["decision"] for d in costliest]
+    assert review_record(record, seat=0, iterations=3, seed=2).to_json()["decisions"] != decisions
+
+
+def test_it_weighs_options_from_the_seats_view_alone() -> None:
+    """Two games that differ only in what seat 0 cannot see are weighed alike."""
+    first, second = twin_positions()
+    assert view(first, 0) == view(second, 0)
+    results = [
+        weigh_options(view(s, 0), 0, legal_actions(s, 0), None, random.Random(4), iterations=4)
+        for s in (first, second)
+    ]
+    assert results[0] == results[1]
+    weighed, used = results[0]
+    assert used == 4 and all(len(values) == 4 for _, values in weighed)
+
+
+def test_the_command_line_writes_text_or_json(
+    record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert main([str(path), "--seat", "B", "--iterations", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "The three costliest decisions:" in text and "By phase:" in text
+    assert main([str(path), "--seat", "B", "--iterations", "2", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    assert review["seat"] == 1 and review["budget"]["iterations"] == 2
+    assert main([str(path), "--seat", "D"]) == 1  # a 3-player game
+    assert "seats A to C" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([str(path), "--seat", "B", "--iterations", "1"])

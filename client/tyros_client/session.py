@@ -125,6 +125,8 @@ class Join:
     clock: tuple[int, int] | None = None
     """(decision, reserve) seconds for the table's clock, if it is created (None: the
     server's default)."""
+    hints: bool | None = None
+    """Whether players may ask for hints, if the table is created (None: yes)."""
 
 
 # Messages, built from the protocol's models ---------------------------------------------
@@ -146,6 +148,7 @@ def hello_message(join: Join, msg_id: int = 0) -> dict[str, Any]:
         "seed": join.seed,
         "trade_seconds": join.trade_seconds,
         "spectate": join.spectate,
+        "hints": join.hints,
         "clock": None
         if join.clock is None
         else {"decision": join.clock[0], "reserve": join.clock[1]},
@@ -328,6 +331,14 @@ class ClientSession:
         if not self.joined:
             return False
         self._queue({"type": "chat", "id": next(self._ids), "text": text})
+        return True
+
+    def send_hint(self, version: int) -> bool:
+        """Tell the server this seat asks for a hint at ``version`` (it marks the decision
+        in the record); False if not joined."""
+        if not self.joined:
+            return False
+        self._queue({"type": "hint", "id": next(self._ids), "version": version})
         return True
 
     # Receiving ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ class ErrorCode(StrEnum):
     TABLE_FULL = "table_full"
     TABLE_FINISHED = "table_finished"
     NOT_FINISHED = "not_finished"
+    HINTS_OFF = "hints_off"
     BAD_TOKEN = "bad_token"
     SPECTATOR = "spectator"
     NOT_STARTED = "not_started"

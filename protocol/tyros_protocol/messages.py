@@ -98,6 +98,8 @@ class Hello(Model):
     """How long asked seats have to answer a trade offer (no answer = decline)."""
     clock: ClockSetting | None = None
     """A clock for the table, if this hello creates it (null: the server's default)."""
+    hints: bool = True
+    """If this hello creates the table: whether its players may ask for hints."""
     spectate: bool = False
 
 
@@ -132,6 +134,16 @@ class GetRecord(Model):
     table: TableName
 
 
+class Hint(Model):
+    """Say that this seat asks its client for a hint at game ``version`` (the client's bot
+    thinks; the server only marks the seat's next decision as made after a hint)."""
+
+    type: Literal["hint"] = "hint"
+    id: MessageId | None = None
+    """Echoed as an error's ``re`` (null when the message has none)."""
+    version: Annotated[int, Field(ge=0)]
+
+
 class Act(Model):
     """Take an action, made for the state ``version`` the client saw."""
 
@@ -153,7 +165,7 @@ class Chat(Model):
 
 
 ClientMessage = Annotated[
-    Hello | Resume | ListTables | GetRecord | Act | Chat, Field(discriminator="type")
+    Hello | Resume | ListTables | GetRecord | Hint | Act | Chat, Field(discriminator="type")
 ]
 
 # Server -> client: messages -------------------------------------------------------
@@ -183,6 +195,8 @@ class TableInfo(Model):
     """Why this table cannot be played or watched now (it could not be loaded)."""
     commitment: str | None = None
     """SHA-256 (hex) of ``tyros-seed:{seed}:{salt}``, fixed before the first deal."""
+    hints: bool = True
+    """Whether the players may ask their clients for hints (a table option)."""
     seed: int | None = None
     """The game's seed, revealed (with ``salt``) once the game is over: below 2^63, so where
     JSON numbers are doubles (JavaScript) read its digits from the frame's text."""
@@ -362,6 +376,7 @@ __all__ = [
     "GetRecord",
     "GiveCardAction",
     "Hello",
+    "Hint",
     "KeepAction",
     "ListTables",
     "MessageId",

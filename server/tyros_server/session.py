@@ -30,6 +30,7 @@ from tyros_protocol.messages import (
     Chat,
     GetRecord,
     Hello,
+    Hint,
     ListTables,
     Resume,
 )
@@ -225,6 +226,7 @@ class Session:
             salt=stored.salt,
             changed=now,
             clock=stored.clock,
+            hints=stored.hints,
         )
         for slot in stored.seats:
             table.seats.append(SeatSlot(slot.name, slot.token_digest, absent_since=now))
@@ -376,6 +378,8 @@ class Session:
             return self._resume(conn, info, message)
         if isinstance(message, Chat):
             return self._chat(conn, info, message)
+        if isinstance(message, Hint):
+            return self._hint(conn, info, message)
         return self._act(conn, info, message)
 
     def _allow(self, info: Connection) -> bool:
@@ -648,6 +652,7 @@ class Session:
                 salt,
                 RULES_VERSION,
                 clock,
+                hello.hints,
             )
         except StorageError:
             log.exception("creating table %s failed", hello.table)
@@ -661,6 +666,7 @@ class Session:
             created_by=address,
             changed=now,
             clock=clock,
+            hints=hello.hints,
         )
         self.tables[hello.table] = table
         self._created.setdefault(address, deque()).append(now)
@@ -700,6 +706,24 @@ class Session:
         return None
 
     # Talking --------------------------------------------------------------------------
+
+    def _hint(self, conn: ConnId, info: Connection, hint: Hint) -> Output:
+        """A seat asks its client for a hint: refused at a table with hints off, else its
+        decision at that version is marked as made after a hint (nothing is sent back)."""
+        table = self.tables.get(info.table) if info.table is not None else None
+        if table is None:
+            return [self._error(conn, hint.id, ErrorCode.HELLO_FIRST, "join a table first")]
+        if not table.hints:
+            return [
+                self._error(
+                    conn, hint.id, ErrorCode.HINTS_OFF, "this table was created without hints"
+                )
+            ]
+        if info.spectator or info.seat is None or table.state is None:
+            return []  # a spectator's or an early hint marks no decision
+        if hint.version == table.state.version:
+            table.hint_asked[info.seat] = hint.version
+        return []
 
     def _chat(self, conn: ConnId, info: Connection, chat: Chat) -> Output:
         """A line of table talk: stored, then heard by the table (a seat's) or by its
@@ -821,6 +845,7 @@ class Session:
         clocks = table.clocks
         if clocks is not None:
             clocks.spend(seat, now=self.clock())
+        hinted = table.hint_asked.pop(seat, None) == state.version and by is None
         push_unchecked(state, seat, action)
         table.renew_prompts(seat)
         if clocks is not None:
@@ -837,6 +862,7 @@ class Session:
                 state.digest(),
                 decided_by=by,
                 reserve=None if clocks is None else round(clocks.reserve[seat], 3),
+                hinted=hinted,
             )
         except StorageError:
             log.exception("storing an action of table %s failed", table.name)
@@ -1203,6 +1229,7 @@ class Session:
             "spectators": len(table.spectators),
             **fairness(table.options.seed, table.salt, table.finished),
             **({"clock": table.clock} if table.clock is not None else {}),
+            "hints": table.hints,
         }
 
     def _audience(self, table: Table) -> list[tuple[ConnId, int | None]]:

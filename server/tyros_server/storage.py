@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS tables (
     finished INTEGER NOT NULL DEFAULT 0,
     salt TEXT NOT NULL DEFAULT '',
     rules_version INTEGER NOT NULL DEFAULT 0,
-    clock TEXT
+    clock TEXT,
+    hints INTEGER NOT NULL DEFAULT 1
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_name TEXT NOT NULL REFERENCES tables(name),
@@ -51,6 +52,7 @@ CREATE TABLE IF NOT EXISTS actions (
     digest TEXT,
     decided_by TEXT,
     reserve REAL,
+    hinted INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_name, seq)
 );
 CREATE TABLE IF NOT EXISTS chat (
@@ -80,6 +82,8 @@ ADDED_COLUMNS = (
     ("tables", "clock", "TEXT"),
     ("actions", "decided_by", "TEXT"),
     ("actions", "reserve", "REAL"),
+    ("tables", "hints", "INTEGER NOT NULL DEFAULT 1"),
+    ("actions", "hinted", "INTEGER NOT NULL DEFAULT 0"),
 )
 """Columns added since the first schema: a database from before gets them on opening."""
 
@@ -125,6 +129,10 @@ class StoredTable:
     """For each action: ``clock`` or ``takeover`` if the server decided it, else None."""
     reserves: list[float | None] | None = None
     """For each action of a clocked table: the acting seat's reserve after it."""
+    hints: bool = True
+    """Whether the table's players may ask their client for hints."""
+    hinted: list[bool] | None = None
+    """For each action: whether its seat asked for a hint before making it."""
 
 
 class Store:
@@ -192,11 +200,12 @@ class Store:
         salt: str = "",
         rules_version: int = 0,
         clock: dict[str, int] | None = None,
+        hints: bool = True,
     ) -> None:
         self._write(
             "INSERT INTO tables "
-            "(name, options, trade_seconds, created, salt, rules_version, clock) "
-            "VALUES (?,?,?,?,?,?,?)",
+            "(name, options, trade_seconds, created, salt, rules_version, clock, hints) "
+            "VALUES (?,?,?,?,?,?,?,?)",
             (
                 name,
                 json.dumps(options),
@@ -205,6 +214,7 @@ class Store:
                 salt,
                 rules_version,
                 None if clock is None else json.dumps(clock),
+                int(hints),
             ),
         )
 
@@ -224,11 +234,13 @@ class Store:
         *,
         decided_by: str | None = None,
         reserve: float | None = None,
+        hinted: bool = False,
     ) -> None:
         self._write(
-            "INSERT INTO actions (table_name, seq, seat, action, digest, decided_by, reserve) "
-            "VALUES (?,?,?,?,?,?,?)",
-            (table, seq, seat, json.dumps(action), digest, decided_by, reserve),
+            "INSERT INTO actions "
+            "(table_name, seq, seat, action, digest, decided_by, reserve, hinted) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (table, seq, seat, json.dumps(action), digest, decided_by, reserve, int(hinted)),
             deferrable=True,
         )
 
@@ -310,7 +322,7 @@ class Store:
 
     def load_table(self, name: str) -> StoredTable | None:
         row = self._db.execute(
-            "SELECT name, options, trade_seconds, finished, salt, rules_version, clock "
+            "SELECT name, options, trade_seconds, finished, salt, rules_version, clock, hints "
             "FROM tables WHERE name = ?",
             (name,),
         ).fetchone()
@@ -323,9 +335,9 @@ class Store:
                 (name,),
             )
         ]
-        actions, digests, decided_by, reserves = [], [], [], []
-        for seat, text, digest, by, reserve in self._db.execute(
-            "SELECT seat, action, digest, decided_by, reserve FROM actions "
+        actions, digests, decided_by, reserves, hinted = [], [], [], [], []
+        for seat, text, digest, by, reserve, hint in self._db.execute(
+            "SELECT seat, action, digest, decided_by, reserve, hinted FROM actions "
             "WHERE table_name = ? ORDER BY seq",
             (name,),
         ):
@@ -333,6 +345,7 @@ class Store:
             digests.append(digest)
             decided_by.append(by)
             reserves.append(reserve)
+            hinted.append(bool(hint))
         return StoredTable(
             row[0],
             json.loads(row[1]),
@@ -346,6 +359,8 @@ class Store:
             clock=None if row[6] is None else json.loads(row[6]),
             decided_by=decided_by,
             reserves=reserves,
+            hints=bool(row[7]),
+            hinted=hinted,
         )
 
     def counts(self) -> tuple[int, int]:

@@ -69,6 +69,11 @@ class Table:
     (``clock``: its time ran out; ``takeover``: a bot played for the absent owner)."""
     talk: TableTalk = field(default_factory=TableTalk)
     """What was said here lately (all of it is in the database)."""
+    hints: bool = True
+    """Whether the players may ask their clients for hints (a table option)."""
+    hint_asked: dict[int, int] = field(default_factory=dict)
+    """Seat -> the game version it asked for a hint at: its decision at that version is
+    marked in the record as made after a hint."""
     moment: tuple[Any, ...] = ()
     """What every seat's decision is about: the phase, whose turn, the trade on the table
     and the round. While it stays, the seats deciding keep their prompts."""

@@ -48,6 +48,13 @@ def stored_record(store: Store, table: str) -> dict[str, Any]:
         for at, by in enumerate(stored.decided_by or [])
         if by is not None
     ]
+    # ... the decisions made after their seat asked for a hint ...
+    record["hints"] = stored.hints
+    record["hinted"] = [
+        {"version": at + 1, "seat": stored.actions[at][0]}
+        for at, hinted in enumerate(stored.hinted or [])
+        if hinted
+    ]
     # ... and the table talk, each line with the game version it was said at.
     record["chat"] = [
         {key: line[key] for key in ("seq", "version", "seat", "name", "audience", "text")}

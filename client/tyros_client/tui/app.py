@@ -47,10 +47,12 @@ from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
+from tyros_protocol.board import BOARD
 from tyros_server.cli import clock_setting as _clock
-from tyros_server.engine import RecordError
+from tyros_server.engine import Action, RecordError, parse_action
 
 from ..botclient import parse_address
+from ..hints import hint, hint_line
 from ..replay import Replay, fetch_record
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
@@ -123,6 +125,10 @@ class TyrosApp:
         """Every action sent, oldest first (handy for tests and for the log)."""
         self.replay: ReplayDriver | None = None
         """A recorded game shown instead of a live one (``--replay``)."""
+        self.hinter: Callable[[int], Awaitable[bool]] | None = None
+        """Tells the server a hint is asked (the network task's)."""
+        self.hinting: asyncio.Future[Any] | None = None
+        """The hint being thought about, off the interface thread."""
 
         self.buffer = Buffer(
             completer=CommandCompleter(self),
@@ -329,6 +335,8 @@ class TyrosApp:
         self.cleared_at = self.state.clock()
         self.local = None
         self.lines_run += 1
+        if line.strip().lower() == "hint":
+            return self.ask_hint()
         if self.replay is not None:
             done = self.replay.command(line)
             if done is None:
@@ -357,6 +365,51 @@ class TyrosApp:
             return False
         self.local = Notice(result.message, self.state.clock())
         return True
+
+    def ask_hint(self) -> bool:
+        """``hint`` / F8: the best three options for this decision, thought about by a bot
+        in this program on this seat's view and events only; True if refused."""
+        state = self.state
+        refusal = None
+        if self.replay is not None:
+            refusal = "no hints in a replay (a review's marks show instead: --review)"
+        elif (state.table_info or {}).get("hints") is False:
+            refusal = "hints are off at this table (it was created without them)"
+        elif state.seat is None or not state.legal or state.view is None:
+            refusal = "a hint needs a decision of yours to think about"
+        elif self.hinting is not None and not self.hinting.done():
+            refusal = "still thinking about the last hint"
+        if refusal is not None:
+            self.local = Notice(refusal, state.clock())
+            return True
+        assert state.seat is not None and state.view is not None
+        legal = [parse_action(entry, BOARD) for entry in state.legal]
+        version = state.version
+        if self.hinter is not None:  # the record marks a decision made after a hint
+            marked = asyncio.ensure_future(self.hinter(version))
+            self._tasks.add(marked)
+            marked.add_done_callback(self._tasks.discard)
+        self.local = Notice("thinking about a hint...", state.clock(), error=False)
+        self.hinting = asyncio.ensure_future(
+            self._hint(dict(state.view), state.seat, legal, list(state.events), version)
+        )
+        return False
+
+    async def _hint(
+        self,
+        seen: dict[str, Any],
+        seat: int,
+        legal: list[Action],
+        events: list[dict[str, Any]],
+        version: int,
+    ) -> None:
+        names = self.state.names
+        options = await asyncio.to_thread(hint, seen, seat, legal, events, names)
+        if self.state.version != version:
+            self.state.note("the hint came after the game moved on: ask again", error=False)
+        else:
+            self.state.note(hint_line(options), error=False)
+        self.invalidate()
 
     def say(self, text: str) -> None:
         talker = self.talker
@@ -634,6 +687,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "bot decides that once. Default: the server's (none unless it sets one)",
     )
     parser.add_argument(
+        "--no-hints",
+        dest="hints",
+        action="store_false",
+        help="if the table is created: nobody there may ask for hints (shown to everyone)",
+    )
+    parser.add_argument(
         "--trade-seconds",
         type=int,
         default=None,
@@ -655,7 +714,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 async def run_client(ui: TyrosApp, net: NetClient) -> None:
     """Run the screen and the network task together until the player quits."""
-    ui.sender, ui.talker = net.send_action, net.send_chat
+    ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
     task = asyncio.create_task(net.run())
     try:
         await ui.application.run_async()
@@ -682,7 +741,7 @@ def build(
     net = NetClient(
         state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust
     )
-    ui.sender, ui.talker = net.send_action, net.send_chat
+    ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
     return ui, net
 
 
@@ -696,6 +755,7 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         trade_seconds=args.trade_seconds,
         clock=args.clock,
+        hints=None if args.hints else False,
     )
     ui, net = build(
         args.address,

@@ -98,6 +98,10 @@ def app_keys(ui: TyrosApp) -> KeyBindings:
     def _say(event: KeyPressEvent) -> None:
         ui.open_say()
 
+    @keys.add("f8")
+    def _hint(event: KeyPressEvent) -> None:
+        ui.ask_hint()
+
     replaying = Condition(lambda: ui.replay is not None) & Condition(lambda: not ui.buffer.text)
     steps = {
         "right": ("decision", True),

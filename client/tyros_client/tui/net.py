@@ -80,6 +80,8 @@ class JoinOptions:
     trade_seconds: int | None = None
     clock: tuple[int, int] | None = None
     """(decision, reserve) seconds for the table's clock (None: the server's default)."""
+    hints: bool | None = None
+    """False: a table where nobody may ask for hints (None: the server's default, yes)."""
 
 
 class NetClient:
@@ -116,6 +118,7 @@ class NetClient:
             seed=self.options.seed,
             trade_seconds=self.options.trade_seconds,
             clock=self.options.clock,
+            hints=self.options.hints,
             spectate=state.spectate,
         )
         self.session = ClientSession(join, max_delay=max_delay, clock=state.clock)
@@ -154,6 +157,13 @@ class NetClient:
             self.state.note(
                 "not connected to the server: wait for the reconnection", connection=True
             )
+            return False
+        self.connection.flush()
+        return True
+
+    async def send_hint(self, version: int) -> bool:
+        """Tell the server a hint is asked at ``version`` (the record marks the decision)."""
+        if not self.session.send_hint(version):
             return False
         self.connection.flush()
         return True

@@ -97,6 +97,8 @@ class ClientState:
         self._my_turn = False
         self._since_mine: list[tuple[int, dict[str, Any]]] = []
         """What the other seats did since this seat's last action."""
+        self.events: list[dict[str, Any]] = []
+        """The game's events as this seat was shown them (each once): a hint's memory."""
         self.bot_names: set[str] = set()
         """Names of the seats this program knows are bots (``tyros-play`` starts them)."""
 
@@ -183,6 +185,7 @@ class ClientState:
                 # Nothing to tell old from new by: the log is rebuilt from the replay.
                 self.log = [line for line in self.log if not line.event]
                 self.seen_version = -1
+                self.events = []
         self.view = view
         self.clocks = message.get("clocks")
         self.version = int(message.get("version", view.get("version", -1)))
@@ -199,6 +202,7 @@ class ClientState:
                 if version <= self.seen_version:
                     continue  # in the log already (a resync repeats the recent events)
                 newest = max(newest, version)
+            self.events.append(event)
             if event.get("type") == "action" and isinstance(event.get("seat"), int):
                 if event["seat"] == self.seat:
                     self._since_mine = []
@@ -223,6 +227,10 @@ class ClientState:
         """Who sits where; a seat that leaves, comes back or is played by a bot is logged
         (once the game is on: before, seats only fill)."""
         before = {s["seat"]: s for s in (self.table_info or {}).get("seats", [])}
+        if info.get("hints") is False and (self.table_info or {}).get("hints") is not False:
+            self._log(
+                "this table was created without hints: nobody may ask for one", "class:log.info"
+            )
         self.table_info = info
         self.table_at = self.clock()
         if not info.get("started") or info.get("finished"):

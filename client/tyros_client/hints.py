@@ -1,0 +1,75 @@
+"""Hints in a live game: the review's weighing of options on the seat's own view.
+
+:func:`hint` is what ``hint`` (or F8) in ``tyros-client`` runs, off the interface thread:
+the seat's view, its legal actions and the events it was shown (a
+:class:`~.bots.determinize.Memory` of them), nothing else; the same weighing as
+``tyros-review`` (:func:`~.review.weigh_options`) with an explicit budget.
+
+>>> import random
+>>> from tyros_server.engine import Options, legal_actions, new_game, view
+>>> state = new_game(Options(players=3, seed=2))
+>>> seat = state.current
+>>> top = hint(view(state, seat), seat, legal_actions(state, seat), [], iterations=4)
+>>> 1 <= len(top) <= 3 and top[0].value >= top[-1].value
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from tyros_server.engine import Action
+
+from .bots.determinize import Memory
+from .review import OptionValue, ranked, weigh_options
+
+HINT_ITERATIONS = 48
+"""Determinizations a hint weighs each option over (about 0.2 s on this project's machine)."""
+HINT_SECONDS = 2.0
+"""A hint never thinks longer than this (a slower machine weighs fewer determinizations)."""
+
+
+def hint(
+    seen: dict[str, Any],
+    seat: int,
+    legal: list[Action],
+    events: Sequence[dict[str, Any]],
+    names: Sequence[str | None] = (),
+    *,
+    iterations: int = HINT_ITERATIONS,
+    seconds: float = HINT_SECONDS,
+    seed: int | None = None,
+) -> list[OptionValue]:
+    """The three best options found, best first, with their estimated values (the seat's
+    expected final lead in points) and spreads."""
+    memory = Memory(seat)
+    for event in events:
+        memory.observe(event)
+    rng = random.Random(seen.get("version", 0) if seed is None else seed)
+    weighed, _ = weigh_options(
+        seen, seat, legal, memory, rng, iterations=iterations, move_time=seconds
+    )
+    return ranked(weighed, names)[:3]
+
+
+def hint_line(options: list[OptionValue]) -> str:
+    """One line for the message line and the log.
+
+    >>> from tyros_client.review import OptionValue
+    >>> hint_line([OptionValue({}, "pass", 3.0, 0.5), OptionValue({}, "ship in 23", 1.5, 0.4)])
+    'hint: 1. pass (best)  2. ship in 23 (-1.5 points, +/- 0.4)'
+    """
+    if not options:
+        return "hint: nothing to weigh"
+    best = options[0].value
+    parts = [f"1. {options[0].text} (best)"]
+    for at, option in enumerate(options[1:], 2):
+        parts.append(
+            f"{at}. {option.text} (-{best - option.value:.1f} points, +/- {option.spread:.1f})"
+        )
+    return "hint: " + "  ".join(parts)
+
+
+__all__ = ["HINT_ITERATIONS", "HINT_SECONDS", "hint", "hint_line"]

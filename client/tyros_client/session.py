@@ -80,6 +80,8 @@ JOIN_ERRORS: dict[ErrorCode, Handling] = {
     ErrorCode.NO_SUCH_TABLE: Handling.FATAL,
     ErrorCode.TABLE_FULL: Handling.FATAL,
     ErrorCode.TABLE_FINISHED: Handling.FATAL,
+    ErrorCode.NOT_FINISHED: Handling.FATAL,
+    ErrorCode.HINTS_OFF: Handling.FATAL,
     ErrorCode.BAD_TOKEN: Handling.REJOIN,
     ErrorCode.SPECTATOR: Handling.FATAL,
     ErrorCode.NOT_STARTED: Handling.FATAL,

@@ -196,7 +196,8 @@ class TableInfo(Model):
     commitment: str | None = None
     """SHA-256 (hex) of ``tyros-seed:{seed}:{salt}``, fixed before the first deal."""
     hints: bool = True
-    """Whether the players may ask their clients for hints (a table option)."""
+    """Whether the players may ask their clients for hints (a table option; the server
+    sends it only when false)."""
     seed: int | None = None
     """The game's seed, revealed (with ``salt``) once the game is over: below 2^63, so where
     JSON numbers are doubles (JavaScript) read its digits from the frame's text."""

@@ -1229,7 +1229,7 @@ class Session:
             "spectators": len(table.spectators),
             **fairness(table.options.seed, table.salt, table.finished),
             **({"clock": table.clock} if table.clock is not None else {}),
-            "hints": table.hints,
+            **({} if table.hints else {"hints": False}),
         }
 
     def _audience(self, table: Table) -> list[tuple[ConnId, int | None]]:

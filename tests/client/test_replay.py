@@ -214,3 +214,26 @@ async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one
         assert record["score"] == replay.view(replay.end, None)["score"]
         with pytest.raises(ValueError, match="no table named 'nobody'"):
             await fetch_record(url, "nobody")
+
+
+async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(
+    replayed: Replay,
+) -> None:
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=Terminal(24, 80)):
+        ui = build_replay(replayed, viewer=0, colour=False)
+        task = asyncio.create_task(ui.application.run_async())
+        try:
+            await on_screen(ui, "replay: decision 0/")
+            pipe.send_text("review\r")
+            await until(lambda: ui.replay.reviewing or ui.replay.marks, "the review to start")
+            await until(lambda: ui.replay.marks, "the review's marks", 120)
+            assert ui.replay.review_seat == 0 and ui.replay.reviewing is None
+            costly = max(ui.replay.marks.values(), key=lambda d: d["cost"])
+            pipe.send_text(f"goto {costly['decision']}\r")
+            text = await on_screen(ui, "review: ")
+            assert f"decision {costly['decision']}/" in text
+            if costly["cost"] > 0.05:  # the log line of that decision carries its mark
+                assert any(f"[-{costly['cost']:.1f}" in line.text for line in ui.state.log)
+        finally:
+            ui.application.exit()
+            await task

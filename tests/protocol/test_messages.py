@@ -62,7 +62,7 @@ from tyros_server.engine import (
     view,
 )
 
-CLIENT_TYPES = ("hello", "resume", "list_tables", "get_record", "action", "chat")
+CLIENT_TYPES = ("hello", "resume", "list_tables", "get_record", "hint", "action", "chat")
 SERVER_TYPES = ("welcome", "tables", "record", "table", "update", "chat", "accepted", "error")
 
 # One example of every action kind, as a client sends it.

@@ -54,6 +54,7 @@ from tyros_server.engine import Action, RecordError, parse_action
 from ..botclient import parse_address
 from ..hints import hint, hint_line
 from ..replay import Replay, fetch_record
+from ..review import review_record
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
@@ -68,8 +69,8 @@ from .controls import (
 )
 from .dialog import ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
+from .replaying import REVIEW_HERE, ReplayDriver
 from .replaying import USAGE as REPLAY_USAGE
-from .replaying import ReplayDriver
 from .state import ClientState, Notice
 from .style import make_style, no_color
 from .text import describe_action
@@ -342,6 +343,8 @@ class TyrosApp:
             if done is None:
                 self.on_state_change()
                 return False
+            if done is REVIEW_HERE:
+                return self.review_here()
             if isinstance(done, str):
                 self.local = Notice(done, self.state.clock())
                 return True
@@ -410,6 +413,38 @@ class TyrosApp:
         else:
             self.state.note(hint_line(options), error=False)
         self.invalidate()
+
+    def review_here(self) -> bool:
+        """``review`` in a replay: review the seat the game is seen as (as ``tyros-review``
+        does, at its default budget) in a worker thread, its progress on the message line;
+        then its marks show. True if refused."""
+        driver = self.replay
+        assert driver is not None
+        if driver.viewer is None:
+            self.local = Notice("see the game as a seat first (F6, or seat B)", self.state.clock())
+            return True
+        if driver.reviewing is not None:
+            self.local = Notice("a review is running already", self.state.clock())
+            return True
+        seat = driver.viewer
+        driver.reviewing = "reviewing..."
+
+        def progress(done: int, total: int) -> None:  # (in the worker thread)
+            driver.reviewing = f"reviewing {chr(ord('A') + seat)}: {done}/{total}"
+            self.application.invalidate()
+
+        async def run() -> None:
+            review = await asyncio.to_thread(
+                review_record, driver.replay.record, seat, progress=progress
+            )
+            driver.load_review(review.to_json())
+            self.state.note(driver.marks_line(), error=False)
+            self.on_state_change()
+
+        task = asyncio.ensure_future(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return False
 
     def say(self, text: str) -> None:
         talker = self.talker

@@ -9,10 +9,12 @@ Keys (with an empty command line): Right / Left one decision, ``.`` / ``,`` one 
 Down / Up one turn (to the next seat's decisions), ``]`` / ``[`` one round, Home / End the
 start and the end, F6 the next seat to see the game as (then a spectator), F7 every hand
 open (a finished game only). Commands: ``next``, ``back``, ``turn``, ``round``, ``start``,
-``end``, ``goto N`` (decision N), ``seat B`` (or ``seat spectator``), ``open``, ``marks``
-(the review's costliest decisions). A review (``tyros-review --json``) given with
-``--review`` marks its seat's decisions: the message line says what the search thought
-of the decision just shown.
+``end``, ``goto N`` (decision N), ``seat B`` (or ``seat spectator``), ``open``, ``review``
+(review the seat the game is seen as, in a worker thread, its progress on the message
+line) and ``marks`` (the review's costliest decisions). A review's marks (``review``, or
+``tyros-review --json`` given with ``--review``) show beside its seat's decisions: after
+each one's log line (``[-2.5 +/-0.8]``: points given away, and the estimate's spread) and
+on the message line when that decision is the one just shown.
 
 >>> from tyros_client.arena import play_game
 >>> from tyros_server.engine import export_record
@@ -40,8 +42,15 @@ from ..replay import Replay, Viewer
 from .state import ClientState
 from .text import letter
 
-USAGE = "replay commands: next, back, turn, round, start, end, goto N, seat X, open, marks"
-KEYS = "<- -> decision  , . event  Up Down turn  [ ] round  F6 seat  F7 hands"
+USAGE = "replay commands: next, back, turn, round, start, end, goto N, seat X, open, review, marks"
+KEYS = (
+    "replay keys: Right/Left a decision, . and , an event, Down/Up a turn, ] and [ a round, "
+    "Home/End the start and the end, F6 the next seat's view, F7 every hand (once over); "
+    "or type: " + USAGE.split(": ", 1)[1]
+)
+REVIEW_HERE = object()
+""":meth:`ReplayDriver.command` returns it for ``review``: the screen runs the review of the
+seat the game is seen as, in a worker thread."""
 NOT_MINE = object()
 """:meth:`ReplayDriver.command` returns it for a line that is no replay command."""
 
@@ -66,9 +75,13 @@ class ReplayDriver:
         if review is not None:
             self.review_seat = int(review["seat"])
             self.marks = {int(d["decision"]): d for d in review.get("decisions", [])}
+        self.reviewing: str | None = None
+        """Progress of a review running in a worker thread (``review``), for the status."""
         self.position = replay.at_decision(0)  # the deal shown, before the first decision
+        state.annotate = self.annotation
         state.connected = True
         state.connection = "replay"
+        state.note(KEYS, error=False)  # in the log, above the game's events
         self.show()
 
     # Moving ----------------------------------------------------------------------
@@ -137,6 +150,8 @@ class ReplayDriver:
             return self._seat(rest)
         elif head == "open":
             return self.toggle_open()
+        elif head == "review":
+            return REVIEW_HERE
         elif head == "marks":
             self.state.note(self.marks_line(), error=False)
         else:
@@ -165,6 +180,7 @@ class ReplayDriver:
         finished = replay.finished and at >= replay.end
         state.seat = self.viewer
         state.spectate = self.viewer is None
+        state.name = "spectator" if self.viewer is None else replay.names[self.viewer]
         state.handle(
             {
                 "type": "table",
@@ -193,13 +209,18 @@ class ReplayDriver:
             }
         )
 
+    def _last_seat_reviewed(self, done: int) -> bool:
+        if not done or self.review_seat is None:
+            return False
+        return bool(self.replay.events[self.replay.action_at[done - 1]]["seat"] == self.review_seat)
+
     def hand_lines(self) -> list[str]:
         """Every hand, for the open replay's panel."""
         lines = []
         for row in self.replay.hands(self.position):
             seat = row["seat"]
             cards = " ".join(_short(name) for name in row["hand"]) or "no cards"
-            tiles = " ".join(row["tiles"]) or "no tiles"
+            tiles = " ".join(row["tiles"]) or "none"
             lines.append(f"{letter(seat)} {self.replay.names[seat]}: {cards} | tiles {tiles}")
         return lines
 
@@ -211,12 +232,32 @@ class ReplayDriver:
         view = self.state.view or {}
         where = f"round {view.get('round', '?')}"
         text = f"replay: decision {done}/{replay.decisions}, {where}, seen as {who}"
-        mark = self.marks.get(done)
+        if self.reviewing is not None:
+            text += f" | {self.reviewing}"
+        mark = self.marks.get(done) if self._last_seat_reviewed(done) else None
         if mark is not None:
             text += " | " + mark_text(mark)
         elif self.open:
             text += ", hands open"
-        return text + "  (" + KEYS + ")"
+        elif done == 0:
+            text += " (Right: next; the log lists the keys)"
+        return text
+
+    def annotation(self, event: dict[str, Any]) -> str:
+        """The review's mark after a reviewed decision's log line: `` [-2.5 +/-0.8]``."""
+        if event.get("type") != "action" or event.get("seat") != self.review_seat:
+            return ""
+        mark = self.marks.get(int(event.get("version", -1)))
+        if mark is None or float(mark.get("cost", 0.0)) <= 0.05:
+            return ""
+        return f" [-{float(mark['cost']):.1f} +/-{float(mark.get('spread', 0.0)):.1f}]"
+
+    def load_review(self, review: dict[str, Any]) -> None:
+        """Show a review's marks (``tyros-review --json``, or one made here)."""
+        self.review_seat = int(review["seat"])
+        self.marks = {int(d["decision"]): d for d in review.get("decisions", [])}
+        self.reviewing = None
+        self.show()
 
     def marks_line(self) -> str:
         if not self.marks:
@@ -245,4 +286,4 @@ def _short(name: str) -> str:
     return name[0] if name in CARD_NAMES else name
 
 
-__all__ = ["NOT_MINE", "ReplayDriver", "mark_text"]
+__all__ = ["NOT_MINE", "REVIEW_HERE", "ReplayDriver", "mark_text"]

@@ -99,6 +99,8 @@ class ClientState:
         """What the other seats did since this seat's last action."""
         self.events: list[dict[str, Any]] = []
         """The game's events as this seat was shown them (each once): a hint's memory."""
+        self.annotate: Callable[[dict[str, Any]], str] | None = None
+        """Words added to an event's log line (a replay's review marks)."""
         self.bot_names: set[str] = set()
         """Names of the seats this program knows are bots (``tyros-play`` starts them)."""
 
@@ -211,6 +213,8 @@ class ClientState:
             text = describe_event(event, names, viewer)
             if text is None:
                 continue
+            if self.annotate is not None:
+                text += self.annotate(event)
             style = "class:log.event"
             if event.get("type") == "round_start":
                 style = "class:log.event class:log.round"

@@ -253,6 +253,9 @@ ERROR_WORDS: dict[str, str] = {
     "no_such_table": "there is no table of that name to watch",
     "table_full": "the table is full (watch it with --spectate, or choose another table)",
     "table_finished": "the game at that table is over: choose another table name",
+    "not_finished": "that game is not over: its record would show every hand (watch it with "
+    "--spectate)",
+    "hints_off": "hints are off at this table (it was created without them)",
     "bad_token": "the server no longer knows this seat",
     "spectator": "you are watching this table: spectators cannot act",
     "not_started": "the game starts when every seat is taken",

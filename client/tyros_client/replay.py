@@ -56,6 +56,12 @@ class Replay:
         self.action_at = [at for at, e in enumerate(self.events) if e.get("type") == "action"]
         """The index of each decision's event, in order."""
         self.round_at = [at for at, e in enumerate(self.events) if e.get("type") == "round_start"]
+        self.turn_at = [
+            done
+            for done in range(1, len(self.states) - 1)
+            if self.states[done].current != self.states[done - 1].current
+        ]
+        """Decisions made when another player's turn begins (the seat to act changed)."""
         if len(self.states) != len(self.action_at) + 1:
             raise RecordError("the record's decisions and its states do not match")
 
@@ -101,22 +107,18 @@ class Replay:
         return self.at_decision(done - 1) if done > 1 else self.at_decision(0)
 
     def next_turn(self, position: int) -> int:
-        """The position just after the next decision by another seat than the last one."""
-        seat = self._last_seat(position)
-        at = self.next_decision(position)
-        while at < self.end and self._last_seat(at) == seat:
-            at = self.next_decision(at)
-        return at
+        """The position where the next player's turn begins (its first decision next)."""
+        at = self.clamp(position)
+        found = bisect.bisect_left(self.turn_at, self.decisions_before(at))
+        for done in self.turn_at[found : found + 2]:
+            if self.at_decision(done) > at:
+                return self.at_decision(done)
+        return self.end
 
     def previous_turn(self, position: int) -> int:
-        at = self.previous_decision(position)
-        seat = self._last_seat(at)
-        while at > 0 and self._last_seat(self.previous_decision(at)) == seat:
-            before = self.previous_decision(at)
-            if before == at:
-                break
-            at = before
-        return at
+        """The position where the last turn before ``position`` began (or the deal)."""
+        found = bisect.bisect_left(self.turn_at, self.decisions_before(self.clamp(position)))
+        return self.at_decision(self.turn_at[found - 1]) if found > 0 else self.at_decision(0)
 
     def next_round(self, position: int) -> int:
         found = bisect.bisect_right(self.round_at, self.clamp(position))
@@ -125,10 +127,6 @@ class Replay:
     def previous_round(self, position: int) -> int:
         found = bisect.bisect_left(self.round_at, self.clamp(position) - 1) - 1
         return self.round_at[found] + 1 if found >= 0 else 0
-
-    def _last_seat(self, position: int) -> int | None:
-        done = self.decisions_before(position)
-        return self.events[self.action_at[done - 1]]["seat"] if done else None
 
     # What a seat saw ---------------------------------------------------------------
 

@@ -107,15 +107,22 @@ def test_stepping_back_and_forth_gives_identical_views(replayed: Replay) -> None
 def test_turns_rounds_and_events_move_as_named(replayed: Replay) -> None:
     start = replayed.at_decision(0)
     assert replayed.previous_decision(start) == start
-    turn = replayed.next_turn(start)
-    seats = {
-        replayed.events[a]["seat"] for a in replayed.action_at[: replayed.decisions_before(turn)]
-    }
-    assert len(seats) == 1  # one seat's decisions, then the next seat's
-    assert replayed.previous_turn(turn) <= start or replayed.previous_turn(turn) < turn
+    # A turn: from where one player's turn begins to where the next one's does.
+    at, seen = start, []
+    for _ in range(12):
+        at = replayed.next_turn(at)
+        seen.append(at)
+        state = replayed.state(at)
+        before = replayed.states[replayed.decisions_before(at) - 1]
+        assert state.current != before.current  # the player to act changed just there
+    assert seen == sorted(set(seen))
+    for later, earlier in zip(seen[1:], seen, strict=False):
+        assert replayed.previous_turn(later) == earlier
+    assert replayed.previous_turn(seen[0]) == start
     second_round = replayed.next_round(start)
     assert replayed.events[second_round - 1]["type"] == "round_start"
     assert replayed.previous_round(second_round) < second_round
+    assert replayed.next_decision(replayed.end) == replayed.end
     assert replayed.clamp(-5) == 0 and replayed.clamp(10**9) == replayed.end
 
 

@@ -29,7 +29,7 @@ import json
 from typing import Any
 
 from tyros_protocol.board import BOARD, Board
-from tyros_server.engine import GameState, RecordError, event_view, replay, view
+from tyros_server.engine import PUBLIC_FORMAT, GameState, RecordError, event_view, replay, view
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
@@ -45,25 +45,44 @@ class Replay:
 
     def __init__(self, record: dict[str, Any], board: Board = BOARD) -> None:
         self.states: list[GameState] = []
-        # Raises RecordError unless every event checks out.
-        final = replay(record, board, snapshots=self.states)
-        assert final.log is not None
         self.record = record
-        self.events: list[dict[str, Any]] = list(final.log)
-        self.players = final.players
+        self.public_views: list[dict[str, Any]] | None = None
+        """A game not over, as a spectator saw it (``get_record``): its views, no states."""
+        if isinstance(record, dict) and record.get("format") == PUBLIC_FORMAT:
+            self._load_public(record)
+        else:
+            # Raises RecordError unless every event checks out.
+            final = replay(record, board, snapshots=self.states)
+            assert final.log is not None
+            self.events: list[dict[str, Any]] = list(final.log)
+            self.players = final.players
+            self.finished = final.score is not None
         self.names = [str(p.get("name", f"seat {p.get('seat')}")) for p in record["players"]]
-        self.finished = final.score is not None
         self.action_at = [at for at, e in enumerate(self.events) if e.get("type") == "action"]
         """The index of each decision's event, in order."""
         self.round_at = [at for at, e in enumerate(self.events) if e.get("type") == "round_start"]
+        views: list[dict[str, Any]] = self.public_views or []
+        current = [v.get("current") for v in views] or [s.current for s in self.states]
         self.turn_at = [
-            done
-            for done in range(1, len(self.states) - 1)
-            if self.states[done].current != self.states[done - 1].current
+            done for done in range(1, len(current) - 1) if current[done] != current[done - 1]
         ]
         """Decisions made when another player's turn begins (the seat to act changed)."""
-        if len(self.states) != len(self.action_at) + 1:
+        if len(current) != len(self.action_at) + 1:
             raise RecordError("the record's decisions and its states do not match")
+
+    def _load_public(self, record: dict[str, Any]) -> None:
+        views, events = record.get("views"), record.get("events")
+        if not isinstance(views, list) or not isinstance(events, list) or not views:
+            raise RecordError("a public replay has views and events")
+        self.public_views = views
+        self.events = events
+        self.players = int(views[0].get("players", len(record.get("players", []))))
+        self.finished = bool(record.get("finished"))
+
+    @property
+    def public(self) -> bool:
+        """Only what a spectator saw (a game not over): no seat's view, no hands."""
+        return self.public_views is not None
 
     # Positions ---------------------------------------------------------------------
 
@@ -81,7 +100,9 @@ class Replay:
         return bisect.bisect_left(self.action_at, position)
 
     def state(self, position: int) -> GameState:
-        """The game after the last decision shown at ``position``."""
+        """The game after the last decision shown at ``position`` (not in a public replay)."""
+        if self.public_views is not None:
+            raise RecordError("a spectator's replay holds no game states")
         return self.states[self.decisions_before(self.clamp(position))]
 
     def clamp(self, position: int) -> int:
@@ -132,10 +153,18 @@ class Replay:
 
     def view(self, position: int, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` saw of the game at ``position`` (the engine's view)."""
+        if self.public_views is not None:
+            if viewer is not None:
+                raise RecordError("a game not over is replayed as a spectator saw it only")
+            return self.public_views[self.decisions_before(self.clamp(position))]
         return view(self.state(position), viewer)
 
     def events_seen(self, position: int, viewer: Viewer) -> list[dict[str, Any]]:
         """The first ``position`` events as ``viewer`` saw them, with their versions."""
+        if self.public_views is not None:
+            if viewer is not None:
+                raise RecordError("a game not over is replayed as a spectator saw it only")
+            return self.events[: self.clamp(position)]
         out = []
         version = 0
         for event in self.events[: self.clamp(position)]:
@@ -162,8 +191,8 @@ class Replay:
 
 
 async def fetch_record(url: str, table: str, trust: ServerTrust | None = None) -> dict[str, Any]:
-    """A finished game's record from a tyros-server (``get_record``); a ValueError says why
-    not (an unfinished game's record would show every hand: watch it as a spectator)."""
+    """A game's record from a tyros-server (``get_record``): a finished game's in full, a
+    game not over as a spectator saw it; a ValueError says why not."""
     tls: dict[str, Any] = {} if trust is None else {"ssl": trust.context}
     try:
         async with connect(url, max_size=MAX_FRAME, open_timeout=10, **tls) as ws:

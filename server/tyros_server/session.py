@@ -51,6 +51,7 @@ from .engine import (
     legal_actions,
     new_game,
     parse_action,
+    public_record,
     push,
     push_unchecked,
     seats_to_act,
@@ -418,28 +419,37 @@ class Session:
         }
 
     def _record(self, conn: ConnId, request: GetRecord) -> Send:
-        """A finished game's record, for a replay; an unfinished game's hands stay hidden."""
+        """A finished game's record, for a replay; a game not over as a spectator saw it."""
         if request.table in self.quarantined:
             return self._error(
                 conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
             )
         table = self.tables.get(request.table)
-        unfinished = self._error(
-            conn,
-            request.id,
-            ErrorCode.NOT_FINISHED,
-            "that game is not over: its record would show every hand (watch it as a "
-            "spectator instead)",
-        )
-        if table is not None and (table.state is None or table.state.score is None):
-            return unfinished
+        if table is not None and table.state is None:
+            return self._error(
+                conn, request.id, ErrorCode.NOT_FINISHED, "that game has not started yet"
+            )
+        if table is not None and table.state is not None and table.state.score is None:
+            # Not over: only what a spectator saw (every hand in it would be a leak).
+            names = [slot.name for slot in table.seats]
+            return Send(
+                conn,
+                {
+                    "type": "record",
+                    "re": request.id,
+                    "table": request.table,
+                    "record": public_record(table.state, names),
+                },
+            )
         try:
             record = stored_record(self.store, request.table)
         except RecordUnavailable as exc:
             code = ErrorCode.NO_SUCH_TABLE if table is None else ErrorCode.TABLE_UNAVAILABLE
             return self._error(conn, request.id, code, str(exc))
-        if not record["finished"]:
-            return unfinished
+        if not record["finished"]:  # (a stored game not loaded: cannot be, but never leak)
+            return self._error(
+                conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
+            )
         return Send(
             conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
         )

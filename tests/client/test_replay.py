@@ -206,13 +206,40 @@ async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one
             BotRun(url=url, table="done", name=f"bot{i}", strategy="random", players=3, seed=5)
             for i in range(3)
         ]
-        # A game not over gives no record: it would show every hand.
+        # A game not started has nothing to replay.
         async with connect(url) as waiting:
             hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": "waiting"}
             await waiting.send(json.dumps({**hello, "name": "Ann", "players": 3}))
             assert json.loads(await waiting.recv())["type"] == "welcome"
-            with pytest.raises(ValueError, match="not over"):
+            with pytest.raises(ValueError, match="not started"):
                 await fetch_record(url, "waiting")
+            # Two bots join; the game runs until Ann (who never acts) must decide.
+            late = [
+                BotRun(url=url, table="waiting", name=f"b{i}", strategy="random", players=3)
+                for i in range(2)
+            ]
+            playing = [
+                asyncio.create_task(play_bot(r, random.Random(i))) for i, r in enumerate(late)
+            ]
+            try:
+                while True:  # Ann's messages: until a prompt asks her to act
+                    message = json.loads(await asyncio.wait_for(waiting.recv(), 30))
+                    if message.get("type") == "update" and message.get("prompt"):
+                        break
+                public = await fetch_record(url, "waiting")
+            finally:
+                for task in playing:
+                    task.cancel()
+                await asyncio.gather(*playing, return_exceptions=True)
+        # Only what a spectator saw: no hand, no tile in a hand, no seed.
+        assert public["format"] == "tyros-public-replay/1" and not public["finished"]
+        text = json.dumps(public)
+        assert '"hand"' not in text and '"seed"' not in text and '"tiles": [' not in text
+        watched = Replay(public)
+        assert watched.public and watched.view(watched.end, None)["phase"] != "over"
+        assert watched.view(watched.end, None) == public["views"][-1]
+        with pytest.raises(RecordError):
+            watched.view(watched.end, 0)
         await asyncio.gather(*(play_bot(run, random.Random(i)) for i, run in enumerate(runs)))
         record = await fetch_record(url, "done")
         replay = Replay(record)

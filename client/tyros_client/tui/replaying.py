@@ -51,6 +51,7 @@ KEYS = (
 REVIEW_HERE = object()
 """:meth:`ReplayDriver.command` returns it for ``review``: the screen runs the review of the
 seat the game is seen as, in a worker thread."""
+PUBLIC_ONLY = "a game not over is replayed only as a spectator saw it"
 NOT_MINE = object()
 """:meth:`ReplayDriver.command` returns it for a line that is no replay command."""
 
@@ -67,7 +68,7 @@ class ReplayDriver:
     ) -> None:
         self.replay = replay
         self.state = state
-        self.viewer = viewer
+        self.viewer = None if replay.public else viewer
         self.open = False
         self.marks: dict[int, dict[str, Any]] = {}
         """Review marks by decision number (1 is the first decision)."""
@@ -106,6 +107,9 @@ class ReplayDriver:
 
     def next_viewer(self) -> None:
         """F6: the next seat, then a spectator, then the first seat again."""
+        if self.replay.public:
+            self.state.note(PUBLIC_ONLY, error=False)
+            return
         order: list[Viewer] = [*range(self.replay.players), None]
         self.viewer = order[(order.index(self.viewer) + 1) % len(order)]
         self.show()
@@ -151,7 +155,7 @@ class ReplayDriver:
         elif head == "open":
             return self.toggle_open()
         elif head == "review":
-            return REVIEW_HERE
+            return "a game not over cannot be reviewed yet" if self.replay.public else REVIEW_HERE
         elif head == "marks":
             self.state.note(self.marks_line(), error=False)
         else:
@@ -159,6 +163,8 @@ class ReplayDriver:
         return None
 
     def _seat(self, rest: list[str]) -> str | None:
+        if self.replay.public:
+            return PUBLIC_ONLY
         players = self.replay.players
         if len(rest) != 1:
             return "seat takes a letter (A to " + letter(players - 1) + ") or 'spectator'"

@@ -85,7 +85,7 @@ from .legal import (
     seats_to_act,
 )
 from .payments import ONE, covers, minus, plus, submultisets
-from .record import RECORD_FORMAT, export_record, replay
+from .record import PUBLIC_FORMAT, RECORD_FORMAT, export_record, public_record, replay
 from .rules import RULES_VERSION, new_game, push, push_unchecked
 from .scoring import BONUS, CITY_POINTS, SHIP_POINTS, score_game
 from .state import (
@@ -144,6 +144,7 @@ __all__ = [
     "PROPOSE_GET",
     "PROPOSE_GIVE",
     "PROPOSE_TO",
+    "PUBLIC_FORMAT",
     "P_ACTIONS",
     "P_EXPAND",
     "P_GIVE_CARD",
@@ -190,6 +191,7 @@ __all__ = [
     "parse_action",
     "playable_tiles",
     "plus",
+    "public_record",
     "push",
     "push_unchecked",
     "replay",

@@ -20,8 +20,10 @@ from .actions import parse_action
 from .errors import IllegalActionError, RecordError
 from .rules import new_game, push
 from .state import GameState, Options
+from .views import event_view, view
 
 RECORD_FORMAT = "tyros-record/1"
+PUBLIC_FORMAT = "tyros-public-replay/1"
 
 
 def export_record(state: GameState, names: list[str] | None = None) -> dict[str, Any]:
@@ -39,6 +41,32 @@ def export_record(state: GameState, names: list[str] | None = None) -> dict[str,
         "actions": state.version,
         "finished": state.score is not None,
         "score": state.score,
+    }
+
+
+def public_record(state: GameState, names: list[str] | None = None) -> dict[str, Any]:
+    """A game not over, as a spectator saw it, to replay: the spectator's view after the
+    deal and after each decision, and the events a spectator was shown (with their
+    versions). Through the one gate for hidden information only: no hand, no tile in a
+    hand, no seed."""
+    snapshots: list[GameState] = []
+    replay(export_record(state, names), state.board, snapshots=snapshots)
+    events = []
+    version = 0
+    for event in state.log or []:
+        version += event.get("type") == "action"
+        seen = event_view(event, None, version)
+        if seen is not None:
+            events.append(seen)
+    return {
+        "format": PUBLIC_FORMAT,
+        "players": [
+            {"seat": seat, "name": name}
+            for seat, name in enumerate(names or [f"seat {s}" for s in range(state.players)])
+        ],
+        "finished": state.score is not None,
+        "views": [view(snapshot, None) for snapshot in snapshots],
+        "events": events,
     }
 
 

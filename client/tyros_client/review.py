@@ -20,7 +20,7 @@ same :func:`weigh_options` gives the client's hints on a live seat's view.
 >>> from tyros_server.engine import export_record
 >>> record = export_record(play_game(["greedy", "random", "random"], seed=3).state)
 >>> review = review_record(record, seat=1, iterations=2)
->>> review.decisions[0].decision >= 1 and all(d.cost >= 0 for d in review.decisions)
+>>> review.decisions[0].decision >= 1 and all(d.spread >= 0 for d in review.decisions)
 True
 >>> sorted(review.phases()) == sorted({d.phase for d in review.decisions})
 True
@@ -29,11 +29,13 @@ True
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import random
 import statistics
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -42,7 +44,10 @@ from typing import Any
 from tyros_protocol.board import BOARD
 from tyros_server.engine import (
     K_PROPOSE,
+    P_ACTIONS,
+    P_GIVE_CARD,
     P_OVER,
+    P_TRADE,
     Action,
     GameState,
     Kind,
@@ -62,6 +67,7 @@ from .bots.ismcts import ROLLOUT_DEPTH, Search, rollout_action
 from .replay import Replay
 from .tui.text import describe_action
 
+REVIEW_FORMAT = "tyros-review/1"
 DEFAULT_ITERATIONS = 12
 """Determinizations per decision when no budget is given."""
 PHASE_NAMES = {
@@ -72,6 +78,8 @@ PHASE_NAMES = {
     "keep": "keeping cards",
 }
 
+TURN_STEPS = 12
+"""The most moves played to finish the reviewed seat's turn before the rollout."""
 TRADE_KINDS = frozenset({Kind.PROPOSE, Kind.ANSWER, Kind.COUNTER, Kind.COMPLETE, Kind.WITHDRAW})
 """Decisions counted as trades (an offer is made as a card action)."""
 
@@ -98,7 +106,8 @@ class DecisionReview:
     played: str
     best: str
     cost: float
-    """Points the played option is estimated to give away against the best one found."""
+    """Points the played option is estimated to give away against the best one found (below
+    zero when the played one did better on the deals that judged it: no mistake)."""
     spread: float
     """The standard error of ``cost`` (paired over the same determinizations)."""
     options: list[OptionValue] = field(default_factory=list)
@@ -114,6 +123,8 @@ class Review:
     forced: int
     """The seat's decisions with one option only (not reviewed)."""
     seconds: float
+    game: str = ""
+    """Which game: :func:`game_key` of the record (a replay checks a review is of its game)."""
 
     def costliest(self, count: int = 3) -> list[DecisionReview]:
         return sorted(self.decisions, key=lambda d: -d.cost)[:count]
@@ -126,7 +137,7 @@ class Review:
             row = out.setdefault(d.phase, {"decisions": 0, "cost": 0.0, "clear": 0})
             row["decisions"] += 1
             row["cost"] += d.cost
-            row["clear"] += d.cost > 2 * d.spread and d.cost > 0.5
+            row["clear"] += is_clear(d)
         for row in out.values():
             row["mean_cost"] = row["cost"] / row["decisions"]
             row["cost"] = round(row["cost"], 2)
@@ -135,7 +146,8 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": "tyros-review/1",
+            "format": REVIEW_FORMAT,
+            "game": self.game,
             "seat": self.seat,
             "name": self.name,
             "budget": self.budget,
@@ -197,6 +209,14 @@ def _value_after(
     after = state.copy(seed=seed)
     rng = random.Random(seed)
     push_unchecked(after, seat, option)
+    # First to the end of the seat's turn: an offer (answered, then completed or
+    # withdrawn, and the turn's card action after it) is judged as the turn it leads to,
+    # like passing, which ends the turn at once; else an offer would be judged mid-turn.
+    for _ in range(TURN_STEPS):
+        if after.current != seat or after.phase not in (P_ACTIONS, P_TRADE, P_GIVE_CARD):
+            break
+        actor = seats_to_act(after)[0]
+        push_unchecked(after, actor, rollout_action(after, actor, rng))
     for _ in range(rollout_depth):
         if after.phase == P_OVER:
             break
@@ -286,6 +306,7 @@ def review_record(
     )
     budget["rollout_depth"] = ROLLOUT_DEPTH
     return Review(
+        game=game_key(record),
         seat=seat,
         name=str(replay.names[seat]),
         budget=budget,
@@ -312,7 +333,7 @@ def _decision_review(
         phase="trade" if played[0] in TRADE_KINDS else state.phase.name.lower(),
         played=played_text,
         best=options[0].text,
-        cost=round(max(0.0, statistics.fmean(diffs)), 2),
+        cost=round(statistics.fmean(diffs), 2),  # unclipped: noise averages out in sums
         spread=round(_stderr(diffs), 2),
         options=options[:3],
     )
@@ -333,6 +354,28 @@ def _held_out_gains(weighed: list[tuple[Action, list[float]]], played: list[floa
     return gains
 
 
+def game_key(record: dict[str, Any]) -> str:
+    """A short digest naming one game's record (its options and events).
+
+    >>> game_key({"options": {"seed": 1}, "events": []}) == game_key({"options": {"seed": 2}})
+    False
+    """
+    text = json.dumps([record.get("options"), record.get("events")], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def check_review(review: Any, record: dict[str, Any]) -> dict[str, Any]:
+    """``review`` if it is a review (``tyros-review --json``) of ``record``'s game; a
+    ValueError says what is wrong."""
+    if not isinstance(review, dict) or review.get("format") != REVIEW_FORMAT:
+        raise ValueError("not a review (write one with tyros-review FILE --seat A --json)")
+    if not isinstance(review.get("seat"), int) or not isinstance(review.get("decisions"), list):
+        raise ValueError("a damaged review (no seat or no decisions)")
+    if review.get("game") != game_key(record):
+        raise ValueError("that review is of another game")
+    return review
+
+
 def _copy_memory(memory: Memory) -> Memory:
     copy = Memory(memory.seat, memory.board)
     copy.cards = [list(row) for row in memory.cards]
@@ -343,21 +386,30 @@ def _copy_memory(memory: Memory) -> Memory:
 # The command line -------------------------------------------------------------------
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
 def report(review: Review) -> str:
     """The review as text: the three costliest decisions first, then a summary by phase."""
     letter = chr(ord("A") + review.seat)
     budget = review.budget
-    how = (
-        f"{budget['iterations']} determinizations"
-        if "iterations" in budget
-        else f"{budget['move_time']} s"
-    )
-    total = sum(d.cost for d in review.decisions)
+    how = f"{budget['iterations']} deals" if "iterations" in budget else f"{budget['move_time']} s"
+    clear = [d for d in review.decisions if is_clear(d)]
     lines = [
-        f"Review of seat {letter} ({review.name}): {len(review.decisions)} decisions weighed "
-        f"({review.forced} forced), {how} each, {review.seconds:.1f} s.",
-        f"Estimated points given away in all: {total:.1f} (each estimate +/- its spread: "
-        "a cost within twice its spread may be no mistake).",
+        *textwrap.wrap(
+            f"Review of seat {letter} ({review.name}): {len(review.decisions)} decisions "
+            f"weighed ({review.forced} with one option only), {how} each, "
+            f"{review.seconds:.1f} s.",
+            88,
+        ),
+        *textwrap.wrap(
+            "Each option is played on random deals of the cards and tiles this seat could not "
+            "see; a cost is the points the move played is estimated to give away against the "
+            "best one found, +/- its spread. A cost within twice its spread may be no mistake "
+            f"at all; {_plural(len(clear), 'decision')} cost more (marked ! below).",
+            88,
+        ),
         "",
         "The three costliest decisions:",
     ]
@@ -366,21 +418,30 @@ def report(review: Review) -> str:
             f"  #{d.decision} (round {d.round}, {PHASE_NAMES.get(d.phase, d.phase)}): "
             f"played {d.played}; best found {d.best}: costs {d.cost:.1f} +/- {d.spread:.1f}"
         )
-    lines += ["", "By phase:"]
+    lines += ["", "By phase (estimated points given away, all decisions added up):"]
     for phase, row in review.phases().items():
         lines.append(
-            f"  {PHASE_NAMES.get(phase, phase)}: {int(row['decisions'])} decisions, "
+            f"  {PHASE_NAMES.get(phase, phase)}: {_plural(int(row['decisions']), 'decision')}, "
             f"{row['cost']:.1f} points ({row['mean_cost']:.2f} each), "
-            f"{int(row['clear'])} clear mistakes"
+            f"{_plural(int(row['clear']), 'clear mistake')}"
         )
-    lines += ["", "Every decision (tyros-client --replay FILE --review REVIEW.json shows them):"]
+    lines += [
+        "",
+        "Every decision (! a clear mistake; tyros-client --replay FILE --review REVIEW.json "
+        "shows the same marks):",
+    ]
     for d in review.decisions:
-        mark = "  " if d.cost <= 2 * d.spread or d.cost <= 0.5 else "! "
+        mark = "! " if is_clear(d) else "  "
         lines.append(
             f"{mark}#{d.decision} r{d.round} {d.phase}: {d.played}"
             + ("" if d.cost <= 0.05 else f" (best {d.best}: -{d.cost:.1f} +/- {d.spread:.1f})")
         )
     return "\n".join(lines)
+
+
+def is_clear(decision: DecisionReview) -> bool:
+    """A clear mistake: a cost over half a point and over twice its spread."""
+    return decision.cost > 0.5 and decision.cost > 2 * decision.spread
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -405,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seat = ord(args.seat.strip().upper()[:1] or "?") - ord("A")
     if len(args.seat.strip()) != 1 or not 0 <= seat < 4:
-        parser.error("--seat takes a letter, A to D")
+        parser.error("--seat takes a seat's letter (A, B, C, or D at 4 players)")
     if args.iterations is not None and args.iterations < 2:
         parser.error("--iterations must be at least 2 (a spread needs two)")
     if args.move_time is not None and args.move_time <= 0:
@@ -418,8 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\rreviewing: decision {done} of {total}", end="", file=sys.stderr, flush=True)
 
     try:
-        with open(args.record, encoding="utf-8") as file:
-            record = json.load(file)
+        record = read_record(args.record)
         review = review_record(
             record,
             seat,
@@ -433,11 +493,35 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if sys.stderr.isatty():
         print(file=sys.stderr)
-    print(json.dumps(review.to_json()) if args.json else report(review))
+    try:
+        print(json.dumps(review.to_json()) if args.json else report(review))
+    except BrokenPipeError:  # (``| head``): the reader has what it wanted
+        sys.stderr.close()
     return 0
 
 
-__all__ = ["Review", "main", "ranked", "review_record", "weigh_options"]
+def read_record(path: str, what: str = "game record") -> dict[str, Any]:
+    """A record file's JSON (or a review's); a ValueError in words for a file that is not."""
+    with open(path, encoding="utf-8") as file:
+        try:
+            data = json.load(file)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is not JSON (a {what} is): {exc}") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} is not a {what}")
+    return data
+
+
+__all__ = [
+    "Review",
+    "check_review",
+    "game_key",
+    "main",
+    "ranked",
+    "read_record",
+    "review_record",
+    "weigh_options",
+]
 
 
 if __name__ == "__main__":

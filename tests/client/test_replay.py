@@ -157,21 +157,21 @@ async def test_the_replay_screen_by_keys(record: dict[str, Any], replayed: Repla
         ui = build_replay(replayed, viewer=0, colour=False)
         task = asyncio.create_task(ui.application.run_async())
         try:
-            text = await on_screen(ui, "replay: decision 0/")
-            assert "seen as A" in text
+            text = await on_screen(ui, "replay 0/")
+            assert "as A" in text
             pipe.send_text("\x1b[C")  # Right: one decision
-            await on_screen(ui, "replay: decision 1/")
+            await on_screen(ui, "replay 1/")
             for _ in range(5):
                 pipe.send_text("\x1b[C")
-            await on_screen(ui, "replay: decision 6/")
+            await on_screen(ui, "replay 6/")
             pipe.send_text("\x1b[D")  # Left: one back
-            await on_screen(ui, "replay: decision 5/")
+            await on_screen(ui, "replay 5/")
             pipe.send_text("\x1b[17~")  # F6: seen as B
-            await on_screen(ui, "seen as B")
+            await on_screen(ui, "as B")
             assert ui.state.view["viewer"] == 1 and ui.state.seat == 1
             assert ui.state.view["hand"] == replayed.view(ui.replay.position, 1)["hand"]
             pipe.send_text("goto 200\r")
-            await on_screen(ui, "replay: decision 200/")
+            await on_screen(ui, "replay 200/")
             pipe.send_text("pass\r")  # nothing is played in a replay
             await on_screen(ui, "this is a replay")
             pipe.send_text("\x15")  # Ctrl-U clears the refused line
@@ -181,7 +181,7 @@ async def test_the_replay_screen_by_keys(record: dict[str, Any], replayed: Repla
             for name in replayed.names:
                 assert name in text
             pipe.send_text("end\r")
-            await on_screen(ui, f"replay: decision {replayed.decisions}/")
+            await on_screen(ui, f"replay {replayed.decisions}/")
             await until(lambda: ui.state.over, "the end")
         finally:
             ui.application.exit()
@@ -257,15 +257,15 @@ async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(
         ui = build_replay(replayed, viewer=0, colour=False)
         task = asyncio.create_task(ui.application.run_async())
         try:
-            await on_screen(ui, "replay: decision 0/")
+            await on_screen(ui, "replay 0/")
             pipe.send_text("review\r")
             await until(lambda: ui.replay.reviewing or ui.replay.marks, "the review to start")
             await until(lambda: ui.replay.marks, "the review's marks", 120)
             assert ui.replay.review_seat == 0 and ui.replay.reviewing is None
             costly = max(ui.replay.marks.values(), key=lambda d: d["cost"])
             pipe.send_text(f"goto {costly['decision']}\r")
-            text = await on_screen(ui, "review: ")
-            assert f"decision {costly['decision']}/" in text
+            text = await on_screen(ui, "A's move: ")
+            assert f"replay {costly['decision']}/" in text
             if costly["cost"] > 0.05:  # the log line of that decision carries its mark
                 assert any(f"[-{costly['cost']:.1f}" in line.text for line in ui.state.log)
         finally:

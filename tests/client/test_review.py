@@ -32,7 +32,7 @@ def test_a_seeded_review_with_an_iteration_budget_is_stable(record: dict[str, An
     actions = [e for e in record["events"] if e.get("type") == "action"]
     for d in decisions:  # each reviewed decision is one the seat made
         assert actions[d["decision"] - 1]["seat"] == 0
-        assert d["cost"] >= 0 and d["spread"] >= 0
+        assert d["spread"] >= 0  # (a cost below 0: the move played did best on the deals)
         assert 1 <= len(d["options"]) <= 3
         values = [o["value"] for o in d["options"]]
         assert values == sorted(values, reverse=True)
@@ -62,7 +62,7 @@ def test_the_command_line_writes_text_or_json(
     path.write_text(json.dumps(record))
     assert main([str(path), "--seat", "B", "--iterations", "2"]) == 0
     text = capsys.readouterr().out
-    assert "The three costliest decisions:" in text and "By phase:" in text
+    assert "The three costliest decisions:" in text and "By phase" in text
     assert main([str(path), "--seat", "B", "--iterations", "2", "--json"]) == 0
     review = json.loads(capsys.readouterr().out)
     assert review["seat"] == 1 and review["budget"]["iterations"] == 2
@@ -70,3 +70,26 @@ def test_the_command_line_writes_text_or_json(
     assert "seats A to C" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main([str(path), "--seat", "B", "--iterations", "1"])
+
+
+def test_a_replay_takes_only_a_review_of_its_own_game(
+    record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tyros_client.review import check_review
+    from tyros_client.tui.app import main as client_main
+
+    review = review_record(record, seat=0, iterations=2).to_json()
+    assert check_review(review, record) is review
+    other = export_record(play_game(["random"] * 3, seed=9).state)
+    with pytest.raises(ValueError, match="another game"):
+        check_review(review, other)
+    with pytest.raises(ValueError, match="not a review"):
+        check_review({"seat": 0}, record)
+    game, notes = tmp_path / "game.json", tmp_path / "notes.json"
+    game.write_text(json.dumps(other))
+    notes.write_text(json.dumps({"anything": 1}))
+    assert client_main(["--replay", str(game), "--review", str(notes)]) == 1
+    assert "cannot use the review" in capsys.readouterr().err
+    notes.write_text("not json")
+    assert client_main(["--replay", str(notes)]) == 1
+    assert "is not JSON" in capsys.readouterr().err

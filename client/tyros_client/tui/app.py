@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import json
 import random
 import re
 import sys
@@ -54,7 +53,7 @@ from tyros_server.engine import Action, RecordError, parse_action
 from ..botclient import parse_address
 from ..hints import hint, hint_line
 from ..replay import Replay, fetch_record
-from ..review import review_record
+from ..review import check_review, read_record, review_record
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
@@ -130,6 +129,9 @@ class TyrosApp:
         """Tells the server a hint is asked (the network task's)."""
         self.hinting: asyncio.Future[Any] | None = None
         """The hint being thought about, off the interface thread."""
+        self._sent_version = -1
+        self._sent_at = 0.0
+        """The game version and time of the last action sent (a hint waits for its answer)."""
 
         self.buffer = Buffer(
             completer=CommandCompleter(self),
@@ -336,8 +338,6 @@ class TyrosApp:
         self.cleared_at = self.state.clock()
         self.local = None
         self.lines_run += 1
-        if line.strip().lower() == "hint":
-            return self.ask_hint()
         if self.replay is not None:
             done = self.replay.command(line)
             if done is None:
@@ -382,6 +382,10 @@ class TyrosApp:
             refusal = "a hint needs a decision of yours to think about"
         elif self.hinting is not None and not self.hinting.done():
             refusal = "still thinking about the last hint"
+        elif self._sent_version == state.version and (
+            state.error is None or state.error.at < self._sent_at
+        ):
+            refusal = "your move for this decision is on its way: ask at your next one"
         if refusal is not None:
             self.local = Notice(refusal, state.clock())
             return True
@@ -467,6 +471,8 @@ class TyrosApp:
             self.application.exit()
         elif command.command == "help":
             self.open_help(command.argument)
+        elif command.command == "hint":
+            return self.ask_hint()
         elif command.command in ("legal", "log"):
             self.show_panel(command.command)
         elif command.command == "score":
@@ -503,6 +509,7 @@ class TyrosApp:
     def send(self, action: dict[str, Any]) -> None:
         sender = self.sender
         self.sent.append(action)
+        self._sent_version, self._sent_at = self.state.version, self.state.clock()
         self.local = Notice(
             f"sent: {describe_action(action, self.state.names)}", self.state.clock(), error=False
         )
@@ -836,29 +843,27 @@ def replay_main(args: argparse.Namespace) -> int:
     """``tyros-client --replay FILE`` (or ``HOST:PORT --replay TABLE``)."""
     try:
         if args.address is None:
-            record = load_json(args.replay, "record")
+            record = read_record(args.replay)
         else:
             record = asyncio.run(fetch_record(args.address, args.replay, args.trust))
-        review = load_json(args.review, "review") if args.review else None
         replay = Replay(record)
         viewer = parse_viewer(args.viewer, replay.players)
     except (OSError, ValueError, RecordError) as exc:
         print(f"tyros-client: cannot replay {args.replay}: {exc}", file=sys.stderr)
         return 1
+    review = None
+    if args.review is not None:
+        try:
+            review = check_review(read_record(args.review, "review"), record)
+        except (OSError, ValueError) as exc:
+            print(f"tyros-client: cannot use the review {args.review}: {exc}", file=sys.stderr)
+            return 1
     ui = build_replay(replay, viewer=viewer, review=review, title=str(args.replay))
     try:
         ui.application.run()
     except KeyboardInterrupt:
         return 130
     return 0
-
-
-def load_json(path: str, what: str) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as file:
-        data = json.load(file)
-    if not isinstance(data, dict):
-        raise ValueError(f"{path} is not a {what} (a JSON object)")
-    return data
 
 
 def parse_viewer(text: str, players: int) -> int | None:

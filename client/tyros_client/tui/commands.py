@@ -222,6 +222,12 @@ COMMANDS: dict[str, CommandHelp] = {
         (),
         ("chat",),
     ),
+    "hint": CommandHelp(
+        "hint",
+        "the three best options for the decision in front of you (F8), thought about by a bot "
+        "in this program from what you can see; the record marks a decision made after a hint",
+        ("hint",),
+    ),
     "help": CommandHelp(
         "help [COMMAND]", "this help, or one command's (F1)", ("help", "help move")
     ),
@@ -255,7 +261,7 @@ _KIND_COMMAND: dict[str, str] = {
     "keep": "keep",
     "pass": "pass",
 }
-_UI_COMMANDS = ("help", "legal", "log", "score", "say", "quit")
+_UI_COMMANDS = ("help", "hint", "legal", "log", "score", "say", "quit")
 
 CARDS_HELP = (
     "CARDS: card names or first letters, with counts, separated by commas or "
@@ -293,8 +299,8 @@ def help_lines(command: str = "") -> list[str]:
         "[A] / city A a city, $n the cost of a move, W/E Italy's two coasts.",
         "Table: cards and tiles in hand (! when the tiles were shown), supply: ships/cities "
         "left to build, pts: the score if the game ended now; Empires: size and #rank.",
-        "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, F5 say, "
-        "PageUp/PageDown scroll, Esc closes a dialog, Ctrl-C quits.",
+        "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, F4 answer in a dialog, "
+        "F5 say, F8 hint, PageUp/PageDown scroll, Esc closes a dialog, Ctrl-C quits.",
     ]
     return lines
 

@@ -27,7 +27,7 @@ on the message line when that decision is the one just shown.
 >>> driver.command("seat C"), state.seat, state.view["viewer"]
 (None, 2, 2)
 >>> driver.command("goto x")
-'goto takes a decision number, 1 to 440'
+'goto takes a decision number, 0 (the deal) to 440'
 >>> driver.command("pass") is NOT_MINE
 True
 """
@@ -148,7 +148,7 @@ class ReplayDriver:
             self.go(self.replay.end)
         elif head == "goto":
             if len(rest) != 1 or not rest[0].isdigit():
-                return f"goto takes a decision number, 1 to {self.replay.decisions}"
+                return f"goto takes a decision number, 0 (the deal) to {self.replay.decisions}"
             self.go(self.replay.at_decision(int(rest[0])))
         elif head == "seat":
             return self._seat(rest)
@@ -237,16 +237,16 @@ class ReplayDriver:
         who = "a spectator" if self.viewer is None else f"{letter(self.viewer)}"
         view = self.state.view or {}
         where = f"round {view.get('round', '?')}"
-        text = f"replay: decision {done}/{replay.decisions}, {where}, seen as {who}"
+        text = f"replay {done}/{replay.decisions}, {where}, as {who}"
         if self.reviewing is not None:
             text += f" | {self.reviewing}"
         mark = self.marks.get(done) if self._last_seat_reviewed(done) else None
-        if mark is not None:
-            text += " | " + mark_text(mark)
+        if mark is not None and self.review_seat is not None:
+            text += " | " + mark_text(mark, self.review_seat)
         elif self.open:
             text += ", hands open"
         elif done == 0:
-            text += " (Right: next; the log lists the keys)"
+            text += " (Right: next; F1: the keys)"
         return text
 
     def annotation(self, event: dict[str, Any]) -> str:
@@ -266,30 +266,61 @@ class ReplayDriver:
         self.show()
 
     def marks_line(self) -> str:
-        if not self.marks:
-            return "no review loaded (tyros-review FILE --seat A --json > review.json; --review)"
+        if not self.marks or self.review_seat is None:
+            return "no review yet: type review (or start with --review REVIEW.json)"
         costly = sorted(self.marks.values(), key=lambda d: -float(d.get("cost", 0.0)))[:3]
-        parts = [f"#{d['decision']} cost {float(d['cost']):.1f}" for d in costly]
-        return "costliest decisions: " + ", ".join(parts) + " (goto N shows one)"
+        parts = [f"#{d['decision']} -{float(d['cost']):.1f}" for d in costly]
+        return (
+            f"{letter(self.review_seat)}'s costliest decisions: "
+            + ", ".join(parts)
+            + " (goto N shows one)"
+        )
 
 
-def mark_text(mark: dict[str, Any]) -> str:
-    """The review's word on one decision.
+def help_lines() -> list[str]:
+    """The help of the replay screen (F1)."""
+    return [
+        "Watching a recorded game: nothing you type is played or said.",
+        "Keys (with an empty command line):",
+        "    Right / Left: one decision forward / back (it and what followed from it)",
+        "    . / , : one event forward / back",
+        "    Down / Up: to where the next / this (or the previous) player's turn begins",
+        "    ] / [ : to the next / this (or the previous) round",
+        "    Home / End: the deal / the end",
+        "    F6: the game as the next seat sees it (then as a spectator)",
+        "    F7: every hand open, at any moment of a finished game",
+        "Commands:",
+        "    next, back, turn, round (add 'back': turn back), start, end",
+        "    goto N: after decision N (0: the deal)",
+        "    seat B, seat spectator: whose view",
+        "    open: every hand (a finished game only)",
+        "    review: weigh each decision of the seat you see the game as (in the background;",
+        "        its progress shows on the message line, then its marks: [-2.5 +/-0.8] after a",
+        "        decision's log line is the points it gave away, and the estimate's spread)",
+        "    marks: that review's three costliest decisions",
+        "    score: the score sheet (at the end); log, legal: the panel; quit: leave",
+        "Esc or F1 closes this help.",
+    ]
+
+
+def mark_text(mark: dict[str, Any], seat: int = 0) -> str:
+    """The review's word on one decision of ``seat``.
 
     >>> mark_text({"cost": 0.0, "spread": 0.4, "played": "pass", "best": "pass"})
-    'review: best found (spread 0.4)'
-    >>> mark_text({"cost": 2.5, "spread": 0.8, "played": "pass", "best": "ship in 23"})
-    'review: costs 2.5 points (+/- 0.8); best found: ship in 23'
+    "A's move: no better one found"
+    >>> mark_text({"cost": 2.5, "spread": 0.8, "played": "pass", "best": "ship in 23"}, 1)
+    "B's move: -2.5 (+/-0.8); best: ship in 23"
     """
     cost = float(mark.get("cost", 0.0))
     spread = float(mark.get("spread", 0.0))
+    who = f"{letter(seat)}'s move"
     if cost <= 0.05:
-        return f"review: best found (spread {spread:.1f})"
-    return f"review: costs {cost:.1f} points (+/- {spread:.1f}); best found: {mark.get('best')}"
+        return f"{who}: no better one found"
+    return f"{who}: -{cost:.1f} (+/-{spread:.1f}); best: {mark.get('best')}"
 
 
 def _short(name: str) -> str:
     return name[0] if name in CARD_NAMES else name
 
 
-__all__ = ["NOT_MINE", "REVIEW_HERE", "ReplayDriver", "mark_text"]
+__all__ = ["NOT_MINE", "REVIEW_HERE", "ReplayDriver", "help_lines", "mark_text"]

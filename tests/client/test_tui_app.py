@@ -610,7 +610,7 @@ def mid_game(players: int = 4, steps: int = 260) -> tuple[dict[str, Any], list[d
         (30, 100, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
         (24, 80, ("Bithyn.", "TY Tyros", "Hand orange", "Disc", "Empires", "D Dee")),
         (40, 140, ("Bithynia", "TY Tyros", "Hand orange", "Discard", "Empires", "D Dee")),
-        (16, 60, ("29", "TY", "Hand orange")),
+        (16, 60, ("29", "TY", "Hand o")),  # short card words: every tile must show
         (12, 40, ("TY",)),
     ],
 )
@@ -787,3 +787,18 @@ async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None
                 assert "Winner" in text or "Shared win" in text
                 await until(lambda: all(run.score for run in runs), "the bots to finish")
                 assert all(run.score == ui.state.view["score"] for run in runs if ui.state.view)
+
+
+def test_a_request_too_long_for_its_panel_says_there_is_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tyros_client.tui import controls, render
+
+    offer = "C bot-2 offers you green for your violet x2 and a wild, 40 s left to answer"
+    monkeypatch.setattr(render, "request_lines", lambda ui: [("class:request", offer)])
+    panel = controls.RequestControl(None)  # type: ignore[arg-type]
+    whole = panel.create_content(80, 3)
+    assert "".join(t for _, t, *_ in whole.get_line(0)) == offer  # room enough: as it is
+    cut = panel.create_content(30, 2)
+    last = "".join(t for _, t, *_ in cut.get_line(1))
+    assert last.endswith("... (F4 shows all)") and len(last) <= 30

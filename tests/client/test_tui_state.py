@@ -235,7 +235,7 @@ def test_action_words() -> None:
 
 def test_the_score_sheet() -> None:
     score = finished_game().score
-    text = fragment_list_to_text(score_sheet(score, NAMES))
+    text = fragment_list_to_text(score_sheet(score, NAMES, width=100))
     lines = text.splitlines()
     assert lines[0].split() == ["Empires", "size", "rank", "a", "city", "a", "ship"]
     header = next(line for line in lines if line.startswith("player"))
@@ -251,9 +251,14 @@ def test_the_score_sheet() -> None:
         "4",
         "tie-break",
     ]
-    assert all(len(line) <= 78 for line in text.splitlines()[-6:])  # the legend fits 80 x 24
-    for column in ("majority:", "all 4:", "tie-break:", "(c)", "(s)"):
+    for column in ("majority (maj):", "all 4 (all4):", "tie-break (tie):", "(c)", "(s)"):
         assert column in text  # every column is explained under the sheet
+    # In 80 columns every column still shows (the tie-break decides a tied total), under
+    # shorter names that the legend gives too.
+    narrow = fragment_list_to_text(score_sheet(score, NAMES)).splitlines()
+    assert all(len(line) <= 78 for line in narrow)
+    head = next(line for line in narrow if line.startswith("player")).split()
+    assert head[-3:] == ["maj", "all4", "tie"] and head[1] == "total"
     for player in score["players"]:
         row = next(line for line in lines if line.startswith(f"{'ABC'[player['seat']]} "))
         assert row.split()[2] == str(player["total"])  # after the letter and the name

@@ -246,7 +246,7 @@ class TyrosApp:
 
     def _request_height(self) -> D:
         rows = self.size()[0]
-        most = 4 if rows < 30 else 5  # the log keeps some lines below it
+        most = 5 if rows < 30 else 6  # what is asked first; the log keeps a line or two
         return D(min=1, max=most, preferred=most)
 
     def dialog_width(self) -> int:

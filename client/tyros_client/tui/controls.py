@@ -113,7 +113,13 @@ class RequestControl(UIControl):
         return min(len(self.lines(width)), max(1, max_available_height))
 
     def create_content(self, width: int, height: int) -> UIContent:
-        lines = self.lines(width)[: max(0, height)]
+        lines = self.lines(width)
+        if len(lines) > height > 0:  # never a cut that reads as the whole offer
+            lines = lines[:height]
+            style = lines[-1][0][0] if lines[-1] else ""
+            text = "".join(piece for _, piece, *_ in lines[-1])
+            more = " ... (F4 shows all)"
+            lines[-1] = [(style, text[: max(0, width - len(more))].rstrip() + more)]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     def is_focusable(self) -> bool:

@@ -47,14 +47,22 @@ def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
         return out
     hand = view.get("hand")
     if hand is not None:
-        out.append(("", " Hand "))
-        for card in CARDS:
-            n = hand.count(card)
-            out.append((f"class:card.{card}" if n else "class:dim", f"{card} {n}"))
-            out.append(("", " "))
-        out.append(("", f"({len(hand)})  Tiles "))
         tiles = view.get("tiles") or []
-        out.append(("class:tile" if tiles else "class:dim", " ".join(tiles) or "none"))
+        # Every card and tile must show: if the line is too long (a long name), the cards
+        # get their short words (g5, not green 5).
+        for short in (False, True):
+            line: StyleAndTextTuples = [("", " Hand ")]
+            for card in CARDS:
+                n = hand.count(card)
+                words = f"{card[0]}{n}" if short else f"{card} {n}"
+                line.append((f"class:card.{card}" if n else "class:dim", words))
+                line.append(("", " "))
+            line.append(("", f"({len(hand)})  Tiles "))
+            line.append(("class:tile" if tiles else "class:dim", " ".join(tiles) or "none"))
+            width = sum(len(text) for _, text, *_ in [*out, *line])
+            if width <= ui.size()[1]:
+                break
+        out += line
     if not state.connected:
         out.append(("class:message.error", f"  [{state.connection}]"))
     return out
@@ -260,7 +268,7 @@ def score_text(ui: TyrosApp) -> StyleAndTextTuples:
     score = (ui.state.view or {}).get("score")
     if not score:
         return [("", "no score yet")]
-    return score_sheet(score, ui.state.names)
+    return score_sheet(score, ui.state.names, ui.size()[1] - 2)  # (the frame's sides)
 
 
 REQUESTS = commands.REQUESTS

@@ -182,7 +182,7 @@ def describe_event(event: dict[str, Any], names: Names, viewer: int | None) -> s
     return None
 
 
-def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
+def score_sheet(score: dict[str, Any], names: Names, width: int = 78) -> StyleAndTextTuples:
     """The final score sheet as formatted text: per player and empire the cities (c), the
     ship-controlled spaces (s) and the points; the majority and all-four bonuses; the
     tie-break (points from the largest empire); the totals and the winner(s)."""
@@ -200,16 +200,10 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
     out.append(("", "\n"))
     # The total second: on a narrow screen the columns at the right are the ones cut.
     head = ["player", "total", *(e["colour"] for e in empires), "majority", "all 4", "tie-break"]
-    rows: list[list[str]] = []
-    for player in score.get("players", []):
-        row = [who(player["seat"], names)[:12], str(player["total"])]
-        for empire in player["empires"]:
-            row.append(f"{empire['cities']}c {empire['ship_spaces']}s {empire['points']:>2}")
-        majority = ",".join(c[0] for c in player.get("majority_bonus", []))
-        row.append(f"{player['majority_points']}" + (f" ({majority})" if majority else ""))
-        row.append(str(player["all_four_bonus"]))
-        row.append(str(player.get("largest_empire_points", 0)))
-        rows.append(row)
+    rows = _sheet_rows(score, names, 12)
+    if _sheet_width(head, rows) > width:  # every column must show (the tie-break decides ties)
+        head = ["player", "total", *(e["colour"][:6] for e in empires), "maj", "all4", "tie"]
+        rows = _sheet_rows(score, names, 8)
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
 
     def line(row: list[str]) -> str:
@@ -231,13 +225,32 @@ def score_sheet(score: dict[str, Any], names: Names) -> StyleAndTextTuples:
     return out
 
 
+def _sheet_width(head: list[str], rows: list[list[str]]) -> int:
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+    return sum(widths) + 2 * (len(widths) - 1)
+
+
+def _sheet_rows(score: dict[str, Any], names: Names, name_width: int) -> list[list[str]]:
+    rows: list[list[str]] = []
+    for player in score.get("players", []):
+        row = [who(player["seat"], names)[:name_width], str(player["total"])]
+        for empire in player["empires"]:
+            row.append(f"{empire['cities']}c {empire['ship_spaces']}s {empire['points']:>2}")
+        majority = ",".join(c[0] for c in player.get("majority_bonus", []))
+        row.append(f"{player['majority_points']}" + (f" ({majority})" if majority else ""))
+        row.append(str(player["all_four_bonus"]))
+        row.append(str(player.get("largest_empire_points", 0)))
+        rows.append(row)
+    return rows
+
+
 SHEET_LEGEND = (
     "Each empire column: your cities (c) and the spaces your ships hold alone (s)\n"
     "in it, then the points they score at its rank (see a city, a ship above).\n"
-    "majority: points for holding the most cities of an empire (its letter).\n"
-    "all 4: the bonus for the first player with a city in all four empires.\n"
-    "tie-break: points from the largest empire's spaces; it decides a tied total,\n"
-    "it is not added to the total."
+    "majority (maj): points for holding the most cities of an empire (its letter).\n"
+    "all 4 (all4): the bonus for the first player with a city in all four empires.\n"
+    "tie-break (tie): points from the largest empire's spaces; it decides a tied\n"
+    "total, and is not added to it."
 )
 """What every column of the score sheet means, printed under it."""
 

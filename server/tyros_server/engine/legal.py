@@ -150,17 +150,9 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
             if max(hand[0], hand[1], hand[2], hand[3]) + hand[WILD] >= CITY_COST[1]:
                 _cities(state, seat, hand, ports, out)  # (no city is affordable otherwise)
         _ships(state, seat, out)
-        # Both bank trades and the offers in one cached tuple (one lookup per enumeration).
-        a, b, c, d, e = hand  # capped(hand, 3), inlined
-        three = (
-            a if a < 3 else 3,
-            b if b < 3 else 3,
-            c if c < 3 else 3,
-            d if d < 3 else 3,
-            e if e < 3 else 3,
-        )
-        proposer = seat if _may_propose(state, seat) is None else -1
-        out.extend(_bank_and_offers(three, *_bank_limits(state), proposer, state.players))
+        out.extend(_bank_trades(state, hand))
+        if _may_propose(state, seat) is None:
+            out.extend(_proposals(capped(hand, 1), seat, state.players))
         return out
     out = [PASS] if kind == Kind.PASS else []
     if kind == Kind.MOVE and ports:
@@ -378,17 +370,6 @@ def _bank_actions(three: CardCounts, most: int, takes: int) -> tuple[Action, ...
             if takes >> take & 1:
                 out.extend(_bank_picks(three, take))
     return tuple(out)
-
-
-@lru_cache(maxsize=1 << 16)
-def _bank_and_offers(
-    three: CardCounts, most: int, takes: int, proposer: int, players: int
-) -> tuple[Action, ...]:
-    """:func:`_bank_actions` then, if ``proposer`` may propose (>= 0), its offers."""
-    bank = _bank_actions(three, most, takes)
-    if proposer < 0:
-        return bank
-    return bank + _proposals(capped(three, 1), proposer, players)
 
 
 @lru_cache(maxsize=1 << 11)  # 4**5 hands capped at 3: every one fits

@@ -271,3 +271,13 @@ async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(
         finally:
             ui.application.exit()
             await task
+
+
+def test_the_replay_help_fits_80_columns() -> None:
+    from tyros_client.tui.replaying import help_lines
+
+    lines = help_lines()
+    assert all(len(line) <= 76 for line in lines)  # inside the help's frame at 80 x 24
+    text = "\n".join(lines)
+    for word in ("Right / Left", "F6", "F7", "goto N", "review", "marks"):
+        assert word in text

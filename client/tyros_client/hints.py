@@ -60,6 +60,8 @@ def hint_line(options: list[OptionValue]) -> str:
     >>> from tyros_client.review import OptionValue
     >>> hint_line([OptionValue({}, "pass", 3.0, 0.5), OptionValue({}, "ship in 23", 1.5, 0.4)])
     'hint: 1. pass (best)  2. ship in 23 (-1.5 points, +/- 0.4)'
+    >>> hint_line([OptionValue({}, "pass", 3.0, 0.5), OptionValue({}, "ship", 2.98, 0.4)])
+    'hint: 1. pass (best)  2. ship (about as good, +/- 0.4)'
     """
     if not options:
         return "hint: nothing to weigh"

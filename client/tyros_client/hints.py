@@ -68,9 +68,9 @@ def hint_line(options: list[OptionValue]) -> str:
     best = options[0].value
     parts = [f"1. {options[0].text} (best)"]
     for at, option in enumerate(options[1:], 2):
-        parts.append(
-            f"{at}. {option.text} (-{best - option.value:.1f} points, +/- {option.spread:.1f})"
-        )
+        behind = best - option.value
+        how = "about as good" if behind < 0.05 else f"-{behind:.1f} points"
+        parts.append(f"{at}. {option.text} ({how}, +/- {option.spread:.1f})")
     return "hint: " + "  ".join(parts)
 
 

@@ -24,6 +24,7 @@ from tyros_server.engine import Action
 
 from .bots.determinize import Memory
 from .review import OptionValue, ranked, weigh_options
+from .tui.commands import command_line
 
 HINT_ITERATIONS = 48
 """Determinizations a hint weighs each option over (about 0.2 s on this project's machine)."""
@@ -66,12 +67,17 @@ def hint_line(options: list[OptionValue]) -> str:
     if not options:
         return "hint: nothing to weigh"
     best = options[0].value
-    parts = [f"1. {options[0].text} (best)"]
+    parts = [f"1. {_typed(options[0])} (best)"]
     for at, option in enumerate(options[1:], 2):
         behind = best - option.value
         how = "about as good" if behind < 0.05 else f"-{behind:.1f} points"
-        parts.append(f"{at}. {option.text} ({how}, +/- {option.spread:.1f})")
+        parts.append(f"{at}. {_typed(option)} ({how}, +/- {option.spread:.1f})")
     return "hint: " + "  ".join(parts)
+
+
+def _typed(option: OptionValue) -> str:
+    """The command that makes the option (what to type), else its words."""
+    return command_line(option.action) if option.action else option.text
 
 
 __all__ = ["HINT_ITERATIONS", "HINT_SECONDS", "hint", "hint_line"]

@@ -583,3 +583,36 @@ def test_an_offer_of_cards_one_does_not_hold_is_explained_before_it_goes() -> No
     refused = parse("trade 2 violet for green", ctx(*offers, hand=("violet", "orange")))
     assert isinstance(refused, Problem)
     assert refused.message == "you hold orange, violet: not enough violet to offer"
+
+
+def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
+    """What a hint tells the player to type is exactly the action it weighed."""
+    import random
+
+    from tyros_client.tui.commands import command_line
+    from tyros_protocol.board import BOARD
+    from tyros_server.engine import (
+        Options,
+        Phase,
+        action_to_json,
+        legal_actions,
+        new_game,
+        push_unchecked,
+        seats_to_act,
+        view,
+    )
+
+    checked = 0
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        state = new_game(Options(players=4, seed=seed))
+        while state.phase != Phase.OVER:
+            seat = seats_to_act(state)[0]
+            legal = legal_actions(state, seat)
+            wire = [action_to_json(action, BOARD) for action in legal]
+            ctx = Context.from_view(view(state, seat), {"legal": wire}, list("abcd"), seat)
+            for action in rng.sample(wire, min(4, len(wire))):
+                assert parse(command_line(action), ctx) == Act(action), command_line(action)
+                checked += 1
+            push_unchecked(state, seat, rng.choice(legal))
+    assert checked > 1000

@@ -366,6 +366,37 @@ def _command_for(action: Action, ctx: Context) -> str:
     return str(kind)
 
 
+def command_line(action: Action) -> str:
+    """A command line that makes ``action`` (the protocol's JSON form): what a hint says
+    to type.
+
+    >>> command_line({"kind": "move", "from": "TY", "to": "24", "pay": ["violet"]})
+    'move ty 24 pay v'
+    >>> command_line({"kind": "propose", "to": [1, 2], "give": ["orange"], "get": ["green"]})
+    'trade o for g to B,C'
+    >>> command_line({"kind": "bank_pick", "take": "violet", "pay": ["orange"] * 3})
+    'bank 3:1 violet pay o,o,o'
+    """
+    kind = action.get("kind")
+    pay = cards_short(action.get("pay") or [])
+    if kind == "move":
+        return f"move {action['from'].lower()} {action['to'].lower()} pay {pay}"
+    if kind == "city":
+        return f"city {action['space'].lower()} pay {pay}"
+    if kind == "ship":
+        return f"ship {action['space'].lower()} pay {pay}"
+    if kind == "bank_draw":
+        return f"bank {pay}"
+    if kind == "bank_pick":
+        return f"bank 3:1 {action['take']} pay {pay}"
+    if kind == "propose":
+        to = ",".join(LETTERS[seat] for seat in action["to"])
+        return f"trade {cards_short(action['give'])} for {cards_short(action['get'])} to {to}"
+    if kind == "keep":
+        return f"keep {cards_short(action['cards'])}" if action["cards"] else "keep none"
+    return _command_for(action, Context())
+
+
 def _order(label: str) -> tuple[int, str]:
     digits = "".join(ch for ch in label if ch.isdigit())
     return (int(digits) if digits else 0, label)

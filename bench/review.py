@@ -29,7 +29,7 @@ from tyros_client.bots.determinize import Memory
 from tyros_client.hints import hint
 from tyros_client.replay import Replay
 from tyros_client.review import DEFAULT_ITERATIONS, review_record, weigh_options
-from tyros_server.engine import event_view, export_record, legal_actions, view
+from tyros_server.engine import events_seen, export_record, legal_actions, view
 
 GAME = ["greedy", "greedy", "greedy", "greedy"]
 
@@ -53,13 +53,7 @@ def positions(
             legal = legal_actions(state, seat)
             if len(legal) < 2:
                 continue
-            shown = []
-            version = 0
-            for event in replay.events[:at]:
-                version += event.get("type") == "action"
-                seen = event_view(event, seat, version)
-                if seen is not None:
-                    shown.append(seen)
+            shown = [seen for _, seen in events_seen(replay.events[:at], seat)]
             out.append((view(state, seat), seat, legal, shown))
             if len(out) == count:
                 break

@@ -29,7 +29,15 @@ import json
 from typing import Any
 
 from tyros_protocol.board import BOARD, Board
-from tyros_server.engine import PUBLIC_FORMAT, GameState, RecordError, event_view, replay, view
+from tyros_server.engine import (
+    PUBLIC_FORMAT,
+    GameState,
+    RecordError,
+    events_seen,
+    public_views,
+    replay,
+    view,
+)
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
@@ -71,9 +79,11 @@ class Replay:
             raise RecordError("the record's decisions and its states do not match")
 
     def _load_public(self, record: dict[str, Any]) -> None:
-        views, events = record.get("views"), record.get("events")
-        if not isinstance(views, list) or not isinstance(events, list) or not views:
-            raise RecordError("a public replay has views and events")
+        views, events = public_views(record), record.get("events")
+        if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+            raise RecordError("a damaged public replay (its events)")
+        if not isinstance(record.get("players"), list):
+            raise RecordError("a public replay names its players")
         self.public_views = views
         self.events = events
         self.players = int(views[0].get("players", len(record.get("players", []))))
@@ -122,7 +132,10 @@ class Replay:
         return self.at_decision(self.decisions_before(self.clamp(position)) + 1)
 
     def previous_decision(self, position: int) -> int:
-        done = self.decisions_before(self.clamp(position))
+        position = self.clamp(position)
+        if position <= self.at_decision(0):
+            return 0 if position < self.at_decision(0) else position  # (in the deal: back)
+        done = self.decisions_before(position)
         if position > self.at_decision(done):  # partway: back to where this decision began
             return self.at_decision(done)
         return self.at_decision(done - 1) if done > 1 else self.at_decision(0)
@@ -142,7 +155,8 @@ class Replay:
         return self.at_decision(self.turn_at[found - 1]) if found > 0 else self.at_decision(0)
 
     def next_round(self, position: int) -> int:
-        found = bisect.bisect_right(self.round_at, self.clamp(position))
+        # The first round start not yet shown (one just ahead of ``position`` counts).
+        found = bisect.bisect_left(self.round_at, self.clamp(position))
         return self.round_at[found] + 1 if found < len(self.round_at) else self.end
 
     def previous_round(self, position: int) -> int:
@@ -165,15 +179,7 @@ class Replay:
             if viewer is not None:
                 raise RecordError("a game not over is replayed as a spectator saw it only")
             return self.events[: self.clamp(position)]
-        out = []
-        version = 0
-        for event in self.events[: self.clamp(position)]:
-            if event.get("type") == "action":
-                version += 1
-            seen = event_view(event, viewer, version)
-            if seen is not None:
-                out.append(seen)
-        return out
+        return [seen for _, seen in events_seen(self.events[: self.clamp(position)], viewer)]
 
     def hands(self, position: int) -> list[dict[str, Any]]:
         """Every seat's cards and tiles at ``position``, for a finished game's open replay."""
@@ -206,6 +212,8 @@ async def fetch_record(url: str, table: str, trust: ServerTrust | None = None) -
             await ws.send(json.dumps({"type": "get_record", "id": 1, "table": table}))
             while True:
                 message = json.loads(await asyncio.wait_for(ws.recv(), RECORD_TIMEOUT))
+                if message.get("type") == "error" and message.get("re") is None:
+                    raise ValueError(f"the server says: {message.get('message', message)}")
                 if message.get("re") != 1:
                     continue
                 if message.get("type") == "record":

@@ -53,7 +53,7 @@ from tyros_server.engine import (
     Kind,
     RecordError,
     action_to_json,
-    event_view,
+    events_seen,
     legal_actions,
     parse_action,
     push_unchecked,
@@ -264,23 +264,22 @@ def review_record(
     """Review every decision ``seat`` made in ``record`` (see the module's docstring)."""
     started = time.perf_counter()
     replay = Replay(record)
+    if replay.public:
+        raise RecordError("a game not over (a spectator's replay) cannot be reviewed")
     if not 0 <= seat < replay.players:
         raise RecordError(f"the game has seats A to {chr(ord('A') + replay.players - 1)}")
     names: list[str | None] = list(replay.names)
     mine = [n for n, at in enumerate(replay.action_at, 1) if replay.events[at]["seat"] == seat]
     memory = Memory(seat)
-    fed = 0
-    version = 0
+    seen = events_seen(replay.events, seat)
+    fed = 0  # how many of ``seen`` the memory has observed
     reviews: list[DecisionReview] = []
     forced = 0
     for count, number in enumerate(mine, 1):
         at = replay.action_at[number - 1]
-        for event in replay.events[fed:at]:  # what the seat had been shown by then
-            version += event.get("type") == "action"
-            shown = event_view(event, seat, version)
-            if shown is not None:
-                memory.observe(shown)
-        fed = at
+        while fed < len(seen) and seen[fed][0] < at:  # what the seat had been shown by then
+            memory.observe(seen[fed][1])
+            fed += 1
         state = replay.states[number - 1]
         legal = legal_actions(state, seat)
         played = parse_action(replay.events[at]["action"], BOARD)
@@ -292,7 +291,7 @@ def review_record(
             view(state, seat),
             seat,
             legal,
-            _copy_memory(memory),
+            memory.copy(),
             rng,
             iterations=iterations,
             move_time=move_time,
@@ -374,13 +373,6 @@ def check_review(review: Any, record: dict[str, Any]) -> dict[str, Any]:
     if review.get("game") != game_key(record):
         raise ValueError("that review is of another game")
     return review
-
-
-def _copy_memory(memory: Memory) -> Memory:
-    copy = Memory(memory.seat, memory.board)
-    copy.cards = [list(row) for row in memory.cards]
-    copy.tile_bottom = list(memory.tile_bottom)
-    return copy
 
 
 # The command line -------------------------------------------------------------------

@@ -228,8 +228,10 @@ class Tables(Model):
 
 
 class Record(Model):
-    """A finished game's record, as ``tyros-server export`` writes it (format
-    ``tyros-record/1``: every event with every hand, the seed revealed)."""
+    """A game's record, to replay it: a finished game's as ``tyros-server export`` writes
+    it (format ``tyros-record/1``: every event with every hand, the seed revealed), or a
+    game not over as a spectator saw it (``tyros-public-replay/1``: the spectator's views
+    and events only)."""
 
     type: Literal["record"] = "record"
     re: MessageId | None

@@ -62,6 +62,8 @@ from .storage import StorageError, Store, fairness, token_digest
 from .tables import Batch, ConnId, SeatSlot, Table, Undo
 from .tools import RecordUnavailable, stored_record
 
+RECORD_INTERVAL = 1.0
+"""Seconds between two ``get_record`` of one connection (a record costs milliseconds)."""
 log = logging.getLogger("tyros.session")
 
 TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
@@ -110,6 +112,8 @@ class Connection:
     name: str | None = None
     """A spectator's name, from its hello (a seat's is its slot's)."""
     chat: ChatBucket = field(default_factory=ChatBucket)
+    record_at: float = float("-inf")
+    """When it last asked for a record (one a second: a record is costly to make)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +358,14 @@ class Session:
         if isinstance(message, ListTables):
             return [Send(conn, self._tables_page(message))]
         if isinstance(message, GetRecord):
+            now = self.clock()
+            if now - info.record_at < RECORD_INTERVAL:
+                return [
+                    self._error(
+                        conn, message.id, ErrorCode.RATE_LIMITED, "one record a second: ask again"
+                    )
+                ]
+            info.record_at = now
             return [self._record(conn, message)]
         if isinstance(message, Hello | Resume):
             if info.table is not None:
@@ -420,6 +432,7 @@ class Session:
 
     def _record(self, conn: ConnId, request: GetRecord) -> Send:
         """A finished game's record, for a replay; a game not over as a spectator saw it."""
+        self._settle_open_batch()  # what a batch holds back must not reach a record
         if request.table in self.quarantined:
             return self._error(
                 conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
@@ -431,16 +444,9 @@ class Session:
             )
         if table is not None and table.state is not None and table.state.score is None:
             # Not over: only what a spectator saw (every hand in it would be a leak).
-            names = [slot.name for slot in table.seats]
-            return Send(
-                conn,
-                {
-                    "type": "record",
-                    "re": request.id,
-                    "table": request.table,
-                    "record": public_record(table.state, names),
-                },
-            )
+            return self._record_reply(conn, request, table)
+        if table is not None and table.record_cache is not None:
+            return self._record_reply(conn, request, table)
         try:
             record = stored_record(self.store, request.table)
         except RecordUnavailable as exc:
@@ -450,8 +456,23 @@ class Session:
             return self._error(
                 conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
             )
+        if table is not None:
+            table.record_cache = (table.state.version if table.state else 0, record)
         return Send(
             conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
+        )
+
+    def _record_reply(self, conn: ConnId, request: GetRecord, table: Table) -> Send:
+        """The record of ``table``'s game at its version, made once per version: a game not
+        over as a spectator saw it, a finished one (cached by :meth:`_record`) in full."""
+        state = table.state
+        assert state is not None
+        cached = table.record_cache
+        if cached is None or cached[0] != state.version:
+            cached = (state.version, public_record(state, [slot.name for slot in table.seats]))
+            table.record_cache = cached
+        return Send(
+            conn, {"type": "record", "re": request.id, "table": request.table, "record": cached[1]}
         )
 
     def _info_by_name(self, name: str) -> dict[str, Any]:
@@ -731,8 +752,9 @@ class Session:
             ]
         if info.spectator or info.seat is None or table.state is None:
             return []  # a spectator's or an early hint marks no decision
-        if hint.version == table.state.version:
-            table.hint_asked[info.seat] = hint.version
+        since = table.prompts.get(info.seat)
+        if since is not None and since <= hint.version <= table.state.version:
+            table.hint_asked[info.seat] = hint.version  # about the decision it has now
         return []
 
     def _chat(self, conn: ConnId, info: Connection, chat: Chat) -> Output:
@@ -855,7 +877,9 @@ class Session:
         clocks = table.clocks
         if clocks is not None:
             clocks.spend(seat, now=self.clock())
-        hinted = table.hint_asked.pop(seat, None) == state.version and by is None
+        # Made after a hint if the seat asked for one since this decision was put to it.
+        asked, since = table.hint_asked.pop(seat, None), table.prompts.get(seat)
+        hinted = by is None and asked is not None and since is not None and asked >= since
         push_unchecked(state, seat, action)
         table.renew_prompts(seat)
         if clocks is not None:

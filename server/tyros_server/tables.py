@@ -48,6 +48,8 @@ class Table:
     """When the spectators' comings and goings since the last notice are announced."""
     public_resync: tuple[int, dict[str, Any]] | None = None
     """(version, update) sent to every spectator who arrives at that version."""
+    record_cache: tuple[int, dict[str, Any]] | None = None
+    """(version, record) last sent for ``get_record``: asked again, it costs nothing."""
     prompts: dict[int, int] = field(default_factory=dict)
     """Each seat to act: the version its current decision began at (its prompt's id). It
     stays while the seat has not acted, whatever the others do meanwhile (answer a trade,
@@ -72,8 +74,8 @@ class Table:
     hints: bool = True
     """Whether the players may ask their clients for hints (a table option)."""
     hint_asked: dict[int, int] = field(default_factory=dict)
-    """Seat -> the game version it asked for a hint at: its decision at that version is
-    marked in the record as made after a hint."""
+    """Seat -> the game version it asked for a hint at: the decision it then had before it
+    (still standing when it acts) is marked in the record as made after a hint."""
     moment: tuple[Any, ...] = ()
     """What every seat's decision is about: the phase, whose turn, the trade on the table
     and the round. While it stays, the seats deciding keep their prompts."""
@@ -121,6 +123,7 @@ class Undo:
     changed: float
     clocks: Clocks | None
     decided_by: dict[int, str]
+    hint_asked: dict[int, int]
     reply: tuple[ConnId, int | None] | None = None
     """The connection that sent the action and its message id (None: a timer's action)."""
 
@@ -139,6 +142,7 @@ class Undo:
             table.changed,
             None if table.clocks is None else table.clocks.copy(),
             dict(table.decided_by),
+            dict(table.hint_asked),
         )
 
     def restore(self) -> None:
@@ -153,6 +157,7 @@ class Undo:
             self.changed,
         )
         table.clocks, table.decided_by = self.clocks, self.decided_by
+        table.hint_asked = self.hint_asked
         table.public_resync = None  # it may hold an update of the state taken back
 
 

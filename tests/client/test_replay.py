@@ -196,16 +196,14 @@ async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one
     from tyros_client.botclient import BotRun, play_bot
     from tyros_client.replay import fetch_record
     from tyros_protocol import PROTOCOL_VERSION
+    from tyros_server.storage import Store
+    from tyros_server.tools import stored_record
     from websockets.asyncio.client import connect
 
     from tests.client.test_tui_app import server
 
     async with server(tmp_path) as running:
         url = f"ws://127.0.0.1:{running.port}"
-        runs = [
-            BotRun(url=url, table="done", name=f"bot{i}", strategy="random", players=3, seed=5)
-            for i in range(3)
-        ]
         # A game not started has nothing to replay.
         async with connect(url) as waiting:
             hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": "waiting"}
@@ -231,23 +229,38 @@ async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one
                 for task in playing:
                     task.cancel()
                 await asyncio.gather(*playing, return_exceptions=True)
-        # Only what a spectator saw: no hand, no tile in a hand, no seed.
-        assert public["format"] == "tyros-public-replay/1" and not public["finished"]
-        text = json.dumps(public)
-        assert '"hand"' not in text and '"seed"' not in text and '"tiles": [' not in text
-        watched = Replay(public)
-        assert watched.public and watched.view(watched.end, None)["phase"] != "over"
-        assert watched.view(watched.end, None) == public["views"][-1]
-        with pytest.raises(RecordError):
-            watched.view(watched.end, 0)
+        runs = [
+            BotRun(url=url, table="done", name=f"bot{i}", strategy="random", players=3, seed=5)
+            for i in range(3)
+        ]
         await asyncio.gather(*(play_bot(run, random.Random(i)) for i, run in enumerate(runs)))
         record = await fetch_record(url, "done")
-        replay = Replay(record)
-        assert replay.finished
-        assert sorted(p["name"] for p in record["players"]) == ["bot0", "bot1", "bot2"]
-        assert record["score"] == replay.view(replay.end, None)["score"]
         with pytest.raises(ValueError, match="no table named 'nobody'"):
             await fetch_record(url, "nobody")
+    replay = Replay(record)
+    assert replay.finished
+    assert sorted(p["name"] for p in record["players"]) == ["bot0", "bot1", "bot2"]
+    assert record["score"] == replay.view(replay.end, None)["score"]
+
+    # The game not over: only what a spectator saw, view by view, event by event (the
+    # full record, the server's own, says what that was).
+    assert public["format"] == "tyros-public-replay/1" and not public["finished"]
+    assert "seed" not in json.dumps(public) and "options" not in public
+    store = Store(str(tmp_path / "t.db"), create=False)
+    try:
+        full = Replay(stored_record(store, "waiting"))
+    finally:
+        store.close()
+    watched = Replay(public)
+    assert watched.public and 0 < watched.decisions <= full.decisions
+    for done in range(watched.decisions + 1):
+        assert watched.view(watched.at_decision(done), None) == full.view(
+            full.at_decision(done), None
+        )
+    shown = [e for e in full.events_seen(full.end, None) if e["version"] <= watched.decisions]
+    assert watched.events_seen(watched.end, None) == shown
+    with pytest.raises(RecordError):
+        watched.view(watched.end, 0)
 
 
 async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(

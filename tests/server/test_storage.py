@@ -219,6 +219,10 @@ def test_a_database_from_before_commitments_opens_with_empty_salts(tmp_path: Pat
     try:
         stored = store.load_table("old")
         assert stored is not None and stored.salt == ""
+        assert stored.hints is True and stored.hinted == []  # (columns added since)
+        store.append_action("old", 1, 0, {"kind": "pass"}, hinted=True)
+        again = store.load_table("old")
+        assert again is not None and again.hinted == [True]
         store.create_table("new", {"players": 3, "setup": "first", "seed": 2}, 60, 1.0, "ab")
         fresh = store.load_table("new")
         assert fresh is not None and fresh.salt == "ab"

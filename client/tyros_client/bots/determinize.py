@@ -141,6 +141,13 @@ class Memory:
         self.cards: list[list[int]] = [[0] * 5 for _ in range(MAX_SEATS)]
         self.tile_bottom: list[int] = []
 
+    def copy(self) -> Memory:
+        """A copy to change apart from this one."""
+        out = Memory(self.seat, self.board)
+        out.cards = [list(row) for row in self.cards]
+        out.tile_bottom = list(self.tile_bottom)
+        return out
+
     def observe(self, event: dict[str, Any]) -> None:
         """Update from one event as this seat sees it (unknown shapes are ignored)."""
         kind = event.get("type")

@@ -434,8 +434,9 @@ class Greedy:
     def weigh_offer(
         self, others: int, gain: float, give: CardCounts, get: CardCounts
     ) -> tuple[int, float]:
-        """The seats to ask (a bit mask) and the offer's worth: ``gain`` net of the likeliest
-        partner's gain, times the chance that any asked seat accepts."""
+        """The seats to ask (a bit mask) and the offer's worth: ``gain`` net of what it gives
+        the partner (the asked seat it would cost least), times the chance that any asked
+        seat accepts."""
         asked = 0
         decline = 1.0  # the chance that every asked seat turns the offer down
         net = float("-inf")

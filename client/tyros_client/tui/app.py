@@ -68,7 +68,7 @@ from .controls import (
 )
 from .dialog import ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
-from .replaying import REVIEW_HERE, ReplayDriver
+from .replaying import REVIEW_HERE, ReplayDriver, parse_viewer
 from .replaying import USAGE as REPLAY_USAGE
 from .state import ClientState, Notice
 from .style import make_style, no_color
@@ -400,6 +400,8 @@ class TyrosApp:
         self.hinting = asyncio.ensure_future(
             self._hint(dict(state.view), state.seat, legal, list(state.events), version)
         )
+        self._tasks.add(self.hinting)
+        self.hinting.add_done_callback(self._tasks.discard)
         return False
 
     async def _hint(
@@ -411,7 +413,12 @@ class TyrosApp:
         version: int,
     ) -> None:
         names = self.state.names
-        options = await asyncio.to_thread(hint, seen, seat, legal, events, names)
+        try:
+            options = await asyncio.to_thread(hint, seen, seat, legal, events, names)
+        except Exception as exc:  # a bug of the hint's must not leave "thinking" on screen
+            self.state.note(f"the hint failed: {exc!r}")
+            self.invalidate()
+            return
         if self.state.version != version:
             self.state.note("the hint came after the game moved on: ask again", error=False)
         else:
@@ -438,9 +445,15 @@ class TyrosApp:
             self.application.invalidate()
 
         async def run() -> None:
-            review = await asyncio.to_thread(
-                review_record, driver.replay.record, seat, progress=progress
-            )
+            try:
+                review = await asyncio.to_thread(
+                    review_record, driver.replay.record, seat, progress=progress
+                )
+            except Exception as exc:  # say so, and let the next 'review' run
+                driver.reviewing = None
+                self.state.note(f"the review failed: {exc!r}")
+                self.invalidate()
+                return
             driver.load_review(review.to_json())
             self.state.note(driver.marks_line(), error=False)
             self.on_state_change()
@@ -864,20 +877,6 @@ def replay_main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     return 0
-
-
-def parse_viewer(text: str, players: int) -> int | None:
-    """``A``-``D`` as a seat, ``spectator`` as None.
-
-    >>> parse_viewer("b", 4), parse_viewer("spectator", 3)
-    (1, None)
-    """
-    word = text.strip().lower()
-    if word in ("spectator", "none", "-"):
-        return None
-    if len(word) == 1 and 0 <= ord(word) - ord("a") < players:
-        return ord(word) - ord("a")
-    raise ValueError(f"--as takes a seat letter A to {chr(ord('A') + players - 1)} or spectator")
 
 
 __all__ = ["TyrosApp", "build", "build_replay", "main", "run_client"]

@@ -165,16 +165,10 @@ class ReplayDriver:
     def _seat(self, rest: list[str]) -> str | None:
         if self.replay.public:
             return PUBLIC_ONLY
-        players = self.replay.players
-        if len(rest) != 1:
-            return "seat takes a letter (A to " + letter(players - 1) + ") or 'spectator'"
-        word = rest[0].lower()
-        if word in ("spectator", "none", "-"):
-            self.viewer = None
-        elif len(word) == 1 and 0 <= ord(word) - ord("a") < players:
-            self.viewer = ord(word) - ord("a")
-        else:
-            return "seat takes a letter (A to " + letter(players - 1) + ") or 'spectator'"
+        try:
+            self.viewer = parse_viewer(" ".join(rest), self.replay.players)
+        except ValueError as exc:
+            return str(exc)
         self.show()
         return None
 
@@ -277,6 +271,20 @@ class ReplayDriver:
         )
 
 
+def parse_viewer(text: str, players: int) -> Viewer:
+    """``A``-``D`` as a seat, ``spectator`` as None; a ValueError says what is allowed.
+
+    >>> parse_viewer("b", 4), parse_viewer("spectator", 3)
+    (1, None)
+    """
+    word = text.strip().lower()
+    if word in ("spectator", "none", "-"):
+        return None
+    if len(word) == 1 and 0 <= ord(word) - ord("a") < players:
+        return ord(word) - ord("a")
+    raise ValueError(f"a seat is a letter, A to {letter(players - 1)}, or 'spectator'")
+
+
 def help_lines() -> list[str]:
     """The help of the replay screen (F1)."""
     return [
@@ -323,4 +331,4 @@ def _short(name: str) -> str:
     return name[0] if name in CARD_NAMES else name
 
 
-__all__ = ["NOT_MINE", "REVIEW_HERE", "ReplayDriver", "help_lines", "mark_text"]
+__all__ = ["NOT_MINE", "REVIEW_HERE", "ReplayDriver", "help_lines", "mark_text", "parse_viewer"]

@@ -85,7 +85,14 @@ from .legal import (
     seats_to_act,
 )
 from .payments import ONE, covers, minus, plus, submultisets
-from .record import PUBLIC_FORMAT, RECORD_FORMAT, export_record, public_record, replay
+from .record import (
+    PUBLIC_FORMAT,
+    RECORD_FORMAT,
+    export_record,
+    public_record,
+    public_views,
+    replay,
+)
 from .rules import RULES_VERSION, new_game, push, push_unchecked
 from .scoring import BONUS, CITY_POINTS, SHIP_POINTS, score_game
 from .state import (
@@ -105,6 +112,7 @@ from .views import (
     deal_unseen,
     event_versions,
     event_view,
+    events_seen,
     state_from_view,
     unseen,
     view,
@@ -183,6 +191,7 @@ __all__ = [
     "deal_unseen",
     "event_versions",
     "event_view",
+    "events_seen",
     "export_record",
     "give_card",
     "legal_actions",
@@ -192,6 +201,7 @@ __all__ = [
     "playable_tiles",
     "plus",
     "public_record",
+    "public_views",
     "push",
     "push_unchecked",
     "replay",

@@ -11,6 +11,7 @@ shuffles and decisions back through the engine and must reach the same state.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from tyros_protocol.board import BOARD, Board
@@ -20,7 +21,7 @@ from .actions import parse_action
 from .errors import IllegalActionError, RecordError
 from .rules import new_game, push
 from .state import GameState, Options
-from .views import event_view, view
+from .views import events_seen, view
 
 RECORD_FORMAT = "tyros-record/1"
 PUBLIC_FORMAT = "tyros-public-replay/1"
@@ -46,18 +47,14 @@ def export_record(state: GameState, names: list[str] | None = None) -> dict[str,
 
 def public_record(state: GameState, names: list[str] | None = None) -> dict[str, Any]:
     """A game not over, as a spectator saw it, to replay: the spectator's view after the
-    deal and after each decision, and the events a spectator was shown (with their
-    versions). Through the one gate for hidden information only: no hand, no tile in a
-    hand, no seed."""
+    deal and after each decision (the first in full, then what changed: see
+    :func:`public_views`), and the events a spectator was shown (with their versions).
+    Through the one gate for hidden information only: no hand, no tile in a hand, no seed.
+    """
     snapshots: list[GameState] = []
     replay(export_record(state, names), state.board, snapshots=snapshots)
-    events = []
-    version = 0
-    for event in state.log or []:
-        version += event.get("type") == "action"
-        seen = event_view(event, None, version)
-        if seen is not None:
-            events.append(seen)
+    events = [seen for _, seen in events_seen(state.log or [], None)]
+    views = [view(snapshot, None) for snapshot in snapshots]
     return {
         "format": PUBLIC_FORMAT,
         "players": [
@@ -65,9 +62,31 @@ def public_record(state: GameState, names: list[str] | None = None) -> dict[str,
             for seat, name in enumerate(names or [f"seat {s}" for s in range(state.players)])
         ],
         "finished": state.score is not None,
-        "views": [view(snapshot, None) for snapshot in snapshots],
+        "view": views[0],
+        "changes": [
+            {key: value for key, value in after.items() if before.get(key) != value}
+            for before, after in pairwise(views)
+        ],
         "events": events,
     }
+
+
+def public_views(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The spectator's view after the deal and after each decision, from a public replay
+    (``view`` and one ``changes`` entry a decision: the view's keys whose values changed).
+
+    >>> public_views({"view": {"a": 1, "b": 2}, "changes": [{"b": 3}, {}]})
+    [{'a': 1, 'b': 2}, {'a': 1, 'b': 3}, {'a': 1, 'b': 3}]
+    """
+    first, changes = document.get("view"), document.get("changes")
+    if not isinstance(first, dict) or not isinstance(changes, list):
+        raise RecordError("a public replay has a view and its changes")
+    out = [first]
+    for change in changes:
+        if not isinstance(change, dict) or not set(change) <= set(first):
+            raise RecordError("a damaged public replay (a change that is not the view's)")
+        out.append({**out[-1], **change})
+    return out
 
 
 def _chance_outcomes(

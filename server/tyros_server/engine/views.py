@@ -129,6 +129,25 @@ def event_versions(events: list[dict[str, Any]], version: int) -> list[int]:
     return out
 
 
+def events_seen(log: list[dict[str, Any]], viewer: Viewer) -> list[tuple[int, dict[str, Any]]]:
+    """What ``viewer`` was shown of a whole log from the deal: (index in the log, the event
+    as shown, with its version) for each event it saw.
+
+    >>> log = [{"type": "round_start", "round": 1}, {"type": "action", "seat": 0,
+    ...        "action": {"kind": "pass"}}]
+    >>> [(at, seen["version"]) for at, seen in events_seen(log, None)]
+    [(0, 0), (1, 1)]
+    """
+    out = []
+    version = 0
+    for at, event in enumerate(log):
+        version += event.get("type") == "action"
+        seen = event_view(event, viewer, version)
+        if seen is not None:
+            out.append((at, seen))
+    return out
+
+
 def _action_view(event: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     action = event["action"]
     public, private = _ACTION_FIELDS[action["kind"]]

@@ -1,0 +1,94 @@
+"""``get_record`` and ``hint`` at the session: who gets which record, and which decisions
+are marked as made after a hint."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tyros_protocol.board import BOARD
+from tyros_protocol.errors import ErrorCode
+from tyros_server.engine import Phase, action_to_json, legal_actions, public_views, view
+
+from .test_session import Harness, first, only_error
+from .test_session import harness as harness  # the fixture
+
+
+def get_record(harness: Harness, conn: int, table: str, id_: int = 5) -> dict[str, Any]:
+    harness.clock.advance(1.5)  # one record a second per connection
+    out = harness.send(conn, {"type": "get_record", "id": id_, "table": table})
+    (message,) = [i.message for i in out if i.conn == conn]
+    assert message["re"] == id_
+    return message
+
+
+def play_first_legal(harness: Harness, table: str, seated: list[Any], moves: int) -> None:
+    for _ in range(moves):
+        state = harness.state(table)
+        seat = state.current if state.phase != Phase.TRADE else None
+        if seat is None:
+            return
+        action = legal_actions(state, seat)[0]
+        harness.act(seated[seat].conn, action_to_json(action, BOARD))
+
+
+def test_a_record_is_asked_before_hello_and_only_of_a_game_that_started(
+    harness: Harness,
+) -> None:
+    asker = harness.connect()
+    assert get_record(harness, asker, "nobody")["code"] == ErrorCode.NO_SUCH_TABLE
+    waiting = harness.connect()
+    harness.hello(waiting, "w", "Ann", players=3)
+    assert get_record(harness, asker, "w")["code"] == ErrorCode.NOT_FINISHED
+
+
+def test_a_game_not_over_is_recorded_as_a_spectator_saw_it(harness: Harness) -> None:
+    seated = harness.join("t", 3, seed=4)
+    play_first_legal(harness, "t", seated, 6)
+    state = harness.state("t")
+    message = get_record(harness, harness.connect(), "t")
+    assert message["type"] == "record"
+    record = message["record"]
+    assert record["format"] == "tyros-public-replay/1" and "options" not in record
+    views = public_views(record)
+    assert len(views) == state.version + 1 and views[-1] == view(state, None)
+    assert all("hand" not in v for v in views)  # a spectator's view holds no hand
+
+
+def test_records_are_rate_limited_per_connection(harness: Harness) -> None:
+    harness.join("t", 3, seed=4)
+    asker = harness.connect()
+    assert get_record(harness, asker, "t")["type"] == "record"
+    out = harness.send(asker, {"type": "get_record", "id": 6, "table": "t"})  # at once
+    only_error(out, asker, ErrorCode.RATE_LIMITED, 6)
+
+
+def test_a_decision_after_a_hint_is_marked_and_others_are_not(harness: Harness) -> None:
+    seated = harness.join("t", 3, seed=4)
+    state = harness.state("t")
+    seat = state.current
+    conn = seated[seat].conn
+    assert harness.send(conn, {"type": "hint", "id": 3, "version": state.version}) == []
+    play_first_legal(harness, "t", seated, 1)
+    after = harness.state("t")
+    other = seated[after.current].conn
+    harness.send(other, {"type": "hint", "id": 4, "version": after.version - 1})  # stale
+    play_first_legal(harness, "t", seated, 1)
+    watcher = harness.connect()
+    harness.hello(watcher, "t", "Zed", spectate=True)
+    assert harness.send(watcher, {"type": "hint", "id": 5, "version": 2}) == []
+    stored = harness.store.load_table("t")
+    assert stored is not None and stored.hinted == [True, False]
+    message = get_record(harness, harness.connect(), "t")
+    assert message["type"] == "record"  # (not over: no hints in a spectator's record)
+
+
+def test_hints_are_refused_at_a_table_created_without_them(harness: Harness) -> None:
+    seated = harness.join("t", 3, seed=4, hints=False)
+    info = first(
+        harness.send(seated[0].conn, {"type": "list_tables", "id": 2}), seated[0].conn, "tables"
+    )
+    assert info["tables"][0]["hints"] is False
+    out = harness.send(seated[0].conn, {"type": "hint", "id": 8, "version": 0})
+    only_error(out, seated[0].conn, ErrorCode.HINTS_OFF, 8)
+    stored = harness.store.load_table("t")
+    assert stored is not None and stored.hints is False

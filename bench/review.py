@@ -4,7 +4,7 @@
     python bench/review.py --positions 40 --json
 
 (a) review time: ``tyros-review``'s :func:`review_record` of every seat of one seeded
-    4-player greedy game at the default budget (12 determinizations a decision).
+    4-player greedy game at the default budget (48 deals a decision).
 (b) agreement: at ``--positions`` decisions with a choice taken from seeded greedy games
     (one seat each, from its view and events only), the best option found at the default
     budget against the best found with 10 times the budget (its own seed): the share that

@@ -68,7 +68,7 @@ from .replay import Replay
 from .tui.text import describe_action
 
 REVIEW_FORMAT = "tyros-review/1"
-DEFAULT_ITERATIONS = 12
+DEFAULT_ITERATIONS = 48
 """Determinizations per decision when no budget is given."""
 PHASE_NAMES = {
     "expand": "expansion",

@@ -93,3 +93,16 @@ def test_a_replay_takes_only_a_review_of_its_own_game(
     notes.write_text("not json")
     assert client_main(["--replay", str(notes)]) == 1
     assert "is not JSON" in capsys.readouterr().err
+
+
+def test_a_hint_uses_nothing_the_seat_could_not_see() -> None:
+    """The same twin test the bots have: a hint on two games that differ only in what seat
+    0 cannot see gives the same options and values."""
+    from tyros_client.hints import hint
+
+    first, second = twin_positions()
+    hints = [
+        hint(view(s, 0), 0, legal_actions(s, 0), [], iterations=6, seconds=60.0)
+        for s in (first, second)
+    ]
+    assert hints[0] == hints[1] and 1 <= len(hints[0]) <= 3

@@ -220,6 +220,14 @@ class ScriptedSeat:
         return next(a for a in legal if a["kind"] == "answer" and not a["accept"])
 
 
+def decision_changed(ui: TyrosApp, prompt: dict[str, Any] | None) -> bool:
+    """Whether the decision asked of us is another one than ``prompt``'s (a new prompt id,
+    or none): while others act, each update resends the same decision as a new object, and
+    that is no sign that ours was taken (waiting on identity raced with the bots' keeps)."""
+    now = ui.state.prompt
+    return (now or {}).get("id") != (prompt or {}).get("id")
+
+
 def accepted_since(ui: TyrosApp, count: int) -> bool:
     """Whether the server accepted an action of ours since ``count``, and its update came."""
     state = ui.state
@@ -382,7 +390,7 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
                     await until(
                         lambda n=accepted, p=prompt, m=lines: (
                             accepted_since(ui, n)
-                            or (ui.state.prompt is not p and ui.dialog is None)
+                            or (decision_changed(ui, p) and ui.dialog is None)
                             or (ui.lines_run > m and ui.buffer.text)
                         ),
                         "the game to go on",
@@ -775,7 +783,7 @@ async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None
                         lambda n=accepted, p=prompt, m=lines: (
                             accepted_since(ui, n)
                             or ui.state.over
-                            or (ui.state.prompt is not p and ui.dialog is None)
+                            or (decision_changed(ui, p) and ui.dialog is None)
                             or (ui.lines_run > m and ui.buffer.text)
                         ),
                         f"the game to go on after {sorted(kinds)}",

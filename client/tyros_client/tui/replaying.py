@@ -39,6 +39,7 @@ from typing import Any
 from tyros_protocol.cards import CARD_NAMES
 
 from ..replay import Replay, Viewer
+from .commands import command_line
 from .state import ClientState
 from .text import letter
 
@@ -318,13 +319,20 @@ def mark_text(mark: dict[str, Any], seat: int = 0) -> str:
     "A's move: no better one found"
     >>> mark_text({"cost": 2.5, "spread": 0.8, "played": "pass", "best": "ship in 23"}, 1)
     "B's move: -2.5 (+/-0.8); best: ship in 23"
+    >>> ship = {"kind": "ship", "space": "23", "pay": ["green"]}
+    >>> mark_text({"cost": 2.5, "spread": 0.8, "best": "...", "options": [{"action": ship}]}, 1)
+    "B's move: -2.5 (+/-0.8); best: ship 23 pay g"
     """
     cost = float(mark.get("cost", 0.0))
     spread = float(mark.get("spread", 0.0))
     who = f"{letter(seat)}'s move"
     if cost <= 0.05:
         return f"{who}: no better one found"
-    return f"{who}: -{cost:.1f} (+/-{spread:.1f}); best: {mark.get('best')}"
+    options = mark.get("options") or []
+    best = mark.get("best")
+    if options and isinstance(options[0], dict) and isinstance(options[0].get("action"), dict):
+        best = command_line(options[0]["action"])  # shorter, and what to type
+    return f"{who}: -{cost:.1f} (+/-{spread:.1f}); best: {best}"
 
 
 def _short(name: str) -> str:

@@ -207,7 +207,8 @@ async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one
         # A game not started has nothing to replay.
         async with connect(url) as waiting:
             hello = {"type": "hello", "protocol": PROTOCOL_VERSION, "table": "waiting"}
-            await waiting.send(json.dumps({**hello, "name": "Ann", "players": 3}))
+            # Seeded: seat 1 starts, so Ann's first decision comes after two others'.
+            await waiting.send(json.dumps({**hello, "name": "Ann", "players": 3, "seed": 1}))
             assert json.loads(await waiting.recv())["type"] == "welcome"
             with pytest.raises(ValueError, match="not started"):
                 await fetch_record(url, "waiting")

@@ -269,6 +269,7 @@ async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(
 ) -> None:
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=Terminal(24, 80)):
         ui = build_replay(replayed, viewer=0, colour=False)
+        ui.review_iterations = 4  # a small budget: the screen is what is tested here
         task = asyncio.create_task(ui.application.run_async())
         try:
             await on_screen(ui, "replay 0/")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import getpass
 import random
 import re
@@ -53,7 +54,7 @@ from tyros_server.engine import Action, RecordError, parse_action
 from ..botclient import parse_address
 from ..hints import hint, hint_line
 from ..replay import Replay, fetch_record
-from ..review import check_review, read_record, review_record
+from ..review import DEFAULT_ITERATIONS, check_review, read_record, review_record
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
@@ -129,6 +130,8 @@ class TyrosApp:
         """Tells the server a hint is asked (the network task's)."""
         self.hinting: asyncio.Future[Any] | None = None
         """The hint being thought about, off the interface thread."""
+        self.review_iterations = DEFAULT_ITERATIONS
+        """The budget of a review made in the replay screen (deals a decision)."""
         self._sent_version = -1
         self._sent_at = 0.0
         """The game version and time of the last action sent (a hint waits for its answer)."""
@@ -447,7 +450,13 @@ class TyrosApp:
         async def run() -> None:
             try:
                 review = await asyncio.to_thread(
-                    review_record, driver.replay.record, seat, progress=progress
+                    functools.partial(
+                        review_record,
+                        driver.replay.record,
+                        seat,
+                        iterations=self.review_iterations,
+                        progress=progress,
+                    )
                 )
             except Exception as exc:  # say so, and let the next 'review' run
                 driver.reviewing = None

@@ -13,6 +13,7 @@ card names.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 Colour = int
 """An empire colour: 0 orange, 1 yellow, 2 green, 3 violet."""
@@ -73,4 +74,10 @@ def counts_from_names(names: Iterable[str]) -> CardCounts:
 
 
 def names_from_counts(counts: Iterable[int]) -> list[str]:
-    return [CARD_NAMES[card] for card, n in enumerate(counts) for _ in range(n)]
+    return list(_names(tuple(counts)))
+
+
+@lru_cache(maxsize=1 << 12)
+def _names(counts: tuple[int, ...]) -> tuple[str, ...]:
+    # Cached: the engine names the cards of every deal, draw, trade and discard it logs.
+    return tuple(CARD_NAMES[card] for card, n in enumerate(counts) for _ in range(n))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from tyros_protocol.board import TYROS
+from tyros_protocol.board import TYROS, Board
 from tyros_protocol.cards import DECK, WILD, CardCounts
 
 from .actions import (
@@ -149,10 +149,11 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
             _moves(state, seat, hand, ports, out)
             if max(hand[0], hand[1], hand[2], hand[3]) + hand[WILD] >= CITY_COST[1]:
                 _cities(state, seat, hand, ports, out)  # (no city is affordable otherwise)
-        _ships(state, seat, out)
+        if state.ship_supply[seat]:
+            _ships(state, seat, out)
         out.extend(_bank_trades(state, hand))
-        if _may_propose(state, seat) is None:
-            out.extend(_proposals(capped(hand, 1), seat, state.players))
+        if not state.trade_tried:  # _may_propose, inlined: this is the seat to act
+            out.extend(_listed_proposals(hand, seat, state.players))
         return out
     out = [PASS] if kind == Kind.PASS else []
     if kind == Kind.MOVE and ports:
@@ -164,7 +165,7 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
     elif kind in (K_BANK_DRAW, K_BANK_PICK):
         out.extend(_bank_trades(state, hand))
     elif kind == Kind.PROPOSE and _may_propose(state, seat) is None:
-        out.extend(_proposals(capped(hand, 1), seat, state.players))
+        out.extend(_listed_proposals(hand, seat, state.players))
     return out
 
 
@@ -175,11 +176,57 @@ def room_for_ship(state: GameState, seat: Seat, space: int) -> bool:
     return state.total_ships_in_space(space) < SHIP_LIMIT
 
 
-@lru_cache(maxsize=1 << 16)
 def _move_actions(
     start: int, end: int, colour: int, steps: int, have: int, wilds: int
 ) -> tuple[Action, ...]:
     return tuple((K_MOVE, start, end, *pay) for pay in colour_payments(colour, steps, have, wilds))
+
+
+_MoveCells = list[list[list[tuple[Action, ...] | None]] | None]
+"""A move's actions by colour, then cards of the colour and wilds held (each capped at
+the move's steps: more cannot change how it is paid), built when first asked for."""
+
+_MoveRow = tuple[int, int, int, _MoveCells]
+"""(end port, steps, end space, the move's cells)."""
+
+
+class _MoveTable:
+    """``rows[start][steps]``: the board's ``within`` with a cache of actions on each entry.
+
+    Looking the actions up by list index, not by a hashed key, halves the cost of the
+    engine's hottest loop. It holds the board, so that its ``id`` (the key) is never reused.
+    """
+
+    __slots__ = ("board", "rows")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.rows: tuple[tuple[tuple[_MoveRow, ...], ...], ...] = tuple(
+            self._rows_of(reaches) for reaches in board.within
+        )
+
+    @staticmethod
+    def _rows_of(
+        reaches: tuple[tuple[tuple[int, int, int], ...], ...],
+    ) -> tuple[tuple[_MoveRow, ...], ...]:
+        # Each row lists the nearer ones again: share one cell list per (start, end).
+        cells: dict[int, _MoveCells] = {}
+        return tuple(
+            tuple(
+                (end, steps, space, cells.setdefault(end, [None] * 4)) for end, steps, space in row
+            )
+            for row in reaches
+        )
+
+
+_MOVE_TABLES: dict[int, _MoveTable] = {}
+
+
+def _move_table(board: Board) -> _MoveTable:
+    found = _MOVE_TABLES.get(id(board))
+    if found is None:
+        found = _MOVE_TABLES[id(board)] = _MoveTable(board)
+    return found
 
 
 def _moves(
@@ -187,15 +234,16 @@ def _moves(
 ) -> None:
     board = state.board
     chips, ships, space_ships = state.chips, state.ships, state.space_ships
-    port_space, within = board.port_space, board.within
+    port_space = board.port_space
+    table = (_MOVE_TABLES.get(id(board)) or _move_table(board)).rows
     wilds = hand[WILD]
     budget = (hand[0] + wilds, hand[1] + wilds, hand[2] + wilds, hand[3] + wilds)  # by colour
     reach = max(budget)
     tyros_open = state.cities[TYROS] < 0
     for start in ports:
         start_space = port_space[start]
-        rows = within[start]
-        for end, steps, space in rows[reach] if reach < len(rows) else rows[-1]:
+        rows = table[start]
+        for end, steps, space, cells in rows[reach] if reach < len(rows) else rows[-1]:
             colour = chips[space]
             if colour < 0 or steps > budget[colour]:
                 continue
@@ -207,7 +255,17 @@ def _moves(
                         continue
                 elif space_ships[space] >= SHIP_LIMIT:
                     continue
-            out.extend(_move_actions(start, end, colour, steps, hand[colour], wilds))
+            by_have = cells[colour]
+            if by_have is None:
+                by_have = cells[colour] = [[None] * (steps + 1) for _ in range(steps + 1)]
+            have = hand[colour]
+            by_wilds = by_have[have if have < steps else steps]
+            found = by_wilds[wilds if wilds < steps else steps]
+            if found is None:
+                found = by_wilds[wilds if wilds < steps else steps] = _move_actions(
+                    start, end, colour, steps, have, wilds
+                )
+            out.extend(found)
 
 
 def _cities(
@@ -323,17 +381,32 @@ def _bank_limits(state: GameState) -> tuple[int, int]:
     )
 
 
+_BANK_TRADES: dict[int, tuple[Action, ...]] = {}
+""":func:`_bank_actions` by one int of its arguments: cheaper to make and hash than tuples."""
+
+
 def _bank_trades(state: GameState, hand: CardCounts) -> tuple[Action, ...]:
     """Both bank trades the hand allows now, in one cached tuple."""
-    a, b, c, d, e = hand  # capped(hand, 3), inlined: every enumeration comes here
-    three = (
-        a if a < 3 else 3,
-        b if b < 3 else 3,
-        c if c < 3 else 3,
-        d if d < 3 else 3,
-        e if e < 3 else 3,
+    a, b, c, d, e = hand  # capped(hand, 3) and _bank_limits, inlined: every enumeration comes here
+    a, b, c, d, e = (
+        (a if a < 3 else 3),
+        (b if b < 3 else 3),
+        (c if c < 3 else 3),
+        (d if d < 3 else 3),
+        (e if e < 3 else 3),
     )
-    return _bank_actions(three, *_bank_limits(state))
+    most = len(state.draw_pile)
+    if most > BANK_DRAW_MAX:
+        most = BANK_DRAW_MAX
+    p, q, r, s, t = state.discard
+    takes = (p > 0) | (q > 0) << 1 | (r > 0) << 2 | (s > 0) << 3 | (t > 0) << 4
+    key = (((((a << 2 | b) << 2 | c) << 2 | d) << 2 | e) << 2 | most) << 5 | takes
+    found = _BANK_TRADES.get(key)
+    if found is None:
+        if len(_BANK_TRADES) >= 1 << 15:
+            _BANK_TRADES.clear()
+        found = _BANK_TRADES[key] = _bank_actions((a, b, c, d, e), most, takes)
+    return found
 
 
 def bank_trades(state: GameState, seat: Seat) -> list[tuple[int, int, int]]:
@@ -358,7 +431,6 @@ def bank_trades(state: GameState, seat: Seat) -> list[tuple[int, int, int]]:
     return out
 
 
-@lru_cache(maxsize=1 << 15)
 def _bank_actions(three: CardCounts, most: int, takes: int) -> tuple[Action, ...]:
     """Both bank trades in one cached tuple (one lookup per enumeration): draws of up to
     ``most`` cards and picks of each kind in the bit set ``takes``. ``three`` is the hand
@@ -388,7 +460,21 @@ def _may_propose(state: GameState, seat: Seat) -> str | None:
     return None
 
 
-@lru_cache(maxsize=1 << 10)
+_PROPOSALS: dict[int, tuple[Action, ...]] = {}
+""":func:`_proposals` by the kinds held, the seat and the players, in one int."""
+
+
+def _listed_proposals(hand: CardCounts, seat: Seat, players: int) -> tuple[Action, ...]:
+    a, b, c, d, e = hand
+    key = ((a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4) << 5 | (
+        seat << 3 | players
+    )
+    found = _PROPOSALS.get(key)
+    if found is None:  # at most 32 x 4 x 4 keys
+        found = _PROPOSALS[key] = _proposals(capped(hand, 1), seat, players)
+    return found
+
+
 def _proposals(hand: CardCounts, seat: Seat, players: int) -> tuple[Action, ...]:
     """The canonical family: one card for one card of another kind, asked of every other
     seat. Only which kinds the hand holds matters (call it with a capped hand)."""

@@ -351,6 +351,49 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                 await until(lambda: giver.score and other.score, "the others to finish")
 
 
+async def test_a_counter_offer_from_the_offer_dialog(tmp_path: Path) -> None:
+    """F4 on an offer, the dialog's last choice: the command line gets ``counter ``, the
+    player types the cards, and the proposer completes the trade on those terms."""
+    async with server(tmp_path) as running:
+        url = f"ws://127.0.0.1:{running.port}"
+        options = JoinOptions(players=3, seed=11, trade_seconds=600)
+        async with client(url, "g9", options=options) as (ui, keys):
+            await on_screen(ui, "1 of 3 seats taken")
+            giver = ScriptedSeat(url, "g9", "Bob", gift=True)
+            tasks = await seat_in_order([giver, ScriptedSeat(url, "g9", "Cyd")])
+            async with seated(tasks):
+                moved: list[bool] = []
+                for _ in range(200):
+                    kinds = await until(lambda: prompt_kinds(ui), "a prompt for Ann")
+                    if "answer" in kinds:
+                        break
+                    accepted = ui.state.accepted
+                    await play_my_turn(ui, keys, moved)
+                    await until(lambda n=accepted: accepted_since(ui, n), "Ann's action taken")
+                else:
+                    raise AssertionError("Bob never offered a trade")
+                gift = ui.state.view["trade"]["give"] if ui.state.view else []
+                mine = ui.state.view["hand"][0] if ui.state.view else ""
+                keys.send_text(F4)
+                dialog = await until(lambda: ui.dialog and ui.dialog.drawn, "the offer dialog")
+                assert dialog[-1][0].startswith("Counter-offer")
+                keys.send_text("\x1b[B" * len(dialog) + "\r")  # Down past the end, Enter
+                await until(lambda: ui.buffer.text == "counter ", "counter typed for the player")
+                assert ui.dialog is None and all(a["kind"] != "counter" for a in ui.sent)
+                keys.send_text(f"{mine} for {gift[0]}\r")
+                await until(
+                    lambda: ui.sent and ui.sent[-1]["kind"] == "counter", "the counter-offer sent"
+                )
+                assert ui.sent[-1] == {"kind": "counter", "give": gift, "get": [mine]}
+                await until(lambda: giver.completed, "Bob completing on the counter's terms")
+
+                def log() -> str:
+                    return "\n".join(line.text for line in ui.state.log)
+
+                await until(lambda: "with A Ann" in log(), "the trade in Ann's log")
+                assert "B Bob trades" in log()
+
+
 async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
     """Real random bots in the other seats, an 80 x 24 terminal, help and the legal list."""
     async with server(tmp_path) as running:

@@ -13,6 +13,7 @@ from tyros_client.tui.commands import (
     CommandError,
     Context,
     Local,
+    Prefill,
     Problem,
     Say,
     completions,
@@ -342,8 +343,22 @@ def test_answering_an_offer() -> None:
     refused = parse("accept", only)
     assert isinstance(refused, Problem) and "decline, or counter" in refused.message
     dialog = parse("answer", only)
-    assert isinstance(dialog, Choose) and len(dialog.options) == 1
-    assert "decline, or type counter GIVE for GET" in dialog.text
+    assert isinstance(dialog, Choose) and len(dialog.options) == 1  # no card: no counter
+    assert "decline, or counter-offer" in dialog.text
+
+
+def test_the_offer_dialog_lets_the_player_type_a_counter_offer() -> None:
+    """Counter-offers are too many to list: the dialog's last choice types the command."""
+    counter = {"kind": "counter", "give": ["orange"], "get": ["green"]}
+    with_cards = ctx({"kind": "answer", "accept": False}, counter, hand=("green",), trade=OFFER)
+    dialog = parse("answer", with_cards)
+    assert isinstance(dialog, Choose)
+    assert [label for label, _ in dialog.options] == [
+        "Decline",
+        "Counter-offer... (you type: counter GIVE for GET)",
+    ]
+    assert dialog.options[-1][1] == Prefill("counter ")
+    assert parse("counter green for orange", with_cards) == Act(counter)
 
 
 def test_completing_or_withdrawing_an_offer() -> None:

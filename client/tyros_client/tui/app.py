@@ -58,7 +58,7 @@ from ..review import DEFAULT_ITERATIONS, check_review, read_record, review_recor
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
-from .commands import Act, Choose, Context, Local, Say
+from .commands import Act, Choose, Context, Local, Prefill, Say
 from .controls import (
     BoardControl,
     CommandCompleter,
@@ -561,7 +561,10 @@ class TyrosApp:
         action = await dialog.future
         if self.dialog is dialog:
             self._remove_dialog(dialog)
-        if action is not None:
+        if isinstance(action, Prefill):
+            self.buffer.reset()
+            self.type_into_command_line(action.text)
+        elif action is not None:
             self.cleared_at = self.state.clock()
             self.send(action)
 

@@ -85,10 +85,18 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Prefill:
+    """A choice that sends nothing: it types ``text`` into the command line, for the
+    player to finish (a counter-offer's cards are too many to list as choices)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Choose:
     title: str
     text: str
-    options: tuple[tuple[str, Action], ...]
+    options: tuple[tuple[str, Action | Prefill], ...]
 
 
 @dataclass(frozen=True)
@@ -978,14 +986,16 @@ def _offer(rest: str, ctx: Context) -> Result:
         f"{proposer} offers you {cards_text(give)} for your {cards_text(get)}.\n"
         f"You give {cards_text(get)} and get {cards_text(give)}."
     )
-    options = []
+    options: list[tuple[str, Action | Prefill]] = []
     for action in sorted(answers, key=lambda a: not a["accept"]):
         if action["accept"]:
             options.append((f"Accept: give {cards_text(get)}, get {cards_text(give)}", action))
         else:
             options.append(("Decline", action))
-    if len(options) == 1:
-        text += "\nYou do not hold the cards asked for: decline, or type counter GIVE for GET."
+    if ctx.of_kind("counter"):
+        options.append(("Counter-offer... (you type: counter GIVE for GET)", Prefill("counter ")))
+    if not any(action["accept"] for action in answers):
+        text += "\nYou do not hold the cards asked for: decline, or counter-offer."
     return Choose(f"Trade offer from {proposer}", text, tuple(options))
 
 

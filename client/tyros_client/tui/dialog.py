@@ -14,7 +14,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.widgets import Frame
 
 from . import commands
-from .commands import Choose
+from .commands import Choose, Prefill
 from .controls import wrap
 
 if TYPE_CHECKING:
@@ -30,18 +30,18 @@ class ChoiceDialog:
     with Enter what is highlighted: a printable key closes it and goes to the command line
     (the player is typing a command), and if the choices changed since they were last
     drawn, Enter shows the new ones instead of confirming. ``future`` gets the chosen
-    action, or None when the dialog is closed.
+    action (or :class:`.commands.Prefill` for the command line), or None when it is closed.
     """
 
     def __init__(self, ui: TyrosApp, command: str) -> None:
         self.ui = ui
         self.command = command
-        self.future: asyncio.Future[dict[str, Any] | None] = (
+        self.future: asyncio.Future[dict[str, Any] | Prefill | None] = (
             asyncio.get_running_loop().create_future()
         )
         self.index = 0
         self.last: Choose | None = None
-        self.drawn: tuple[tuple[str, dict[str, Any]], ...] | None = None
+        self.drawn: tuple[tuple[str, dict[str, Any] | Prefill], ...] | None = None
         """The choices as last drawn: what the player saw when pressing Enter."""
         keys = KeyBindings()
 
@@ -101,7 +101,7 @@ class ChoiceDialog:
     def relevant(self) -> bool:
         return isinstance(commands.parse(self.command, self.ui.context()), Choose)
 
-    def options(self) -> tuple[tuple[str, dict[str, Any]], ...]:
+    def options(self) -> tuple[tuple[str, dict[str, Any] | Prefill], ...]:
         return self.current().options
 
     def _clicked(self, i: int) -> Callable[[MouseEvent], NotImplementedOrNone]:

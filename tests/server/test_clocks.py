@@ -135,6 +135,10 @@ def test_the_reserves_survive_a_restart(make_harness: Callable[..., Harness]) ->
     update = first(out, conn, "update")
     assert seat_clock(update, acting)["reserve"] == 8.0
     assert again.list_tables(conn)["tables"][0]["clock"] == CLOCK
+    # The decision being made when the server stopped has its free seconds again (the
+    # time it was down is nobody's), on top of what its seat's reserve kept.
+    [deciding] = seats_to_act(again.state("t"))
+    assert seat_clock(update, deciding)["left"] == 10 + seat_clock(update, deciding)["reserve"]
 
 
 def test_a_servers_default_clock_and_a_table_without_one(

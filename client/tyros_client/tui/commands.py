@@ -353,25 +353,8 @@ def legal_lines(ctx: Context) -> list[str]:
                 f"({len(actions)} ways; 'keep' opens the dialog)"
             )
         else:
-            lines += [f"{_command_for(a, ctx)}   {describe_action(a, ctx.names)}" for a in actions]
+            lines += [f"{command_line(a)}   {describe_action(a, ctx.names)}" for a in actions]
     return lines
-
-
-def _command_for(action: Action, ctx: Context) -> str:
-    kind = action.get("kind")
-    if kind == "expand":
-        return f"expand {action['tile']} {action['colour']}"
-    if kind == "return_tile":
-        return f"return {action['tile']}"
-    if kind == "answer":
-        return "accept" if action["accept"] else "decline"
-    if kind == "complete":
-        return f"complete {LETTERS[action['with']]}"
-    if kind == "give_card":
-        return f"give {action['card']}"
-    if kind == "counter":  # typed from the player's own side: what it gives, for what
-        return f"counter {cards_short(action['get'])} for {cards_short(action['give'])}"
-    return str(kind)
 
 
 def command_line(action: Action) -> str:
@@ -402,7 +385,19 @@ def command_line(action: Action) -> str:
         return f"trade {cards_short(action['give'])} for {cards_short(action['get'])} to {to}"
     if kind == "keep":
         return f"keep {cards_short(action['cards'])}" if action["cards"] else "keep none"
-    return _command_for(action, Context())
+    if kind == "expand":
+        return f"expand {action['tile']} {action['colour']}"
+    if kind == "return_tile":
+        return f"return {action['tile']}"
+    if kind == "answer":
+        return "accept" if action["accept"] else "decline"
+    if kind == "complete":
+        return f"complete {LETTERS[action['with']]}"
+    if kind == "give_card":
+        return f"give {action['card']}"
+    if kind == "counter":  # typed from the player's own side: what it gives, for what
+        return f"counter {cards_short(action['get'])} for {cards_short(action['give'])}"
+    return str(kind)  # pass, withdraw
 
 
 def _order(label: str) -> tuple[int, str]:

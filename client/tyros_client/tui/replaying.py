@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import Any
 
 from tyros_protocol.cards import CARD_NAMES
@@ -49,12 +50,20 @@ KEYS = (
     "Home/End the start and the end, F6 the next seat's view, F7 every hand (once over); "
     "or type: " + USAGE.split(": ", 1)[1]
 )
-REVIEW_HERE = object()
-""":meth:`ReplayDriver.command` returns it for ``review``: the screen runs the review of the
-seat the game is seen as, in a worker thread."""
 PUBLIC_ONLY = "a game not over is replayed only as a spectator saw it"
-NOT_MINE = object()
-""":meth:`ReplayDriver.command` returns it for a line that is no replay command."""
+
+
+class Handoff(Enum):
+    """What :meth:`ReplayDriver.command` leaves to the screen instead of doing it."""
+
+    REVIEW = "review"
+    """``review``: the screen runs the review of the seat seen as, in a worker thread."""
+    NOT_MINE = "not mine"
+    """A line that is no replay command (help, quit, score...; or a play command)."""
+
+
+REVIEW_HERE = Handoff.REVIEW
+NOT_MINE = Handoff.NOT_MINE
 
 
 class ReplayDriver:
@@ -123,7 +132,7 @@ class ReplayDriver:
         self.show()
         return None
 
-    def command(self, line: str) -> str | object | None:
+    def command(self, line: str) -> str | Handoff | None:
         """Act on a replay command: None when done, a reason when refused, or
         :data:`NOT_MINE` for a line that is not a replay command (help, quit, score...)."""
         words = line.strip().split()
@@ -339,4 +348,12 @@ def _short(name: str) -> str:
     return name[0] if name in CARD_NAMES else name
 
 
-__all__ = ["NOT_MINE", "REVIEW_HERE", "ReplayDriver", "help_lines", "mark_text", "parse_viewer"]
+__all__ = [
+    "NOT_MINE",
+    "REVIEW_HERE",
+    "Handoff",
+    "ReplayDriver",
+    "help_lines",
+    "mark_text",
+    "parse_viewer",
+]

@@ -261,6 +261,10 @@ def test_a_table_that_cannot_be_loaded_is_quarantined_and_the_others_resume(
         out = harness.hello(conn, "bad-action", "Ann", spectate=True)
         error = only_error(out, conn, ErrorCode.TABLE_UNAVAILABLE, out[0].message["re"])
         assert "cannot be loaded" in error["message"]
+        # Nor is its record handed out for a replay (it would be the damaged one).
+        out = harness.send(conn, {"type": "get_record", "id": 7, "table": "bad-action"})
+        error = only_error(out, conn, ErrorCode.TABLE_UNAVAILABLE, 7)
+        assert "cannot be loaded" in error["message"]
         # Nothing was changed on disk: the damaged table can still be mended by hand.
         db = sqlite3.connect(path)
         assert db.execute("SELECT COUNT(*) FROM actions WHERE table_name='bad-action'").fetchone()

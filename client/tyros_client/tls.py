@@ -22,7 +22,7 @@ from pathlib import Path
 from websockets.exceptions import InvalidURI
 from websockets.uri import parse_uri
 
-from .paths import data_dir, write_private_json
+from .paths import data_dir, locked, write_private_json
 
 PIN_FILE = "known_servers.json"
 """The pinned certificates' file in :func:`~tyros_client.paths.data_dir`."""
@@ -93,16 +93,18 @@ class PinStore:
 
     def save(self, key: str, pin: str) -> None:
         """Pin ``pin`` for ``key`` (raises :class:`PinFileError` or ``OSError``)."""
-        data = self._read()
-        data[key] = pin
-        write_private_json(self.path, data)
+        with locked(self.path):
+            data = self._read()
+            data[key] = pin
+            write_private_json(self.path, data)
 
     def forget(self, key: str) -> bool:
         """Forget the pin of ``key``; whether there was one."""
-        data = self._read()
-        if data.pop(key, None) is None:
-            return False
-        write_private_json(self.path, data)
+        with locked(self.path):
+            data = self._read()
+            if data.pop(key, None) is None:
+                return False
+            write_private_json(self.path, data)
         return True
 
 

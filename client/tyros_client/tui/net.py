@@ -21,7 +21,7 @@ from tyros_protocol.errors import ErrorCode
 from websockets.exceptions import InvalidURI
 
 from ..connection import Connection
-from ..paths import data_dir, write_private_json
+from ..paths import data_dir, locked, write_private_json
 from ..session import ClientSession, Join, error_code
 from ..tls import ServerTrust
 from .state import ClientState
@@ -36,7 +36,8 @@ log = logging.getLogger("tyros.client")
 
 
 class TokenStore:
-    """Seat tokens on disk, readable by the user only."""
+    """Seat tokens on disk, readable by the user only; saved under a lock, since several
+    clients and bots (``bot-tokens.json``) may share one file."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or data_dir() / "tokens.json"
@@ -60,14 +61,16 @@ class TokenStore:
         return token if isinstance(token, str) else None
 
     def save(self, key: str, token: str, seat: int | None) -> None:
-        data = self._read()
-        data[key] = {"token": token, "seat": seat}
-        self._write(data)
+        with locked(self.path):
+            data = self._read()
+            data[key] = {"token": token, "seat": seat}
+            self._write(data)
 
     def forget(self, key: str) -> None:
-        data = self._read()
-        if data.pop(key, None) is not None:
-            self._write(data)
+        with locked(self.path):
+            data = self._read()
+            if data.pop(key, None) is not None:
+                self._write(data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -288,6 +288,30 @@ async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(
             await task
 
 
+def test_a_review_mark_is_said_shorter_rather_than_on_two_lines(replayed: Replay) -> None:
+    from tyros_client.tui.replaying import ReplayDriver
+    from tyros_client.tui.state import ClientState
+
+    driver = ReplayDriver(replayed, ClientState("replay", "game", "you"), viewer=0)
+    best = {"kind": "move", "from": "TY", "to": "24", "pay": ["violet", "violet", "wild"]}
+    marks = [
+        {"decision": d, "cost": 15.2, "spread": 3.4, "best": "?", "options": [{"action": best}]}
+        for d in range(1, replayed.decisions + 1)
+    ]
+    driver.load_review({"seat": 0, "decisions": marks})
+    said = {}
+    for decision in range(1, replayed.decisions + 1):
+        assert driver.command(f"goto {decision}") is None
+        wide, narrow = driver.status(200), driver.status(79)
+        if "A's move" in wide:
+            said[decision] = (wide, narrow)
+    assert said, "no decision of A's marked"
+    wide, narrow = next(iter(said.values()))
+    assert wide.endswith("| A's move: -15.2 (+/-3.4); best: move ty 24 pay v,v,w")
+    assert narrow.endswith("| A: -15.2 +/-3.4, best: move ty 24 pay v,v,w")
+    assert len(narrow) <= 79 < len(wide)
+
+
 def test_the_replay_help_fits_80_columns() -> None:
     from tyros_client.tui.replaying import help_lines
 

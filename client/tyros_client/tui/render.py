@@ -218,7 +218,7 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
         style = "class:message.error" if newest.error else "class:message.info"
         return [(style, f" {newest.text}")]
     if ui.replay is not None:
-        return [("class:message.info", " " + ui.replay.status())]
+        return [("class:message.info", " " + ui.replay.status(ui.size()[1] - 1))]
     if not state.connected:
         return [("class:message.error", f" {state.connection}")]
     if state.prompt:

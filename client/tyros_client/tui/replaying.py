@@ -234,8 +234,10 @@ class ReplayDriver:
             lines.append(f"{letter(seat)} {self.replay.names[seat]}: {cards} | tiles {tiles}")
         return lines
 
-    def status(self) -> str:
-        """The message line: where the replay stands, as whom, and the review's mark."""
+    def status(self, width: int = 200) -> str:
+        """The message line: where the replay stands, as whom, and the review's mark, in
+        ``width`` characters if it can be said shorter (a second line would push the
+        table's last row off an 80 x 24 screen)."""
         replay = self.replay
         done = replay.decisions_before(self.position)
         who = "a spectator" if self.viewer is None else f"{letter(self.viewer)}"
@@ -246,7 +248,11 @@ class ReplayDriver:
             text += f" | {self.reviewing}"
         mark = self.marks.get(done) if self._last_seat_reviewed(done) else None
         if mark is not None and self.review_seat is not None:
-            text += " | " + mark_text(mark, self.review_seat)
+            said = mark_text(mark, self.review_seat)
+            if len(text) + 3 + len(said) > width:
+                text = f"{done}/{replay.decisions} r{view.get('round', '?')} as {who}"
+                said = said.replace("'s move", "").replace(" (+/-", " +/-").replace(");", ",")
+            text += " | " + said
         elif self.open:
             text += ", hands open"
         elif done == 0:

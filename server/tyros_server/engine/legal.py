@@ -193,8 +193,9 @@ _MoveRow = tuple[int, int, int, _MoveCells]
 class _MoveTable:
     """``rows[start][steps]``: the board's ``within`` with a cache of actions on each entry.
 
-    Looking the actions up by list index, not by a hashed key, halves the cost of the
-    engine's hottest loop. It holds the board, so that its ``id`` (the key) is never reused.
+    The engine's hottest loop finds a move's actions by list index: a cache hit on its six
+    ints cost four times as much (an ``lru_cache`` of 25,000 entries, looked up at random).
+    It holds the board, so that its ``id`` (the key) is never reused.
     """
 
     __slots__ = ("board", "rows")

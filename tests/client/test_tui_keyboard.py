@@ -264,10 +264,20 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
             table.state.note(f"line {i}", error=False)
         keys.send_text("\x1b[5~")  # PageUp: older lines, and the log stops following
         await until(lambda: ui.scroll > 0, "the log scrolled")
-        await on_screen(ui, "newer lines below: PgDn")
+        text = await on_screen(ui, "5 newer lines below: PgDn")
+
+        def log_read(text: str) -> list[str]:
+            return [line.split("|")[-1] for line in text.splitlines() if "|line " in line]
+
+        read = log_read(text)
+        assert read and "line 39" not in read
+        for i in range(40, 43):  # the game goes on: what the player reads holds still
+            table.state.note(f"line {i}", error=False)
+        text = await on_screen(ui, "8 newer lines below: PgDn")
+        assert log_read(text) == read
         keys.send_text("\x1b[6~" * 10)
         await until(lambda: ui.scroll == 0, "the log following again")
-        text = await on_screen(ui, "line 39")
+        text = await on_screen(ui, "line 42")
         assert "newer lines below" not in text
 
 

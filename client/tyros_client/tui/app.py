@@ -110,6 +110,9 @@ class TyrosApp:
         self.panel = "log"
         self.help_topic = ""
         self.scroll = 0
+        self.log_lines_seen = 0
+        """Log entries when the panel was last drawn: those since then, when the log is
+        scrolled back, scroll it by their lines, so that the text being read holds still."""
         self.local: Notice | None = None
         self.cleared_at = -1.0
         self.dialog: ChoiceDialog | None = None

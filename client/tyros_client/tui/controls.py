@@ -66,6 +66,11 @@ class PanelControl(UIControl):
         room = max(0, height - 1)
         entries = ui.panel_lines()
         if ui.panel == "log":
+            arrived = len(entries) - ui.log_lines_seen
+            if ui.scroll > 0 and 0 < arrived <= len(entries):
+                # Scrolled back: what the player reads stays put while the game goes on.
+                ui.scroll += sum(len(wrap(text, width)) for _, text in entries[-arrived:])
+            ui.log_lines_seen = len(entries)
             # Newest at the bottom; wrap only as far back as the screen shows.
             backwards: list[StyleAndTextTuples] = []
             for style, text in reversed(entries):

@@ -142,6 +142,8 @@ def app_keys(ui: TyrosApp) -> KeyBindings:
     @keys.add("pageup")
     def _page_up(event: KeyPressEvent) -> None:
         step = 5
+        if ui.scroll == 0:  # from now on, newer lines keep what is read in place
+            ui.log_lines_seen = len(ui.panel_lines())
         ui.scroll += step if ui.panel == "log" else -step
         ui.scroll = max(0, ui.scroll)
 

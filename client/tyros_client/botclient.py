@@ -15,16 +15,18 @@ import logging
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from tyros_protocol.board import BOARD
 from tyros_server.engine import action_to_json, parse_action
+from tyros_server.engine.state import MAX_SEATS
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidURI
 from websockets.uri import parse_uri
 
-from .bots import make_bot
+from .bots import STRATEGIES, make_bot
 from .bots.base import Bot
 from .connection import Connection
 from .paths import data_dir
@@ -302,6 +304,50 @@ async def run_bots(runs: list[BotRun], seed: int | None) -> dict[str, Any]:
     return scores[0]
 
 
+async def fill_seats(
+    make_run: Callable[[int], BotRun], seed: int | None
+) -> tuple[list[BotRun], dict[str, Any]]:
+    """Bots for every empty seat of the table (``tyros-bot`` without ``--count``): the
+    bots that sat there before take their seats back (their tokens are kept), then new
+    ones fill the seats still empty; a table these bots create keeps one seat free, for
+    the player who asked for them."""
+    rng = random.Random(seed)
+    runs: list[BotRun] = []
+    tasks: list[asyncio.Task[dict[str, Any]]] = []
+
+    def start(run: BotRun) -> None:
+        runs.append(run)
+        tasks.append(asyncio.create_task(play_bot(run, random.Random(rng.random()))))
+
+    async def seated(run: BotRun, task: asyncio.Task[dict[str, Any]]) -> None:
+        while (run.seat is None or not run.names) and not task.done():
+            await asyncio.sleep(0.05)
+        if task.done():
+            task.result()  # (raises why it could not sit)
+
+    candidates = [make_run(i) for i in range(MAX_SEATS)]
+    for run in candidates:
+        if run.tokens is not None and run.tokens.load(run.key) is not None:
+            start(run)  # this command ran before: the seat is its own
+    try:
+        fresh = (run for run in candidates if run not in runs)
+        if not runs:
+            start(next(fresh))
+        await seated(runs[0], tasks[0])
+        names = runs[0].names
+        empty = names.count(None)
+        if sum(name is not None for name in names) == 1 and len(runs) == 1:
+            empty -= 1  # it created the table: the seat left is the player's
+        for _ in range(max(0, empty)):
+            start(next(fresh))
+            await seated(runs[-1], tasks[-1])
+        scores = await asyncio.gather(*tasks)
+    finally:
+        for task in tasks:
+            task.cancel()
+    return runs, scores[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="tyros-bot", description="Fill seats of a Tyros table with bots."
@@ -309,11 +355,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "address", type=parse_address, help="HOST:PORT (ws://) or wss://HOST:PORT of a tyros-server"
     )
-    parser.add_argument("--count", type=int, default=1, help="how many bots to seat")
+    parser.add_argument(
+        "--count",
+        type=int,
+        default=None,
+        help="how many bots to seat (default: every empty seat; at a table the bots "
+        "create, all but one, for you)",
+    )
     parser.add_argument("--table", default="table")
     parser.add_argument("--players", type=int, choices=(3, 4), default=4)
     parser.add_argument("--setup", choices=("first", "variable"), default="first")
-    parser.add_argument("--strategy", default="random")
+    parser.add_argument(
+        "--strategy",
+        choices=sorted(STRATEGIES),
+        default="greedy",
+        help="how the bots play (default: greedy; ismcts is the strongest, random the weakest)",
+    )
     parser.add_argument("--name", default="bot", help="name prefix for the bots")
     parser.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     parser.add_argument(
@@ -349,8 +406,9 @@ def main(argv: list[str] | None = None) -> int:
         options["move_time"] = args.move_time
     if args.iterations is not None:
         options["iterations"] = args.iterations
-    runs = [
-        BotRun(
+
+    def make_run(i: int) -> BotRun:
+        return BotRun(
             args.address,
             args.table,
             f"{args.name}-{i + 1}",
@@ -362,10 +420,13 @@ def main(argv: list[str] | None = None) -> int:
             trust=trust,
             tokens=tokens,
         )
-        for i in range(args.count)
-    ]
+
     try:
-        score = asyncio.run(run_bots(runs, args.seed))
+        if args.count is None:
+            runs, score = asyncio.run(fill_seats(make_run, args.seed))
+        else:
+            runs = [make_run(i) for i in range(args.count)]
+            score = asyncio.run(run_bots(runs, args.seed))
     except BotGiveUp as exc:
         print(f"tyros-bot: {exc}", file=sys.stderr)
         return 1

@@ -166,3 +166,48 @@ async def test_a_bot_started_again_takes_its_seat_back_with_the_kept_token(
         await server.stop()
     assert again.seat == seat and again.errors.get("table_full", 0) == 0
     assert all(score == scores[0] for score in scores) and scores[0]["winners"]
+
+
+async def test_tyros_bot_without_count_fills_the_empty_seats_with_greedy_bots(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``tyros-bot HOST:PORT --table T``: at a table it creates, every seat but one (the
+    player's); at a table with a player seated, every empty seat; greedy unless told."""
+    from tests.client.test_tui_app import ScriptedSeat, until
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    made: list[BotRun] = []
+    real_play = botclient.play_bot
+
+    async def recorded(run: BotRun, rng: random.Random) -> dict[str, Any]:
+        made.append(run)
+        return await real_play(run, rng)
+
+    monkeypatch.setattr(botclient, "play_bot", recorded)
+    port = free_port()
+    server = TyrosServer(ServerConfig(host="127.0.0.1", port=port, db=str(tmp_path / "t.db")))
+    await server.start()
+    url = f"ws://127.0.0.1:{port}"
+    try:
+        command = [url, "--table", "new", "--players", "3", "--quiet", "--seed", "2"]
+        bots = asyncio.create_task(asyncio.to_thread(botclient.main, command))
+        await until(lambda: len(made) == 2 and all(r.seat is not None for r in made), "2 bots")
+        ann = ScriptedSeat(url, "new", "Ann")  # the seat they left takes the player
+        await asyncio.wait_for(ann.run(), 120)
+        assert await asyncio.wait_for(bots, 120) == 0
+        assert [r.name for r in made] == ["bot-1", "bot-2"]
+        assert {r.strategy for r in made} == {"greedy"} and ann.score is not None
+        assert "Empires:" in capsys.readouterr().out
+
+        made.clear()
+        cyd = ScriptedSeat(url, "joined", "Cyd", players=4)
+        sitting = asyncio.create_task(cyd.run())
+        await until(cyd.seated.is_set, "Cyd seated")
+        bots = asyncio.create_task(
+            asyncio.to_thread(botclient.main, [url, "--table", "joined", "--quiet", "--forget"])
+        )
+        assert await asyncio.wait_for(bots, 120) == 0
+        await asyncio.wait_for(sitting, 120)
+        assert [r.name for r in made] == ["bot-1", "bot-2", "bot-3"]
+    finally:
+        await server.stop()

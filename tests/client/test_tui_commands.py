@@ -631,3 +631,32 @@ def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
                 checked += 1
             push_unchecked(state, seat, rng.choice(legal))
     assert checked > 1000
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("trade g for", "say what you want for g: e.g. trade g for violet, or trade g for nothing"),
+        ("trade for v", "say what you give for v: e.g. trade green for v, or trade nothing for v"),
+        ("trade give g get", "say what you want for g"),
+        ("counter g for", "say what you want for g: e.g. counter g for violet"),
+        ("counter for v", "say what you give for v"),
+    ],
+)
+def test_a_trade_with_a_side_left_blank_is_not_sent(line: str, said: str) -> None:
+    """A line sent too soon must not give cards away: nothing is said as ``nothing``."""
+    asked = ctx(
+        {"kind": "propose"},
+        {"kind": "answer", "accept": False},
+        {"kind": "counter", "give": ["orange"], "get": ["green"]},
+        hand=("green", "violet"),
+        trade=OFFER,
+    )
+    result = parse(line, asked)
+    assert isinstance(result, Problem) and said in result.message
+    assert parse("trade g for nothing", asked) == Act(
+        {"kind": "propose", "to": [1, 2, 3], "give": ["green"], "get": []}
+    )
+    assert parse("counter nothing for v", asked) == Act(
+        {"kind": "counter", "give": ["violet"], "get": []}
+    )

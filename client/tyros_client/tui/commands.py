@@ -894,6 +894,9 @@ def _trade(rest: str, ctx: Context) -> Result:
         give, get = " ".join(words[:at]), " ".join(words[at + 1 :])
     else:
         return Problem("trade GIVE for GET [to PLAYERS], e.g. trade green for violet to B")
+    half = _half_typed(give, get, "trade")
+    if half is not None:
+        return half
     given = sorted(parse_cards(give), key=CARDS.index)
     wanted = sorted(parse_cards(get), key=CARDS.index)
     if not given and not wanted:
@@ -902,6 +905,23 @@ def _trade(rest: str, ctx: Context) -> Result:
     if lacking:  # said here, in words: the server would only say "cannot afford"
         return Problem(lacking + " to offer")
     return Act({"kind": "propose", "to": asked, "give": given, "get": wanted})
+
+
+def _half_typed(give: str, get: str, command: str) -> Problem | None:
+    """A side left blank is a line sent too soon far more often than a gift: giving or
+    asking for nothing must be said (``nothing``, ``none`` or ``-``)."""
+    give, get = give.strip(), get.strip()
+    if not give:
+        return Problem(
+            f"say what you give for {get}: e.g. {command} green for {get}, "
+            f"or {command} nothing for {get}"
+        )
+    if not get:
+        return Problem(
+            f"say what you want for {give}: e.g. {command} {give} for violet, "
+            f"or {command} {give} for nothing"
+        )
+    return None
 
 
 def _lacking(cards: list[str], ctx: Context) -> str | None:
@@ -923,6 +943,9 @@ def _counter(rest: str, ctx: Context) -> Result:
     if "for" not in lowered:
         return Problem("counter GIVE for GET, e.g. counter orange for 2 green (you give orange)")
     at = lowered.index("for")
+    half = _half_typed(" ".join(words[:at]), " ".join(words[at + 1 :]), "counter")
+    if half is not None:
+        return half
     mine, wanted = parse_cards(" ".join(words[:at])), parse_cards(" ".join(words[at + 1 :]))
     if not mine and not wanted:
         return Problem("a trade must move at least one card")

@@ -660,3 +660,29 @@ def test_a_trade_with_a_side_left_blank_is_not_sent(line: str, said: str) -> Non
     assert parse("counter nothing for v", asked) == Act(
         {"kind": "counter", "give": ["violet"], "get": []}
     )
+
+
+def test_a_counter_offer_the_proposer_cannot_pay_says_why() -> None:
+    """C countered with terms asking for a violet the proposer does not hold: it cannot be
+    completed, and ``complete C``, the dialog and the panel's words say so."""
+    mine = dict(
+        OFFER,
+        proposer=0,
+        to=[1, 2],
+        answers=[
+            {"seat": 1, "answer": "decline"},
+            {"seat": 2, "answer": "counter", "give": ["violet"], "get": ["orange"]},
+        ],
+    )
+    c = ctx({"kind": "withdraw"}, hand=("orange", "yellow"), trade=mine)
+    refused = parse("complete c", c)
+    assert isinstance(refused, Problem)
+    assert refused.message == (
+        "C Cyd's counter-offer asks you for violet: you hold orange, yellow: not enough violet"
+    )
+    dialog = parse("complete", c)
+    assert isinstance(dialog, Choose)
+    assert [label for label, _ in dialog.options] == ["Withdraw the offer"]
+    assert "You cannot pay C Cyd's counter-offer: you hold orange, yellow" in dialog.text
+    assert "No answer can be completed: withdraw the offer." in dialog.text
+    assert "Waiting" not in dialog.text

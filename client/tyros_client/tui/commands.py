@@ -1021,15 +1021,22 @@ def _complete(rest: str, ctx: Context) -> Result:
     completes, withdraws = ctx.of_kind("complete"), ctx.of_kind("withdraw")
     if not completes and not withdraws:
         return Problem("you have no trade offer out")
+    trade = ctx.trade or {}
+    answers = trade.get("answers", [])
     words = rest.split()
     if words:
         seat = resolve_player(words[0], ctx)
         for action in completes:
             if action["with"] == seat:
                 return Act(action)
+        answer: dict[str, Any] = next((a for a in answers if a["seat"] == seat), {})
+        if answer.get("answer") == "counter":  # its terms ask for cards the player lacks
+            lacking = _lacking(list(answer.get("give", [])), ctx)
+            return Problem(
+                f"{who(seat, ctx.names)}'s counter-offer asks you for "
+                f"{cards_text(answer.get('give', []))}: {lacking or 'you cannot pay it'}"
+            )
         return Problem(f"{who(seat, ctx.names)} has not accepted your offer (nor countered it)")
-    trade = ctx.trade or {}
-    answers = trade.get("answers", [])
     words_for = {"pending": "has not answered", "accept": "accepts", "decline": "declines"}
 
     def said_by(answer: dict[str, Any]) -> str:
@@ -1057,12 +1064,21 @@ def _complete(rest: str, ctx: Context) -> Result:
             )
         return f"Complete the trade with {who(partner, ctx.names)}"
 
-    options = [(complete_text(a), a) for a in completes]
+    options: list[tuple[str, Action | Prefill]] = [(complete_text(a), a) for a in completes]
     options += [("Withdraw the offer", a) for a in withdraws]
+    completable = {a["with"] for a in completes}
+    unpaid = [a for a in countered.values() if a["seat"] not in completable]
+    for answer in unpaid:
+        lines.append(
+            f"You cannot pay {who(answer['seat'], ctx.names)}'s counter-offer: "
+            f"{_lacking(list(answer.get('give', [])), ctx) or 'its cards are not yours'}."
+        )
     if not completes and all(a["answer"] == "decline" for a in answers):
         lines.append("Everybody declined: your client takes the offer back in a moment.")
-    elif not completes:
+    elif not completes and any(a["answer"] == "pending" for a in answers):
         lines.append("Waiting for the answers.")
+    elif not completes:
+        lines.append("No answer can be completed: withdraw the offer.")
     return Choose("Your trade offer", "\n".join(lines), tuple(options))
 
 

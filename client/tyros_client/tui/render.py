@@ -312,8 +312,11 @@ def request_lines(ui: TyrosApp) -> list[tuple[str, str]]:
     elif command == "complete" and "complete" not in kinds:
         how = "waiting for the answers (type withdraw to take the offer back)"
         trade = ui.state.view.get("trade") if ui.state.view else None
-        if trade and all(a.get("answer") == "decline" for a in trade.get("answers", [])):
+        answers = trade.get("answers", []) if trade else []
+        if answers and all(a.get("answer") == "decline" for a in answers):
             how = "everybody declined: the offer is taken back in a moment"
+        elif answers and all(a.get("answer") != "pending" for a in answers):
+            how = "no answer you can complete: type withdraw"
     if how:  # how to answer comes first: the panel may not have room for everything
         lines.append(("class:request.how", how))
     lines += [("class:request", line) for line in choice.text.split("\n") if line]

@@ -313,7 +313,10 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                         # An action the server refuses: its error shows where we look.
                         server_error = True
                         keys.send_text('act {"kind": "move", "from": "TY", "to": "5", "pay": []}\r')
-                        await on_screen(ui, "the server refused that action: it is not allowed now")
+                        await on_screen(ui, "the server refused that: that move is not allowed")
+                        # The line comes back, selected, as the client's own refusals leave it.
+                        await until(lambda: ui.buffer.text.startswith("act {"), "the line back")
+                        assert ui.buffer.selection_state is not None
                         continue
                     # What the table asks shows in the request panel; no dialog opens
                     # by itself (the command line keeps the keyboard).

@@ -304,11 +304,28 @@ def test_every_error_code_has_words_and_no_code_reaches_the_screen() -> None:
                 "type": "error",
                 "re": 1,
                 "code": code.value,
-                "message": "action.action: Input tag 'bogus' found using 'kind'",
+                "message": "action.action: Input tag 'bogus_kind' found using 'kind'",
             }
         )
         assert state.error is not None and state.error.text == ERROR_WORDS[code.value]
         assert "_" not in state.error.text and "Input tag" not in state.log[-1].text
+
+
+def test_a_refused_action_shows_the_engines_reason() -> None:
+    """The engine's reasons are written for players: the screen shows them (the protocol's
+    own words, with an underscore, never reach it)."""
+    from tyros_client.tui.state import ClientState
+
+    state = ClientState("ws://x:1", "t", "Ann")
+    reason = "those are the offer's own terms: accept it"
+    state.handle({"type": "error", "re": 1, "code": "illegal_action", "message": reason})
+    assert state.error is not None
+    assert state.error.text == "the server refused that: " + reason
+    assert state.log[-1].text == state.error.text and state.refused_at == state.error.at
+    state.handle(
+        {"type": "error", "re": 2, "code": "illegal_action", "message": "no bank_draw now"}
+    )
+    assert state.error.text == "the server refused that action: it is not allowed now"
 
 
 def test_the_log_sums_up_the_others_since_your_last_turn() -> None:

@@ -137,6 +137,8 @@ class TyrosApp:
         """The budget of a review made in the replay screen (deals a decision)."""
         self._sent_version = -1
         self._sent_at = 0.0
+        self._sent_line: str | None = None
+        """The command line of the action last sent: it comes back if the server refuses it."""
         """The game version and time of the last action sent (a hint waits for its answer)."""
 
         self.buffer = Buffer(
@@ -363,6 +365,7 @@ class TyrosApp:
             return True
         if isinstance(result, Act):
             self.send(result.action)
+            self._sent_line = line
             return False
         if isinstance(result, Choose):
             self.open_dialog(line)
@@ -533,6 +536,7 @@ class TyrosApp:
 
     def send(self, action: dict[str, Any]) -> None:
         sender = self.sender
+        self._sent_line = None  # (a line's action: run_line says which line it was)
         self.sent.append(action)
         self._sent_version, self._sent_at = self.state.version, self.state.clock()
         self.local = Notice(
@@ -603,6 +607,17 @@ class TyrosApp:
     def on_state_change(self) -> None:
         """Called by the network task after each message."""
         buffer = self.buffer
+        line = self._sent_line
+        if line is not None and self.state.refused_at >= self._sent_at:
+            self._sent_line = None
+            if (
+                not buffer.text
+            ):  # the server said no: the line comes back, as the client's refusals leave it
+                buffer.text = line
+                buffer.cursor_position = 0
+                buffer.start_selection()
+                buffer.cursor_position = len(line)
+                self._refused, self._refused_version = line, self.state.version
         if (
             self._refused is not None
             and buffer.text == self._refused

@@ -22,7 +22,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .text import describe_action, describe_event, error_words, letter, name_of, who
+from .text import (
+    ACTION_REFUSALS,
+    describe_action,
+    describe_event,
+    error_words,
+    letter,
+    name_of,
+    who,
+)
 
 LOG_LIMIT = 2000
 
@@ -90,6 +98,8 @@ class ClientState:
         self.clocks: list[dict[str, Any]] | None = None
         """At a table with a clock: each seat's time, as of ``prompt_at``."""
         self.accepted = 0
+        self.refused_at = -1.0
+        """When the server last refused an action of ours (its reason is in :attr:`error`)."""
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
         self.accepted_version = -1
         self.changes = 0
@@ -168,9 +178,14 @@ class ClientState:
         elif kind == "chat":
             self._chat(message)
         elif kind == "error":
-            words = error_words(message.get("code"))
+            code = message.get("code")
+            words = error_words(code, message.get("message"))
             self.error = Notice(words, self.clock())
-            self._log(f"server: {words}", "class:log.error")
+            if code in ACTION_REFUSALS:
+                self.refused_at = self.error.at
+            self._log(
+                words if words.startswith("the server") else f"server: {words}", "class:log.error"
+            )
         elif kind == "accepted":
             self.accepted += 1
             self.accepted_version = int(message.get("version", -1))

@@ -306,10 +306,20 @@ def printable(text: str) -> str:
     )
 
 
-def error_words(code: object) -> str:
-    """A server error for the screen.
+ACTION_REFUSALS = frozenset({"illegal_action", "cannot_afford", "trade_already_tried"})
+"""Codes of a well-formed action the server refused: its message, the engine's reason in a
+player's words, says why (unless it names protocol words: then ours stand)."""
+
+
+def error_words(code: object, detail: object = None) -> str:
+    """A server error for the screen: for a refused action, the engine's own reason.
 
     >>> error_words("stale_version")
     'the game moved on before your action arrived: look again'
+    >>> error_words("illegal_action", "those are the offer's own terms: accept it")
+    "the server refused that: those are the offer's own terms: accept it"
     """
+    said = detail.strip() if isinstance(detail, str) else ""
+    if str(code) in ACTION_REFUSALS and said and "_" not in said:
+        return "the server refused that: " + printable(said[:200])
     return ERROR_WORDS.get(str(code), "the server refused that")

@@ -359,6 +359,12 @@ def test_the_offer_dialog_lets_the_player_type_a_counter_offer() -> None:
     ]
     assert dialog.options[-1][1] == Prefill("counter ")
     assert parse("counter green for orange", with_cards) == Act(counter)
+    same = parse(
+        "counter violet x2 for green", ctx(*with_cards.legal, hand=("violet",) * 2, trade=OFFER)
+    )
+    assert (
+        isinstance(same, Problem) and same.message == "those are the offer's own terms: type accept"
+    )
 
 
 def test_completing_or_withdrawing_an_offer() -> None:

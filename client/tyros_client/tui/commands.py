@@ -952,6 +952,11 @@ def _counter(rest: str, ctx: Context) -> Result:
     lacking = _lacking(mine, ctx)
     if lacking:
         return Problem(lacking)
+    trade = ctx.trade or {}
+    if sorted(wanted) == sorted(trade.get("give", [])) and sorted(mine) == sorted(
+        trade.get("get", [])
+    ):
+        return Problem("those are the offer's own terms: type accept")
     return Act(
         {
             "kind": "counter",

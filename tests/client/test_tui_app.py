@@ -572,9 +572,9 @@ async def test_table_talk_by_f5_and_say_and_what_a_spectator_says_stays_among_sp
                 keys.send_text("\x1b[15~")  # F5 opens a chat line
                 await until(lambda: ui.buffer.text == "say ", "the chat line")
                 keys.send_text("two green for your violet?\r")
-                await on_screen(ui, "A Ann: two green for your violet?")
+                await on_screen(ui, "A Ann says: two green for your violet?")
                 keys.send_text("chat gg\r")
-                await on_screen(ui, "A Ann: gg")
+                await on_screen(ui, "A Ann says: gg")
                 async with connect(url) as watcher:
                     hello = {"type": "hello", "id": 1, "protocol": 1, "name": "Zed"}
                     await watcher.send(json.dumps({**hello, "table": "talk", "spectate": True}))
@@ -586,7 +586,7 @@ async def test_table_talk_by_f5_and_say_and_what_a_spectator_says_stays_among_sp
                     assert heard == ["two green for your violet?", "gg"]
                     await watcher.send(json.dumps({"type": "chat", "id": 2, "text": "Ann bluffs"}))
                     keys.send_text("say after the aside\r")
-                    await on_screen(ui, "A Ann: after the aside")
+                    await on_screen(ui, "A Ann says: after the aside")
                 assert "Ann bluffs" not in screen(ui)
                 store = running.store
                 assert [line["text"] for line in store.load_chat("talk")] == [

@@ -392,8 +392,8 @@ def test_table_talk_is_logged_once_with_who_said_it() -> None:
         state.handle(message)
     talk = [entry for entry in state.log if entry.style == "class:log.chat"]
     assert [entry.text for entry in talk] == [
-        "B Bob: two green for your violet?",
-        "(spectator) Zed: Bob should not",
+        "B Bob says: two green for your violet?",
+        "(spectator) Zed says: Bob should not",
     ]
 
 

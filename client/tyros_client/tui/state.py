@@ -297,7 +297,7 @@ class ClientState:
         self.heard = seq
         seat, name = line.get("seat"), str(line.get("name", "?"))
         who = f"{letter(seat)} {name}" if isinstance(seat, int) else f"(spectator) {name}"
-        self._log(f"{who}: {line.get('text', '')}", "class:log.chat")
+        self._log(f"{who} says: {line.get('text', '')}", "class:log.chat")  # never like an event
 
     def _log(self, text: str, style: str, *, event: bool = False) -> None:
         self.log.append(LogLine(text, style, event))

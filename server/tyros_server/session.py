@@ -1074,12 +1074,18 @@ class Session:
             out += self._time_up(table, now)
         return out
 
-    def _bot_decision(self, table: Table, seat: int) -> Action:
+    def _bot_decision(self, table: Table, seat: int, *, cautious: bool = False) -> Action:
         """The takeover policy's decision for ``seat``, from its view (with no policy, or
-        when the policy errs, the first legal action: a mistake must not corrupt the game)."""
+        when the policy errs, the first legal action: a mistake must not corrupt the game).
+
+        ``cautious`` (a clock ran out on a player who is there): no trade offer and no
+        counter-offer, which would start a negotiation the player never meant (and ask
+        for another decision at once); pass or decline instead."""
         state = table.state
         assert state is not None
         legal = legal_actions(state, seat)
+        if cautious:
+            legal = [a for a in legal if a[0] not in (Kind.PROPOSE, Kind.COUNTER)]
         if self.takeover is None:
             return legal[0]
         try:
@@ -1090,6 +1096,8 @@ class Session:
                 "the takeover policy failed at table %s; the first legal instead", table.name
             )
             return legal[0]
+        if cautious and action[0] in (Kind.PROPOSE, Kind.COUNTER):
+            return legal[0]  # pass (card actions) or decline (an offer): listed first
         return action
 
     def _start_clocks(self, table: Table) -> Clocks | None:
@@ -1124,7 +1132,8 @@ class Session:
             due = clocks.due(now)
             if not due or state.phase == Phase.OVER:
                 break
-            committed = self._commit(table, due[0], self._bot_decision(table, due[0]), by="clock")
+            decision = self._bot_decision(table, due[0], cautious=True)
+            committed = self._commit(table, due[0], decision, by="clock")
             if committed is None:
                 break
             out += committed

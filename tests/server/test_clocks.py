@@ -157,3 +157,39 @@ def test_a_servers_default_clock_and_a_table_without_one(
     assert tables["t"]["clock"] == {"decision": 15, "reserve": 60}
     assert "clocks" not in plain.latest[seated[0].conn]
     assert plain.session.tables["u"].clocks is None
+
+
+def test_a_clocks_decision_never_opens_a_negotiation(make_harness: Callable[..., Harness]) -> None:
+    """A player whose time runs out is there, only slow: the server's decision for them
+    makes no trade offer (it would go public and ask them for another decision at once)
+    and no counter-offer, whatever the takeover bot would like; it passes or declines."""
+    from tyros_protocol.cards import counts_from_names
+    from tyros_server.engine.actions import K_COUNTER, propose
+    from tyros_server.engine.payments import ONE
+
+    def eager(table: str, seat: int, seen: dict[str, Any], legal: list[Any]) -> Any:
+        hand = counts_from_names(seen.get("hand") or [])
+        held = next((card for card in range(5) if hand[card]), None)
+        if held is not None and seen["phase"] == "actions":
+            return propose(0b111 & ~(1 << seat), ONE[held], ONE[(held + 1) % 5])
+        if held is not None and seen["phase"] == "trade":
+            return (K_COUNTER, *ONE[(held + 1) % 5], *ONE[held])
+        return legal[0]
+
+    harness = make_harness(takeover=eager)
+    seated = harness.join("t", 3, seed=12, clock=CLOCK)
+    state = harness.state("t")
+    while state.phase != Phase.ACTIONS:  # the expansions, played by hand
+        harness.clock.advance(1)
+        [nxt] = seats_to_act(state)
+        harness.act(seated[nxt].conn, harness.latest[seated[nxt].conn]["prompt"]["legal"][0])
+    start = state.version
+    for _ in range(6):  # six decisions in a row left to the clock
+        harness.clock.advance(40)  # past 10 free seconds and the 20 of reserve
+        harness.tick()
+    stored = harness.store.load_table("t")
+    clocked_out = stored.decided_by[start:] if stored is not None else []
+    assert len(clocked_out) >= 6 and set(clocked_out) == {"clock"}
+    kinds = [action["kind"] for _, action in stored.actions[start:]] if stored else []
+    assert "propose" not in kinds and "counter" not in kinds
+    assert "pass" in kinds

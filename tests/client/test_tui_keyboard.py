@@ -67,6 +67,8 @@ class Table:
         message["prompt"] = (
             None if legal is None else {"version": self.version, "deadline": 30.0, "legal": legal}
         )
+        if "clocks" in view:  # (not the view's: the update's own)
+            message["clocks"] = message["view"].pop("clocks")
         self.state.handle(message)
         self.ui.on_state_change()
 
@@ -407,3 +409,16 @@ async def test_a_refused_line_goes_when_the_game_moves_on_and_long_messages_wrap
         text = await on_screen(ui, "connection,")
         bottom = " ".join(text.splitlines()[-3:-1]).split()
         assert bottom == words  # on two lines, every word whole
+
+
+async def test_the_message_line_says_when_the_clock_is_about_to_decide() -> None:
+    async with running() as (table, _keys):
+        ui = table.ui
+        clocks = [{"seat": 0, "reserve": 0.0, "left": 40.0}, {"seat": 1, "reserve": 60.0}]
+        table.push([{"kind": "pass"}], clocks=clocks)
+        text = await on_screen(ui, "your turn: move, city")
+        assert "the server decides" not in text
+        clocks[0]["left"] = 12.0
+        table.push([{"kind": "pass"}], clocks=clocks)
+        text = await on_screen(ui, "12 s left, then the server decides for you: your turn")
+        assert text.splitlines()[-2].endswith("trade or pass")  # one line, hints left out

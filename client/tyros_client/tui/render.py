@@ -222,6 +222,13 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
     if not state.connected:
         return [("class:message.error", f" {state.connection}")]
     if state.prompt:
+        left = state.clock_left(state.seat) if state.seat is not None else None
+        if left is not None and left <= CLOCK_WARNING:
+            hurry = f" {left:.0f} s left, then the server decides for you"
+            asked = _asked(ui).split(" (")[0]  # without its hints, to stay on one line
+            if len(hurry) + 2 + len(asked) > ui.size()[1] - 1:
+                return [("class:message.error", hurry + "!")]
+            return [("class:message.error", hurry + ": "), ("class:message.turn", asked)]
         return [("class:message.turn", " " + _asked(ui))]
     view = state.view
     if view is None:
@@ -229,6 +236,10 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
     if view.get("phase") == "over":
         return [("class:message.turn", " the game is over: 'score' shows the sheet, Ctrl-C quits")]
     return [("class:dim", " waiting for the others (F1 help, F2 legal, Tab completes)")]
+
+
+CLOCK_WARNING = 15.0
+"""Seconds left on the player's clock from which the message line says so."""
 
 
 def _asked(ui: TyrosApp) -> str:

@@ -272,15 +272,23 @@ class ClientState:
             elif status.get("bot") and not old.get("bot"):
                 self._log(f"a bot plays for {who} until they are back", "class:log.info")
 
+    def clock_left(self, seat: int) -> float | None:
+        """Seconds left on ``seat``'s running clock, reserve included (None: none runs)."""
+        found = next((c for c in self.clocks or [] if c.get("seat") == seat), None)
+        left = found.get("left") if found is not None else None
+        if not isinstance(left, int | float):
+            return None
+        return max(0.0, left - (self.clock() - self.prompt_at))
+
     def time_of(self, seat: int) -> str | None:
         """A seat's clock as the table shows it: ``0:25`` left for the decision it is
         making, or ``+3:20`` of reserve while it waits (None: no clock)."""
         found = next((c for c in self.clocks or [] if c.get("seat") == seat), None)
         if found is None:
             return None
-        left = found.get("left")
-        if isinstance(left, int | float):
-            return minutes(max(0.0, left - (self.clock() - self.prompt_at)))
+        left = self.clock_left(seat)
+        if left is not None:
+            return minutes(left)
         return "+" + minutes(float(found.get("reserve", 0)))
 
     def bot_in(self, seat: int) -> float | None:

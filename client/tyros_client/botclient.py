@@ -14,6 +14,7 @@ import json
 import logging
 import random
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -122,6 +123,10 @@ class _BotPlayer:
         self._retried = -1
         """The id of the newest prompt thought about again after a refusal (once only)."""
         self._latest: dict[str, Any] | None = None
+        self._prompt_seen: dict[int, float] = {}
+        """(Worker thread.) When each prompt (by id) was first thought about."""
+        self._look_again: tuple[float, dict[str, Any]] | None = None
+        """(Worker thread, then the loop.) In how many seconds to think again, about what."""
         self._offered: set[tuple[int, str]] = set()
         """(round, offer) of every trade this bot proposed: none is made twice in a round."""
 
@@ -165,6 +170,12 @@ class _BotPlayer:
             self._waiting.append(message)
             self._think_soon()
 
+    def _look_at(self, message: dict[str, Any]) -> None:
+        """Think again about ``message`` if nothing newer came meanwhile (a grace ended)."""
+        if self._latest is message and self.bot is not None:
+            self._waiting.append(message)
+            self._think_soon()
+
     def _think_soon(self) -> None:
         if self.thinking is None or self.thinking.done():
             self.thinking = asyncio.ensure_future(self._think())
@@ -183,6 +194,10 @@ class _BotPlayer:
                     self.connection.flush()
                 return
             prompt = self.session.prompt
+            again, self._look_again = self._look_again, None
+            if again is not None and action is None:
+                delay, message = again
+                asyncio.get_running_loop().call_later(delay, self._look_at, message)
             if action is None or prompt is None or not still_legal(action, prompt):
                 continue  # the game moved on while the bot thought: think again
             if self.session.send_action(action):
@@ -222,7 +237,18 @@ class _BotPlayer:
         if version <= self._acted:
             return None, -1
         game_round = int(latest["view"].get("round", 0))
-        action = _choose(bot, self.run, latest, {o for r, o in self._offered if r == game_round})
+        if len(self._prompt_seen) > 64:  # only the current prompt's matters
+            self._prompt_seen = {version: self._prompt_seen.get(version, time.monotonic())}
+        first_seen = self._prompt_seen.setdefault(version, time.monotonic())
+        waited = time.monotonic() - first_seen
+        offered = {o for r, o in self._offered if r == game_round}
+        action = _choose(bot, self.run, latest, offered, waited)
+        if (
+            action is None
+            and waited < ANSWER_GRACE
+            and "complete" in {entry["kind"] for entry in latest["prompt"]["legal"]}
+        ):
+            self._look_again = (ANSWER_GRACE - waited, latest)
         if action is not None and action.get("kind") == "propose":
             self._offered.add((game_round, _offer_key(action)))
         return action, version
@@ -244,26 +270,36 @@ def _offer_key(action: dict[str, Any]) -> str:
     )
 
 
+ANSWER_GRACE = 8.0
+"""Seconds a proposing bot waits for the seats still answering before it completes with one
+that accepted: a player asked beside a bot would otherwise never see the offer."""
+
+
 def _choose(
-    bot: Bot, run: BotRun, message: dict[str, Any], offered: set[str] | None = None
+    bot: Bot,
+    run: BotRun,
+    message: dict[str, Any],
+    offered: set[str] | None = None,
+    waited: float = ANSWER_GRACE,
 ) -> dict[str, Any] | None:
     """The bot's answer to the prompt of an update (an action as JSON), or None.
 
-    Three table manners hold for every strategy: a proposer waits for the answers before it
-    may only withdraw; it never withdraws an offer that somebody accepted (it completes
-    with one of them, the bot choosing which); and it does not make an offer again in the
-    round it made it (``offered``: the table has answered it).
+    Four table manners hold for every strategy: a proposer waits for the answers before it
+    may only withdraw; it gives the seats still answering ``ANSWER_GRACE`` seconds
+    (``waited``: how long this prompt has been up) before it completes; it never withdraws an
+    offer that somebody accepted (it completes with one of them, the bot choosing which);
+    and it does not make an offer again in the round it made it (``offered``: the table has
+    answered it).
     """
     game, prompt = message["view"], message["prompt"]
     trade = game.get("trade")
     kinds = {entry["kind"] for entry in prompt["legal"]}
-    if (
-        trade is not None
-        and trade["proposer"] == run.seat
-        and kinds == {"withdraw"}
-        and any(answer["answer"] == "pending" for answer in trade["answers"])
-    ):
-        return None  # let the asked seats answer (or their time run out) before giving up
+    pending = trade is not None and any(a["answer"] == "pending" for a in trade["answers"])
+    if trade is not None and trade["proposer"] == run.seat and pending:
+        if kinds == {"withdraw"}:
+            return None  # let the asked seats answer (or their time run out) before giving up
+        if waited < ANSWER_GRACE:
+            return None  # a little longer for the others (the caller looks again)
     entries = prompt["legal"]
     if "complete" in kinds:
         entries = [entry for entry in entries if entry["kind"] == "complete"]

@@ -129,6 +129,20 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
         "prompt": {"version": 10, "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}]},
     }
     assert bc._choose(bot, run, accepted) == {"kind": "complete", "with": 1}
+    # One accepted while another asked seat (perhaps a player) still thinks: the bot gives
+    # it ANSWER_GRACE seconds before it completes.
+    still = {
+        "view": {
+            "trade": {
+                "proposer": 0,
+                "answers": [{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": "pending"}],
+            },
+            "round": 2,
+        },
+        "prompt": accepted["prompt"],
+    }
+    assert bc._choose(bot, run, still, waited=0.5) is None
+    assert bc._choose(bot, run, still, waited=bc.ANSWER_GRACE) == {"kind": "complete", "with": 1}
 
 
 async def test_a_bot_started_again_takes_its_seat_back_with_the_kept_token(

@@ -425,6 +425,12 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
                 await until(lambda: ui.help_pager.top > 0, "the help to scroll")
                 keys.send_text("\x1b")
                 await until(lambda: not ui.help_open, "the help to close")
+                keys.send_text("\x1bOP")  # F1 again; then typing a command closes it
+                await until(lambda: ui.help_open, "the help again")
+                keys.send_text("pas")
+                await until(lambda: ui.buffer.text == "pas", "typing on the command line")
+                assert not ui.help_open
+                keys.send_text("\x15")  # Ctrl-U: the line is cleared
                 keys.send_text("\x1b[12~")  # F2: the legal list
                 await until(lambda: ui.panel == "legal", "the legal panel")
                 acted = 0

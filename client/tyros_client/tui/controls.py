@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import UIContent, UIControl
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
@@ -153,6 +153,13 @@ class PagerControl(UIControl):
         self.keys.add("end")(lambda event: scroll(self.count))
         for key in ("escape", "q", "enter", "f1"):
             self.keys.add(key, eager=key == "escape")(lambda event: self.ui.close_help())
+
+        @self.keys.add("<any>")
+        def _typing(event: KeyPressEvent) -> None:
+            # A player who starts typing a command wants the command line, as in a dialog.
+            if event.data and event.data.isprintable():
+                self.ui.close_help()
+                self.ui.type_into_command_line(event.data)
 
     def create_content(self, width: int, height: int) -> UIContent:
         body: list[StyleAndTextTuples] = []

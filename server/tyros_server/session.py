@@ -1069,7 +1069,8 @@ class Session:
             if table.trade_deadline is not None and now >= table.trade_deadline:
                 for seat in seats_to_act(state):
                     if state.phase == Phase.TRADE and seat != state.current:
-                        out += self._commit(table, seat, (Kind.ANSWER, 0)) or []
+                        # Marked as time running out: the seat did not choose to decline.
+                        out += self._commit(table, seat, (Kind.ANSWER, 0), by="clock") or []
             out += self._takeovers(table, now)
             out += self._time_up(table, now)
         return out

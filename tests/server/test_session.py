@@ -841,6 +841,9 @@ def test_trade_deadline_declines_unanswered_seats(harness: Harness) -> None:
         (seat, {"kind": "answer", "accept": False}) for seat in asked
     ]
     assert len(stored.actions) == state.version
+    # Marked as time running out, not as those seats' own choice (the record says so too).
+    assert stored.decided_by[-len(silent) :] == ["clock"] * len(silent)
+    assert stored.decided_by[-len(silent) - 1] is None  # the one who declined in time
     for s in seated:
         assert to(out, s.conn, "update"), "everyone hears of the declines"
     assert harness.prompted(conns) == [proposer]

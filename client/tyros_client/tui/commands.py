@@ -244,7 +244,7 @@ COMMANDS: dict[str, CommandHelp] = {
     ),
     "quit": CommandHelp(
         "quit",
-        "leave (your seat waits for you: run the same command, without --new, to come back)",
+        "leave (your seat waits for you: run the same command again to come back)",
         ("quit",),
         (),
         ("exit",),

@@ -422,3 +422,28 @@ async def test_the_message_line_says_when_the_clock_is_about_to_decide() -> None
         table.push([{"kind": "pass"}], clocks=clocks)
         text = await on_screen(ui, "12 s left, then the server decides for you: your turn")
         assert text.splitlines()[-2].endswith("trade or pass")  # one line, hints left out
+
+
+async def test_a_dialog_shows_a_long_trade_whole() -> None:
+    """The terms of a trade are what the player agrees to: never cut off in the dialog."""
+    async with running() as (table, keys):
+        ui = table.ui
+        give = ["orange", "orange", "yellow", "yellow", "green", "green"]
+        get = ["green", "violet", "violet", "wild", "wild"]
+        table.push(
+            [DECLINE, ACCEPT],
+            phase="trade",
+            to_act=[0],
+            hand=get,
+            trade={
+                "proposer": 1,
+                "to": [0],
+                "give": give,
+                "get": get,
+                "answers": [{"seat": 0, "answer": "pending"}],
+            },
+        )
+        keys.send_text("\x1bOS")  # F4
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the offer dialog")
+        text = await on_screen(ui, "Accept: give green, violet x2, wild x2, get orange x2")
+        assert "get orange x2, yellow x2, green x2" in text

@@ -67,7 +67,7 @@ from .controls import (
     PanelControl,
     RequestControl,
 )
-from .dialog import ChoiceDialog
+from .dialog import DIALOG_WIDTH, ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
 from .replaying import REVIEW_HERE, ReplayDriver, parse_viewer
 from .replaying import USAGE as REPLAY_USAGE
@@ -258,7 +258,7 @@ class TyrosApp:
         return D(min=1, max=most, preferred=most)
 
     def dialog_width(self) -> int:
-        return max(20, min(66, self.size()[1] - 2))
+        return max(20, min(DIALOG_WIDTH, self.size()[1] - 2))
 
     def invalidate(self) -> None:
         self.application.invalidate()

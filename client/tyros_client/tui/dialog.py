@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from .app import TyrosApp
 
 
+DIALOG_WIDTH = 86
+"""The widest a dialog grows (a trade's terms fit on a line at 100 columns)."""
+
+
 class ChoiceDialog:
     """A list of choices built by a command, re-read at every redraw so it stays current.
 
@@ -88,7 +92,9 @@ class ChoiceDialog:
         )
         self.window = Window(self.control, wrap_lines=False)
         self.frame = Frame(
-            self.window, title=lambda: self.current().title, width=D(min=30, preferred=66, max=90)
+            self.window,
+            title=lambda: self.current().title,
+            width=lambda: D(min=30, preferred=ui.dialog_width(), max=DIALOG_WIDTH),
         )
         self.float = Float(self.frame, top=1)
 
@@ -133,19 +139,22 @@ class ChoiceDialog:
         self.index = max(0, min(self.index, len(options) - 1))
         # Show as many choices as the screen has room for, around the highlighted one,
         # and always the footer.
-        room = max(1, self.ui.size()[0] - 6 - len(out) - 2)
+        labels = [wrap(label, width - 2)[:2] for label, _ in options]  # a long one: 2 lines
+        tall = max((len(lines) for lines in labels), default=1)
+        room = max(1, (self.ui.size()[0] - 6 - len(out) - 2) // tall)
         first = max(0, min(self.index - room // 2, len(options) - room))
         shown = range(first, min(len(options), first + room))
         out.append(("class:dim", f"  ({first} more above)\n" if first else "\n"))
         for i in shown:
-            label = options[i][0][: width - 2]
             click = self._clicked(i)
-            if i == self.index:
-                out.append(("[SetCursorPosition]", ""))
-                out.append(("class:choice.selected", f"> {label}", click))
-            else:
-                out.append(("", f"  {label}", click))
-            out.append(("", "\n"))
+            for n, piece in enumerate(labels[i]):
+                if i == self.index:
+                    if n == 0:
+                        out.append(("[SetCursorPosition]", ""))
+                    out.append(("class:choice.selected", ("> " if n == 0 else "  ") + piece, click))
+                else:
+                    out.append(("", f"  {piece}", click))
+                out.append(("", "\n"))
         below = len(options) - shown.stop
         out.append(("class:dim", f"  ({below} more below)\n" if below > 0 else "\n"))
         out.append(

@@ -692,3 +692,39 @@ def test_a_counter_offer_the_proposer_cannot_pay_says_why() -> None:
     assert "You cannot pay C Cyd's counter-offer: you hold orange, yellow" in dialog.text
     assert "No answer can be completed: withdraw the offer." in dialog.text
     assert "Waiting" not in dialog.text
+
+
+def test_refusals_say_why() -> None:
+    keeps = ctx(
+        {"kind": "keep", "cards": ["green", "green", "violet"]},
+        {"kind": "keep", "cards": []},
+        hand=("green", "green", "violet", "yellow"),
+    )
+    for line, said in (
+        ("keep g,w", "not enough wild to keep"),
+        ("keep g,g,v,y", "keep at most 3 cards (you named 4)"),
+    ):
+        refused = parse(line, keeps)
+        assert isinstance(refused, Problem) and said in refused.message, refused
+    offer = Context(
+        legal=[{"kind": "answer", "accept": False}],
+        seat=0,
+        players=4,
+        names=NAMES,
+        hand=["green"],
+        view={"phase": "trade"},
+    )
+    refused = parse("pass", offer)
+    assert isinstance(refused, Problem)
+    assert "that is for the card actions, and this is a trade" in refused.message
+    tried = Context(
+        legal=[{"kind": "pass"}],
+        seat=0,
+        players=4,
+        names=NAMES,
+        hand=["green"],
+        view={"phase": "actions", "trade_tried": True},
+    )
+    refused = parse("trade g for v", tried)
+    assert isinstance(refused, Problem)
+    assert "your trade offer fell through this turn (one offer a turn)" in refused.message

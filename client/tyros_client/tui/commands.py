@@ -568,6 +568,8 @@ def _not_now(what: str, ctx: Context, why: str | None = None) -> Problem:
         return Problem(f"you cannot {what} now: {waiting}")
     phase = (ctx.view or {}).get("phase")
     needed = _PHASE_OF.get(what.split()[0])
+    if why is None and what == "offer a trade" and (ctx.view or {}).get("trade_tried"):
+        why = "your trade offer fell through this turn (one offer a turn)"
     if why is None and needed is not None and phase is not None and phase != needed:
         why = f"that is for {_PHASE_WORDS[needed]}, and this is {_PHASE_WORDS.get(phase, phase)}"
     reason = f": {why}" if why else ""
@@ -575,6 +577,7 @@ def _not_now(what: str, ctx: Context, why: str | None = None) -> Problem:
 
 
 _PHASE_OF = {
+    "pass": "actions",
     "expand": "expand",
     "put": "expand",
     "move": "actions",
@@ -1126,10 +1129,13 @@ def _keep(rest: str, ctx: Context) -> Result:
     for action in options:
         if _same_cards(action["cards"], cards):
             return Act(action)
-    return Problem(
-        f"keep up to 3 of the cards you hold ({cards_text(ctx.hand)}), e.g. keep "
-        + cards_short(options[0]["cards"])
-    )
+    example = "e.g. keep " + cards_short(options[0]["cards"])
+    if len(cards) > 3:
+        return Problem(f"keep at most 3 cards (you named {len(cards)}), {example}")
+    lacking = _lacking(cards, ctx)
+    if lacking:
+        return Problem(f"{lacking} to keep; {example}")
+    return Problem(f"keep up to 3 of the cards you hold ({cards_text(ctx.hand)}), {example}")
 
 
 def _act(rest: str, ctx: Context) -> Result:

@@ -106,7 +106,7 @@ def describe_action(action: dict[str, Any], names: Names = ()) -> str:
         return "withdraw the offer"
     if kind == "counter":  # the proposer's side: the counter-offerer gives ``get``
         return (
-            f"counter-offer {cards_text(action.get('get', []))} for "
+            f"counter-offer: gives {cards_text(action.get('get', []))} for "
             f"{cards_text(action.get('give', []))}"
         )
     if kind == "give_card":

@@ -397,6 +397,38 @@ def test_table_talk_is_logged_once_with_who_said_it() -> None:
     ]
 
 
+def test_talk_heard_late_goes_where_it_was_said() -> None:
+    """After a reconnection the server resends the recent talk after the events: each line
+    of it goes back between the events it was said between."""
+    state = ClientState("ws://x:1", "t", "Ann")
+    state.handle(table(NAMES))
+    events = [
+        {"type": "action", "seat": seat % 3, "version": seat, "action": {"kind": "pass"}}
+        for seat in range(1, 5)
+    ]
+    state.handle(
+        {
+            "type": "update",
+            "version": 4,
+            "events": events,
+            "view": {"phase": "actions", "current": 0, "players": 3, "to_act": [0], "seats": []},
+            "prompt": None,
+        }
+    )
+    said = {"type": "chat", "seat": 1, "name": "Bob", "audience": "table"}
+    state.handle({**said, "seq": 1, "version": 2, "text": "early"})
+    state.handle({**said, "seq": 2, "version": 4, "text": "now"})
+    lines = [line.text for line in state.log if line.version >= 0]
+    assert lines == [  # versions 1 to 4: B, C, A and B passed
+        "B Bob: pass",
+        "C Cyd: pass",
+        "B Bob says: early",
+        "A Ann: pass",
+        "B Bob: pass",
+        "B Bob says: now",
+    ]
+
+
 def test_an_absent_seat_is_logged_with_when_a_bot_steps_in() -> None:
     clock = Clock()
     state = ClientState("ws://x:1", "t", "Ann", clock=clock)

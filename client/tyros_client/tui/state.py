@@ -41,6 +41,8 @@ class LogLine:
     style: str = ""
     event: bool = False
     """A game event (replaced on a resync) rather than a note of the client's."""
+    version: int = -1
+    """The game version of an event, or the one a line of talk was said at (-1: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +237,8 @@ class ClientState:
                 style = "class:log.event class:log.round"
             elif event.get("type") == "action" and event.get("seat") == self.seat:
                 style = "class:log.event class:log.mine"
-            self._log(text, style, event=True)
+            at = event.get("version")
+            self._log(text, style, event=True, version=at if isinstance(at, int) else -1)
         self.seen_version = newest
 
         if self._my_turn and not my_turn_before and self._since_mine and not resynced:
@@ -305,10 +308,24 @@ class ClientState:
         self.heard = seq
         seat, name = line.get("seat"), str(line.get("name", "?"))
         who = f"{letter(seat)} {name}" if isinstance(seat, int) else f"(spectator) {name}"
-        self._log(f"{who} says: {line.get('text', '')}", "class:log.chat")  # never like an event
+        text = f"{who} says: {line.get('text', '')}"  # never like an event
+        said_at = line.get("version")
+        if not isinstance(said_at, int):
+            said_at = -1
+        at = len(self.log)
+        for back in range(len(self.log) - 1, max(-1, len(self.log) - 200), -1):
+            version = self.log[back].version
+            if 0 <= version <= said_at:
+                break
+            if version > said_at >= 0:
+                at = back  # an event after it was said: talk heard late (resent) goes before
+        if at < len(self.log):
+            self.log.insert(at, LogLine(text, "class:log.chat", version=said_at))
+        else:
+            self._log(text, "class:log.chat", version=said_at)
 
-    def _log(self, text: str, style: str, *, event: bool = False) -> None:
-        self.log.append(LogLine(text, style, event))
+    def _log(self, text: str, style: str, *, event: bool = False, version: int = -1) -> None:
+        self.log.append(LogLine(text, style, event, version))
         if len(self.log) > LOG_LIMIT:
             del self.log[: len(self.log) - LOG_LIMIT]
 

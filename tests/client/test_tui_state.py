@@ -458,7 +458,7 @@ def test_the_seats_clocks_count_down_from_the_update() -> None:
     ]
     update = {"type": "update", "version": 3, "events": [], "view": {"players": 3, "viewer": 0}}
     state.handle({**update, "clocks": clocks})
-    assert state.time_of(0) == "0:41" and state.time_of(1) == "+5:00"
+    assert state.time_of(0) == "0:41" and state.time_of(1) == "+5m"
     assert state.time_of(2) is None
     clock.now += 30
     assert state.time_of(0) == "0:11"

@@ -285,14 +285,16 @@ class ClientState:
 
     def time_of(self, seat: int) -> str | None:
         """A seat's clock as the table shows it: ``0:25`` left for the decision it is
-        making, or ``+3:20`` of reserve while it waits (None: no clock)."""
+        making, or its reserve while it waits, short (``+3m``, ``+45s``: the row also has
+        room for "you" and "1st"); None: no clock."""
         found = next((c for c in self.clocks or [] if c.get("seat") == seat), None)
         if found is None:
             return None
         left = self.clock_left(seat)
         if left is not None:
             return minutes(left)
-        return "+" + minutes(float(found.get("reserve", 0)))
+        reserve = int(float(found.get("reserve", 0)))
+        return f"+{reserve // 60}m" if reserve >= 60 else f"+{reserve}s"
 
     def bot_in(self, seat: int) -> float | None:
         """Seconds until a bot plays for an absent seat (None: no bot will, or one does)."""

@@ -225,3 +225,56 @@ async def test_tyros_bot_without_count_fills_the_empty_seats_with_greedy_bots(
         assert [r.name for r in made] == ["bot-1", "bot-2", "bot-3"]
     finally:
         await server.stop()
+
+
+async def test_a_proposing_bot_completes_once_the_grace_is_over_if_a_seat_stays_silent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 1 accepted, seat 2 (a player, say) says nothing: the bot waits ANSWER_GRACE
+    seconds, then completes with seat 1, with no new update to wake it."""
+    from tyros_client import botclient as bc
+    from tyros_client.bots.base import Bot as BaseBot
+
+    monkeypatch.setattr(bc, "ANSWER_GRACE", 0.4)
+
+    class Completer(BaseBot):
+        def choose(self, view: dict[str, Any], legal: list[Any]) -> Any:
+            return legal[-1]
+
+    class Session:
+        token = None
+        prompt: dict[str, Any] | None = None
+
+        def __init__(self) -> None:
+            self.sent: list[dict[str, Any]] = []
+
+        def send_action(self, action: dict[str, Any]) -> bool:
+            self.sent.append(action)
+            return True
+
+    session = Session()
+    run = bc.BotRun("ws://x:1", "t", "b", "test", 3)
+    run.seat = 0
+    player = bc._BotPlayer(run, random.Random(1), session)  # type: ignore[arg-type]
+    player.bot = Completer(0, random.Random(1))
+    prompt = {
+        "id": 10,
+        "version": 10,
+        "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}],
+    }
+    answers = [{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": "pending"}]
+    message = {
+        "type": "update",
+        "version": 10,
+        "events": [],
+        "view": {"phase": "trade", "round": 1, "trade": {"proposer": 0, "answers": answers}},
+        "prompt": prompt,
+    }
+    session.prompt = prompt
+    player.handle(message)
+    await asyncio.sleep(0.2)
+    assert session.sent == []  # still waiting for seat 2
+    async with asyncio.timeout(5):
+        while not session.sent:
+            await asyncio.sleep(0.02)
+    assert session.sent == [{"kind": "complete", "with": 1}]

@@ -335,7 +335,9 @@ class TyrosApp:
         self._refused = buffer.text if keep_text else None
         self._refused_version = self.state.version
         if keep_text and buffer.text:
-            # The refused line stays for editing, selected: typing replaces it.
+            # The refused line stays for editing, selected: typing replaces it. Its
+            # completions go, or their menu would cover the reason on the message line.
+            buffer.cancel_completion()
             buffer.cursor_position = 0
             buffer.start_selection()
             buffer.cursor_position = len(buffer.text)

@@ -80,7 +80,14 @@ async def play_bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
     """Play one seat to the end of the game; returns the final score sheet."""
     if run.token is None and run.tokens is not None:
         run.token = run.tokens.load(run.key)  # a seat this bot had before it was stopped
-    join = Join(table=run.table, name=run.name, players=run.players, setup=run.setup, seed=run.seed)
+    join = Join(
+        table=run.table,
+        name=run.name,
+        players=run.players,
+        setup=run.setup,
+        seed=run.seed,
+        program=True,
+    )
     session = ClientSession(join, token=run.token, give_up_after=RECONNECT_SECONDS)
     player = _BotPlayer(run, rng, session)
     connection = Connection(

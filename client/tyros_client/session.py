@@ -129,6 +129,8 @@ class Join:
     server's default)."""
     hints: bool | None = None
     """Whether players may ask for hints, if the table is created (None: yes)."""
+    program: bool | None = None
+    """True: a program plays this seat (a bot), and the table shows it."""
 
 
 # Messages, built from the protocol's models ---------------------------------------------
@@ -151,6 +153,7 @@ def hello_message(join: Join, msg_id: int = 0) -> dict[str, Any]:
         "trade_seconds": join.trade_seconds,
         "spectate": join.spectate,
         "hints": join.hints,
+        "program": join.program,
         "clock": None
         if join.clock is None
         else {"decision": join.clock[0], "reserve": join.clock[1]},

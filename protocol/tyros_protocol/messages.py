@@ -100,6 +100,8 @@ class Hello(Model):
     """A clock for the table, if this hello creates it (null: the server's default)."""
     hints: bool = True
     """If this hello creates the table: whether its players may ask for hints."""
+    program: bool = False
+    """This seat is played by a program (``tyros-bot``): the table shows it as a bot."""
     spectate: bool = False
 
 
@@ -177,6 +179,8 @@ class SeatStatus(Model):
     connected: bool
     bot: bool = False
     """True while a takeover bot plays the seat for its absent owner."""
+    program: bool = False
+    """The seat said (``hello``) that a program plays it: a bot of its own."""
     takeover_in: float | None = None
     """For a seat whose owner is away: seconds from this message until a bot plays it
     (when it must act; 0: at its next decision). Null when connected, when a bot plays it

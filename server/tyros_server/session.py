@@ -234,7 +234,9 @@ class Session:
             hints=stored.hints,
         )
         for slot in stored.seats:
-            table.seats.append(SeatSlot(slot.name, slot.token_digest, absent_since=now))
+            table.seats.append(
+                SeatSlot(slot.name, slot.token_digest, absent_since=now, program=slot.program)
+            )
         table.talk = TableTalk.from_stored(self.store.load_chat(name, KEPT_LINES))
         if len(table.seats) == table.options.players:
             state = new_game(table.options)
@@ -572,11 +574,11 @@ class Session:
         digest = token_digest(token)
         try:
             self._settle_open_batch()  # a seat or a table is stored at once
-            self.store.add_seat(table.name, seat, hello.name, digest)
+            self.store.add_seat(table.name, seat, hello.name, digest, hello.program)
         except StorageError:
             log.exception("storing a seat failed")
             return [self._error(conn, hello.id, ErrorCode.INTERNAL, "could not store the seat")]
-        table.seats.append(SeatSlot(hello.name, digest, conn))
+        table.seats.append(SeatSlot(hello.name, digest, conn, program=hello.program))
         table.changed = self.clock()
         self._by_digest[digest] = (table.name, seat)
         info.table, info.seat = table.name, seat
@@ -1256,6 +1258,8 @@ class Session:
                     "connected": slot.conn is not None,
                     "bot": slot.bot,
                 }
+                if slot.program:
+                    status["program"] = True
                 if wait is not None and playing and slot.absent_since is not None and not slot.bot:
                     status["takeover_in"] = round(
                         max(0.0, slot.absent_since + wait - self.clock()), 1

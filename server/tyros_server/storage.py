@@ -42,6 +42,7 @@ CREATE TABLE IF NOT EXISTS seats (
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     token_digest TEXT NOT NULL UNIQUE,
+    program INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_name, seat)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -84,6 +85,7 @@ ADDED_COLUMNS = (
     ("actions", "reserve", "REAL"),
     ("tables", "hints", "INTEGER NOT NULL DEFAULT 1"),
     ("actions", "hinted", "INTEGER NOT NULL DEFAULT 0"),
+    ("seats", "program", "INTEGER NOT NULL DEFAULT 0"),
 )
 """Columns added since the first schema: a database from before gets them on opening."""
 
@@ -106,6 +108,7 @@ class StoredSeat:
     seat: int
     name: str
     token_digest: str
+    program: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,10 +221,12 @@ class Store:
             ),
         )
 
-    def add_seat(self, table: str, seat: int, name: str, digest: str) -> None:
+    def add_seat(
+        self, table: str, seat: int, name: str, digest: str, program: bool = False
+    ) -> None:
         self._write(
-            "INSERT INTO seats (table_name, seat, name, token_digest) VALUES (?,?,?,?)",
-            (table, seat, name, digest),
+            "INSERT INTO seats (table_name, seat, name, token_digest, program) VALUES (?,?,?,?,?)",
+            (table, seat, name, digest, int(program)),
         )
 
     def append_action(
@@ -329,9 +334,10 @@ class Store:
         if row is None:
             return None
         seats = [
-            StoredSeat(seat, seat_name, digest)
-            for seat, seat_name, digest in self._db.execute(
-                "SELECT seat, name, token_digest FROM seats WHERE table_name = ? ORDER BY seat",
+            StoredSeat(seat, seat_name, digest, bool(program))
+            for seat, seat_name, digest, program in self._db.execute(
+                "SELECT seat, name, token_digest, program FROM seats WHERE table_name = ? "
+                "ORDER BY seat",
                 (name,),
             )
         ]

@@ -25,6 +25,8 @@ class SeatSlot:
     absent_since: float | None = None
     bot: bool = False
     """A takeover bot is playing this seat until its owner returns."""
+    program: bool = False
+    """The seat's owner is a program (it said so in its ``hello``)."""
 
 
 @dataclass(slots=True)

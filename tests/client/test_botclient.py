@@ -206,6 +206,8 @@ async def test_tyros_bot_without_count_fills_the_empty_seats_with_greedy_bots(
         command = [url, "--table", "new", "--players", "3", "--quiet", "--seed", "2"]
         bots = asyncio.create_task(asyncio.to_thread(botclient.main, command))
         await until(lambda: len(made) == 2 and all(r.seat is not None for r in made), "2 bots")
+        # They say they are programs: the table shows them as bots.
+        assert [slot.program for slot in server.session.tables["new"].seats] == [True, True]
         ann = ScriptedSeat(url, "new", "Ann")  # the seat they left takes the player
         await asyncio.wait_for(ann.run(), 120)
         assert await asyncio.wait_for(bots, 120) == 0

@@ -1343,3 +1343,20 @@ def test_a_completion_made_before_the_partner_answered_is_stale(harness: Harness
     assert first(taken, conns[proposer], "accepted")
     done = [e for e in state.log or [] if e["type"] == "trade_completed"][-1]
     assert (done["give"], done["get"]) == (["orange"], ["green"])  # the counter's terms
+
+
+def test_a_program_says_so_and_its_seat_shows_it_for_good(tmp_path: Path) -> None:
+    """``hello`` with ``program: true`` (tyros-bot's): the seat's status says so to
+    everyone, and so it does after a restart (it is stored with the seat)."""
+    path = tmp_path / "p.db"
+    harness = Harness(path)
+    ann, bot = harness.connect(), harness.connect()
+    harness.hello(ann, "t", "Ann", players=3)
+    harness.hello(bot, "t", "bot-1", players=3, program=True)
+    seats = harness.list_tables(ann)["tables"][0]["seats"]
+    assert [s.get("program", False) for s in seats] == [False, True, False]
+    harness.close()
+    again = Harness(path)
+    seats = again.list_tables(again.connect())["tables"][0]["seats"]
+    assert seats[1]["program"] is True and "program" not in seats[0]
+    again.close()

@@ -39,7 +39,7 @@ def test_creates_its_schema(store: Store, db_path: Path) -> None:
         }
         assert {"tables", "seats", "actions"} <= names
         columns = {row[1] for row in db.execute("PRAGMA table_info(seats)")}
-        assert columns == {"table_name", "seat", "name", "token_digest"}
+        assert columns == {"table_name", "seat", "name", "token_digest", "program"}
     finally:
         db.close()
     assert store.table_names() == []

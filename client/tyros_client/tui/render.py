@@ -102,8 +102,8 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
         status = state.seat_status(seat)
         # The most telling first: the row has room for a few words only (80 x 24).
         flags = []
-        if status.get("bot") or status.get("name") in state.bot_names:
-            flags.append("bot")  # a takeover bot, or one this program started
+        if status.get("bot") or status.get("program") or status.get("name") in state.bot_names:
+            flags.append("bot")  # a takeover bot, a program's seat, or one this program started
         elif not status.get("connected"):
             wait = state.bot_in(seat)  # "off 12s": a bot plays for them in 12 s (the log says)
             flags.append("off" if not wait else f"off {wait:.0f}s")

@@ -255,7 +255,9 @@ class TyrosApp:
     def _request_height(self) -> D:
         rows = self.size()[0]
         most = 5 if rows < 30 else 6  # what is asked first; the log keeps a line or two
-        return D(min=1, max=most, preferred=most)
+        # No preferred height of its own: the request's lines (up to ``most``) decide, and
+        # the rows it does not need stay with the log.
+        return D(min=1, max=most)
 
     def dialog_width(self) -> int:
         return max(20, min(DIALOG_WIDTH, self.size()[1] - 2))

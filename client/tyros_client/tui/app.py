@@ -69,8 +69,8 @@ from .controls import (
 )
 from .dialog import DIALOG_WIDTH, ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
-from .replaying import REVIEW_HERE, ReplayDriver, parse_viewer
 from .replaying import USAGE as REPLAY_USAGE
+from .replaying import Handoff, ReplayDriver, parse_viewer
 from .state import ClientState, Notice
 from .style import make_style, no_color
 from .text import describe_action
@@ -355,7 +355,7 @@ class TyrosApp:
             if done is None:
                 self.on_state_change()
                 return False
-            if done is REVIEW_HERE:
+            if done is Handoff.REVIEW:
                 return self.review_here()
             if isinstance(done, str):
                 self.local = Notice(done, self.state.clock())

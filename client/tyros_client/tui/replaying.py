@@ -28,7 +28,7 @@ on the message line when that decision is the one just shown.
 (None, 2, 2)
 >>> driver.command("goto x")
 'goto takes a decision number, 0 (the deal) to 440'
->>> driver.command("pass") is NOT_MINE
+>>> driver.command("pass") is Handoff.NOT_MINE
 True
 """
 
@@ -60,10 +60,6 @@ class Handoff(Enum):
     """``review``: the screen runs the review of the seat seen as, in a worker thread."""
     NOT_MINE = "not mine"
     """A line that is no replay command (help, quit, score...; or a play command)."""
-
-
-REVIEW_HERE = Handoff.REVIEW
-NOT_MINE = Handoff.NOT_MINE
 
 
 class ReplayDriver:
@@ -134,7 +130,7 @@ class ReplayDriver:
 
     def command(self, line: str) -> str | Handoff | None:
         """Act on a replay command: None when done, a reason when refused, or
-        :data:`NOT_MINE` for a line that is not a replay command (help, quit, score...)."""
+        :attr:`Handoff.NOT_MINE` for a line that is not a replay command (help, quit, score...)."""
         words = line.strip().split()
         if not words:
             return USAGE
@@ -165,11 +161,13 @@ class ReplayDriver:
         elif head == "open":
             return self.toggle_open()
         elif head == "review":
-            return "a game not over cannot be reviewed yet" if self.replay.public else REVIEW_HERE
+            if self.replay.public:
+                return "a game not over cannot be reviewed yet"
+            return Handoff.REVIEW
         elif head == "marks":
             self.state.note(self.marks_line(), error=False)
         else:
-            return NOT_MINE  # help, quit, score...; or a play command, refused by the screen
+            return Handoff.NOT_MINE  # help, quit, score...; or a play command (the screen's)
         return None
 
     def _seat(self, rest: list[str]) -> str | None:
@@ -251,7 +249,7 @@ class ReplayDriver:
             said = mark_text(mark, self.review_seat)
             if len(text) + 3 + len(said) > width:
                 text = f"{done}/{replay.decisions} r{view.get('round', '?')} as {who}"
-                said = said.replace("'s move", "").replace(" (+/-", " +/-").replace(");", ",")
+                said = mark_text(mark, self.review_seat, short=True)
             text += " | " + said
         elif self.open:
             text += ", hands open"
@@ -327,8 +325,8 @@ def help_lines() -> list[str]:
     ]
 
 
-def mark_text(mark: dict[str, Any], seat: int = 0) -> str:
-    """The review's word on one decision of ``seat``.
+def mark_text(mark: dict[str, Any], seat: int = 0, *, short: bool = False) -> str:
+    """The review's word on one decision of ``seat`` (``short``: for a narrow screen).
 
     >>> mark_text({"cost": 0.0, "spread": 0.4, "played": "pass", "best": "pass"})
     "A's move: no better one found"
@@ -337,16 +335,21 @@ def mark_text(mark: dict[str, Any], seat: int = 0) -> str:
     >>> ship = {"kind": "ship", "space": "23", "pay": ["green"]}
     >>> mark_text({"cost": 2.5, "spread": 0.8, "best": "...", "options": [{"action": ship}]}, 1)
     "B's move: -2.5 (+/-0.8); best: ship 23 pay g"
+    >>> mark_text({"cost": 2.5, "spread": 0.8, "best": "...", "options": [{"action": ship}]}, 1,
+    ...           short=True)
+    'B: -2.5 +/-0.8, best: ship 23 pay g'
     """
     cost = float(mark.get("cost", 0.0))
     spread = float(mark.get("spread", 0.0))
-    who = f"{letter(seat)}'s move"
+    who = letter(seat) if short else f"{letter(seat)}'s move"
     if cost <= 0.05:
         return f"{who}: no better one found"
     options = mark.get("options") or []
     best = mark.get("best")
     if options and isinstance(options[0], dict) and isinstance(options[0].get("action"), dict):
         best = command_line(options[0]["action"])  # shorter, and what to type
+    if short:
+        return f"{who}: -{cost:.1f} +/-{spread:.1f}, best: {best}"
     return f"{who}: -{cost:.1f} (+/-{spread:.1f}); best: {best}"
 
 
@@ -355,8 +358,6 @@ def _short(name: str) -> str:
 
 
 __all__ = [
-    "NOT_MINE",
-    "REVIEW_HERE",
     "Handoff",
     "ReplayDriver",
     "help_lines",

@@ -250,12 +250,9 @@ class _BotPlayer:
         waited = time.monotonic() - first_seen
         offered = {o for r, o in self._offered if r == game_round}
         action = _choose(bot, self.run, latest, offered, waited)
-        if (
-            action is None
-            and waited < ANSWER_GRACE
-            and "complete" in {entry["kind"] for entry in latest["prompt"]["legal"]}
-        ):
-            self._look_again = (ANSWER_GRACE - waited, latest)
+        grace = _grace_left(self.run, latest, waited)
+        if action is None and grace > 0:
+            self._look_again = (grace, latest)
         if action is not None and action.get("kind") == "propose":
             self._offered.add((game_round, _offer_key(action)))
         return action, version
@@ -282,6 +279,25 @@ ANSWER_GRACE = 8.0
 that accepted: a player asked beside a bot would otherwise never see the offer."""
 
 
+def _waiting_for_answers(run: BotRun, message: dict[str, Any]) -> bool:
+    """Whether this bot's trade offer is out and some asked seat has not answered it."""
+    trade = message["view"].get("trade")
+    return (
+        trade is not None
+        and trade["proposer"] == run.seat
+        and any(a["answer"] == "pending" for a in trade["answers"])
+    )
+
+
+def _grace_left(run: BotRun, message: dict[str, Any], waited: float) -> float:
+    """Seconds this bot still gives the seats answering its offer before it completes with
+    one that accepted (0: none, or nobody to complete with yet: nothing to time)."""
+    completes = any(entry["kind"] == "complete" for entry in message["prompt"]["legal"])
+    if not completes or not _waiting_for_answers(run, message):
+        return 0.0
+    return max(0.0, ANSWER_GRACE - waited)
+
+
 def _choose(
     bot: Bot,
     run: BotRun,
@@ -299,14 +315,11 @@ def _choose(
     answered it).
     """
     game, prompt = message["view"], message["prompt"]
-    trade = game.get("trade")
     kinds = {entry["kind"] for entry in prompt["legal"]}
-    pending = trade is not None and any(a["answer"] == "pending" for a in trade["answers"])
-    if trade is not None and trade["proposer"] == run.seat and pending:
-        if kinds == {"withdraw"}:
-            return None  # let the asked seats answer (or their time run out) before giving up
-        if waited < ANSWER_GRACE:
-            return None  # a little longer for the others (the caller looks again)
+    if _waiting_for_answers(run, message) and (
+        kinds == {"withdraw"} or _grace_left(run, message, waited) > 0
+    ):
+        return None  # let the asked seats answer (or their time run out) before giving up
     entries = prompt["legal"]
     if "complete" in kinds:
         entries = [entry for entry in entries if entry["kind"] == "complete"]

@@ -334,16 +334,24 @@ class TyrosApp:
 
     def _accept(self, buffer: Buffer) -> bool:
         keep_text = self.run_line(buffer.text)
-        self._refused = buffer.text if keep_text else None
+        self._refused = None
         self._refused_version = self.state.version
-        if keep_text and buffer.text:
-            # The refused line stays for editing, selected: typing replaces it. Its
-            # completions go, or their menu would cover the reason on the message line.
-            buffer.cancel_completion()
-            buffer.cursor_position = 0
-            buffer.start_selection()
-            buffer.cursor_position = len(buffer.text)
+        if keep_text:
+            self._keep_refused(buffer.text)
         return keep_text
+
+    def _keep_refused(self, line: str) -> None:
+        """A refused line stays for editing, selected: typing replaces it. Its completions
+        go, or their menu would cover the reason on the message line."""
+        buffer = self.buffer
+        self._refused, self._refused_version = line, self.state.version
+        if not line:
+            return
+        buffer.text = line
+        buffer.cancel_completion()
+        buffer.cursor_position = 0
+        buffer.start_selection()
+        buffer.cursor_position = len(line)
 
     def run_line(self, line: str) -> bool:
         """Act on one command line; True when the text should stay (it was refused)."""
@@ -614,14 +622,8 @@ class TyrosApp:
         line = self._sent_line
         if line is not None and self.state.refused_at >= self._sent_at:
             self._sent_line = None
-            if (
-                not buffer.text
-            ):  # the server said no: the line comes back, as the client's refusals leave it
-                buffer.text = line
-                buffer.cursor_position = 0
-                buffer.start_selection()
-                buffer.cursor_position = len(line)
-                self._refused, self._refused_version = line, self.state.version
+            if not buffer.text:  # the server said no: the line comes back, as ours do
+                self._keep_refused(line)
         if (
             self._refused is not None
             and buffer.text == self._refused

@@ -1119,7 +1119,7 @@ def _keep(rest: str, ctx: Context) -> Result:
     if not rest.strip():
         return Choose(
             "End of round: keep up to 3 cards",
-            f"You hold {cards_text(ctx.hand)}; the cards you do not keep are discarded.",
+            f"You hold {cards_text(ctx.hand)}; the rest are discarded.",
             tuple(
                 (f"keep {cards_text(a['cards'])}" if a["cards"] else "keep none", a)
                 for a in options

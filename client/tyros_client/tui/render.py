@@ -107,12 +107,15 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
         elif not status.get("connected"):
             wait = state.bot_in(seat)  # "off 12s": a bot plays for them in 12 s (the log says)
             flags.append("off" if not wait else f"off {wait:.0f}s")
-        if (time := state.time_of(seat)) is not None and view.get("phase") != "over":
-            flags.append(time)
+        time = state.time_of(seat) if view.get("phase") != "over" else None
+        if time is not None and not time.startswith("+"):
+            flags.append(time)  # the decision being made: telling
         if seat == state.seat:
             flags.append("you")
         if seat == view.get("starting_seat"):
             flags.append("1st")
+        if time is not None and time.startswith("+"):
+            flags.append(time)  # a waiting seat's reserve: last, cut first
         out.append(("class:turn", " > " if seat in to_act else "   "))
         out.append((f"class:player.{seat}", letter(seat)))
         name = (names[seat] if seat < len(names) else None) or f"player {letter(seat)}"

@@ -24,7 +24,11 @@ from .actions import (
     EXPAND_COLOUR,
     EXPAND_TILE,
     GIVEN_CARD,
+    K_ANSWER,
+    K_COUNTER,
     K_GIVE_CARD,
+    K_PROPOSE,
+    K_WITHDRAW,
     KEPT,
     MOVE_FROM,
     MOVE_PAY,
@@ -318,6 +322,8 @@ def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
         else:
             log.append(action_event(seat, action, state.board))
     state.version += 1
+    if kind not in _TRADE_TALK:  # any other action may change the seat's card actions
+        state.card_memo = None
     _APPLY[kind](state, seat, action)
 
 
@@ -495,6 +501,9 @@ def _keep(state: GameState, seat: Seat, action: Action) -> None:
 def _pass(state: GameState, seat: Seat, action: Action) -> None:
     _end_turn(state, passed=True)
 
+
+_TRADE_TALK = frozenset({K_PROPOSE, K_ANSWER, K_COUNTER, K_WITHDRAW})
+"""The actions that leave every hand, ship and pile as it was (see ``GameState.card_memo``)."""
 
 _APPLY: dict[int, Callable[[GameState, Seat, Action], None]] = {
     Kind.PASS: _pass,

@@ -86,6 +86,7 @@ class GameState:
         "all_four_bonus",
         "answers",
         "board",
+        "card_memo",
         "chances",
         "chips",
         "cities",
@@ -183,6 +184,12 @@ class GameState:
     all_four_bonus: int
     """The seat that first had cities in all four empires, or -1."""
     score: dict[str, Any] | None
+    card_memo: tuple[int, CardCounts, tuple[Any, ...]] | None
+    """(seat, its hand, its card actions but proposals) as last enumerated, while only a
+    proposal and its answers have followed: a withdrawn proposal leaves the seat the same
+    actions (see :func:`.legal.card_actions`). Not rules-relevant: no fingerprint holds it,
+    copies start without it, and every other action clears it (:func:`.rules.push_unchecked`).
+    """
 
     def copy(self, *, keep_log: bool = False, seed: int | None = None) -> GameState:
         """A copy that shares nothing mutable with this state.
@@ -229,6 +236,7 @@ class GameState:
         new.city_supply = self.city_supply[:]
         new.all_four_bonus = self.all_four_bonus
         new.score = self.score
+        new.card_memo = None  # a copy's hands may be changed (determinized) by search
         return new
 
     def fingerprint(self) -> tuple[Any, ...]:
@@ -342,6 +350,7 @@ def blank_state(options: Options, board: Board = BOARD) -> GameState:
     state.expand_queue = []
     state.passes = 0
     state.trade_tried = False
+    state.card_memo = None
     state.trade = None
     state.answers = [NOT_ASKED] * n
     state.counters = (None,) * n

@@ -117,3 +117,64 @@ def test_ship_builds_are_those_of_every_space_asked_one_by_one(seed: int) -> Non
         assert sorted(fast) == sorted(slow)
         with_cities += seat in state.cities and bool(fast)
     assert with_cities > 5  # the seat could build in one of its cities
+
+
+# The card actions remembered across a withdrawn proposal ----------------------------
+
+
+def fresh_card_actions(state: GameState, seat: int) -> list[tuple[int, ...]]:
+    """The enumeration without the memo: of a copy, which starts without one."""
+    return legal_actions(state.copy(), seat)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_after_a_withdrawal_the_remembered_actions_are_the_fresh_ones(seed: int) -> None:
+    withdrawals = 0
+    for game in range(6):
+        rng = random.Random(seed + game)
+        state = new_game(Options(players=3 + game % 2, seed=seed + game))
+        while state.phase != Phase.OVER:
+            seat = seats_to_act(state)[0]
+            legal = legal_actions(state, seat)
+            if state.phase == Phase.ACTIONS and state.trade_tried:
+                withdrawals += 1
+                assert state.card_memo is not None
+                assert legal == fresh_card_actions(state, seat)
+                assert not any(action[0] == Kind.PROPOSE for action in legal)
+            push_unchecked(state, seat, rng.choice(legal))
+    assert withdrawals > 50  # random players withdraw most of their proposals
+
+
+def withdrawn_state(seed: int = 5) -> tuple[GameState, int]:
+    """A random game just after a withdrawn proposal, and the proposer."""
+    rng = random.Random(seed)
+    state = new_game(Options(players=4, seed=seed))
+    while not (state.phase == Phase.ACTIONS and state.trade_tried):
+        seat = seats_to_act(state)[0]
+        push_unchecked(state, seat, rng.choice(legal_actions(state, seat)))
+    return state, state.current
+
+
+def test_the_memo_holds_only_across_trade_talk() -> None:
+    state, seat = withdrawn_state()
+    memo = state.card_memo
+    assert memo is not None and memo[0] == seat and memo[1] is state.hands[seat]
+    assert state.copy().card_memo is None
+    push_unchecked(state, seat, (Kind.PASS,))
+    assert state.card_memo is None
+
+
+def test_a_hand_changed_behind_the_engines_back_is_enumerated_afresh() -> None:
+    state, seat = withdrawn_state()
+    before = legal_actions(state, seat)
+    state.hands[seat] = (0, 0, 0, 0, 0)  # as a test or a tool might, not through push
+    after = legal_actions(state, seat)
+    assert after == fresh_card_actions(state, seat) == [(Kind.PASS,)]
+    assert after != before
+
+
+def test_the_remembered_actions_are_the_callers_own_list() -> None:
+    state, seat = withdrawn_state()
+    first = legal_actions(state, seat)
+    first.clear()  # a caller may mutate what it was given
+    assert legal_actions(state, seat) == fresh_card_actions(state, seat) != []

@@ -728,3 +728,26 @@ def test_refusals_say_why() -> None:
     refused = parse("trade g for v", tried)
     assert isinstance(refused, Problem)
     assert "your trade offer fell through this turn (one offer a turn)" in refused.message
+
+
+@pytest.mark.parametrize(
+    ("line", "kinds"),
+    [
+        ("trade g v for g", "green"),
+        ("trade give v get v", "violet"),
+        ("counter g for g y", "green"),
+        ("counter v g for v g", "green and violet"),
+    ],
+)
+def test_a_kind_on_both_sides_of_a_trade_is_said_before_sending(line: str, kinds: str) -> None:
+    """The engine refuses it (RULES.md A6); the client names the kinds itself."""
+    asked = ctx(
+        {"kind": "propose"},
+        {"kind": "answer", "accept": False},
+        {"kind": "counter", "give": ["orange"], "get": ["green"]},
+        hand=("green", "violet"),
+        trade=OFFER,
+    )
+    assert parse(line, asked) == Problem(
+        f"{kinds} on both sides changes nothing: leave it out of both"
+    )

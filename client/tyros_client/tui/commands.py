@@ -904,6 +904,9 @@ def _trade(rest: str, ctx: Context) -> Result:
     wanted = sorted(parse_cards(get), key=CARDS.index)
     if not given and not wanted:
         return Problem("a trade must move at least one card")
+    both = _both_sides(given, wanted)
+    if both is not None:
+        return both
     lacking = _lacking(given, ctx)
     if lacking:  # said here, in words: the server would only say "cannot afford"
         return Problem(lacking + " to offer")
@@ -925,6 +928,15 @@ def _half_typed(give: str, get: str, command: str) -> Problem | None:
             f"or {command} {give} for nothing"
         )
     return None
+
+
+def _both_sides(give: list[str], get: list[str]) -> Problem | None:
+    """A kind given and asked for at once, which the rules refuse (RULES.md A6): said here
+    with the kinds named."""
+    both = sorted(set(give) & set(get), key=CARDS.index)
+    if not both:
+        return None
+    return Problem(f"{' and '.join(both)} on both sides changes nothing: leave it out of both")
 
 
 def _lacking(cards: list[str], ctx: Context) -> str | None:
@@ -952,6 +964,9 @@ def _counter(rest: str, ctx: Context) -> Result:
     mine, wanted = parse_cards(" ".join(words[:at])), parse_cards(" ".join(words[at + 1 :]))
     if not mine and not wanted:
         return Problem("a trade must move at least one card")
+    both = _both_sides(mine, wanted)
+    if both is not None:
+        return both
     lacking = _lacking(mine, ctx)
     if lacking:
         return Problem(lacking)

@@ -529,6 +529,19 @@ def _proposals(hand: CardCounts, seat: Seat, players: int) -> tuple[Action, ...]
     )
 
 
+BOTH_WAYS = "a kind on both sides of a trade changes nothing: leave it out of both"
+
+
+def _both_ways(give: tuple[int, ...], get: tuple[int, ...]) -> bool:
+    """Whether some kind is both given and got (RULES.md A6): an orange for an orange moves
+    nothing, yet completing it would end the turn without a pass.
+
+    >>> _both_ways((1, 1, 0, 0, 0), (1, 0, 0, 0, 0)), _both_ways((1, 0, 0, 0, 0), (0, 0, 0, 0, 2))
+    (True, False)
+    """
+    return any(a and b for a, b in zip(give, get, strict=True))
+
+
 def proposal_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reason, str] | None:
     """Why a trade proposal is not allowed, or None if it is."""
     problem = _may_propose(state, seat)
@@ -541,6 +554,8 @@ def proposal_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reas
         return Reason.ILLEGAL, "ask one or more other seats of this table"
     if min(give) < 0 or min(get) < 0 or (not any(give) and not any(get)):
         return Reason.ILLEGAL, "a trade must move at least one card"
+    if _both_ways(give, get):
+        return Reason.ILLEGAL, BOTH_WAYS
     if any(n > limit for n, limit in zip(get, DECK, strict=True)):
         return Reason.ILLEGAL, "you ask for more cards of a kind than the game has"
     if not covers(state.hands[seat], give):
@@ -558,6 +573,8 @@ def counter_problem(state: GameState, seat: Seat, action: Action) -> tuple[Reaso
     give, get = action[COUNTER_GIVE], action[COUNTER_GET]
     if min(give) < 0 or min(get) < 0 or (not any(give) and not any(get)):
         return Reason.ILLEGAL, "a trade must move at least one card"
+    if _both_ways(give, get):
+        return Reason.ILLEGAL, BOTH_WAYS
     if give == trade[TRADE_GIVE] and get == trade[TRADE_GET]:
         return Reason.ILLEGAL, "those are the offer's own terms: accept it"
     if any(n > limit for n, limit in zip(give, DECK, strict=True)):

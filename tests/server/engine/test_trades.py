@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from tyros_server.engine import (
+    IllegalActionError,
     Kind,
     Phase,
     Reason,
@@ -93,6 +94,8 @@ def test_legal_proposals(to: list[int], give: str, get: str) -> None:
         ([1], "o o o", "g", Reason.CANNOT_AFFORD),  # giving cards not held
         ([1], "v", "g", Reason.CANNOT_AFFORD),
         ([1], "o", "g g g g g g g g g g g g g g g", Reason.ILLEGAL),  # 15 green: the game has 14
+        ([1], "o", "o", Reason.ILLEGAL),  # a kind both ways: nothing moves
+        ([1], "o y", "o g", Reason.ILLEGAL),  # say "y for g"
     ],
 )
 def test_illegal_proposals(to: list[int], give: str, get: str, reason: Reason) -> None:
@@ -412,7 +415,7 @@ def test_bad_counters_are_refused() -> None:
     state = table()
     push(state, 0, propose([1, 2], "o", "g"))
     assert_illegal(state, 1, counter("o", "g"))  # the offer's own terms: accept it
-    assert_illegal(state, 1, counter("o", "o"), Reason.CANNOT_AFFORD)  # it holds no orange
+    assert_illegal(state, 1, counter("y", "o"), Reason.CANNOT_AFFORD)  # it holds no orange
     assert_illegal(state, 1, counter("", ""))
     assert_illegal(state, 3, counter("o", "v"), Reason.NOT_YOUR_TURN)  # not asked
     assert_illegal(state, 0, counter("o", "v"))  # the proposer
@@ -428,3 +431,16 @@ def test_a_counter_the_proposer_cannot_pay_is_not_completed() -> None:
     assert_illegal(state, 0, complete(1))
     push(state, 0, WITHDRAW)
     assert state.counters == (None,) * 4 and state.phase == Phase.ACTIONS
+
+
+def test_a_kind_on_both_sides_is_refused_with_the_reason() -> None:
+    """An orange for an orange moves nothing, yet completing it would end the turn without
+    a pass, and so hold the round open (RULES.md A6, A8)."""
+    state = table()
+    with pytest.raises(IllegalActionError, match="a kind on both sides"):
+        push(state, 0, propose([1], "o", "o"))
+    push(state, 0, propose([1, 2], "o", "g"))
+    assert_illegal(state, 1, counter("g", "g"), Reason.ILLEGAL)  # Bob holds green: still no
+    assert_illegal(state, 2, counter("y o", "y"), Reason.ILLEGAL)
+    push(state, 2, counter("o", "y"))  # the difference is a fine counter
+    assert state.answers[2] == COUNTERED

@@ -608,6 +608,10 @@ def _one_for_one(trade: tuple[int, ...]) -> tuple[int, int] | None:
     return give.index(1), get.index(1)
 
 
+_G0, _G1, _G2, _G3, _G4 = range(TRADE_GET.start, TRADE_GET.stop)
+"""Where a pending trade holds the cards it asks for, one by one."""
+
+
 def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
     trade = state.trade
     assert trade is not None
@@ -625,16 +629,22 @@ def _trade_replies(state: GameState, seat: Seat) -> list[Action]:
     if state.answers[seat] != PENDING:
         return []
     hand = state.hands[seat]  # covers(hand, trade[TRADE_GET]), inlined: every answer asks it
-    a, b, c, d, e = trade[TRADE_GET]
-    accept = hand[0] >= a and hand[1] >= b and hand[2] >= c and hand[3] >= d and hand[4] >= e
-    held = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
-    return list(_answers(accept, held | (hand[4] > 0) << 4, _one_for_one(trade)))
+    a, b, c, d, e = hand
+    accept = (
+        a >= trade[_G0]
+        and b >= trade[_G1]
+        and c >= trade[_G2]
+        and d >= trade[_G3]
+        and e >= trade[_G4]
+    )
+    held = (a > 0) | (b > 0) << 1 | (c > 0) << 2 | (d > 0) << 3 | (e > 0) << 4
+    return list(_answers(trade, accept, held))
 
 
-@lru_cache(maxsize=1 << 12)
-def _answers(accept: bool, held: int, own: tuple[int, int] | None) -> tuple[Action, ...]:
+@lru_cache(maxsize=1 << 14)
+def _answers(trade: tuple[int, ...], accept: bool, held: int) -> tuple[Action, ...]:
     """An asked seat's answers: decline, accept if it holds what is asked, the counters."""
-    counters = _counters(held, own)
+    counters = _counters(held, _one_for_one(trade))
     return (_DECLINE, _ACCEPT, *counters) if accept else (_DECLINE, *counters)
 
 

@@ -88,8 +88,11 @@ class Table:
 
 
 @contextlib.asynccontextmanager
-async def running() -> AsyncIterator[tuple[Table, PipeInput]]:
-    with create_pipe_input() as keys, create_app_session(input=keys, output=Terminal()):
+async def running(rows: int = 30, columns: int = 100) -> AsyncIterator[tuple[Table, PipeInput]]:
+    with (
+        create_pipe_input() as keys,
+        create_app_session(input=keys, output=Terminal(rows, columns)),
+    ):
         table = Table()
         task = asyncio.create_task(table.ui.application.run_async())
         try:
@@ -422,6 +425,23 @@ async def test_the_message_line_says_when_the_clock_is_about_to_decide() -> None
         table.push([{"kind": "pass"}], clocks=clocks)
         text = await on_screen(ui, "12 s left, then the server decides for you: your turn")
         assert text.splitlines()[-2].endswith("trade or pass")  # one line, hints left out
+
+
+@pytest.mark.parametrize(
+    ("rows", "columns", "flags"), [(24, 80, " 0 0:28 you"), (30, 100, " 0 0:28 you 1st")]
+)
+async def test_the_acting_seats_row_shows_its_clock_and_you(
+    rows: int, columns: int, flags: str
+) -> None:
+    """The flags most telling first: at 80 columns "1st" gives way to the clock."""
+    async with running(rows, columns) as (table, _keys):
+        clocks = [{"seat": 0, "reserve": 0.0, "left": 28.4}, {"seat": 1, "reserve": 240.0}]
+        table.push([{"kind": "pass"}], clocks=clocks, starting_seat=0, to_act=[0], current=0)
+        text = await on_screen(table.ui, "+4m")  # the new update drawn
+        mine = next(line for line in text.splitlines() if line.startswith(" > A"))
+        assert mine.split("|")[0].rstrip().endswith(flags)  # whole words, not cut
+        theirs = next(line for line in text.splitlines() if line.startswith("   B"))
+        assert theirs.split("|")[0].rstrip().endswith(" +4m")
 
 
 async def test_a_dialog_shows_a_long_trade_whole() -> None:

@@ -182,8 +182,8 @@ class TyrosApp:
                             FormattedTextControl(lambda: render.table_text(self)),
                             width=lambda: D(
                                 min=24,
-                                preferred=39 if self.compact() else 47,
-                                max=39 if self.compact() else 47,
+                                preferred=render.table_width(self.compact()),
+                                max=render.table_width(self.compact()),
                             ),
                         ),
                         Window(width=1, char="|", style="class:dim"),

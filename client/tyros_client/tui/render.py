@@ -68,6 +68,12 @@ def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
     return out
 
 
+def table_width(compact: bool) -> int:
+    """The table panel's columns: a row's numbers take 31 (compact) or 40, and its flags
+    ("0:28 you 1st": the clock, whose seat, who started) get the rest."""
+    return 39 if compact else 52
+
+
 def table_text(ui: TyrosApp) -> StyleAndTextTuples:
     state = ui.state
     view = state.view
@@ -82,7 +88,7 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
             out += [(f"class:player.{seat}", f" {letter(seat)} "), ("", f" {name}\n")]
         return out
     compact = ui.compact()
-    out += _status_line(ui, view, names, 39 if compact else 47)
+    out += _status_line(ui, view, names, table_width(compact))
     out.append(("", "\n"))
     # The header is built like the rows: its words stand over their columns. It gives way
     # when the panel is too short for it and four players (F1 explains the columns).

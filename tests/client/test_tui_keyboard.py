@@ -444,6 +444,21 @@ async def test_the_acting_seats_row_shows_its_clock_and_you(
         assert theirs.split("|")[0].rstrip().endswith(" +4m")
 
 
+@pytest.mark.parametrize("opener", ["\x1bOS", "\x1bOP"])  # F4 (the offer), F1 (help)
+async def test_typing_in_a_dialog_replaces_a_refused_line(opener: str) -> None:
+    """Keys typed while a dialog or the help is open go to the command line, and there
+    they replace a refused line (selected), as they would typed on the line itself."""
+    async with running() as (table, keys):
+        ui = table.ui
+        table.offer([ACCEPT, DECLINE])
+        keys.send_text("expand 21\r")
+        await until(lambda: ui.lines_run == 1 and ui.buffer.selection_state, "the refusal")
+        keys.send_text(opener)
+        await until(lambda: ui.dialog is not None or ui.help_open, "the dialog")
+        keys.send_text("decline")
+        await until(lambda: ui.buffer.text == "decline", "typed over the refused line")
+
+
 async def test_a_dialog_shows_a_long_trade_whole() -> None:
     """The terms of a trade are what the player agrees to: never cut off in the dialog."""
     async with running() as (table, keys):

@@ -275,8 +275,11 @@ class TyrosApp:
         self.type_into_command_line(("" if not text or text.endswith(" ") else " ") + label + " ")
 
     def type_into_command_line(self, text: str) -> None:
-        """Give the keyboard back to the command line, with ``text`` typed into it."""
+        """Give the keyboard back to the command line, with ``text`` typed into it: over a
+        refused line (selected), as typing on the command line itself would."""
         self.layout.focus(self.command_window)
+        if self.buffer.selection_state is not None:
+            self.buffer.cut_selection()
         self.buffer.insert_text(text)
         self.invalidate()
 

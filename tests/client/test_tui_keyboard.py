@@ -459,6 +459,31 @@ async def test_typing_in_a_dialog_replaces_a_refused_line(opener: str) -> None:
         await until(lambda: ui.buffer.text == "decline", "typed over the refused line")
 
 
+async def test_a_line_typed_while_the_last_action_is_on_its_way_waits_for_the_answer() -> None:
+    """Read against the decision already answered it would be refused as stale: it is read
+    again when the server's update comes, and refused then in the game's own words."""
+    async with running() as (table, keys):
+        ui = table.ui
+        table.push([PASS], phase="actions", to_act=[0], current=0)
+        keys.send_text("pass\r")
+        await until(lambda: len(table.sent) == 1, "the pass sent")
+        keys.send_text("pass\r")  # at once: no update yet
+        await on_screen(ui, "your last action is on its way")
+        assert len(table.sent) == 1 and ui.buffer.text == ""
+        table.push(None, phase="actions", to_act=[1], current=1)  # the pass went through
+        text = await on_screen(ui, "wait for them")
+        assert ui.buffer.text == "pass" and ui.buffer.selection_state is not None
+        assert len(table.sent) == 1 and "moved on before your action" not in text
+        keys.send_text("\x15")  # ctrl-u: a clean line
+        table.push([PASS], phase="actions", to_act=[0], current=0)
+        keys.send_text("pass\r")
+        await until(lambda: len(table.sent) == 2, "the second pass sent")
+        keys.send_text("pass\r")
+        await on_screen(ui, "your last action is on its way")
+        table.push([PASS], phase="actions", to_act=[0], current=0)  # still this seat's turn
+        await until(lambda: len(table.sent) == 3, "the held line sent when it is legal")
+
+
 async def test_a_dialog_shows_a_long_trade_whole() -> None:
     """The terms of a trade are what the player agrees to: never cut off in the dialog."""
     async with running() as (table, keys):

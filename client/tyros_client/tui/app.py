@@ -83,6 +83,8 @@ PANEL_ROWS = 7
 AUTO_DECLINE_SECONDS = (0.8, 2.5)
 """An offer this seat cannot accept is declined after a random pause in this range: as
 quick as a "no" at a real table, and no quicker, so its timing says nothing more."""
+ON_ITS_WAY_SECONDS = 5.0
+"""How long a sent action counts as on its way when the server has not answered it."""
 
 
 # Style ----------------------------------------------------------------------------
@@ -138,6 +140,8 @@ class TyrosApp:
         self._sent_version = -1
         self._sent_at = 0.0
         self._sent_line: str | None = None
+        self._held_line: str | None = None
+        """A line typed while the last action was on its way: run when the server answers."""
         """The command line of the action last sent: it comes back if the server refuses it."""
         """The game version and time of the last action sent (a hint waits for its answer)."""
 
@@ -372,6 +376,16 @@ class TyrosApp:
                 self.local = Notice(done, self.state.clock())
                 return True
         result = commands.parse(line, self.context())
+        if isinstance(result, Act | Choose) and self.replay is None and self._on_its_way():
+            # Read against the decision already answered, it would be refused as stale (or
+            # be wrong): it waits for the server's answer, and is read again then.
+            self._held_line = line
+            self.local = Notice(
+                "your last action is on its way: this line follows once the server answers",
+                self.state.clock(),
+                error=False,
+            )
+            return False
         if self.replay is not None and not isinstance(result, Local):
             self.local = Notice(
                 "this is a replay: nothing is played or said (" + REPLAY_USAGE + ")",
@@ -406,9 +420,7 @@ class TyrosApp:
             refusal = "a hint needs a decision of yours to think about"
         elif self.hinting is not None and not self.hinting.done():
             refusal = "still thinking about the last hint"
-        elif self._sent_version == state.version and (
-            state.error is None or state.error.at < self._sent_at
-        ):
+        elif self._on_its_way():
             refusal = "your move for this decision is on its way: ask at your next one"
         if refusal is not None:
             self.local = Notice(refusal, state.clock())
@@ -549,6 +561,19 @@ class TyrosApp:
         self.scroll = 0
         self.application.invalidate()
 
+    def _on_its_way(self) -> bool:
+        """Whether an action was sent for this decision and the server has not answered
+        (no update since, and no refusal) yet: for a few seconds, while connected (an
+        action lost with the connection is never answered)."""
+        state = self.state
+        error = state.error
+        return (
+            self._sent_version == state.version
+            and (error is None or error.at < self._sent_at)
+            and state.connected
+            and state.clock() - self._sent_at < ON_ITS_WAY_SECONDS
+        )
+
     def send(self, action: dict[str, Any]) -> None:
         sender = self.sender
         self._sent_line = None  # (a line's action: run_line says which line it was)
@@ -559,6 +584,7 @@ class TyrosApp:
         )
         if sender is None:
             self.local = Notice("not connected", self.state.clock(), connection=True)
+            self._sent_version = -1  # nothing is on its way
             return
         task = asyncio.ensure_future(sender(action))
         self._tasks.add(task)
@@ -637,6 +663,15 @@ class TyrosApp:
             # Enter now that it might be legal (its reason has gone too).
             self._refused = None
             buffer.reset()
+        held = self._held_line
+        if held is not None and not self._on_its_way():
+            self._held_line = None
+            if buffer.text:  # another line is being typed: that one is meant now
+                self.local = Notice(
+                    f"not sent: {held} (you typed another line)", self.state.clock()
+                )
+            elif self.run_line(held):
+                self._keep_refused(held)  # refused now: back on the line, with the reason
         self._sync_dialogs()
         if (
             self.state.over

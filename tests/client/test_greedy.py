@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from tyros_client import arena
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
+from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
-from tyros_client.bots.greedy import card_options, group_actions
+from tyros_client.bots.greedy import Greedy, card_options, group_actions
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
     CITY_PAY,
@@ -382,3 +384,20 @@ def test_its_offers_never_ask_a_seat_for_more_cards_than_it_holds() -> None:
                         asked += 1
             push(state, seat, action)
     assert asked > 20
+
+
+def test_a_seat_that_declined_a_request_this_round_is_not_asked_it_again() -> None:
+    """Asked again for cards it turned down, it would only decline again and hold the table
+    up (a new player was asked four times for green x2 it did not hold)."""
+    state = make_state(4, hands={0: "o o y", 1: "g g v", 2: "g g y", 3: "g g"})
+    holdings = Holdings.of_state(state, 0)
+    two_green, one_orange = (0, 0, 2, 0, 0), (1, 0, 0, 0, 0)
+    asked, _ = Greedy(state, 0, random.Random(1), holdings=holdings).weigh_offer(
+        0b1110, 1.0, one_orange, two_green
+    )
+    assert asked == 0b1110
+    turned = replace(holdings, declined=((), (two_green,), (), ()))
+    greedy = Greedy(state, 0, random.Random(1), holdings=turned)
+    asked, worth = greedy.weigh_offer(0b1110, 1.0, one_orange, two_green)
+    assert asked == 0b1100 and worth > 0.0  # seat 1 left out, the others still asked
+    assert greedy.weigh_offer(0b1110, 1.0, one_orange, (0, 0, 1, 0, 0))[0] == 0b1110

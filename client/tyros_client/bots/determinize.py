@@ -75,6 +75,22 @@ class Holdings:
     counts: tuple[int, ...]
     known: tuple[tuple[int, ...], ...]
     pool: tuple[int, ...]
+    declined: tuple[tuple[CardCounts, ...], ...] = ()
+    """What each seat was asked for by offers it declined this round (see :class:`Memory`)."""
+
+    def turned_down(self, seat: int, cards: Sequence[int]) -> bool:
+        """Whether ``seat`` declined, this round, an offer asking it for no more than ``cards``
+        (it lacks them or wants to keep them: asking again only holds the table up).
+
+        >>> holdings = Holdings((3, 3), ((0,) * 5,) * 2, (4,) * 5, ((), ((0, 0, 2, 0, 0),)))
+        >>> holdings.turned_down(1, (0, 0, 2, 0, 1)), holdings.turned_down(1, (0, 0, 1, 0, 0))
+        (True, False)
+        """
+        if seat >= len(self.declined):
+            return False
+        return any(
+            all(c >= d for c, d in zip(cards, asked, strict=True)) for asked in self.declined[seat]
+        )
 
     def could_give(self, seat: int, cards: Sequence[int]) -> bool:
         """Whether ``seat`` may hold every card of ``cards`` (counts by kind)."""
@@ -140,17 +156,36 @@ class Memory:
         self.board = board
         self.cards: list[list[int]] = [[0] * 5 for _ in range(MAX_SEATS)]
         self.tile_bottom: list[int] = []
+        self.declined: list[list[CardCounts]] = [[] for _ in range(MAX_SEATS)]
+        """What each seat was asked for by the offers it declined this round."""
+        self._asked: CardCounts | None = None  # what the pending offer asks for
 
     def copy(self) -> Memory:
         """A copy to change apart from this one."""
         out = Memory(self.seat, self.board)
         out.cards = [list(row) for row in self.cards]
         out.tile_bottom = list(self.tile_bottom)
+        out.declined = [list(row) for row in self.declined]
+        out._asked = self._asked
         return out
 
     def observe(self, event: dict[str, Any]) -> None:
-        """Update from one event as this seat sees it (unknown shapes are ignored)."""
+        """Update from one event as this seat sees it (unknown shapes are ignored).
+
+        >>> memory = Memory(0)
+        >>> memory.observe({"type": "action", "seat": 0, "action": {"kind": "propose",
+        ...                 "to": [1, 2], "give": ["orange"], "get": ["green", "green"]}})
+        >>> memory.observe({"type": "action", "seat": 1,
+        ...                 "action": {"kind": "answer", "accept": False}})
+        >>> memory.declined[1], memory.declined[2]
+        ([(0, 0, 2, 0, 0)], [])
+        >>> memory.observe({"type": "round_start", "round": 2, "starting_seat": 1})
+        >>> memory.declined[1]
+        []
+        """
         kind = event.get("type")
+        if kind == "round_start":  # new cards: what a seat lacked it may hold now
+            self.declined = [[] for _ in range(MAX_SEATS)]
         if kind == "action":
             self._action(event)
         elif kind == "trade_completed":
@@ -168,6 +203,10 @@ class Memory:
         action = event["action"]
         kind = action["kind"]
         known = self.cards[seat]
+        if kind == "propose":
+            self._asked = counts_from_names(action["get"])
+        elif kind == "answer" and not action.get("accept") and self._asked is not None:
+            self.declined[seat].append(self._asked)
         if "pay" in action:
             _clip_minus(known, counts_from_names(action["pay"]))
         if kind == "bank_pick":
@@ -205,6 +244,9 @@ class Determinizer:
         self.players = view["players"]
         self.template = state = state_from_view(view, board=board)
         self.others = [s for s in range(self.players) if s != seat]
+        self.declined: tuple[tuple[CardCounts, ...], ...] = (
+            tuple(tuple(row) for row in memory.declined[: self.players]) if memory else ()
+        )
         self._plan_cards(view, memory)
         self._plan_tiles(view, memory)
         # An opponent stopped to expand without revealing its tiles has a playable tile.
@@ -280,6 +322,7 @@ class Determinizer:
             tuple(self.card_counts),
             tuple(tuple(row) for row in self.known_cards),
             tuple(pool),
+            self.declined,
         )
 
     # Tiles ----------------------------------------------------------------------------

@@ -441,7 +441,12 @@ class Greedy:
         decline = 1.0  # the chance that every asked seat turns the offer down
         net = float("-inf")
         for seat in range(self.state.players):
-            if not others >> seat & 1 or not self.holdings.could_give(seat, get):
+            holdings = self.holdings
+            if (
+                not others >> seat & 1
+                or not holdings.could_give(seat, get)
+                or holdings.turned_down(seat, get)
+            ):
                 continue
             asked |= 1 << seat
             theirs = self.partner_gain(seat, give, get)

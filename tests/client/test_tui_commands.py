@@ -751,3 +751,12 @@ def test_a_kind_on_both_sides_of_a_trade_is_said_before_sending(line: str, kinds
     assert parse(line, asked) == Problem(
         f"{kinds} on both sides changes nothing: leave it out of both"
     )
+
+
+@pytest.mark.parametrize("line", ["decline", "accept"])
+def test_answering_ones_own_offer_points_to_withdraw(line: str) -> None:
+    mine = ctx({"kind": "withdraw"}, {"kind": "complete", "with": 2}, hand=("green",))
+    assert parse(line, mine) == Problem(
+        "this offer is yours: withdraw it, or complete it with a player who accepted"
+    )
+    assert parse(line, ctx({"kind": "pass"})) == Problem("nobody is asking you for a trade now")

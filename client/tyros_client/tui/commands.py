@@ -170,7 +170,9 @@ COMMANDS: dict[str, CommandHelp] = {
     ),
     "ship": CommandHelp(
         "ship SPACE [pay CARDS]",
-        "build a ship in one of your cities, or in Tyros while it has no city",
+        "build a ship in one of your cities (1 card of its colour; 2 beside a ship there, "
+        "one of them of its colour), or in Tyros while it has no city (as many cards of any "
+        "colours as the ships there, plus one)",
         ("ship tyros", "ship 27 pay green"),
         ("ship",),
     ),
@@ -988,6 +990,10 @@ def _answer_with(accept: bool) -> Handler:
     def handler(rest: str, ctx: Context) -> Result:
         answers = ctx.of_kind("answer")
         if not answers:
+            if ctx.of_kind("withdraw"):  # the player's own offer is open
+                return Problem(
+                    "this offer is yours: withdraw it, or complete it with a player who accepted"
+                )
             return Problem("nobody is asking you for a trade now")
         for action in answers:
             if action["accept"] is accept:

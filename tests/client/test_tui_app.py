@@ -865,3 +865,21 @@ def test_a_request_too_long_for_its_panel_says_there_is_more(
     cut = panel.create_content(30, 2)
     last = "".join(t for _, t, *_ in cut.get_line(1))
     assert last.endswith("... (F4 shows all)") and len(last) <= 30
+
+
+def test_a_cut_request_or_message_ends_on_a_whole_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "get or ... (F4 shows all)" read as the word "or": a cut falls between words."""
+    from tyros_client.tui import controls, render
+
+    offer = "C bot-2 counters: you give violet, get orange x2 and a wild, 40 s left to answer"
+    monkeypatch.setattr(render, "request_lines", lambda ui: [("class:request", offer)])
+    cut = controls.RequestControl(None).create_content(40, 2)  # type: ignore[arg-type]
+    last = "".join(t for _, t, *_ in cut.get_line(1))
+    kept = last.removesuffix(" ... (F4 shows all)").split()
+    assert kept and kept[-1] in offer.split() and len(last) <= 40
+    words = "from ty you can reach: " + ", ".join(f"{n} (${n % 4 + 1})" for n in range(10, 40))
+    monkeypatch.setattr(render, "message_text", lambda ui: [("class:message", words)])
+    lines = controls.MessageControl(None).lines(80)  # type: ignore[arg-type]
+    second = "".join(t for _, t, *_ in lines[1])
+    assert len(lines) == 2 and second.endswith(" ...") and len(second) <= 80
+    assert second.removesuffix(" ...").split()[-1] in words.split()

@@ -466,3 +466,22 @@ def test_the_seats_clocks_count_down_from_the_update() -> None:
     assert state.time_of(0) == "0:00"
     state.handle(update)  # a table without a clock
     assert state.time_of(0) is None
+
+
+def test_the_waiting_room_says_the_tables_clock() -> None:
+    """Players joining a clocked table learn it before the game starts."""
+    from types import SimpleNamespace
+
+    from tyros_client.tui import render
+
+    state = ClientState("ws://x:1", "t", "Ann")
+    state.handle(welcome())
+    info = table(["Ann", None, None])
+    info["table"].update(started=False, clock={"decision": 10, "reserve": 30})
+    state.handle(info)
+    text = fragment_list_to_text(render.table_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
+    assert "waiting for players, clock 10+30" in text
+    del info["table"]["clock"]
+    state.handle(info)
+    plain = fragment_list_to_text(render.table_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
+    assert "waiting for players\n" in plain and "clock" not in plain

@@ -124,7 +124,7 @@ class RequestControl(UIControl):
             style = lines[-1][0][0] if lines[-1] else ""
             text = "".join(piece for _, piece, *_ in lines[-1])
             more = " ... (F4 shows all)"
-            lines[-1] = [(style, text[: max(0, width - len(more))].rstrip() + more)]
+            lines[-1] = [(style, fit_words(text, max(0, width - len(more))).rstrip() + more)]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     def is_focusable(self) -> bool:
@@ -203,8 +203,10 @@ class MessageControl(UIControl):
         fragments = render.message_text(self.ui)
         style = fragments[0][0] if fragments else ""
         text = "".join(piece for _, piece, *_ in fragments)
-        out: list[StyleAndTextTuples] = [[(style, line)] for line in wrap(text, max(1, width))]
-        return out[:2]
+        lines = wrap(text, max(1, width))
+        if len(lines) > 2:  # a cut must show: the last whole words, then "..."
+            lines = [lines[0], fit_words(lines[1], max(0, width - 4)).rstrip() + " ..."]
+        return [[(style, line)] for line in lines]
 
     def preferred_height(
         self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: Any

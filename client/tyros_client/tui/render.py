@@ -81,7 +81,9 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
     if view is None:
         out.append(("class:title", f" Table {state.table} "))
-        out.append(("", " waiting for players\n"))
+        clock = (state.table_info or {}).get("clock")
+        timed = f", clock {clock['decision']:g}+{clock['reserve']:g}" if clock else ""
+        out.append(("", f" waiting for players{timed}\n"))
         for seat in range(len(names)):
             status = state.seat_status(seat)
             name = status.get("name") or "(free seat)"

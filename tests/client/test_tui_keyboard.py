@@ -484,6 +484,21 @@ async def test_a_line_typed_while_the_last_action_is_on_its_way_waits_for_the_an
         await until(lambda: len(table.sent) == 3, "the held line sent when it is legal")
 
 
+async def test_a_line_typed_with_its_enter_at_once_opens_no_menu_over_its_refusal() -> None:
+    """The last key's completions (player names, after "to c") are looked up after the
+    refusal when Enter comes in the same burst of keys: they must not cover its reason."""
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        table.push([PASS], phase="actions", to_act=[0], current=0)
+        keys.send_text("trade o for 2y to c\r")
+        await on_screen(ui, "you cannot offer a trade now")
+        for _ in range(3):  # the background completer has had its turn
+            await asyncio.sleep(0.1)
+            state = ui.buffer.complete_state
+            assert state is None or not state.completions
+        assert ui.buffer.text == "trade o for 2y to c"
+
+
 async def test_a_dialog_shows_a_long_trade_whole() -> None:
     """The terms of a trade are what the player agrees to: never cut off in the dialog."""
     async with running() as (table, keys):

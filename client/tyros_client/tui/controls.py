@@ -241,6 +241,10 @@ class CommandCompleter(Completer):
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Any:
         if not document.text.strip() and not complete_event.completion_requested:
             return  # an empty line offers the commands on Tab only
+        if self.ui.buffer.selection_state is not None:
+            # A refused line (selected): a menu started by its last key, typed with Enter,
+            # would open after the refusal and cover its reason.
+            return
         for text, start, meta in commands.completions(
             document.text_before_cursor, self.ui.context()
         ):

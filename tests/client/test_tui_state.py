@@ -372,6 +372,13 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
     )
     summary = [line.text for line in state.log if line.text.startswith("since your")]
     assert summary == ["since your last turn: B player B: pass; C player C: discard green, draw 1"]
+    # The clock ran out on this seat's next turn: the server's decision in its name comes
+    # first in the summary at its following turn.
+    clocked = {"type": "action", "seat": 0, "action": {"kind": "pass"}, "by": "clock"}
+    update(5, 1, [clocked], False)
+    update(6, 0, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], True)
+    summary = [line.text for line in state.log if line.text.startswith("since your")]
+    assert summary[-1] == "since your last turn: done for you: pass; B player B: pass"
 
 
 def test_table_talk_is_logged_once_with_who_said_it() -> None:

@@ -108,6 +108,9 @@ class ClientState:
         """Bumped by every message, so that the screen can tell something changed."""
         self._my_turn = False
         self._since_mine: list[tuple[int, dict[str, Any]]] = []
+        self._for_me: list[dict[str, Any]] = []
+        """Actions the server made in this seat's name (its clock ran out, or a bot played
+        for it) since it last acted itself."""
         """What the other seats did since this seat's last action."""
         self.events: list[dict[str, Any]] = []
         """The game's events as this seat was shown them (each once): a hint's memory."""
@@ -223,8 +226,10 @@ class ClientState:
                 newest = max(newest, version)
             self.events.append(event)
             if event.get("type") == "action" and isinstance(event.get("seat"), int):
-                if event["seat"] == self.seat:
-                    self._since_mine = []
+                if event["seat"] == self.seat and event.get("by"):
+                    self._for_me.append(dict(event["action"]))
+                elif event["seat"] == self.seat:
+                    self._since_mine, self._for_me = [], []
                 else:
                     self._since_mine.append((int(event["seat"]), dict(event["action"])))
             text = describe_event(event, names, viewer)
@@ -241,9 +246,14 @@ class ClientState:
             self._log(text, style, event=True, version=at if isinstance(at, int) else -1)
         self.seen_version = newest
 
-        if self._my_turn and not my_turn_before and self._since_mine and not resynced:
-            self._log(since_your_turn(self._since_mine, names), "class:log.summary")
-            self._since_mine = []
+        if (
+            self._my_turn
+            and not my_turn_before
+            and (self._since_mine or self._for_me)
+            and not resynced
+        ):
+            self._log(since_your_turn(self._since_mine, names, self._for_me), "class:log.summary")
+            self._since_mine, self._for_me = [], []
 
     def _table(self, info: dict[str, Any]) -> None:
         """Who sits where; a seat that leaves, comes back or is played by a bot is logged
@@ -345,17 +355,27 @@ def _is_turn(view: dict[str, Any], seat: int | None, prompt: dict[str, Any] | No
     )
 
 
-def since_your_turn(actions: list[tuple[int, dict[str, Any]]], names: list[str | None]) -> str:
-    """One line: what each other seat did since your last action, in seat order.
+def since_your_turn(
+    actions: list[tuple[int, dict[str, Any]]],
+    names: list[str | None],
+    for_you: list[dict[str, Any]] | None = None,
+) -> str:
+    """One line: what each other seat did since your last action, in seat order, and what
+    the server did in your name (your clock ran out, or a bot played for you), first.
 
     >>> since_your_turn([(1, {"kind": "pass"}), (2, {"kind": "ship", "space": "TY",
     ...                  "pay": ["wild"]})], ["Ann", "Bob", "Cyd"])
     'since your last turn: B Bob: pass; C Cyd: build a ship in TY paying wild'
+    >>> since_your_turn([(1, {"kind": "pass"})], ["Ann", "Bob"], [{"kind": "pass"}])
+    'since your last turn: done for you: pass; B Bob: pass'
     """
     by_seat: dict[int, list[str]] = {}
     for seat, action in actions:
         by_seat.setdefault(seat, []).append(describe_action(action, names))
     parts = [f"{who(seat, names)}: {', '.join(done)}" for seat, done in sorted(by_seat.items())]
+    if for_you:
+        mine = ", ".join(describe_action(action, names) for action in for_you)
+        parts.insert(0, f"done for you: {mine}")
     return "since your last turn: " + "; ".join(parts)
 
 

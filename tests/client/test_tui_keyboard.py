@@ -25,6 +25,7 @@ F4 = "\x1bOS"
 ACCEPT = {"kind": "answer", "accept": True}
 DECLINE = {"kind": "answer", "accept": False}
 PASS = {"kind": "pass"}
+WITHDRAW = {"kind": "withdraw"}
 
 
 class Table:
@@ -482,6 +483,23 @@ async def test_a_line_typed_while_the_last_action_is_on_its_way_waits_for_the_an
         await on_screen(ui, "your last action is on its way")
         table.push([PASS], phase="actions", to_act=[0], current=0)  # still this seat's turn
         await until(lambda: len(table.sent) == 3, "the held line sent when it is legal")
+
+
+async def test_a_pass_typed_with_a_withdrawal_follows_it() -> None:
+    """Read against the trade still open, the pass would be refused (and then cleared when
+    the game moved on): it waits for the withdrawal's answer and goes then."""
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        declined = [{"seat": 1, "answer": "declined"}]
+        mine = {"proposer": 0, "to": [1], "give": ["orange"], "get": ["violet"]}
+        table.push(
+            [WITHDRAW], phase="trade", to_act=[0], current=0, trade={**mine, "answers": declined}
+        )
+        keys.send_text("withdraw\rpass\r")
+        await on_screen(ui, "your last action is on its way")
+        assert table.sent == [WITHDRAW]
+        table.push([PASS], phase="actions", to_act=[0], current=0, trade=None)
+        await until(lambda: table.sent == [WITHDRAW, PASS], "the pass sent after the withdrawal")
 
 
 async def test_a_line_typed_with_its_enter_at_once_opens_no_menu_over_its_refusal() -> None:

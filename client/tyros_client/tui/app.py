@@ -376,9 +376,10 @@ class TyrosApp:
                 self.local = Notice(done, self.state.clock())
                 return True
         result = commands.parse(line, self.context())
-        if isinstance(result, Act | Choose) and self.replay is None and self._on_its_way():
-            # Read against the decision already answered, it would be refused as stale (or
-            # be wrong): it waits for the server's answer, and is read again then.
+        if not isinstance(result, Local | Say) and self.replay is None and self._on_its_way():
+            # Read against the decision already answered, it would be refused as stale, or
+            # for a reason that no longer holds: it waits for the server's answer, and is
+            # read again then.
             self._held_line = line
             self.local = Notice(
                 "your last action is on its way: this line follows once the server answers",

@@ -386,9 +386,10 @@ def test_its_offers_never_ask_a_seat_for_more_cards_than_it_holds() -> None:
     assert asked > 20
 
 
-def test_a_seat_that_declined_a_request_this_round_is_not_asked_it_again() -> None:
-    """Asked again for cards it turned down, it would only decline again and hold the table
-    up (a new player was asked four times for green x2 it did not hold)."""
+def test_a_seat_that_declined_an_offer_this_round_is_not_made_it_again() -> None:
+    """Made again an offer no better for it than one it turned down, it would only decline
+    again and hold the table up (a new player was asked four times for green x2 it did not
+    hold); a better offer may still be made."""
     state = make_state(4, hands={0: "o o y", 1: "g g v", 2: "g g y", 3: "g g"})
     holdings = Holdings.of_state(state, 0)
     two_green, one_orange = (0, 0, 2, 0, 0), (1, 0, 0, 0, 0)
@@ -396,8 +397,9 @@ def test_a_seat_that_declined_a_request_this_round_is_not_asked_it_again() -> No
         0b1110, 1.0, one_orange, two_green
     )
     assert asked == 0b1110
-    turned = replace(holdings, declined=((), (two_green,), (), ()))
+    turned = replace(holdings, declined=((), ((one_orange, two_green),), (), ()))
     greedy = Greedy(state, 0, random.Random(1), holdings=turned)
     asked, worth = greedy.weigh_offer(0b1110, 1.0, one_orange, two_green)
     assert asked == 0b1100 and worth > 0.0  # seat 1 left out, the others still asked
-    assert greedy.weigh_offer(0b1110, 1.0, one_orange, (0, 0, 1, 0, 0))[0] == 0b1110
+    assert greedy.weigh_offer(0b1110, 1.0, one_orange, (0, 0, 1, 0, 0))[0] == 0b1110  # less
+    assert greedy.weigh_offer(0b1110, 1.0, (2, 0, 0, 0, 0), two_green)[0] == 0b1110  # better

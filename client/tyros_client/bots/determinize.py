@@ -75,21 +75,28 @@ class Holdings:
     counts: tuple[int, ...]
     known: tuple[tuple[int, ...], ...]
     pool: tuple[int, ...]
-    declined: tuple[tuple[CardCounts, ...], ...] = ()
-    """What each seat was asked for by offers it declined this round (see :class:`Memory`)."""
+    declined: tuple[tuple[tuple[CardCounts, CardCounts], ...], ...] = ()
+    """The offers each seat declined this round, as (offered, asked) cards (see
+    :class:`Memory`)."""
 
-    def turned_down(self, seat: int, cards: Sequence[int]) -> bool:
-        """Whether ``seat`` declined, this round, an offer asking it for no more than ``cards``
-        (it lacks them or wants to keep them: asking again only holds the table up).
+    def turned_down(self, seat: int, give: Sequence[int], get: Sequence[int]) -> bool:
+        """Whether ``seat`` declined, this round, an offer at least as good for it as this
+        one (giving it ``give`` for ``get``): it would decline again, and asking only holds
+        the table up. A better offer may still be made.
 
-        >>> holdings = Holdings((3, 3), ((0,) * 5,) * 2, (4,) * 5, ((), ((0, 0, 2, 0, 0),)))
-        >>> holdings.turned_down(1, (0, 0, 2, 0, 1)), holdings.turned_down(1, (0, 0, 1, 0, 0))
-        (True, False)
+        >>> declined = ((), (((1, 0, 0, 0, 0), (0, 0, 2, 0, 0)),))  # orange for green x2
+        >>> holdings = Holdings((3, 3), ((0,) * 5,) * 2, (4,) * 5, declined)
+        >>> holdings.turned_down(1, (1, 0, 0, 0, 0), (0, 0, 2, 0, 1))  # asks more
+        True
+        >>> holdings.turned_down(1, (1, 1, 0, 0, 0), (0, 0, 2, 0, 0))  # offers more
+        False
         """
         if seat >= len(self.declined):
             return False
         return any(
-            all(c >= d for c, d in zip(cards, asked, strict=True)) for asked in self.declined[seat]
+            all(a <= b for a, b in zip(give, offered, strict=True))
+            and all(a >= b for a, b in zip(get, asked, strict=True))
+            for offered, asked in self.declined[seat]
         )
 
     def could_give(self, seat: int, cards: Sequence[int]) -> bool:
@@ -156,9 +163,9 @@ class Memory:
         self.board = board
         self.cards: list[list[int]] = [[0] * 5 for _ in range(MAX_SEATS)]
         self.tile_bottom: list[int] = []
-        self.declined: list[list[CardCounts]] = [[] for _ in range(MAX_SEATS)]
-        """What each seat was asked for by the offers it declined this round."""
-        self._asked: CardCounts | None = None  # what the pending offer asks for
+        self.declined: list[list[tuple[CardCounts, CardCounts]]] = [[] for _ in range(MAX_SEATS)]
+        """The offers each seat declined this round: (offered, asked) cards."""
+        self._offer: tuple[CardCounts, CardCounts] | None = None  # the pending offer's terms
 
     def copy(self) -> Memory:
         """A copy to change apart from this one."""
@@ -166,7 +173,7 @@ class Memory:
         out.cards = [list(row) for row in self.cards]
         out.tile_bottom = list(self.tile_bottom)
         out.declined = [list(row) for row in self.declined]
-        out._asked = self._asked
+        out._offer = self._offer
         return out
 
     def observe(self, event: dict[str, Any]) -> None:
@@ -178,7 +185,7 @@ class Memory:
         >>> memory.observe({"type": "action", "seat": 1,
         ...                 "action": {"kind": "answer", "accept": False}})
         >>> memory.declined[1], memory.declined[2]
-        ([(0, 0, 2, 0, 0)], [])
+        ([((1, 0, 0, 0, 0), (0, 0, 2, 0, 0))], [])
         >>> memory.observe({"type": "round_start", "round": 2, "starting_seat": 1})
         >>> memory.declined[1]
         []
@@ -204,9 +211,9 @@ class Memory:
         kind = action["kind"]
         known = self.cards[seat]
         if kind == "propose":
-            self._asked = counts_from_names(action["get"])
-        elif kind == "answer" and not action.get("accept") and self._asked is not None:
-            self.declined[seat].append(self._asked)
+            self._offer = counts_from_names(action["give"]), counts_from_names(action["get"])
+        elif kind == "answer" and not action.get("accept") and self._offer is not None:
+            self.declined[seat].append(self._offer)
         if "pay" in action:
             _clip_minus(known, counts_from_names(action["pay"]))
         if kind == "bank_pick":
@@ -244,7 +251,7 @@ class Determinizer:
         self.players = view["players"]
         self.template = state = state_from_view(view, board=board)
         self.others = [s for s in range(self.players) if s != seat]
-        self.declined: tuple[tuple[CardCounts, ...], ...] = (
+        self.declined: tuple[tuple[tuple[CardCounts, CardCounts], ...], ...] = (
             tuple(tuple(row) for row in memory.declined[: self.players]) if memory else ()
         )
         self._plan_cards(view, memory)

@@ -445,7 +445,7 @@ class Greedy:
             if (
                 not others >> seat & 1
                 or not holdings.could_give(seat, get)
-                or holdings.turned_down(seat, get)
+                or holdings.turned_down(seat, give, get)
             ):
                 continue
             asked |= 1 << seat

@@ -139,11 +139,12 @@ class TyrosApp:
         """The budget of a review made in the replay screen (deals a decision)."""
         self._sent_version = -1
         self._sent_at = 0.0
+        """The game version and time of the last action sent (a line or a hint waits for its
+        answer: :meth:`_on_its_way`)."""
         self._sent_line: str | None = None
+        """The command line of the action last sent: it comes back if the server refuses it."""
         self._held_line: str | None = None
         """A line typed while the last action was on its way: run when the server answers."""
-        """The command line of the action last sent: it comes back if the server refuses it."""
-        """The game version and time of the last action sent (a hint waits for its answer)."""
 
         self.buffer = Buffer(
             completer=CommandCompleter(self),

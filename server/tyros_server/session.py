@@ -1077,18 +1077,17 @@ class Session:
             out += self._time_up(table, now)
         return out
 
-    def _bot_decision(self, table: Table, seat: int, *, cautious: bool = False) -> Action:
+    def _bot_decision(self, table: Table, seat: int) -> Action:
         """The takeover policy's decision for ``seat``, from its view (with no policy, or
         when the policy errs, the first legal action: a mistake must not corrupt the game).
 
-        ``cautious`` (a clock ran out on a player who is there): no trade offer and no
-        counter-offer, which would start a negotiation the player never meant (and ask
-        for another decision at once); pass or decline instead."""
+        It decides for a person (slow, or away), so it never negotiates in their name: no
+        trade offer, no counter-offer, no acceptance of another's offer (that gives their
+        cards away), whatever the policy would like; it passes or declines instead. It may
+        complete or withdraw the person's own offer."""
         state = table.state
         assert state is not None
-        legal = legal_actions(state, seat)
-        if cautious:
-            legal = [a for a in legal if a[0] not in (Kind.PROPOSE, Kind.COUNTER)]
+        legal = [a for a in legal_actions(state, seat) if not _negotiates(a)]
         if self.takeover is None:
             return legal[0]
         try:
@@ -1099,7 +1098,7 @@ class Session:
                 "the takeover policy failed at table %s; the first legal instead", table.name
             )
             return legal[0]
-        if cautious and action[0] in (Kind.PROPOSE, Kind.COUNTER):
+        if _negotiates(action):
             return legal[0]  # pass (card actions) or decline (an offer): listed first
         return action
 
@@ -1135,7 +1134,7 @@ class Session:
             due = clocks.due(now)
             if not due or state.phase == Phase.OVER:
                 break
-            decision = self._bot_decision(table, due[0], cautious=True)
+            decision = self._bot_decision(table, due[0])
             committed = self._commit(table, due[0], decision, by="clock")
             if committed is None:
                 break
@@ -1379,6 +1378,16 @@ class Session:
         assert state.log is not None
         recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
         return [Send(conn, self._update(table, viewer, recent))]
+
+
+def _negotiates(action: Action) -> bool:
+    """Whether ``action`` offers, counters or accepts a trade: what a bot deciding for a
+    person never does in their name.
+
+    >>> _negotiates((Kind.ANSWER, 1)), _negotiates((Kind.ANSWER, 0)), _negotiates((Kind.PASS,))
+    (True, False, False)
+    """
+    return action[0] in (Kind.PROPOSE, Kind.COUNTER) or action == (Kind.ANSWER, 1)
 
 
 def _summary(exc: ValidationError) -> str:

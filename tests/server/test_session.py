@@ -925,6 +925,49 @@ def test_takeover_plays_a_disconnected_seat_after_the_delay(
         assert harness.tick() == []
 
 
+def test_a_bot_playing_for_an_absent_player_never_trades_their_cards(
+    make_harness: Callable[..., Harness],
+) -> None:
+    """Whatever the takeover policy would like, it makes no offer, no counter-offer and
+    accepts none for a person who is away: it declines (a trial player came back to find
+    their only green traded away by the bot)."""
+
+    def eager(table: str, seat: int, seen: dict[str, Any], legal: list[Any]) -> Any:
+        from tyros_server.engine.actions import K_ANSWER, K_COUNTER, K_PROPOSE
+
+        for kind in (K_ANSWER, K_COUNTER, K_PROPOSE):  # accept first, if it is offered
+            found = [a for a in legal if a[0] == kind and a != (K_ANSWER, 0)]
+            if found:
+                return found[0]
+        return legal[-1]
+
+    harness = make_harness(limits=Limits(takeover_seconds=5), takeover=eager)
+    seated = harness.join("t", 3, seed=12)
+    state = harness.state("t")
+    gone = seated[0]
+    harness.disconnect(gone.conn)
+    harness.clock.advance(5)
+    rng = random.Random(3)
+    conns = [s.conn for s in seated[1:]]
+    start = state.version
+    for _ in range(400):
+        harness.tick()
+        if state.phase == Phase.OVER or not harness.prompted(conns):
+            continue
+        harness.play_one(conns, rng)  # random players: they propose to seat 0 often
+    stored = harness.store.load_table("t")
+    assert stored is not None
+    mine = [
+        (action, by)
+        for (seat, action), by in zip(stored.actions[start:], stored.decided_by[start:], strict=True)
+        if seat == 0
+    ]
+    answers = [action for action, _ in mine if action["kind"] == "answer"]
+    assert len(answers) >= 5 and not any(a["accept"] for a in answers)  # asked, declined
+    assert not any(action["kind"] in ("propose", "counter") for action, _ in mine)
+    assert {by for _, by in mine} == {"takeover"}
+
+
 def test_takeover_is_announced_in_a_table_message(make_harness: Callable[..., Harness]) -> None:
     harness = make_harness(limits=Limits(takeover_seconds=5), takeover=first_legal)
     seated = harness.join("t", 3, seed=12)

@@ -957,11 +957,8 @@ def test_a_bot_playing_for_an_absent_player_never_trades_their_cards(
         harness.play_one(conns, rng)  # random players: they propose to seat 0 often
     stored = harness.store.load_table("t")
     assert stored is not None
-    mine = [
-        (action, by)
-        for (seat, action), by in zip(stored.actions[start:], stored.decided_by[start:], strict=True)
-        if seat == 0
-    ]
+    after = zip(stored.actions[start:], stored.decided_by[start:], strict=True)
+    mine = [(action, by) for (seat, action), by in after if seat == 0]
     answers = [action for action, _ in mine if action["kind"] == "answer"]
     assert len(answers) >= 5 and not any(a["accept"] for a in answers)  # asked, declined
     assert not any(action["kind"] in ("propose", "counter") for action, _ in mine)

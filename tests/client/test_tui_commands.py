@@ -377,7 +377,13 @@ def test_completing_or_withdrawing_an_offer() -> None:
     c = ctx({"kind": "withdraw"}, {"kind": "complete", "with": 1}, trade=mine)
     assert parse("complete b", c) == Act({"kind": "complete", "with": 1})
     assert parse("complete Bob", c) == Act({"kind": "complete", "with": 1})
-    assert isinstance(parse("complete c", c), Problem)
+    assert parse("complete c", c) == Problem("C Cyd has not answered your offer yet")
+    declined = dict(
+        mine, answers=[{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": "decline"}]
+    )
+    assert parse("complete c", ctx(*c.legal, trade=declined)) == Problem(
+        "C Cyd declined your offer"
+    )
     assert parse("withdraw", c) == Act({"kind": "withdraw"})
     dialog = parse("complete", c)
     assert isinstance(dialog, Choose)

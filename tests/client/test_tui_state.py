@@ -492,3 +492,11 @@ def test_the_waiting_room_says_the_tables_clock() -> None:
     state.handle(info)
     plain = fragment_list_to_text(render.table_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
     assert "waiting for players\n" in plain and "clock" not in plain
+
+
+def test_a_bots_decision_for_this_seat_says_for_you() -> None:
+    event = {"type": "action", "seat": 1, "action": {"kind": "pass"}, "by": "takeover"}
+    names: list[str | None] = ["Ann", "Bob", "Cyd"]
+    assert describe_event(event, names, 1) == "B Bob: pass (a bot, for you)"
+    assert describe_event(event, names, 0) == "B Bob: pass (a bot, for them)"
+    assert describe_event(event, names, None) == "B Bob: pass (a bot, for them)"

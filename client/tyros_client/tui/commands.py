@@ -1065,6 +1065,10 @@ def _complete(rest: str, ctx: Context) -> Result:
                 f"{who(seat, ctx.names)}'s counter-offer asks you for "
                 f"{cards_text(answer.get('give', []))}: {lacking or 'you cannot pay it'}"
             )
+        if answer.get("answer") == "decline":
+            return Problem(f"{who(seat, ctx.names)} declined your offer")
+        if answer.get("answer") == "pending":
+            return Problem(f"{who(seat, ctx.names)} has not answered your offer yet")
         return Problem(f"{who(seat, ctx.names)} has not accepted your offer (nor countered it)")
     words_for = {"pending": "has not answered", "accept": "accepts", "decline": "declines"}
 

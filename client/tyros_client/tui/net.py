@@ -212,7 +212,7 @@ class NetClient:
         elif status == "lost":
             if state.connected:
                 state.note(
-                    f"connection lost ({detail or 'closed'}); reconnecting",
+                    f"connection lost ({lost_words(detail)}); reconnecting",
                     error=False,
                     connection=True,
                 )
@@ -235,3 +235,24 @@ class NetClient:
     def _changed(self) -> None:
         with contextlib.suppress(Exception):
             self.on_change()
+
+
+_CLOSE_WORDS = {
+    "1000": "closed",
+    "1001": "the server is stopping or restarting",
+    "1006": "the connection broke",
+    "1011": "the server failed",
+    "1012": "the server is restarting",
+}
+
+
+def lost_words(detail: str) -> str:
+    """Why the connection went, in words: a websocket close code is read for the player.
+
+    >>> lost_words("1001 going away")
+    'the server is stopping or restarting'
+    >>> lost_words(""), lost_words("EOFError")
+    ('closed', 'EOFError')
+    """
+    code = detail.split(" ", 1)[0]
+    return _CLOSE_WORDS.get(code, detail or "closed")

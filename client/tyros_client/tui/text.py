@@ -158,7 +158,11 @@ def describe_event(event: dict[str, Any], names: Names, viewer: int | None) -> s
         action = dict(event.get("action", {}))
         if action.get("kind") == "give_card" and "to" not in action and "to" in event:
             action["to"] = event["to"]
-        by = {"clock": " (time ran out: the server chose)", "takeover": " (a bot, for them)"}
+        yours = event.get("seat") == viewer and viewer is not None
+        by = {
+            "clock": " (time ran out: the server chose)",
+            "takeover": " (a bot, for you)" if yours else " (a bot, for them)",
+        }
         return f"{player}: {describe_action(action, names)}{by.get(str(event.get('by')), '')}"
     if kind == "cards_drawn":
         mine = f": {cards_text(event['cards'])}" if "cards" in event else ""

@@ -485,6 +485,29 @@ async def test_a_line_typed_while_the_last_action_is_on_its_way_waits_for_the_an
         await until(lambda: len(table.sent) == 3, "the held line sent when it is legal")
 
 
+async def test_a_refusal_goes_from_the_message_line_once_the_game_has_moved_on() -> None:
+    """While others play, a refusal stays long enough to be read (10 s), then the next
+    update clears it: it was about a position that has gone."""
+    async with running() as (table, keys):
+        ui = table.ui
+        now = [1000.0]
+
+        def clock() -> float:  # a fake clock that still moves on from call to call
+            now[0] += 0.001
+            return now[0]
+
+        table.state.clock = clock
+        table.push(None, phase="actions", to_act=[1], current=1)
+        keys.send_text("pass\r")
+        await on_screen(ui, "wait for them")
+        now[0] += 3
+        table.push(None, phase="actions", to_act=[2], current=2)  # C's turn: still shown
+        await on_screen(ui, "wait for them")
+        now[0] += 8
+        table.push(None, phase="actions", to_act=[3], current=3)
+        await on_screen(ui, "waiting for the others")
+
+
 async def test_a_pass_typed_with_a_withdrawal_follows_it() -> None:
     """Read against the trade still open, the pass would be refused (and then cleared when
     the game moved on): it waits for the withdrawal's answer and goes then."""

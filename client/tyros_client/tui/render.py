@@ -215,13 +215,15 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
         return [("class:message.error", f" {state.fatal} (Ctrl-C quits)")]
     # Errors stay until the next command; other notices until the next update; notices
     # about the connection until it is back.
+    now = state.clock()
     notices = [
         n
         for n in (state.error, ui.local)
         if n is not None
         and n.at > ui.cleared_at
-        # an error stays until the next command, unless something new is asked of you
-        and (n.at >= state.prompt_at or (n.error and not state.prompt))
+        # an error stays until the next command, unless something new is asked of you,
+        # or the game has moved on since it was read (ERROR_READ seconds)
+        and (n.at >= state.prompt_at or (n.error and not state.prompt and now - n.at < ERROR_READ))
         and not (n.connection and state.connected and n.at <= state.connected_at)
     ]
     if notices:
@@ -249,6 +251,9 @@ def message_text(ui: TyrosApp) -> StyleAndTextTuples:
     return [("class:dim", " waiting for the others (F1 help, F2 legal, Tab completes)")]
 
 
+ERROR_READ = 10.0
+"""Seconds a refusal stays on the message line while the game moves on without you: then
+the next update clears it (it was about a position that has gone)."""
 CLOCK_WARNING = 15.0
 """Seconds left on the player's clock from which the message line says so."""
 

@@ -508,6 +508,19 @@ async def test_a_refusal_goes_from_the_message_line_once_the_game_has_moved_on()
         await on_screen(ui, "waiting for the others")
 
 
+async def test_the_message_line_says_a_dialog_is_open() -> None:
+    """A dialog opens at the top of the screen, away from the command line."""
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        table.offer([ACCEPT, DECLINE])
+        keys.send_text("\x1bOS")  # F4
+        await on_screen(ui, "choose in the dialog above: Up/Down, Enter; Esc closes it")
+        keys.send_text("\x1b")
+        await until(lambda: ui.dialog is None, "the dialog closed")
+        text = await on_screen(ui, "accept, decline or counter")
+        assert "choose in the dialog" not in text
+
+
 async def test_a_pass_typed_with_a_withdrawal_follows_it() -> None:
     """Read against the trade still open, the pass would be refused (and then cleared when
     the game moved on): it waits for the withdrawal's answer and goes then."""

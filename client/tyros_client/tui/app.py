@@ -83,6 +83,7 @@ PANEL_ROWS = 7
 AUTO_DECLINE_SECONDS = (0.8, 2.5)
 """An offer this seat cannot accept is declined after a random pause in this range: as
 quick as a "no" at a real table, and no quicker, so its timing says nothing more."""
+DIALOG_OPEN = "choose in the dialog above: Up/Down, Enter; Esc closes it"
 ON_ITS_WAY_SECONDS = 5.0
 """How long a sent action counts as on its way when the server has not answered it."""
 
@@ -602,6 +603,8 @@ class TyrosApp:
         self.dialog = dialog
         self.root.floats.insert(0, dialog.float)
         self.layout.focus(dialog.window)
+        # The dialog may open far from the command line (at the top, over the map).
+        self.local = Notice(DIALOG_OPEN, self.state.clock(), error=False)
         task = asyncio.ensure_future(self._await_dialog(dialog))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -630,6 +633,8 @@ class TyrosApp:
         if dialog.float in self.root.floats:
             self.root.floats.remove(dialog.float)
         self.dialog = None
+        if self.local is not None and self.local.text == DIALOG_OPEN:
+            self.local = None
         if self.score_open:
             self.layout.focus(self.score_window)
         else:

@@ -583,6 +583,8 @@ def test_legal_lines_summarise_the_prompt() -> None:
     assert "  move TY 31   cost 2" in lines
     assert any(line.startswith("trade GIVE for GET") for line in lines)
     assert legal_lines(ctx()) == ["nothing to do now: wait for your turn"]
+    watching = Context(legal=[], seat=None, players=4, names=NAMES)
+    assert legal_lines(watching)[0].startswith("you are watching: a spectator has nothing to play")
 
 
 def test_say_sends_the_words_as_typed() -> None:

@@ -251,7 +251,7 @@ def test_the_score_sheet() -> None:
         "4",
         "tie-break",
     ]
-    for column in ("majority (maj):", "all 4 (all4):", "tie-break (tie):", "(c)", "(s)"):
+    for column in ("majority (or maj):", "all 4 (or all4):", "tie-break (or tie):", "(c)", "(s)"):
         assert column in text  # every column is explained under the sheet
     # In 80 columns every column still shows (the tie-break decides a tied total), under
     # shorter names that the legend gives too.

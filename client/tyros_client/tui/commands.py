@@ -318,6 +318,11 @@ def help_lines(command: str = "") -> list[str]:
 def legal_lines(ctx: Context) -> list[str]:
     """What the player may do now, one line per action (long families summarised)."""
     if not ctx.legal:
+        if ctx.seat is None:
+            return [
+                "you are watching: a spectator has nothing to play "
+                "(say TEXT talks to the other spectators)"
+            ]
         return ["nothing to do now: wait for your turn"]
     groups: dict[str, list[Action]] = {}
     for action in ctx.legal:

@@ -251,10 +251,10 @@ def _sheet_rows(score: dict[str, Any], names: Names, name_width: int) -> list[li
 SHEET_LEGEND = (
     "Each empire column: your cities (c) and the spaces your ships hold alone (s)\n"
     "in it, then the points they score at its rank (see a city, a ship above).\n"
-    "majority (maj): points for holding the most cities of an empire (its letter).\n"
-    "all 4 (all4): the bonus for the first player with a city in all four empires.\n"
-    "tie-break (tie): points from the largest empire's spaces; it decides a tied\n"
-    "total, and is not added to it."
+    "majority (or maj): points for the most cities in an empire (its letter).\n"
+    "all 4 (or all4): the bonus of the first to have a city in all four empires.\n"
+    "tie-break (or tie): points from the largest empire's spaces; it decides a tied\n"
+    "total, and is not added to it. (Narrow screens show the short headings.)"
 )
 """What every column of the score sheet means, printed under it."""
 

@@ -488,6 +488,9 @@ def test_the_waiting_room_says_the_tables_clock() -> None:
     state.handle(info)
     text = fragment_list_to_text(render.table_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
     assert "waiting for players, clock 10+30" in text
+    bar = fragment_list_to_text(render.hand_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
+    assert bar.endswith("table t: 1 of 3 seats taken, waiting for 2 more players")
+    assert len(bar) <= 78
     del info["table"]["clock"]
     state.handle(info)
     plain = fragment_list_to_text(render.table_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]

@@ -29,7 +29,7 @@ from websockets.uri import parse_uri
 
 from .bots import STRATEGIES, make_bot
 from .bots.base import Bot
-from .connection import Connection
+from .connection import Connection, lost_words
 from .paths import data_dir
 from .scoresheet import format_score_sheet
 from .session import ClientSession, Join, still_legal
@@ -146,6 +146,13 @@ class _BotPlayer:
                 run.tokens.save(run.key, run.token, run.seat)
             if self.bot is None and run.seat is not None:
                 self.bot = make_bot(run.strategy, run.seat, self.rng, **run.options)
+                log.info(
+                    "%s (%s) takes seat %s at table %s",
+                    run.name,
+                    run.strategy,
+                    "ABCD"[run.seat],
+                    message.get("table"),
+                )
             elif self.bot is not None:
                 self._waiting.append({"resync": True})  # recent events come again
             self._acted = -1  # an action sent before a crash may not have landed
@@ -259,7 +266,7 @@ class _BotPlayer:
 
     def status(self, status: str, detail: str) -> None:
         if status == "lost":
-            log.info("%s: connection lost (%s); reconnecting", self.run.name, detail)
+            log.info("%s: connection lost (%s); reconnecting", self.run.name, lost_words(detail))
         elif status == "notice":
             log.warning("%s: %s", self.run.name, detail)
 

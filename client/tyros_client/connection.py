@@ -82,7 +82,7 @@ class Connection:
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
                 self.session.connection_lost(None)
                 detail = exc.__class__.__name__
-                log.info("connection to %s failed: %s", self.url, exc)
+                log.debug("connection to %s failed: %s", self.url, exc)
             finally:
                 self._ws = None
             if self._stopped or self.session.fatal is not None:
@@ -166,3 +166,27 @@ class Connection:
     async def _send(self, ws: ClientConnection) -> None:
         for frame in self.session.frames_to_send():
             await ws.send(frame)
+
+
+_CLOSE_WORDS = {
+    "1000": "closed",
+    "1001": "the server is stopping or restarting",
+    "1006": "the connection broke",
+    "1011": "the server failed",
+    "1012": "the server is restarting",
+    "ConnectionRefusedError": "nothing answers there: the server is not running (yet)",
+}
+
+
+def lost_words(detail: str) -> str:
+    """Why the connection went, in words: a websocket close code is read for the player.
+
+    >>> lost_words("1001 going away")
+    'the server is stopping or restarting'
+    >>> lost_words(""), lost_words("EOFError")
+    ('closed', 'EOFError')
+    >>> lost_words("ConnectionRefusedError")
+    'nothing answers there: the server is not running (yet)'
+    """
+    code = detail.split(" ", 1)[0]
+    return _CLOSE_WORDS.get(code, detail or "closed")

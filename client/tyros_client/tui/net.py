@@ -20,7 +20,7 @@ from typing import Any
 from tyros_protocol.errors import ErrorCode
 from websockets.exceptions import InvalidURI
 
-from ..connection import Connection
+from ..connection import Connection, lost_words
 from ..paths import data_dir, locked, write_private_json
 from ..session import ClientSession, Join, error_code
 from ..tls import ServerTrust
@@ -235,24 +235,3 @@ class NetClient:
     def _changed(self) -> None:
         with contextlib.suppress(Exception):
             self.on_change()
-
-
-_CLOSE_WORDS = {
-    "1000": "closed",
-    "1001": "the server is stopping or restarting",
-    "1006": "the connection broke",
-    "1011": "the server failed",
-    "1012": "the server is restarting",
-}
-
-
-def lost_words(detail: str) -> str:
-    """Why the connection went, in words: a websocket close code is read for the player.
-
-    >>> lost_words("1001 going away")
-    'the server is stopping or restarting'
-    >>> lost_words(""), lost_words("EOFError")
-    ('closed', 'EOFError')
-    """
-    code = detail.split(" ", 1)[0]
-    return _CLOSE_WORDS.get(code, detail or "closed")

@@ -285,6 +285,10 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
         await until(lambda: ui.scroll == 0, "the log following again")
         text = await on_screen(ui, "line 42")
         assert "newer lines below" not in text
+        keys.send_text("\x1b[5~\x1b[5~")
+        await until(lambda: ui.scroll == 10, "scrolled back again")
+        keys.send_text("\x1b[F")  # End, on the empty command line: the newest at once
+        await until(lambda: ui.scroll == 0, "the newest lines")
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(24, 80), (30, 100), (50, 160)])

@@ -310,7 +310,8 @@ def help_lines(command: str = "") -> list[str]:
         "Table: cards and tiles in hand (! when the tiles were shown), supply: ships/cities "
         "left to build, pts: the score if the game ended now; Empires: size and #rank.",
         "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, F4 answer in a dialog, "
-        "F5 say, F8 hint, PageUp/PageDown scroll, Esc closes a dialog, Ctrl-C quits.",
+        "F5 say, F8 hint, PageUp/PageDown scroll (End: the newest lines), Esc closes a dialog, "
+        "Ctrl-C quits.",
     ]
     return lines
 

@@ -83,7 +83,7 @@ class PanelControl(UIControl):
             end = len(body) - ui.scroll
             shown = body[max(0, end - room) : end]
             if ui.scroll > 0:  # not following the game: say so, and how to come back
-                more = f" v {ui.scroll} newer lines below: PgDn v "
+                more = f" v {ui.scroll} newer lines below: PgDn, End v "
                 head = [
                     ("class:title", title),
                     ("class:request.title", more[: max(0, width - len(title))]),

@@ -153,4 +153,9 @@ def app_keys(ui: TyrosApp) -> KeyBindings:
         ui.scroll += -step if ui.panel == "log" else step
         ui.scroll = max(0, ui.scroll)
 
+    # End on an empty command line (no cursor to move): back to the newest log lines.
+    @keys.add("end", filter=Condition(lambda: not ui.buffer.text and ui.scroll > 0))
+    def _newest(event: KeyPressEvent) -> None:
+        ui.scroll = 0
+
     return keys

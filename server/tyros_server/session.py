@@ -1134,8 +1134,7 @@ class Session:
             due = clocks.due(now)
             if not due or state.phase == Phase.OVER:
                 break
-            decision = self._bot_decision(table, due[0])
-            committed = self._commit(table, due[0], decision, by="clock")
+            committed = self._commit(table, due[0], self._bot_decision(table, due[0]), by="clock")
             if committed is None:
                 break
             out += committed

@@ -647,6 +647,17 @@ def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
     assert checked > 1000
 
 
+def asked_to_trade() -> Context:
+    """Seat 0 (green, violet) may propose, or answer OFFER: decline or counter."""
+    return ctx(
+        {"kind": "propose"},
+        {"kind": "answer", "accept": False},
+        {"kind": "counter", "give": ["orange"], "get": ["green"]},
+        hand=("green", "violet"),
+        trade=OFFER,
+    )
+
+
 @pytest.mark.parametrize(
     ("line", "said"),
     [
@@ -659,13 +670,7 @@ def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
 )
 def test_a_trade_with_a_side_left_blank_is_not_sent(line: str, said: str) -> None:
     """A line sent too soon must not give cards away: nothing is said as ``nothing``."""
-    asked = ctx(
-        {"kind": "propose"},
-        {"kind": "answer", "accept": False},
-        {"kind": "counter", "give": ["orange"], "get": ["green"]},
-        hand=("green", "violet"),
-        trade=OFFER,
-    )
+    asked = asked_to_trade()
     result = parse(line, asked)
     assert isinstance(result, Problem) and said in result.message
     assert parse("trade g for nothing", asked) == Act(
@@ -749,13 +754,7 @@ def test_refusals_say_why() -> None:
 )
 def test_a_kind_on_both_sides_of_a_trade_is_said_before_sending(line: str, kinds: str) -> None:
     """The engine refuses it (RULES.md A6); the client names the kinds itself."""
-    asked = ctx(
-        {"kind": "propose"},
-        {"kind": "answer", "accept": False},
-        {"kind": "counter", "give": ["orange"], "get": ["green"]},
-        hand=("green", "violet"),
-        trade=OFFER,
-    )
+    asked = asked_to_trade()
     assert parse(line, asked) == Problem(
         f"{kinds} on both sides changes nothing: leave it out of both"
     )

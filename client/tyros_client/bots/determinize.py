@@ -186,6 +186,11 @@ class Memory:
         ...                 "action": {"kind": "answer", "accept": False}})
         >>> memory.declined[1], memory.declined[2]
         ([((1, 0, 0, 0, 0), (0, 0, 2, 0, 0))], [])
+        >>> memory.observe({"type": "action", "seat": 0, "action": {"kind": "withdraw"}})
+        >>> memory.observe({"type": "action", "seat": 2,
+        ...                 "action": {"kind": "answer", "accept": False}})
+        >>> memory.declined[2]  # no offer is out: an answer heard late is not counted
+        []
         >>> memory.observe({"type": "round_start", "round": 2, "starting_seat": 1})
         >>> memory.declined[1]
         []
@@ -214,6 +219,8 @@ class Memory:
             self._offer = counts_from_names(action["give"]), counts_from_names(action["get"])
         elif kind == "answer" and not action.get("accept") and self._offer is not None:
             self.declined[seat].append(self._offer)
+        elif kind in ("complete", "withdraw"):
+            self._offer = None  # (a decline heard later belongs to another offer)
         if "pay" in action:
             _clip_minus(known, counts_from_names(action["pay"]))
         if kind == "bank_pick":

@@ -440,8 +440,8 @@ class Greedy:
         asked = 0
         decline = 1.0  # the chance that every asked seat turns the offer down
         net = float("-inf")
+        holdings = self.holdings
         for seat in range(self.state.players):
-            holdings = self.holdings
             if (
                 not others >> seat & 1
                 or not holdings.could_give(seat, get)

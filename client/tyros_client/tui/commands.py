@@ -905,20 +905,27 @@ def _trade(rest: str, ctx: Context) -> Result:
         give, get = " ".join(words[:at]), " ".join(words[at + 1 :])
     else:
         return Problem("trade GIVE for GET [to PLAYERS], e.g. trade green for violet to B")
-    half = _half_typed(give, get, "trade")
+    terms = _terms(give, get, "trade")
+    if isinstance(terms, Problem):
+        return terms
+    given, wanted = terms
+    lacking = _lacking(given, ctx)
+    if lacking:  # said here, in words: the server would only say "cannot afford"
+        return Problem(lacking + " to offer")
+    return Act({"kind": "propose", "to": asked, "give": given, "get": wanted})
+
+
+def _terms(give: str, get: str, command: str) -> tuple[list[str], list[str]] | Problem:
+    """A trade's or counter-offer's two sides as typed (the player's: what it gives, what it
+    gets), as card names in the game's order, or why they cannot be sent."""
+    half = _half_typed(give, get, command)
     if half is not None:
         return half
     given = sorted(parse_cards(give), key=CARDS.index)
     wanted = sorted(parse_cards(get), key=CARDS.index)
     if not given and not wanted:
         return Problem("a trade must move at least one card")
-    both = _both_sides(given, wanted)
-    if both is not None:
-        return both
-    lacking = _lacking(given, ctx)
-    if lacking:  # said here, in words: the server would only say "cannot afford"
-        return Problem(lacking + " to offer")
-    return Act({"kind": "propose", "to": asked, "give": given, "get": wanted})
+    return _both_sides(given, wanted) or (given, wanted)
 
 
 def _half_typed(give: str, get: str, command: str) -> Problem | None:
@@ -966,15 +973,10 @@ def _counter(rest: str, ctx: Context) -> Result:
     if "for" not in lowered:
         return Problem("counter GIVE for GET, e.g. counter orange for 2 green (you give orange)")
     at = lowered.index("for")
-    half = _half_typed(" ".join(words[:at]), " ".join(words[at + 1 :]), "counter")
-    if half is not None:
-        return half
-    mine, wanted = parse_cards(" ".join(words[:at])), parse_cards(" ".join(words[at + 1 :]))
-    if not mine and not wanted:
-        return Problem("a trade must move at least one card")
-    both = _both_sides(mine, wanted)
-    if both is not None:
-        return both
+    terms = _terms(" ".join(words[:at]), " ".join(words[at + 1 :]), "counter")
+    if isinstance(terms, Problem):
+        return terms
+    mine, wanted = terms
     lacking = _lacking(mine, ctx)
     if lacking:
         return Problem(lacking)
@@ -983,13 +985,7 @@ def _counter(rest: str, ctx: Context) -> Result:
         trade.get("get", [])
     ):
         return Problem("those are the offer's own terms: type accept")
-    return Act(
-        {
-            "kind": "counter",
-            "give": sorted(wanted, key=CARDS.index),
-            "get": sorted(mine, key=CARDS.index),
-        }
-    )
+    return Act({"kind": "counter", "give": wanted, "get": mine})  # (the proposer's side)
 
 
 def _answer_with(accept: bool) -> Handler:

@@ -37,10 +37,15 @@ def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
     if view is None:
         seated = sum(1 for s in (state.table_info or {}).get("seats", []) if s.get("name"))
         players = (state.table_info or {}).get("players", "?")
-        missing = players - seated if isinstance(players, int) else 0
-        more = f"waiting for {missing} more player{'s' if missing != 1 else ''}"
+        missing = players - seated if isinstance(players, int) else None
+        more = f", waiting for {missing} more player{'s' if missing != 1 else ''}"
         # (80 columns: "the game starts when every seat is taken" was cut off)
-        out.append(("", f" table {state.table}: {seated} of {players} seats taken, {more}"))
+        out.append(
+            (
+                "",
+                f" table {state.table}: {seated} of {players} seats taken{more if missing else ''}",
+            )
+        )
         return out
     hand = view.get("hand")
     if hand is not None:

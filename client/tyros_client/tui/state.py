@@ -100,18 +100,18 @@ class ClientState:
         self.clocks: list[dict[str, Any]] | None = None
         """At a table with a clock: each seat's time, as of ``prompt_at``."""
         self.accepted = 0
-        self.refused_at = -1.0
-        """When the server last refused an action of ours (its reason is in :attr:`error`)."""
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
         self.accepted_version = -1
+        self.refused_at = -1.0
+        """When the server last refused an action of ours (its reason is in :attr:`error`)."""
         self.changes = 0
         """Bumped by every message, so that the screen can tell something changed."""
         self._my_turn = False
         self._since_mine: list[tuple[int, dict[str, Any]]] = []
+        """What the other seats did since this seat's last action."""
         self._for_me: list[dict[str, Any]] = []
         """Actions the server made in this seat's name (its clock ran out, or a bot played
         for it) since it last acted itself."""
-        """What the other seats did since this seat's last action."""
         self.events: list[dict[str, Any]] = []
         """The game's events as this seat was shown them (each once): a hint's memory."""
         self.annotate: Callable[[dict[str, Any]], str] | None = None

@@ -181,10 +181,16 @@ class Replay:
             return self.events[: self.clamp(position)]
         return [seen for _, seen in events_seen(self.events[: self.clamp(position)], viewer)]
 
+    @property
+    def may_open(self) -> bool:
+        """Whether every hand may be shown: a finished game's full record (a spectator's
+        record holds no hands, even of a game that is over)."""
+        return self.finished and self.public_views is None
+
     def hands(self, position: int) -> list[dict[str, Any]]:
         """Every seat's cards and tiles at ``position``, for a finished game's open replay."""
-        if not self.finished:
-            raise RecordError("hands are shown open only once the game is over")
+        if not self.may_open:
+            raise RecordError("hands are shown open only in a finished game's full record")
         state = self.state(position)
         return [
             {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import itertools
 import json
@@ -21,12 +22,14 @@ import socket
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
+from .deputies import Decision
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .storage import DatabaseLock, Store, backup
 from .tls import tls_context
@@ -255,6 +258,10 @@ class TyrosServer:
         )
         self._wake = asyncio.Event()
         """Set when the session's next deadline may have moved (something arrived)."""
+        self._deputy = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tyros-deputy")
+        """Where the server's decisions for seats are made (bots, however slow, never
+        hold up the event loop); one thread, so they run in the order they were asked."""
+        self._deputy_stopped = False
         self.peers: dict[ConnId, _Peer] = {}
         self._inbox: list[tuple[ConnId, str | bytes]] = []
         """Frames received and not yet handled: the next pump takes them all at once."""
@@ -345,6 +352,8 @@ class TyrosServer:
         """Close every connection with 1001 (going away) and the database."""
         if self._ticker is not None:
             self._ticker.cancel()
+        self._deputy_stopped = True
+        self._deputy.shutdown(wait=False, cancel_futures=True)
         if self._backups is not None:
             self._backups.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -427,9 +436,34 @@ class TyrosServer:
             self._wake.clear()
             try:
                 self.deliver(session.tick())
+                self._run_jobs()
             except Exception:  # keep the clock running whatever one table does
                 log.exception("tick failed")
                 await asyncio.sleep(TICK_FLOOR * 4)
+
+    def _run_jobs(self) -> None:
+        """Hand the session's new decisions (and farewells) to the worker thread."""
+        jobs = self.session.drain_jobs()
+        if self._deputy_stopped:
+            return  # the server is stopping: what the bots would do now is not needed
+        loop = asyncio.get_running_loop()
+        for job in jobs:
+            done = loop.run_in_executor(self._deputy, job.run)
+            if isinstance(job, Decision):
+                done.add_done_callback(functools.partial(self._decided, job))
+
+    def _decided(self, decision: Decision, done: asyncio.Future[Any]) -> None:
+        """A decision came back from the worker: the session applies it (or not, if the
+        game moved on), and the clock looks again at what is due."""
+        if done.cancelled():
+            return  # the server is stopping
+        action = None if done.exception() is not None else done.result()
+        try:
+            self.deliver(self.session.decided(decision, action))
+            self._run_jobs()
+        except Exception:
+            log.exception("applying a decision made for a seat failed")
+        self._wake.set()
 
     async def _handle(self, ws: ServerConnection) -> None:
         self.handshakes.leave(ws.transport)

@@ -7,45 +7,19 @@ import asyncio
 import importlib
 import logging
 import os
-import random
 import sys
-from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import Any, Protocol
+from typing import Any
 
 from .app import ServerConfig, run_server
-from .engine import (
-    Action,
-)
-from .session import Limits, TakeoverPolicy
+from .deputies import PlayerFactory, RandomPlayer, SeatBots
+from .session import Limits
 from .storage import StoreOpenError
 from .tls import tls_problem
 from .tools import export_main, restore_main, verify_main
 
 STRATEGY_GROUP = "tyros.strategies"
 """Entry-point group where installed packages may name takeover strategies."""
-
-
-class SeatPlayer(Protocol):
-    """What plays an absent seat: it sees that seat's view and legal actions, nothing else
-    (a :class:`tyros_client.bots.Bot` is one)."""
-
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
-
-
-PlayerFactory = Callable[[int, random.Random], SeatPlayer]
-"""(seat, rng) -> the player of that seat (a bot class is one)."""
-
-
-class RandomPlayer:
-    """The built-in takeover strategy: uniform among the legal actions."""
-
-    def __init__(self, seat: int, rng: random.Random) -> None:
-        self.seat = seat
-        self.rng = rng
-
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        return self.rng.choice(legal)
 
 
 DEFAULT_TAKEOVER_SECONDS = 90.0
@@ -127,19 +101,10 @@ def load_strategy(name: str) -> PlayerFactory:
     return factory
 
 
-def bot_takeover(strategy: str | PlayerFactory) -> TakeoverPolicy:
+def bot_takeover(strategy: str | PlayerFactory) -> SeatBots:
     """A takeover policy that plays each absent seat with one player of ``strategy`` (a name
     for :func:`load_strategy`, or a factory), made when the seat is first taken over."""
-    factory = load_strategy(strategy) if isinstance(strategy, str) else strategy
-    players: dict[tuple[str, int], SeatPlayer] = {}
-
-    def choose(table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
-        player = players.get((table, seat))
-        if player is None:
-            player = players[(table, seat)] = factory(seat, random.Random())
-        return player.choose(view, legal)
-
-    return choose
+    return SeatBots(load_strategy(strategy) if isinstance(strategy, str) else strategy)
 
 
 def configure_logging(level: str, file: str | None = None) -> None:
@@ -199,6 +164,14 @@ def serve_main(argv: list[str]) -> int:
         "off: the table waits for them)",
     )
     parser.add_argument(
+        "--bot-pace",
+        type=float,
+        metavar="SECONDS",
+        default=Limits().bot_pace_seconds,
+        help="seconds between two of a table's takeover decisions at least, so that a table "
+        "of absent players goes on at a person's pace (default %(default)g)",
+    )
+    parser.add_argument(
         "--takeover-strategy",
         default="greedy",
         metavar="STRATEGY",
@@ -243,6 +216,7 @@ def serve_main(argv: list[str]) -> int:
     defaults = Limits()
     limits = Limits(
         takeover_seconds=args.takeover,
+        bot_pace_seconds=max(0.0, args.bot_pace),
         default_clock=args.clock,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,

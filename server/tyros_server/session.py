@@ -37,7 +37,10 @@ from tyros_protocol.messages import (
 
 from .chat import CHAT_BURST, CHAT_PER_SECOND, KEPT_LINES, ChatBucket, TableTalk
 from .clocks import Clocks
+from .deputies import DecidedBy, Decision, Deputies, Job, TakeoverPolicy, negotiates
 from .engine import (
+    PUBLIC_FORMAT,
+    RECORD_FORMAT,
     RULES_VERSION,
     Action,
     IllegalActionError,
@@ -66,14 +69,22 @@ RECORD_INTERVAL = 1.0
 """Seconds between two ``get_record`` of one connection (a record costs milliseconds)."""
 log = logging.getLogger("tyros.session")
 
-TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
-"""(table, seat, view, legal) -> action: plays an absent seat from that seat's view only."""
-
 RESYNC_EVENTS = 200
 """Events replayed to a (re)joining connection; its view holds the rest."""
 
 
-__all__ = ["Close", "ConnId", "Connection", "Limits", "Output", "SeatSlot", "Send", "Session"]
+__all__ = [
+    "Close",
+    "ConnId",
+    "Connection",
+    "Decision",
+    "Limits",
+    "Output",
+    "SeatSlot",
+    "Send",
+    "Session",
+    "TakeoverPolicy",
+]
 
 
 @dataclass(slots=True)
@@ -132,6 +143,9 @@ class Limits:
     """A connection refused this many messages in a row for sending too fast is closed."""
     takeover_seconds: float | None = None
     """A bot plays a disconnected seat after this long (None: the table waits)."""
+    bot_pace_seconds: float = 1.0
+    """Seconds between two of a table's takeover decisions at least: a table of absent
+    players goes on at a person's pace, not in one burst."""
     default_clock: tuple[int, int] | None = None
     """(decision, reserve) seconds for tables created without a clock (None: no clock)."""
     max_open_tables: int = 100
@@ -180,6 +194,8 @@ class Session:
         self.hello_seconds = hello_seconds
         """A connection that has not joined a table after this long is closed (None: never)."""
         self.takeover = takeover
+        self.deputies = Deputies(takeover, self.limits.bot_pace_seconds)
+        """The decisions the server makes for seats (see :mod:`.deputies`)."""
         self.tables: dict[str, Table] = {}
         self.conns: dict[ConnId, Connection] = {}
         self.quarantined: dict[str, str] = {}
@@ -446,35 +462,38 @@ class Session:
             )
         if table is not None and table.state is not None and table.state.score is None:
             # Not over: only what a spectator saw (every hand in it would be a leak).
-            return self._record_reply(conn, request, table)
-        if table is not None and table.record_cache is not None:
-            return self._record_reply(conn, request, table)
-        try:
-            record = stored_record(self.store, request.table)
-        except RecordUnavailable as exc:
-            code = ErrorCode.NO_SUCH_TABLE if table is None else ErrorCode.TABLE_UNAVAILABLE
-            return self._error(conn, request.id, code, str(exc))
-        if not record["finished"]:  # (a stored game not loaded: cannot be, but never leak)
-            return self._error(
-                conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
-            )
-        if table is not None:
-            table.record_cache = (table.state.version if table.state else 0, record)
+            return self._public_record_reply(conn, request, table)
+        version = table.state.version if table is not None and table.state is not None else 0
+        cached = table.record_cache if table is not None else None
+        if cached is not None and cached[:2] == (RECORD_FORMAT, version):
+            record = cached[2]
+        else:
+            try:
+                record = stored_record(self.store, request.table)
+            except RecordUnavailable as exc:
+                code = ErrorCode.NO_SUCH_TABLE if table is None else ErrorCode.TABLE_UNAVAILABLE
+                return self._error(conn, request.id, code, str(exc))
+            if not record["finished"]:  # (a stored game not loaded: cannot be, but never leak)
+                return self._error(
+                    conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
+                )
+            if table is not None:
+                table.record_cache = (RECORD_FORMAT, version, record)
         return Send(
             conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
         )
 
-    def _record_reply(self, conn: ConnId, request: GetRecord, table: Table) -> Send:
-        """The record of ``table``'s game at its version, made once per version: a game not
-        over as a spectator saw it, a finished one (cached by :meth:`_record`) in full."""
+    def _public_record_reply(self, conn: ConnId, request: GetRecord, table: Table) -> Send:
+        """The record of ``table``'s game in progress as a spectator saw it, made once per
+        version."""
         state = table.state
         assert state is not None
         cached = table.record_cache
-        if cached is None or cached[0] != state.version:
-            cached = (state.version, public_record(state, [slot.name for slot in table.seats]))
-            table.record_cache = cached
+        if cached is None or cached[:2] != (PUBLIC_FORMAT, state.version):
+            record = public_record(state, [slot.name for slot in table.seats])
+            cached = table.record_cache = (PUBLIC_FORMAT, state.version, record)
         return Send(
-            conn, {"type": "record", "re": request.id, "table": request.table, "record": cached[1]}
+            conn, {"type": "record", "re": request.id, "table": request.table, "record": cached[2]}
         )
 
     def _info_by_name(self, name: str) -> dict[str, Any]:
@@ -923,6 +942,7 @@ class Session:
                     batch.fail(batch.pending())
                     return None
             log.info("table %s finished", table.name)
+            self.deputies.forget(table.name)
         out = self._broadcast(table)
         if state.phase == Phase.OVER:  # the table info now reveals the seed and salt
             out += self._table_update(table)
@@ -1031,22 +1051,29 @@ class Session:
             for table in self.tables.values()
             if self._forgettable(table)
         ]
+        deputies = self.deputies
         times += [
             end
             for table in self.tables.values()
             if table.clocks is not None and not table.finished
             for seat in table.clocks.since
             if (end := table.clocks.deadline(seat)) is not None
+            and not deputies.busy(table.name, seat)
         ]
         takeover = limits.takeover_seconds
         if takeover is not None and self.takeover is not None:
             for table in self.tables.values():
-                if table.state is None or table.finished:
+                if (
+                    table.state is None
+                    or table.finished
+                    or deputies.table_busy(table.name, "takeover")
+                ):
                     continue
+                paced = deputies.ready_at.get(table.name, float("-inf"))
                 for seat in seats_to_act(table.state):
                     since = table.seats[seat].absent_since
-                    if since is not None:
-                        times.append(since + takeover)
+                    if since is not None and not deputies.busy(table.name, seat):
+                        times.append(max(since + takeover, paced))
         return min(times, default=None)
 
     def tick(self) -> Output:
@@ -1077,9 +1104,17 @@ class Session:
             out += self._time_up(table, now)
         return out
 
-    def _bot_decision(self, table: Table, seat: int) -> Action:
-        """The takeover policy's decision for ``seat``, from its view (with no policy, or
-        when the policy errs, the first legal action: a mistake must not corrupt the game).
+    # Deputies: the server's decisions for a seat, made off the event loop -------------
+
+    def drain_jobs(self) -> list[Job]:
+        """The decisions asked for since the last drain (and tables whose bots may go), in
+        order: the shell runs each off the event loop and hands decisions back to
+        :meth:`decided`."""
+        return self.deputies.drain()
+
+    def _deputize(self, table: Table, seat: int, by: DecidedBy) -> Output:
+        """Have the seat's decision made for it: asked of the takeover policy (from the
+        seat's view, off the loop), or with no policy the first legal action, now.
 
         It decides for a person (slow, or away), so it never negotiates in their name: no
         trade offer, no counter-offer, no acceptance of another's offer (that gives their
@@ -1087,20 +1122,45 @@ class Session:
         complete or withdraw the person's own offer."""
         state = table.state
         assert state is not None
-        legal = [a for a in legal_actions(state, seat) if not _negotiates(a)]
+        legal = [a for a in legal_actions(state, seat) if not negotiates(a)]
         if self.takeover is None:
-            return legal[0]
+            return self._commit(table, seat, legal[0], by=by) or []
+        self.deputies.ask(table.name, seat, state.version, by, view(state, seat), legal)
+        return []
+
+    def decided(self, decision: Decision, action: Action | None) -> Output:
+        """Apply the choice made for ``decision`` (None: the policy failed) like a player's
+        action: only if the seat still faces the question it was asked (else the next
+        tick asks again, if it must), checked against the game as it is now, committed
+        before anyone hears of it. A choice that is not legal, or would negotiate, becomes
+        the cautious one (pass, or decline)."""
+        if not self.deputies.answered(decision):
+            return []
+        table = self.tables.get(decision.table)
+        seat = decision.seat
+        if table is None or table.state is None or table.finished:
+            return []
+        since = table.prompts.get(seat)
+        if since is None or since > decision.version:
+            return []  # the seat acted, or was asked something else, meanwhile
+        if decision.by == "takeover" and table.seats[seat].absent_since is None:
+            return []  # its owner came back
+        state = table.state
+        choice = decision.legal[0] if action is None or negotiates(action) else action
         try:
-            action = self.takeover(table.name, seat, view(state, seat), legal)
-            check_action(state, seat, action)
-        except Exception:  # a bot's bug, or an illegal choice: this table must go on anyway
-            log.exception(
-                "the takeover policy failed at table %s; the first legal instead", table.name
+            check_action(state, seat, choice)
+        except IllegalActionError as exc:
+            log.warning(
+                "the takeover policy chose an illegal action at table %s (%s): the first "
+                "legal instead",
+                table.name,
+                exc.message,
             )
-            return legal[0]
-        if _negotiates(action):
-            return legal[0]  # pass (card actions) or decline (an offer): listed first
-        return action
+            choice = next(a for a in legal_actions(state, seat) if not negotiates(a))
+        out = self._commit(table, seat, choice, by=decision.by)
+        if decision.by == "takeover":
+            self.deputies.played(table.name, self.clock())
+        return out or []
 
     def _start_clocks(self, table: Table) -> Clocks | None:
         """A clocked table's clocks as its game starts (or resumes: the caller restores
@@ -1124,20 +1184,20 @@ class Session:
         clocks.follow(table.prompts, waiting=waiting, now=self.clock())
 
     def _time_up(self, table: Table, now: float) -> Output:
-        """Decide for each seat whose time ran out: the takeover bot (or the first legal
-        action, with none), from that seat's view, marked as the clock's decision."""
+        """Decide for each seat whose time ran out (see :meth:`_deputize`), marked as the
+        clock's decision."""
         clocks, state = table.clocks, table.state
         if clocks is None or state is None:
             return []
         out: Output = []
         for _ in range(1000):  # a bound: each decision moves the game on
-            due = clocks.due(now)
+            due = [seat for seat in clocks.due(now) if not self.deputies.busy(table.name, seat)]
             if not due or state.phase == Phase.OVER:
                 break
-            committed = self._commit(table, due[0], self._bot_decision(table, due[0]), by="clock")
-            if committed is None:
-                break
-            out += committed
+            version = state.version
+            out += self._deputize(table, due[0], "clock")
+            if state.version == version and not self.deputies.busy(table.name, due[0]):
+                break  # not stored: the next tick tries again
         return out
 
     def _spectator_idle_at(self, info: Connection, idle: float) -> float:
@@ -1200,29 +1260,33 @@ class Session:
         self._drop_from_memory(table)
         return out
 
-    def _takeovers(self, table: Table, now: float) -> Output:
+    def _takeover_due(self, table: Table, now: float) -> int | None:
+        """The absent seat whose takeover decision is asked for next (None: none yet),
+        one at a time per table, at the table's pace."""
         wait = self.limits.takeover_seconds
-        if wait is None or self.takeover is None or table.state is None:
+        state = table.state
+        if wait is None or self.takeover is None or state is None or table.finished:
+            return None
+        deputies = self.deputies
+        if deputies.table_busy(table.name, "takeover"):
+            return None
+        if now < deputies.ready_at.get(table.name, now):
+            return None
+        for seat in seats_to_act(state):
+            since = table.seats[seat].absent_since
+            if since is not None and now >= since + wait and not deputies.busy(table.name, seat):
+                return seat
+        return None
+
+    def _takeovers(self, table: Table, now: float) -> Output:
+        seat = self._takeover_due(table, now)
+        if seat is None:
             return []
         out: Output = []
-        state = table.state
-        for _ in range(10_000):  # a bound, in case a policy never ends its turn
-            due = [
-                seat
-                for seat in seats_to_act(state)
-                if (since := table.seats[seat].absent_since) is not None and now >= since + wait
-            ]
-            if not due or state.phase == Phase.OVER:
-                break
-            seat = due[0]
-            if not table.seats[seat].bot:
-                table.seats[seat].bot = True
-                out += self._table_update(table)
-            committed = self._commit(table, seat, self._bot_decision(table, seat), by="takeover")
-            if committed is None:
-                break
-            out += committed
-        return out
+        if not table.seats[seat].bot:
+            table.seats[seat].bot = True
+            out += self._table_update(table)
+        return out + self._deputize(table, seat, "takeover")
 
     # Building messages ----------------------------------------------------------------
 
@@ -1377,16 +1441,6 @@ class Session:
         assert state.log is not None
         recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
         return [Send(conn, self._update(table, viewer, recent))]
-
-
-def _negotiates(action: Action) -> bool:
-    """Whether ``action`` offers, counters or accepts a trade: what a bot deciding for a
-    person never does in their name.
-
-    >>> _negotiates((Kind.ANSWER, 1)), _negotiates((Kind.ANSWER, 0)), _negotiates((Kind.PASS,))
-    (True, False, False)
-    """
-    return action[0] in (Kind.PROPOSE, Kind.COUNTER) or action == (Kind.ANSWER, 1)
 
 
 def _summary(exc: ValidationError) -> str:

@@ -131,8 +131,26 @@ def test_hands_are_open_only_for_a_finished_game(replayed: Replay) -> None:
     assert [row["seat"] for row in rows] == list(range(4))
     unfinished = Replay(export_record(Played(seed=12, decisions=40).state))
     assert not unfinished.finished and unfinished.decisions == 40
-    with pytest.raises(RecordError, match="over"):
+    with pytest.raises(RecordError, match="finished game's full record"):
         unfinished.hands(0)
+
+
+def test_a_spectators_record_of_a_finished_game_never_opens_the_hands(played: Played) -> None:
+    """A record a spectator fetched holds no hands, even once the game is over: F7 says
+    so instead of failing on every redraw."""
+    from tyros_client.tui.replaying import ReplayDriver
+    from tyros_client.tui.state import ClientState
+    from tyros_server.engine import public_record
+
+    watched = Replay(public_record(played.state, ["A", "B", "C", "D"]))
+    assert watched.public and watched.finished and not watched.may_open
+    with pytest.raises(RecordError):
+        watched.hands(0)
+    driver = ReplayDriver(watched, ClientState("replay", "t", "spectator"))
+    assert "spectator" in (driver.toggle_open() or "")
+    assert not driver.open
+    driver.go(watched.end)  # shown to the end without a game state
+    assert "hands open" not in driver.status()
 
 
 def test_a_damaged_record_is_refused() -> None:

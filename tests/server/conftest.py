@@ -27,8 +27,11 @@ from tyros_client.botclient import BotRun, play_bot
 from tyros_client.connection import Connection
 from tyros_client.session import ClientSession, Join, hello_message, resume_message
 from tyros_server.app import ServerConfig, TyrosServer
+from tyros_server.deputies import TakeoverPolicy
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from .harness import Harness
 
 HOST = "127.0.0.1"
 STEP_TIMEOUT = 10.0
@@ -68,9 +71,17 @@ async def make_server(db_path: Path) -> AsyncIterator[ServerFactory]:
     """Start servers (``await make_server(port=..., db=...)``); every one is stopped at the end."""
     started: list[TyrosServer] = []
 
-    async def start(*, port: int = 0, db: Path | None = None, **config: Any) -> TyrosServer:
+    async def start(
+        *,
+        port: int = 0,
+        db: Path | None = None,
+        takeover: TakeoverPolicy | None = None,
+        **config: Any,
+    ) -> TyrosServer:
         config.setdefault("allow_seed", True)  # the tests deal seeded games
-        server = TyrosServer(ServerConfig(host=HOST, port=port, db=str(db or db_path), **config))
+        server = TyrosServer(
+            ServerConfig(host=HOST, port=port, db=str(db or db_path), **config), takeover
+        )
         await server.start()
         started.append(server)
         return server
@@ -403,3 +414,31 @@ def private_fields_for_others(event: dict[str, Any], viewer: int | None) -> list
         if action.get("kind") == "give_card" and "card" in action and not concerned:
             found.append("give_card.card")
     return found
+
+
+# The sans-I/O session ---------------------------------------------------------------
+
+
+@pytest.fixture
+def harness(tmp_path: Path) -> Iterator[Harness]:
+    made = Harness(tmp_path / "tyros.sqlite")
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture
+def make_harness(tmp_path: Path) -> Iterator[Callable[..., Harness]]:
+    made: list[Harness] = []
+
+    def build(**kwargs: Any) -> Harness:
+        built = Harness(tmp_path / "tyros.sqlite", **kwargs)
+        made.append(built)
+        return built
+
+    try:
+        yield build
+    finally:
+        for built in made:
+            built.close()

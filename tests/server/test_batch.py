@@ -17,8 +17,7 @@ from tyros_protocol.errors import ErrorCode
 from tyros_server.session import Output, Send
 from tyros_server.storage import StorageError
 
-from .test_session import Harness, first, snapshot, to
-from .test_session import harness as harness  # the fixture
+from .harness import Harness, first, snapshot, to
 
 
 @pytest.fixture

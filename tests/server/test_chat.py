@@ -11,8 +11,7 @@ from tyros_protocol.errors import ErrorCode
 from tyros_server import tools
 from tyros_server.chat import CHAT_BURST, SHOWN_LINES
 
-from .test_session import Harness, first, only_error, to
-from .test_session import harness as harness  # the fixture
+from .harness import Harness, first, only_error, to
 
 
 def say(harness: Harness, conn: int, text: str, id_: int = 9) -> list[Any]:

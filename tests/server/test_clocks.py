@@ -12,8 +12,7 @@ from tyros_server import tools
 from tyros_server.engine import Kind, Phase, legal_actions, replay, seats_to_act
 from tyros_server.session import Limits
 
-from .test_session import Harness, first, first_legal, to
-from .test_session import make_harness as make_harness  # the fixture
+from .harness import Harness, first, first_legal, to
 
 CLOCK = {"decision": 10, "reserve": 20}
 

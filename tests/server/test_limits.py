@@ -12,7 +12,7 @@ import pytest
 from tyros_protocol.errors import ErrorCode
 from tyros_server.session import Close, Limits, Output, Send
 
-from .test_session import Harness, first, only_error, to
+from .harness import Harness, first, only_error, to
 
 MakeHarness = Callable[..., Harness]
 

@@ -7,10 +7,16 @@ from typing import Any
 
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-from tyros_server.engine import Phase, action_to_json, legal_actions, public_views, view
+from tyros_server.engine import (
+    Phase,
+    action_to_json,
+    legal_actions,
+    public_views,
+    seats_to_act,
+    view,
+)
 
-from .test_session import Harness, first, only_error
-from .test_session import harness as harness  # the fixture
+from .harness import Harness, first, only_error
 
 
 def get_record(harness: Harness, conn: int, table: str, id_: int = 5) -> dict[str, Any]:
@@ -52,6 +58,25 @@ def test_a_game_not_over_is_recorded_as_a_spectator_saw_it(harness: Harness) -> 
     views = public_views(record)
     assert len(views) == state.version + 1 and views[-1] == view(state, None)
     assert all("hand" not in v for v in views)  # a spectator's view holds no hand
+
+
+def test_a_finished_games_record_is_the_full_one_though_a_spectator_asked_before(
+    harness: Harness,
+) -> None:
+    """A record asked for while the game ran is a spectator's; once the game is over the
+    same table answers with the full record (every hand), not the spectator's cached."""
+    seated = harness.join("t", 3, seed=4)
+    asker = harness.connect()
+    play_first_legal(harness, "t", seated, 3)
+    assert get_record(harness, asker, "t")["record"]["format"] == "tyros-public-replay/1"
+    state = harness.state("t")
+    while state.phase != Phase.OVER:
+        [seat, *_] = seats_to_act(state)
+        harness.act(seated[seat].conn, action_to_json(legal_actions(state, seat)[0], BOARD))
+    for id_ in (6, 7):  # made once, then from the cache: full both times
+        record = get_record(harness, asker, "t", id_)["record"]
+        assert record["format"] == "tyros-record/1" and record["finished"]
+        assert record["options"]["seed"] == 4
 
 
 def test_records_are_rate_limited_per_connection(harness: Harness) -> None:

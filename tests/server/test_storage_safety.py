@@ -28,7 +28,7 @@ from tyros_server.storage import (
     restore,
 )
 
-from .test_session import Harness, first, only_error
+from .harness import Harness, first, only_error
 
 
 def played(path: Path, tables: dict[str, int], moves: int = 12) -> None:

@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 import pytest
-from tyros_server import cli
+from tyros_server import cli, deputies
 from tyros_server.engine import (
     K_COUNTER,
     K_PROPOSE,
@@ -25,7 +25,7 @@ from tyros_server.engine import (
 )
 
 
-def _play(policy: cli.TakeoverPolicy, steps: int = 60, seed: int = 3) -> None:
+def _play(policy: deputies.TakeoverPolicy, steps: int = 60, seed: int = 3) -> None:
     """Let ``policy`` play every seat of a game for ``steps`` actions (each legal)."""
     state = new_game(Options(players=3, seed=seed))
     for _ in range(steps):
@@ -47,10 +47,10 @@ def test_a_strategy_loads_from_module_and_name() -> None:
 
 
 def test_one_player_per_table_and_seat() -> None:
-    made: list[tuple[int, cli.RandomPlayer]] = []
+    made: list[tuple[int, deputies.RandomPlayer]] = []
 
-    def factory(seat: int, rng: random.Random) -> cli.SeatPlayer:
-        player = cli.RandomPlayer(seat, rng)
+    def factory(seat: int, rng: random.Random) -> deputies.SeatPlayer:
+        player = deputies.RandomPlayer(seat, rng)
         made.append((seat, player))
         return player
 

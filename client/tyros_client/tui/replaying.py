@@ -124,6 +124,8 @@ class ReplayDriver:
         """F7: every hand open (a finished game only); a refusal's reason otherwise."""
         if not self.replay.finished:
             return "hands are shown open only in a finished game's replay"
+        if not self.replay.may_open:
+            return "this record is a spectator's (fetched before the game ended): no hands"
         self.open = not self.open
         self.show()
         return None

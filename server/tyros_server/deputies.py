@@ -1,0 +1,182 @@
+"""Decisions the server makes for a seat: a bot for an absent owner, or for a slow one.
+
+The session asks (a :class:`Decision`: the seat's view and legal actions, nothing else);
+the shell runs :meth:`Decision.run` off the event loop, in a worker thread, and hands the
+choice back to :meth:`Session.decided <tyros_server.session.Session.decided>`, which
+applies it like a player's action: checked against the game as it is then, committed
+before anyone hears of it. So no bot, however slow, holds up the other tables.
+
+:class:`Deputies` keeps the books: at most one decision in flight per seat, and a pace
+per table, so that a table of absent players plays at a person's speed, not in a burst.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from .engine import Action, Kind
+
+log = logging.getLogger("tyros.deputies")
+
+TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
+"""(table, seat, view, legal) -> action: plays a seat from that seat's view only. It may
+also have ``forget(table)``, called (on the same worker) once a table needs it no more."""
+
+DecidedBy = Literal["takeover", "clock"]
+"""Who decides: a bot for an absent owner, or the server when the seat's time ran out."""
+
+
+class SeatPlayer(Protocol):
+    """What plays an absent seat: it sees that seat's view and legal actions, nothing else
+    (a :class:`tyros_client.bots.Bot` is one)."""
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action: ...
+
+
+PlayerFactory = Callable[[int, random.Random], SeatPlayer]
+"""(seat, rng) -> the player of that seat (a bot class is one)."""
+
+
+class RandomPlayer:
+    """The built-in takeover strategy: uniform among the legal actions."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
+
+
+class SeatBots:
+    """A takeover policy that plays each seat with one player of its own (bots remember
+    what they saw), made the first time the seat needs one, dropped with its table."""
+
+    def __init__(self, factory: PlayerFactory) -> None:
+        self.factory = factory
+        self.players: dict[tuple[str, int], SeatPlayer] = {}
+
+    def __call__(self, table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
+        player = self.players.get((table, seat))
+        if player is None:
+            player = self.players[(table, seat)] = self.factory(seat, random.Random())
+        return player.choose(view, legal)
+
+    def forget(self, table: str) -> None:
+        for key in [key for key in self.players if key[0] == table]:
+            del self.players[key]
+
+
+def negotiates(action: Action) -> bool:
+    """Whether ``action`` would trade the seat's cards on its own initiative: an offer, a
+    counter-offer, or accepting another's offer. A deputy never does (it decides for a
+    person, who did not choose to give their cards away).
+
+    >>> negotiates((Kind.ANSWER, 1)), negotiates((Kind.ANSWER, 0)), negotiates((Kind.PASS,))
+    (True, False, False)
+    """
+    return action[0] in (Kind.PROPOSE, Kind.COUNTER) or action == (Kind.ANSWER, 1)
+
+
+@dataclass(eq=False, slots=True)
+class Decision:
+    """One decision to make for ``seat`` of ``table``, as the game stood at ``version``."""
+
+    table: str
+    seat: int
+    version: int
+    by: DecidedBy
+    view: dict[str, Any]
+    """The seat's own view: all the policy may know."""
+    legal: list[Action]
+    """What the seat may do, less negotiation (see :func:`negotiates`); the first is the
+    cautious choice (pass, or decline)."""
+    policy: TakeoverPolicy
+
+    def run(self) -> Action | None:
+        """The policy's choice, or None if it failed (the session then takes the first
+        legal action: a bot's bug must not stop the table). Runs in a worker thread: it
+        touches nothing but its own view and list."""
+        try:
+            return self.policy(self.table, self.seat, self.view, self.legal)
+        except Exception:
+            log.exception("the takeover policy failed at table %s", self.table)
+            return None
+
+
+@dataclass(eq=False, slots=True)
+class Farewell:
+    """Tell the policy that ``table`` needs its players no more (run on the same worker as
+    the decisions, after any still queued for that table)."""
+
+    table: str
+    policy: TakeoverPolicy
+
+    def run(self) -> None:
+        forget = getattr(self.policy, "forget", None)
+        if forget is not None:
+            forget(self.table)
+
+
+Job = Decision | Farewell
+"""Work for the shell's worker, in the order the session asked for it."""
+
+
+@dataclass(slots=True)
+class Deputies:
+    """The server's decisions under way, and the pace of each table's takeover bot."""
+
+    policy: TakeoverPolicy | None
+    pace: float
+    """Seconds between two takeover decisions at one table."""
+    in_flight: dict[tuple[str, int], Decision] = field(default_factory=dict)
+    ready_at: dict[str, float] = field(default_factory=dict)
+    """When each table may have its next takeover decision."""
+    jobs: list[Job] = field(default_factory=list)
+    """Asked for and not yet taken by the shell (:meth:`drain`)."""
+
+    def busy(self, table: str, seat: int) -> bool:
+        return (table, seat) in self.in_flight
+
+    def table_busy(self, table: str, by: DecidedBy) -> bool:
+        return any(d.table == table and d.by == by for d in self.in_flight.values())
+
+    def ask(
+        self,
+        table: str,
+        seat: int,
+        version: int,
+        by: DecidedBy,
+        seen: dict[str, Any],
+        legal: list[Action],
+    ) -> None:
+        assert self.policy is not None and not self.busy(table, seat)
+        decision = Decision(table, seat, version, by, seen, legal, self.policy)
+        self.in_flight[(table, seat)] = decision
+        self.jobs.append(decision)
+
+    def answered(self, decision: Decision) -> bool:
+        """Take ``decision`` off the books; False if it was not on them (an old one)."""
+        key = (decision.table, decision.seat)
+        if self.in_flight.get(key) is not decision:
+            return False
+        del self.in_flight[key]
+        return True
+
+    def played(self, table: str, now: float) -> None:
+        """A takeover decision was applied at ``table``: the next one waits its pace."""
+        self.ready_at[table] = now + self.pace
+
+    def forget(self, table: str) -> None:
+        """``table`` is over or gone: its pace, and the policy's players for it."""
+        self.ready_at.pop(table, None)
+        if self.policy is not None:
+            self.jobs.append(Farewell(table, self.policy))
+
+    def drain(self) -> list[Job]:
+        jobs, self.jobs = self.jobs, []
+        return jobs

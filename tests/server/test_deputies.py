@@ -1,0 +1,199 @@
+"""The server's decisions for seats (takeover bots, the clock's decisions), made off the
+event loop: asked for by the session, run by the shell's worker, applied like a player's
+action only if the seat still faces the question, at most one per seat, at a table's pace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from tyros_protocol.board import BOARD
+from tyros_server.deputies import Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
+from tyros_server.engine import Action, Kind, Phase, action_to_json, seats_to_act
+from tyros_server.session import Limits
+
+from .conftest import STEP_TIMEOUT, RawClient, ServerFactory, url_of
+from .harness import Harness, first_legal
+
+ABSENT = Limits(takeover_seconds=5, bot_pace_seconds=2)
+
+
+def absent_table(make_harness: Callable[..., Harness], **kwargs: Any) -> Harness:
+    """A 3-player table whose players all left at once."""
+    harness = make_harness(limits=ABSENT, **kwargs)
+    for seated in harness.join("t", 3, seed=12):
+        harness.disconnect(seated.conn)
+    return harness
+
+
+def asked(harness: Harness) -> list[Decision]:
+    """Tick, and the decisions the session asks for (not made: the test makes them)."""
+    harness.session.tick()
+    return [job for job in harness.session.drain_jobs() if isinstance(job, Decision)]
+
+
+def test_a_table_of_absent_players_plays_at_a_persons_pace(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = absent_table(make_harness, takeover=first_legal)
+    state = harness.state("t")
+    harness.clock.advance(5)
+    harness.tick()
+    assert state.version == 1  # one decision, not the whole game in one burst
+    assert harness.session.next_deadline() == harness.clock.now + 2
+    harness.clock.advance(1.9)
+    harness.tick()
+    assert state.version == 1
+    harness.clock.advance(0.1)
+    harness.tick()
+    assert state.version == 2
+    stored = harness.store.load_table("t")
+    assert stored is not None and stored.decided_by == ["takeover", "takeover"]
+
+
+def test_one_decision_per_seat_is_asked_for_and_the_time_waits_for_it(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = absent_table(make_harness, takeover=first_legal)
+    harness.clock.advance(5)
+    [decision] = asked(harness)
+    assert decision.by == "takeover" and decision.version == 0
+    assert decision.view["viewer"] == decision.seat  # the seat's own view, nothing more
+    assert "hand" in decision.view and "seed" not in decision.view
+    assert asked(harness) == []  # still in flight: not asked twice
+    assert harness.session.next_deadline() is None  # nothing to do until it comes back
+    harness.session.decided(decision, decision.run())
+    assert harness.state("t").version == 1
+
+
+def test_a_decision_for_a_seat_whose_owner_came_back_is_dropped(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness(limits=ABSENT, takeover=first_legal)
+    seated = harness.join("t", 3, seed=12)
+    [acting] = seats_to_act(harness.state("t"))
+    harness.disconnect(seated[acting].conn)
+    harness.clock.advance(5)
+    [decision] = asked(harness)
+    back = harness.connect()
+    harness.resume(back, seated[acting].token)
+    assert harness.session.decided(decision, decision.run()) == []
+    assert harness.state("t").version == 0  # the owner decides
+    assert asked(harness) == []
+
+
+def test_a_decision_made_for_a_question_since_answered_is_dropped(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = absent_table(make_harness, takeover=first_legal)
+    harness.clock.advance(5)
+    [decision] = asked(harness)
+    stale = Decision("t", decision.seat, decision.version, "takeover", {}, [], first_legal)
+    harness.session.decided(decision, decision.run())
+    assert harness.state("t").version == 1
+    assert harness.session.decided(stale, decision.legal[0]) == []  # never asked: ignored
+    harness.clock.advance(2)
+    [again] = asked(harness)
+    harness.session.decided(again, again.run())
+    version = harness.state("t").version
+    assert harness.session.decided(again, again.legal[0]) == []  # answered once already
+    assert harness.state("t").version == version
+
+
+def test_a_failed_illegal_or_negotiating_choice_becomes_the_cautious_one(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = absent_table(make_harness, takeover=first_legal)
+    state = harness.state("t")
+    wrong: list[Action | None] = [None, (Kind.PASS,), (Kind.ANSWER, 1)]
+    for choice in wrong:
+        harness.clock.advance(2 if state.version else 5)
+        [decision] = asked(harness)
+        cautious = decision.legal[0]
+        version = state.version
+        harness.session.decided(decision, choice)
+        assert state.version == version + 1, choice
+        stored = harness.store.load_table("t")
+        assert stored is not None
+        assert stored.actions[-1] == (decision.seat, action_to_json(cautious, BOARD))
+
+
+def test_a_policy_that_raises_is_a_failed_choice() -> None:
+    def broken(table: str, seat: int, seen: dict[str, Any], legal: list[Action]) -> Action:
+        raise RuntimeError("a bot's bug")
+
+    assert Decision("t", 0, 0, "takeover", {}, [(Kind.PASS,)], broken).run() is None
+
+
+def test_the_bots_of_a_finished_table_are_dropped(make_harness: Callable[..., Harness]) -> None:
+    made: list[int] = []
+
+    def factory(seat: int, rng: random.Random) -> SeatPlayer:
+        made.append(seat)
+        return RandomPlayer(seat, random.Random(seat))
+
+    policy = SeatBots(factory)
+    harness = make_harness(limits=Limits(takeover_seconds=5, bot_pace_seconds=0), takeover=policy)
+    for seated in harness.join("t", 3, seed=12):
+        harness.disconnect(seated.conn)
+    harness.clock.advance(5)
+    state = harness.state("t")
+    for _ in range(50):
+        harness.tick()
+        if state.phase == Phase.OVER:
+            break
+        harness.clock.advance(1)
+    assert state.phase == Phase.OVER
+    assert sorted(made) == [0, 1, 2]  # one player a seat, made once
+    assert policy.players == {}  # said farewell at the end
+
+
+def test_a_farewell_forgets_only_its_table() -> None:
+    policy = SeatBots(RandomPlayer)
+    legal: list[Action] = [(Kind.PASS,)]
+    for table in ("a", "b"):
+        policy(table, 0, {}, legal)
+    Farewell("a", policy).run()
+    assert list(policy.players) == [("b", 0)]
+    Farewell("b", first_legal).run()  # a plain function has nothing to forget
+
+
+async def test_a_slow_bot_never_holds_up_the_server(make_server: ServerFactory) -> None:
+    """The takeover bot thinks (here: waits) as long as it likes; meanwhile the server
+    answers everyone else, and the bot's choice is applied once it comes."""
+    thinking, release = threading.Event(), threading.Event()
+
+    def slow(table: str, seat: int, seen: dict[str, Any], legal: list[Action]) -> Action:
+        thinking.set()
+        release.wait(STEP_TIMEOUT)
+        return legal[0]
+
+    server = await make_server(
+        takeover=slow, limits=Limits(takeover_seconds=0.05, bot_pace_seconds=0)
+    )
+    url = url_of(server)
+    players = [await RawClient.open(url) for _ in range(3)]
+    for i, player in enumerate(players):
+        await player.hello("slow", f"P{i}", players=3, seed=4)
+    watcher = await RawClient.open(url)
+    try:
+        welcome = await watcher.hello("slow", "W", spectate=True)
+        assert welcome["type"] == "welcome"
+        for player in players:
+            await player.close()
+        assert await asyncio.to_thread(thinking.wait, STEP_TIMEOUT)
+        # The bot is thinking: the server still answers at once.
+        for _ in range(3):
+            [table] = await watcher.list_tables()
+            assert server.session.tables["slow"].state.version == 0  # type: ignore[union-attr]
+        assert any(seat["bot"] for seat in table["seats"])
+        release.set()
+        update = await watcher.recv_until(lambda m: m["type"] == "update" and m["version"] >= 1)
+        assert [e.get("by") for e in update["events"] if e["type"] == "action"] == ["takeover"]
+    finally:
+        release.set()
+        await watcher.close()

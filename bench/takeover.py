@@ -94,7 +94,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--every", type=float, default=0.05, help="seconds between requests")
-    parser.add_argument("--pace", type=float, default=1.0, help="tyros-server --bot-pace")
+    parser.add_argument(
+        "--pace", type=float, default=None, help="tyros-server --bot-pace (its default: 1)"
+    )
     parser.add_argument("--takeover", type=float, default=1.0, help="tyros-server --takeover")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -106,8 +108,7 @@ def main() -> None:
             str(args.takeover),
             "--takeover-strategy",
             args.strategy,
-            "--bot-pace",
-            str(args.pace),
+            *([] if args.pace is None else ["--bot-pace", str(args.pace)]),
             "--max-tables",
             str(max(100, args.tables)),
         )

@@ -29,6 +29,7 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
+from .buckets import TokenBucket
 from .deputies import Decision
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .storage import DatabaseLock, Store, backup
@@ -168,26 +169,19 @@ class _HandshakeGate:
         self.rate = rate
         self.waiting: OrderedDict[asyncio.BaseTransport, str] = OrderedDict()
         self.by_address: Counter[str] = Counter()
-        self.allowance: dict[str, list[float]] = {}
-        """[sockets it may still open, when counted] for each address seen lately."""
+        self.allowance: dict[str, TokenBucket] = {}
+        """The sockets each address seen lately may still open."""
 
     def _welcome(self, address: str) -> bool:
         if self.rate is None:
             return True
         now = time.monotonic()
         if len(self.allowance) > 4096:  # forget the addresses that are back to full
-            self.allowance = {
-                a: b
-                for a, b in self.allowance.items()
-                if b[0] + (now - b[1]) * self.rate < self.per_address
-            }
-        tokens, then = self.allowance.get(address, (float(self.per_address), now))
-        tokens = min(float(self.per_address), tokens + (now - then) * self.rate)
-        if tokens < 1:
-            self.allowance[address] = [tokens, now]
-            return False
-        self.allowance[address] = [tokens - 1, now]
-        return True
+            self.allowance = {a: b for a, b in self.allowance.items() if not b.full_at(now)}
+        bucket = self.allowance.get(address)
+        if bucket is None:
+            bucket = self.allowance[address] = TokenBucket.full(self.rate, self.per_address, now)
+        return bucket.take(now)
 
     def arrive(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")

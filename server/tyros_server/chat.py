@@ -73,20 +73,3 @@ class TableTalk:
     def recent(self, *, seat: int | None) -> list[dict[str, Any]]:
         """The last lines a seat (None: a spectator) may hear, oldest first."""
         return [line for line in self.lines if self.heard_by(line, seat=seat)][-SHOWN_LINES:]
-
-
-@dataclass(slots=True)
-class ChatBucket:
-    """A token bucket for one connection's lines (beside the limit on all its messages)."""
-
-    tokens: float = CHAT_BURST
-    refilled: float | None = None
-
-    def allow(self, now: float) -> bool:
-        if self.refilled is not None:
-            self.tokens = min(CHAT_BURST, self.tokens + (now - self.refilled) * CHAT_PER_SECOND)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True

@@ -21,6 +21,7 @@ import os
 import shutil
 import sqlite3
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -148,8 +149,9 @@ class Store:
         if not create and path != ":memory:" and not Path(path).exists():
             raise StoreOpenError(f"there is no database {path}")
         self._db = _open(path)
-        self.deferring = False
-        """Whether :meth:`append_action` and :meth:`mark_finished` wait for :meth:`commit`."""
+        self._settle: Callable[[], None] | None = None
+        """While actions are deferred (:meth:`deferred`): what commits them (and deals with
+        a failure) before any other write, or a read of a table, goes ahead."""
         self.commits = 0
         """Transactions committed so far (what the disk was asked to sync)."""
 
@@ -158,6 +160,29 @@ class Store:
         was told of them."""
         self._rollback()
         self._db.close()
+
+    @property
+    def deferring(self) -> bool:
+        """Whether :meth:`append_action` and :meth:`mark_finished` wait for :meth:`commit`."""
+        return self._settle is not None
+
+    @contextlib.contextmanager
+    def deferred(self, settle: Callable[[], None]) -> Iterator[None]:
+        """Actions written inside wait in one transaction for :meth:`commit` (one disk sync
+        for all of them). Any other write, and a read of a table or its talk, first calls
+        ``settle``, which must commit them (and deal with a failure): nothing written later
+        may go to disk before them, and nothing read may show what could yet be taken back.
+        Leaving the block does not commit: settle before it."""
+        assert self._settle is None, "actions are deferred already"
+        self._settle = settle
+        try:
+            yield
+        finally:
+            self._settle = None
+
+    def _settle_first(self) -> None:
+        if self._settle is not None and self._db.in_transaction:
+            self._settle()
 
     def _write(self, sql: str, args: tuple[Any, ...], *, deferrable: bool = False) -> None:
         if deferrable and self.deferring:
@@ -169,6 +194,7 @@ class Store:
                 self._rollback()  # the whole batch: an I/O error may have ended it already
                 raise StorageError(str(exc)) from exc
             return
+        self._settle_first()
         try:
             assert not self._db.in_transaction, "commit the deferred actions first"
             with self._db:  # BEGIN ... COMMIT, or ROLLBACK on error
@@ -277,6 +303,7 @@ class Store:
         if last is not None:
             sql += " LIMIT ?"
             args = (table, last)
+        self._settle_first()
         rows = self._db.execute(sql, args).fetchall()
         return [
             {
@@ -296,6 +323,7 @@ class Store:
 
     def delete_unstarted_table(self, name: str) -> None:
         """Remove a table at which nothing was played (its seats, then itself)."""
+        self._settle_first()
         try:
             with self._db:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -326,6 +354,7 @@ class Store:
         return players, setup
 
     def load_table(self, name: str) -> StoredTable | None:
+        self._settle_first()
         row = self._db.execute(
             "SELECT name, options, trade_seconds, finished, salt, rules_version, clock, hints "
             "FROM tables WHERE name = ?",
@@ -380,28 +409,6 @@ class Store:
         if unfinished_only:
             sql += " WHERE finished = 0"
         return [name for (name,) in self._db.execute(sql + " ORDER BY created, name")]
-
-
-def seed_commitment(seed: int, salt: str) -> str:
-    """What every player is shown when the game starts, before any card is dealt: the
-    SHA-256 of the seed and a secret salt, so that neither can change unseen (the salt
-    keeps the seed from being found by trying seeds). Both are revealed at the end.
-
-    >>> seed_commitment(42, "00ff")[:16]
-    '49e9c20f0344bc84'
-    """
-    return hashlib.sha256(f"tyros-seed:{seed}:{salt}".encode()).hexdigest()
-
-
-def fairness(seed: int, salt: str, finished: bool) -> dict[str, Any]:
-    """What a table shows of its deal: the commitment from the start, the seed and salt
-    once the game is over (nothing for a table from before commitments, with no salt)."""
-    if not salt:
-        return {}
-    out: dict[str, Any] = {"commitment": seed_commitment(seed, salt)}
-    if finished:
-        out.update(seed=seed, salt=salt)
-    return out
 
 
 # Opening, checking, backing up ---------------------------------------------------------

@@ -10,8 +10,8 @@ from typing import Any
 
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.tui.net import JoinOptions
+from tyros_server.records import stored_record
 from tyros_server.storage import Store
-from tyros_server.tools import stored_record
 
 from tests.client.test_tui_app import client, on_screen, seated, server, until
 

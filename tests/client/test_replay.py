@@ -214,8 +214,8 @@ async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one
     from tyros_client.botclient import BotRun, play_bot
     from tyros_client.replay import fetch_record
     from tyros_protocol import PROTOCOL_VERSION
+    from tyros_server.records import stored_record
     from tyros_server.storage import Store
-    from tyros_server.tools import stored_record
     from websockets.asyncio.client import connect
 
     from tests.client.test_tui_app import server

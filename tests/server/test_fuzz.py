@@ -616,7 +616,7 @@ def test_frames_around_the_size_limit(live: LiveServer, size: int, sender: int |
     ids=["type", "kind", "name", "key"],
 )
 def test_errors_do_not_echo_long_input(live: LiveServer, message: dict[str, Any]) -> None:
-    """An error's message is a short description (session._summary), not the input back."""
+    """An error's message is a short description (the session's _summary), not the input back."""
     with open_ws(live.url) as ws:
         ws.send(json.dumps(message))
         reply = reply_to(ws)

@@ -547,7 +547,7 @@ async def test_a_finished_game_proves_its_deal_and_a_tampered_record_fails(
 ) -> None:
     """The table shows a commitment to the seed from the start, reveals seed and salt at the
     end; ``tyros-server verify`` checks them and every shuffle against the record."""
-    from tyros_server.storage import seed_commitment
+    from tyros_server.fairness import seed_commitment
 
     runs = bot_runs(url_of(server), "fair", 3, seed=43)
     watcher = await open_client(url_of(server))

@@ -1017,15 +1017,15 @@ def test_a_seed_is_refused_unless_the_server_allows_seeds(tmp_path: Path) -> Non
 
 
 def test_the_seed_is_committed_at_the_start_and_revealed_at_the_end(harness: Harness) -> None:
-    from tyros_server.storage import seed_commitment
+    from tyros_server.fairness import seed_commitment
 
     seated = harness.join("fair", 3, seed=5)
     table = harness.session.tables["fair"]
-    info = harness.session._table_info(table)
+    info = harness.session.outbox.table_info(table)
     assert info["commitment"] == seed_commitment(table.options.seed, table.salt)
     assert "seed" not in info and "salt" not in info and len(table.salt) == 32
     play_to_end(harness, [s.conn for s in seated], random.Random(4), "fair")
-    revealed = harness.session._table_info(table)
+    revealed = harness.session.outbox.table_info(table)
     assert (revealed["seed"], revealed["salt"]) == (5, table.salt)
     assert seed_commitment(revealed["seed"], revealed["salt"]) == info["commitment"]
 

@@ -231,7 +231,7 @@ def test_a_database_from_before_commitments_opens_with_empty_salts(tmp_path: Pat
 
 
 def test_a_table_shows_its_commitment_then_its_seed() -> None:
-    from tyros_server.storage import fairness, seed_commitment
+    from tyros_server.fairness import fairness, seed_commitment
 
     assert fairness(7, "", True) == {}  # a table from before commitments
     assert fairness(7, "ab", False) == {"commitment": seed_commitment(7, "ab")}

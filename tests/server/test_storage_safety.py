@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from tyros_protocol.errors import ErrorCode
 from tyros_server import cli
-from tyros_server import session as session_module
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.engine import RULES_VERSION
 from tyros_server.session import Limits
+from tyros_server.session import lobby as lobby_module
 from tyros_server.storage import (
     APPLICATION_ID,
     DatabaseLock,
@@ -301,7 +301,7 @@ def test_a_game_stored_under_other_rules_is_quarantined_not_replayed(
     db = sqlite3.connect(path)
     assert db.execute("SELECT rules_version FROM tables").fetchone()[0] == RULES_VERSION
     db.close()
-    monkeypatch.setattr(session_module, "RULES_VERSION", RULES_VERSION + 1)
+    monkeypatch.setattr(lobby_module, "RULES_VERSION", RULES_VERSION + 1)
     harness = reopen(path)
     try:
         assert "old" not in harness.session.tables

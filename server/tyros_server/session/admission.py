@@ -1,0 +1,206 @@
+"""What one server allows, and who is let in: each connection's and each address's
+message rates, tables created per address, spectators per address.
+
+Every rate is one :class:`~tyros_server.buckets.TokenBucket`; every bound is in
+:class:`Limits`, and every bound is an option of ``tyros-server``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from ..buckets import TokenBucket
+from ..chat import CHAT_BURST, CHAT_PER_SECOND
+from ..tables import Table
+
+RECORD_INTERVAL = 1.0
+"""Seconds between two ``get_record`` of one connection (a record costs milliseconds)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one server allows; every bound is an option of ``tyros-server``."""
+
+    burst: int = 100
+    """Messages a connection may send at once..."""
+    per_second: float = 50.0
+    """...and on average."""
+    address_burst: int = 1000
+    """Messages all connections from one address may send at once..."""
+    address_per_second: float | None = 250.0
+    """...and on average (None: no limit per address)."""
+    flood_close: int = 50
+    """A connection refused this many messages in a row for sending too fast is closed."""
+    takeover_seconds: float | None = None
+    """A bot plays a disconnected seat after this long (None: the table waits)."""
+    bot_pace_seconds: float = 1.0
+    """Seconds between two of a table's takeover decisions at least: a table of absent
+    players goes on at a person's pace, not in one burst."""
+    default_clock: tuple[int, int] | None = None
+    """(decision, reserve) seconds for tables created without a clock (None: no clock)."""
+    max_open_tables: int = 100
+    """Unfinished tables the server hosts at once."""
+    tables_per_minute: int = 20
+    """Tables one address may create in a minute..."""
+    waiting_tables_per_address: int = 10
+    """...and have waiting for players at once (so one machine cannot fill the server)."""
+    unstarted_table_seconds: float | None = 3600.0
+    """A table that never started and has nobody seated and connected is removed after
+    this long (nothing was played at it), so abandoned tables do not fill the server."""
+    finished_memory_seconds: float = 600.0
+    """A finished table nobody is at leaves memory after this long (it stays on disk)."""
+    list_page: int = 50
+    """Tables in one ``tables`` answer at most."""
+    spectators_per_table: int = 32
+    spectators_per_address: int = 16
+    spectator_idle_seconds: float | None = 1800.0
+    """A spectator is closed when neither it nor its table did anything for this long."""
+    notice_seconds: float = 2.0
+    """Spectators' arrivals and departures are announced together, at most this late."""
+
+
+def _message_bucket() -> TokenBucket:
+    defaults = Limits()
+    return TokenBucket.full(defaults.per_second, defaults.burst, 0.0)
+
+
+def _chat_bucket() -> TokenBucket:
+    return TokenBucket.full(CHAT_PER_SECOND, CHAT_BURST, 0.0)
+
+
+@dataclass(slots=True)
+class Connection:
+    address: str
+    table: str | None = None
+    seat: int | None = None
+    spectator: bool = False
+    messages: TokenBucket = field(default_factory=_message_bucket)
+    """What it may still send (beside its address's allowance)."""
+    opened: float = 0.0
+    last_active: float = 0.0
+    """When it last sent a message (a spectator doing nothing is closed in the end)."""
+    refused: int = 0
+    """Messages refused in a row for coming too fast."""
+    closing: bool = False
+    """A close was asked for (it is not asked twice)."""
+    name: str | None = None
+    """A spectator's name, from its hello (a seat's is its slot's)."""
+    chat: TokenBucket = field(default_factory=_chat_bucket)
+    """The lines of table talk it may still say (beside the limit on all its messages)."""
+    record_at: float = float("-inf")
+    """When it last asked for a record (one a second: a record is costly to make)."""
+
+
+class Admission:
+    """The allowances of connections and addresses (``clock`` is the session's)."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float]) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.address_buckets: dict[str, TokenBucket] = {}
+        """Each connected address's message allowance, shared by its connections."""
+        self.address_conns: Counter[str] = Counter()
+        self.spectating: Counter[str] = Counter()
+        """Spectator connections per address."""
+        self.created: dict[str, deque[float]] = {}
+        """When each address created its tables of the last minute."""
+
+    def arrive(self, address: str) -> Connection:
+        """A new connection from ``address``."""
+        now, limits = self.clock(), self.limits
+        if not self.address_conns[address] and limits.address_per_second is not None:
+            self.address_buckets[address] = TokenBucket.full(
+                limits.address_per_second, limits.address_burst, now
+            )
+        self.address_conns[address] += 1
+        return Connection(
+            address,
+            messages=TokenBucket.full(limits.per_second, limits.burst, now),
+            chat=TokenBucket.full(CHAT_PER_SECOND, CHAT_BURST, now),
+            opened=now,
+            last_active=now,
+        )
+
+    def leave(self, info: Connection) -> None:
+        address = info.address
+        self.address_conns[address] -= 1
+        if not self.address_conns[address]:
+            del self.address_conns[address]
+            self.address_buckets.pop(address, None)
+
+    def allow(self, info: Connection) -> bool:
+        """Whether a message from ``info`` is served: two token buckets, the connection's
+        own and its address's (so many connections from one machine cannot multiply what
+        one may send)."""
+        now = self.clock()
+        if not info.messages.ready(now):
+            return False
+        shared = self.address_buckets.get(info.address)
+        if shared is not None:
+            if not shared.ready(now):
+                return False
+            shared.spend()
+        info.messages.spend()
+        return True
+
+    def may_fetch_record(self, info: Connection) -> bool:
+        """One record a second per connection."""
+        now = self.clock()
+        if now - info.record_at < RECORD_INTERVAL:
+            return False
+        info.record_at = now
+        return True
+
+    # Spectators --------------------------------------------------------------------
+
+    def may_spectate(self, address: str) -> bool:
+        return self.spectating[address] < self.limits.spectators_per_address
+
+    def spectator_came(self, address: str) -> None:
+        self.spectating[address] += 1
+
+    def spectator_left(self, address: str) -> None:
+        self.spectating[address] -= 1
+        if not self.spectating[address]:
+            del self.spectating[address]
+
+    # Tables ------------------------------------------------------------------------
+
+    def may_create(self, address: str, tables: Iterable[Table]) -> str | None:
+        """Why ``address`` may not create a table now, beside ``tables`` (None: it may)."""
+        limits = self.limits
+        tables = list(tables)
+        open_tables = sum(1 for table in tables if not table.finished)
+        if open_tables >= limits.max_open_tables:
+            return (
+                f"this server hosts {open_tables} unfinished tables, as many as it may: "
+                "join one of them, or try again later"
+            )
+        waiting = sum(1 for t in tables if t.created_by == address and t.state is None)
+        if waiting >= limits.waiting_tables_per_address:
+            return (
+                f"{waiting} tables created from your address are waiting for players, as many "
+                "as this server allows: fill one of them first"
+            )
+        recent = self.created.get(address, deque())
+        while recent and recent[0] <= self.clock() - 60.0:
+            recent.popleft()
+        if len(recent) >= limits.tables_per_minute:
+            return (
+                f"this server allows {limits.tables_per_minute} new tables a minute from one "
+                f"address, and yours made {len(recent)} in the last minute: try again later"
+            )
+        return None
+
+    def table_created(self, address: str) -> None:
+        self.created.setdefault(address, deque()).append(self.clock())
+
+    def forget_old(self, now: float) -> None:
+        """Forget tables created more than a minute ago (the addresses with them too)."""
+        for address, created in list(self.created.items()):
+            while created and created[0] <= now - 60.0:
+                created.popleft()
+            if not created:
+                del self.created[address]

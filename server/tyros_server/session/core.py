@@ -1,0 +1,358 @@
+"""The sans-I/O heart of the server: tables, seats and connections.
+
+:class:`Session` takes what connections say (text or bytes, already framed) and returns
+what to send to whom; it never touches a socket or the event loop, so tests drive it
+directly. Time comes from an injected clock and :meth:`Session.tick` handles what time
+alone triggers. Every accepted action is committed to the store before anything about it
+is returned.
+
+The session is cut by responsibility, as websockets cuts its protocol: this module takes
+messages in and dispatches them (and acts, and talks); :mod:`.admission` says who may send
+what; :mod:`.lobby` seats players and spectators; :mod:`.ledger` commits actions;
+:mod:`.timers` acts on time; :mod:`.outbox` builds every message.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+
+from pydantic import ValidationError
+from tyros_protocol import PROTOCOL_VERSION
+from tyros_protocol.board import BOARD
+from tyros_protocol.errors import ErrorCode
+from tyros_protocol.messages import (
+    CLIENT_ADAPTER,
+    Act,
+    Chat,
+    GetRecord,
+    Hello,
+    Hint,
+    ListTables,
+    Resume,
+)
+
+from ..chat import CHAT_BURST, CHAT_PER_SECOND, TableTalk
+from ..deputies import Decision, Deputies, Job, TakeoverPolicy
+from ..engine import (
+    Action,
+    IllegalActionError,
+    Kind,
+    check_action,
+    parse_action,
+)
+from ..storage import StorageError, Store
+from ..tables import ConnId, Table
+from .admission import Admission, Connection, Limits
+from .ledger import Ledger
+from .lobby import Lobby
+from .outbox import Close, Outbox, Output, Send, clip
+from .timers import Timers
+
+log = logging.getLogger("tyros.session")
+
+
+class Session:
+    """Every table of one server, and the connections attached to them."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        takeover: TakeoverPolicy | None = None,
+        hello_seconds: float | None = None,
+        allow_seed: bool = False,
+    ) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.clock = clock
+        self.wall_clock = wall_clock
+        """The date stored with a new table (``clock`` need not be a date)."""
+        self.allow_seed = allow_seed
+        """Whether a ``hello`` may choose the seed (tests, benchmarks, a private local game):
+        whoever knows the seed knows every hand, so a shared server deals its own."""
+        self.hello_seconds = hello_seconds
+        """A connection that has not joined a table after this long is closed (None: never)."""
+        self.takeover = takeover
+        self.deputies = Deputies(takeover, self.limits.bot_pace_seconds)
+        """The decisions the server makes for seats (see :mod:`.deputies`)."""
+        self.tables: dict[str, Table] = {}
+        self.conns: dict[ConnId, Connection] = {}
+        self.outbox = Outbox(clock, self.limits.takeover_seconds if takeover else None)
+        self.admission = Admission(self.limits, clock)
+        self.ledger = Ledger(self)
+        self.timers = Timers(self)
+        self.lobby = Lobby(self)
+        for name in store.table_names(unfinished_only=True):
+            self.lobby.resume_table(name)
+
+    @property
+    def quarantined(self) -> dict[str, str]:
+        """Tables that could not be loaded, and why: shown as unavailable, never played."""
+        return self.lobby.quarantined
+
+    # Time, batches and deputies: the shell's entry points ------------------------------
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` next has something to do (None: nothing pending)."""
+        return self.timers.next_deadline()
+
+    def tick(self) -> Output:
+        """What time alone triggers now (see :mod:`.timers`)."""
+        return self.timers.tick()
+
+    def drain_jobs(self) -> list[Job]:
+        """The decisions asked for since the last drain (and tables whose bots may go), in
+        order: the shell runs each off the event loop and hands decisions back to
+        :meth:`decided`."""
+        return self.deputies.drain()
+
+    def decided(self, decision: Decision, action: Action | None) -> Output:
+        """Apply the choice made for ``decision`` (see :meth:`.Timers.decided`)."""
+        return self.timers.decided(decision, action)
+
+    def begin_batch(self) -> None:
+        """Frames received until :meth:`end_batch` store their actions in one transaction
+        (see :meth:`.Ledger.begin_batch`)."""
+        self.ledger.begin_batch()
+
+    def end_batch(self) -> Output:
+        """Commit the batch; everything its frames caused (see :meth:`.Ledger.end_batch`)."""
+        return self.ledger.end_batch()
+
+    # Connections ----------------------------------------------------------------------
+
+    def connect(self, conn: ConnId, address: str = "") -> Output:
+        self.conns[conn] = self.admission.arrive(address)
+        return []
+
+    def disconnect(self, conn: ConnId) -> Output:
+        info = self.conns.pop(conn, None)
+        if info is None:
+            return []
+        self.admission.leave(info)
+        if info.table is None:
+            return []
+        table = self.tables[info.table]
+        if info.spectator:
+            self._leave_as_spectator(conn, info, table)
+            return []
+        assert info.seat is not None
+        slot = table.seats[info.seat]
+        if slot.conn == conn:
+            slot.conn = None
+            slot.absent_since = table.changed = self.clock()
+            log.info("seat %d of table %s disconnected", info.seat, table.name)
+            return self.outbox.table_update(table)
+        return []
+
+    def _leave_as_spectator(self, conn: ConnId, info: Connection, table: Table) -> None:
+        table.spectators.discard(conn)
+        self.admission.spectator_left(info.address)
+        self.lobby.notice_later(table)
+
+    def receive(self, conn: ConnId, data: str | bytes) -> Output:
+        """Handle one frame from a connection; bad input yields a typed error only. In a
+        batch (:meth:`begin_batch`) the output is held for :meth:`end_batch`."""
+        batch = self.ledger.batch
+        if batch is None:
+            return self._receive(conn, data)
+        first = len(batch.undos)
+        out = self._receive(conn, data)
+        batch.chunks.append((out, batch.undos[first:]))
+        return []
+
+    def _receive(self, conn: ConnId, data: str | bytes) -> Output:
+        info = self.conns.get(conn)
+        if info is None or info.closing:
+            return []
+        if not self.admission.allow(info):
+            info.refused += 1
+            if info.refused >= self.limits.flood_close:
+                info.closing = True
+                return [Close(conn, 1008, "too many messages too fast", abort=True)]
+            return [self.outbox.error(conn, None, ErrorCode.RATE_LIMITED, "slow down")]
+        info.refused = 0
+        info.last_active = self.clock()
+        if isinstance(data, bytes):
+            return [self.outbox.error(conn, None, ErrorCode.BINARY_FRAME, "send JSON text frames")]
+        try:
+            raw = json.loads(data)
+        except (ValueError, RecursionError):
+            return [self.outbox.error(conn, None, ErrorCode.BAD_JSON, "not valid JSON")]
+        re = raw.get("id") if isinstance(raw, dict) else None
+        re = re if type(re) is int and 0 <= re <= 2**53 else None
+        try:
+            message = CLIENT_ADAPTER.validate_python(raw, by_alias=True, by_name=False)
+        except ValidationError as exc:
+            return [self.outbox.error(conn, re, ErrorCode.BAD_MESSAGE, _summary(exc))]
+        except RecursionError:
+            return [self.outbox.error(conn, re, ErrorCode.BAD_MESSAGE, "nested too deeply")]
+        if isinstance(message, ListTables):
+            return [Send(conn, self.lobby.tables_page(message))]
+        if isinstance(message, GetRecord):
+            if not self.admission.may_fetch_record(info):
+                return [
+                    self.outbox.error(
+                        conn, message.id, ErrorCode.RATE_LIMITED, "one record a second: ask again"
+                    )
+                ]
+            return [self.lobby.record(conn, message)]
+        if isinstance(message, Hello | Resume):
+            if info.table is not None:
+                return [
+                    self.outbox.error(
+                        conn,
+                        message.id,
+                        ErrorCode.ALREADY_JOINED,
+                        "this connection has joined a table already",
+                    )
+                ]
+            if message.protocol != PROTOCOL_VERSION:
+                return [
+                    self.outbox.error(
+                        conn,
+                        message.id,
+                        ErrorCode.UNSUPPORTED_PROTOCOL,
+                        f"this server speaks protocol {PROTOCOL_VERSION}",
+                    )
+                ]
+            if isinstance(message, Hello):
+                return self.lobby.hello(conn, info, message)
+            return self.lobby.resume(conn, info, message)
+        if isinstance(message, Chat):
+            return self._chat(conn, info, message)
+        if isinstance(message, Hint):
+            return self._hint(conn, info, message)
+        return self._act(conn, info, message)
+
+    def _hint(self, conn: ConnId, info: Connection, hint: Hint) -> Output:
+        """A seat asks its client for a hint: refused at a table with hints off, else its
+        decision at that version is marked as made after a hint (nothing is sent back)."""
+        table = self.tables.get(info.table) if info.table is not None else None
+        if table is None:
+            return [self.outbox.error(conn, hint.id, ErrorCode.HELLO_FIRST, "join a table first")]
+        if not table.hints:
+            return [
+                self.outbox.error(
+                    conn, hint.id, ErrorCode.HINTS_OFF, "this table was created without hints"
+                )
+            ]
+        if info.spectator or info.seat is None or table.state is None:
+            return []  # a spectator's or an early hint marks no decision
+        since = table.prompts.get(info.seat)
+        if since is not None and since <= hint.version <= table.state.version:
+            table.hint_asked[info.seat] = hint.version  # about the decision it has now
+        return []
+
+    def _chat(self, conn: ConnId, info: Connection, chat: Chat) -> Output:
+        """A line of table talk: stored, then heard by the table (a seat's) or by its
+        spectators only (a spectator's); the speaker gets ``accepted`` and hears it too."""
+        table = self.tables.get(info.table) if info.table is not None else None
+        if table is None:
+            return [self.outbox.error(conn, chat.id, ErrorCode.HELLO_FIRST, "join a table first")]
+        if not info.chat.take(self.clock()):
+            return [
+                self.outbox.error(
+                    conn,
+                    chat.id,
+                    ErrorCode.RATE_LIMITED,
+                    f"at most {CHAT_BURST} lines at once and one every "
+                    f"{1 / CHAT_PER_SECOND:.0f} s: say it again in a moment",
+                )
+            ]
+        seat = None if info.spectator else info.seat
+        name = table.seats[seat].name if seat is not None else (info.name or "spectator")
+        version = table.state.version if table.state is not None else 0
+        line = table.talk.line(version=version, seat=seat, name=name, text=chat.text)
+        try:
+            self.store.append_chat(table.name, line, self.wall_clock())
+        except StorageError:
+            log.exception("storing a line of chat failed")
+            return [self.outbox.error(conn, chat.id, ErrorCode.INTERNAL, "could not store that")]
+        table.talk.keep(line)
+        table.changed = self.clock()
+        out: Output = [Send(conn, {"type": "accepted", "re": chat.id, "version": version})]
+        for listener, viewer in self.outbox.audience(table):
+            if TableTalk.heard_by(line, seat=viewer):
+                out.append(Send(listener, line))
+        return out
+
+    def _act(self, conn: ConnId, info: Connection, act: Act) -> Output:
+        if info.table is None:
+            return [self.outbox.error(conn, act.id, ErrorCode.HELLO_FIRST, "say hello first")]
+        if info.spectator or info.seat is None:
+            return [self.outbox.error(conn, act.id, ErrorCode.SPECTATOR, "spectators cannot act")]
+        table = self.tables[info.table]
+        state = table.state
+        if state is None:
+            return [
+                self.outbox.error(
+                    conn, act.id, ErrorCode.NOT_STARTED, "the game starts when every seat is taken"
+                )
+            ]
+        since = table.prompts.get(info.seat)
+        # Made for an older version: taken if this seat's decision is the same since (the
+        # engine checks it is legal now); if the seat has nothing to decide any more, the
+        # engine says why. Only a seat that acted since, or was asked anew, is stale.
+        deciding = since is not None and since <= act.version <= state.version
+        began, ended = table.overtaken.get(info.seat, (0, 0))
+        if not deciding and began <= act.version < ended:
+            return [
+                self.outbox.error(
+                    conn,
+                    act.id,
+                    ErrorCode.TOO_LATE,
+                    "another seat ended that decision before your action arrived (the trade "
+                    "was completed or withdrawn, or the time to answer ran out): nothing to do",
+                )
+            ]
+        acted = table.last_acted.get(info.seat, -1)
+        if (
+            act.version != state.version
+            and not deciding
+            and (since is not None or act.version < acted)
+        ):
+            return [
+                self.outbox.error(
+                    conn, act.id, ErrorCode.STALE_VERSION, f"the game is at version {state.version}"
+                )
+            ]
+        try:
+            action = parse_action(act.action.model_dump(by_alias=True), BOARD)
+            check_action(state, info.seat, action)
+        except IllegalActionError as exc:
+            return [self.outbox.error(conn, act.id, ErrorCode(exc.reason.value), exc.message)]
+        if action[0] == Kind.COMPLETE and act.version < table.last_acted.get(action[1], -1):
+            # Made before that seat answered: its answer (maybe a counter-offer, on other
+            # terms) was not seen, so the trade would be on terms the proposer never saw.
+            return [
+                self.outbox.error(
+                    conn,
+                    act.id,
+                    ErrorCode.STALE_VERSION,
+                    f"seat {action[1]} answered at version {table.last_acted[action[1]]}, after "
+                    "the version you acted on: look at its answer first",
+                )
+            ]
+        out = self.ledger.commit(table, info.seat, action, (conn, act.id))
+        if out is None:
+            return [
+                self.outbox.error(conn, act.id, ErrorCode.INTERNAL, "the action was not stored")
+            ]
+        return [Send(conn, {"type": "accepted", "re": act.id, "version": state.version}), *out]
+
+
+def _summary(exc: ValidationError) -> str:
+    """A short, safe description of what was wrong with a message."""
+    first = exc.errors(include_url=False, include_input=False)[:3]
+    parts = [
+        f"{clip('.'.join(str(p) for p in e['loc']) or 'message')}: {clip(e['msg'])}" for e in first
+    ]
+    more = exc.error_count() - len(first)
+    return "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")

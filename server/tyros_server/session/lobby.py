@@ -1,0 +1,431 @@
+"""Coming to a table: loading stored tables, the table list, records, ``hello`` (a seat,
+a new table, or a place as a spectator) and ``resume`` (a seat taken back by its token).
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from tyros_protocol.board import BOARD
+from tyros_protocol.errors import ErrorCode
+from tyros_protocol.messages import (
+    GetRecord,
+    Hello,
+    ListTables,
+    Resume,
+)
+
+from ..chat import KEPT_LINES, TableTalk
+from ..engine import (
+    PUBLIC_FORMAT,
+    RECORD_FORMAT,
+    RULES_VERSION,
+    Options,
+    Phase,
+    new_game,
+    parse_action,
+    public_record,
+    push,
+)
+from ..records import RecordUnavailable, stored_record
+from ..storage import StorageError, token_digest
+from ..tables import ConnId, SeatSlot, Table
+from .admission import Connection
+from .outbox import Close, Output, Send, clip
+from .part import Part
+
+if TYPE_CHECKING:
+    from .core import Session
+
+log = logging.getLogger("tyros.session")
+
+
+class Lobby(Part):
+    """Tables loaded and looked up, seats given and taken back."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session)
+        self.quarantined: dict[str, str] = {}
+        """Tables that could not be loaded, and why: shown as unavailable, never played."""
+        self.by_digest: dict[str, tuple[str, int]] = {}
+        """Each seat token's digest: the seat it opens."""
+
+    def resume_table(self, name: str) -> Table | None:
+        """Load a stored table and replay its game; a table that cannot be loaded is
+        quarantined (named in the log, shown as unavailable) and the others go on."""
+        try:
+            table = self._load_table(name)
+        except Exception as exc:  # whatever is wrong with one table must not stop the rest
+            reason = clip(f"{type(exc).__name__}: {exc}", 200)
+            self.quarantined[name] = reason
+            log.error("table %s cannot be loaded and is quarantined: %s", name, reason)
+            return None
+        self.tables[name] = table
+        for seat, slot in enumerate(table.seats):
+            self.by_digest[slot.digest] = (name, seat)
+        return table
+
+    def _load_table(self, name: str) -> Table:
+        stored = self.store.load_table(name)
+        if stored is None:
+            raise LookupError("the table vanished from the database")
+        if stored.rules_version not in (0, RULES_VERSION):
+            raise ValueError(
+                f"it was played under rules version {stored.rules_version} and this server's "
+                f"engine has rules version {RULES_VERSION}: resume it with the version it was "
+                "played under"
+            )
+        now = self.clock()
+        table = Table(
+            name,
+            Options(**stored.options),
+            stored.trade_seconds,
+            salt=stored.salt,
+            changed=now,
+            clock=stored.clock,
+            hints=stored.hints,
+        )
+        for slot in stored.seats:
+            table.seats.append(
+                SeatSlot(slot.name, slot.token_digest, absent_since=now, program=slot.program)
+            )
+        table.talk = TableTalk.from_stored(self.store.load_chat(name, KEPT_LINES))
+        if len(table.seats) == table.options.players:
+            state = new_game(table.options)
+            digests = stored.digests or [None] * len(stored.actions)
+            for (seat, action), digest in zip(stored.actions, digests, strict=True):
+                push(state, seat, parse_action(action, BOARD))
+                if digest is not None and digest != state.digest():
+                    raise ValueError(
+                        f"after its action {state.version} the game is not in the state it was "
+                        "stored in: the engine changed since it was played"
+                    )
+            assert state.log is not None
+            table.state = state
+            table.renew_prompts()
+            table.sent = len(state.log)
+            by = stored.decided_by or []
+            table.decided_by = {at + 1: who for at, who in enumerate(by) if who is not None}
+            clocks = self.session.timers.start_clocks(table)
+            if clocks is not None:
+                for (seat, _), left in zip(stored.actions, stored.reserves or [], strict=False):
+                    if left is not None:  # each seat's reserve as its last action left it
+                        clocks.reserve[seat] = left
+            if state.phase == Phase.TRADE:
+                table.trade_deadline = now + table.trade_seconds
+        log.info("resumed table %s with %d actions", name, len(stored.actions))
+        return table
+
+    def forgettable(self, table: Table) -> bool:
+        """A finished table with nobody at it: it may go from memory (it stays on disk, and
+        comes back when asked for), so a long-running server does not grow without end."""
+        return (
+            table.finished
+            and not table.spectators
+            and all(slot.conn is None for slot in table.seats)
+        )
+
+    def drop_from_memory(self, table: Table) -> None:
+        del self.tables[table.name]
+        for slot in table.seats:
+            self.by_digest.pop(slot.digest, None)
+
+    def tables_page(self, request: ListTables) -> dict[str, Any]:
+        """One bounded page of the tables in name order (unavailable ones included), and
+        where the next page starts."""
+        names = sorted({*self.tables, *self.quarantined})
+        start = bisect.bisect_right(names, request.after) if request.after is not None else 0
+        size = max(1, min(request.limit, self.limits.list_page))
+        page = names[start : start + size]
+        more = start + size < len(names)
+        return {
+            "type": "tables",
+            "re": request.id,
+            "tables": [self._info_by_name(name) for name in page],
+            "next": page[-1] if more and page else None,
+        }
+
+    def record(self, conn: ConnId, request: GetRecord) -> Send:
+        """A finished game's record, for a replay; a game not over as a spectator saw it."""
+        self.session.ledger.settle()  # what a batch holds back must not reach a record
+        if request.table in self.quarantined:
+            return self.outbox.error(
+                conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
+            )
+        table = self.tables.get(request.table)
+        if table is not None and table.state is None:
+            return self.outbox.error(
+                conn, request.id, ErrorCode.NOT_FINISHED, "that game has not started yet"
+            )
+        if table is not None and table.state is not None and table.state.score is None:
+            # Not over: only what a spectator saw (every hand in it would be a leak).
+            return self._public_record_reply(conn, request, table)
+        version = table.state.version if table is not None and table.state is not None else 0
+        cached = table.record_cache if table is not None else None
+        if cached is not None and cached[:2] == (RECORD_FORMAT, version):
+            record = cached[2]
+        else:
+            try:
+                record = stored_record(self.store, request.table)
+            except RecordUnavailable as exc:
+                code = ErrorCode.NO_SUCH_TABLE if table is None else ErrorCode.TABLE_UNAVAILABLE
+                return self.outbox.error(conn, request.id, code, str(exc))
+            if not record["finished"]:  # (a stored game not loaded: cannot be, but never leak)
+                return self.outbox.error(
+                    conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
+                )
+            if table is not None:
+                table.record_cache = (RECORD_FORMAT, version, record)
+        return Send(
+            conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
+        )
+
+    def _public_record_reply(self, conn: ConnId, request: GetRecord, table: Table) -> Send:
+        """The record of ``table``'s game in progress as a spectator saw it, made once per
+        version."""
+        state = table.state
+        assert state is not None
+        cached = table.record_cache
+        if cached is None or cached[:2] != (PUBLIC_FORMAT, state.version):
+            record = public_record(state, [slot.name for slot in table.seats])
+            cached = table.record_cache = (PUBLIC_FORMAT, state.version, record)
+        return Send(
+            conn, {"type": "record", "re": request.id, "table": request.table, "record": cached[2]}
+        )
+
+    def _info_by_name(self, name: str) -> dict[str, Any]:
+        table = self.tables.get(name)
+        if table is not None:
+            return self.outbox.table_info(table)
+        players, setup = self.store.table_size(name)
+        return {
+            "name": name,
+            "players": players,
+            "setup": setup,
+            "seats": [],
+            "started": False,
+            "finished": False,
+            "unavailable": self.quarantined[name],
+        }
+
+    def hello(self, conn: ConnId, info: Connection, hello: Hello) -> Output:
+        if hello.seed is not None and not self.session.allow_seed:
+            return [
+                self.outbox.error(
+                    conn,
+                    hello.id,
+                    ErrorCode.SEED_NOT_ALLOWED,
+                    "this server deals its own games (a seed would show every hand); "
+                    "leave the seed out",
+                )
+            ]
+        table = self.tables.get(hello.table)
+        known = hello.table in self.quarantined or table is not None
+        if not known and self.store.has_table(hello.table):
+            # A finished game: kept on disk only, until somebody asks for it.
+            table = self.resume_table(hello.table)
+        if hello.table in self.quarantined:
+            return [
+                self.outbox.error(
+                    conn,
+                    hello.id,
+                    ErrorCode.TABLE_UNAVAILABLE,
+                    f"table {hello.table} cannot be loaded ({self.quarantined[hello.table]}); "
+                    "the server's log says more",
+                )
+            ]
+        if table is None:
+            if hello.spectate:
+                return [
+                    self.outbox.error(
+                        conn, hello.id, ErrorCode.NO_SUCH_TABLE, f"no table named {hello.table}"
+                    )
+                ]
+            refusal = self.admission.may_create(info.address, self.tables.values())
+            if refusal is not None:
+                return self._refuse_and_close(
+                    conn,
+                    info,
+                    self.outbox.error(conn, hello.id, ErrorCode.TOO_MANY_TABLES, refusal),
+                )
+            table = self._create_table(hello, info.address)
+            if table is None:
+                return [self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
+        if hello.spectate:
+            info.name = hello.name
+            watching = self._spectate(conn, info, table, hello.id)
+            if info.table is None:  # refused: a full table is no place to wait at
+                return self._refuse_and_close(conn, info, *watching)
+            return watching
+        if table.finished:
+            return [
+                self.outbox.error(
+                    conn,
+                    hello.id,
+                    ErrorCode.TABLE_FINISHED,
+                    f"the game at table {table.name} is over; choose another name",
+                )
+            ]
+        if len(table.seats) >= table.options.players:
+            return [
+                self.outbox.error(
+                    conn,
+                    hello.id,
+                    ErrorCode.TABLE_FULL,
+                    f"table {table.name} is full; watch it with spectate",
+                )
+            ]
+        if any(slot.name.casefold() == hello.name.casefold() for slot in table.seats):
+            return [
+                self.outbox.error(
+                    conn,
+                    hello.id,
+                    ErrorCode.NAME_TAKEN,
+                    f"a player at table {table.name} is called {hello.name} already: choose "
+                    "another name (or resume your seat with its token)",
+                )
+            ]
+        seat = len(table.seats)
+        token = secrets.token_urlsafe(32)
+        digest = token_digest(token)
+        try:
+            self.store.add_seat(table.name, seat, hello.name, digest, hello.program)
+        except StorageError:
+            log.exception("storing a seat failed")
+            return [
+                self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not store the seat")
+            ]
+        table.seats.append(SeatSlot(hello.name, digest, conn, program=hello.program))
+        table.changed = self.clock()
+        self.by_digest[digest] = (table.name, seat)
+        info.table, info.seat = table.name, seat
+        log.info("%s took seat %d of table %s", hello.name, seat, table.name)
+        out: Output = [Send(conn, self.outbox.welcome(hello.id, table, seat, hello.name, token))]
+        if len(table.seats) == table.options.players:
+            table.state = new_game(table.options)
+            table.renew_prompts()
+            self.session.timers.start_clocks(table)
+            log.info("table %s starts", table.name)
+        out += self.outbox.table_update(table)
+        if table.state is not None:
+            out += self.outbox.broadcast(table, resync=True)
+        out += self.outbox.talk_sync(conn, table, seat)  # what was said while the table filled
+        return out
+
+    def _spectate(self, conn: ConnId, info: Connection, table: Table, msg_id: int | None) -> Output:
+        limits = self.limits
+        if len(table.spectators) >= limits.spectators_per_table:
+            return [
+                self.outbox.error(
+                    conn,
+                    msg_id,
+                    ErrorCode.TOO_MANY_SPECTATORS,
+                    f"table {table.name} has {len(table.spectators)} spectators, as many as "
+                    "this server allows",
+                )
+            ]
+        if not self.admission.may_spectate(info.address):
+            return [
+                self.outbox.error(
+                    conn,
+                    msg_id,
+                    ErrorCode.TOO_MANY_SPECTATORS,
+                    f"{limits.spectators_per_address} spectator connections from your address "
+                    "already",
+                )
+            ]
+        table.spectators.add(conn)
+        self.admission.spectator_came(info.address)
+        info.table, info.spectator = table.name, True
+        # The newcomer hears of the table now; the others in the next notice, with every
+        # spectator who came or went meanwhile (not one message to all for each).
+        self.notice_later(table)
+        return [
+            Send(conn, self.outbox.welcome(msg_id, table, None, None, None)),
+            Send(conn, {"type": "table", "table": self.outbox.table_info(table)}),
+            *self.outbox.spectator_sync(conn, table),
+            *self.outbox.talk_sync(conn, table, None),
+        ]
+
+    def _refuse_and_close(self, conn: ConnId, info: Connection, *refusal: Send | Close) -> Output:
+        """A refusal for a limit, then the close: the connection would only hold a place
+        (the connection cap, a file descriptor) that others are waiting for."""
+        info.closing = True
+        return [*refusal, Close(conn, 1013, "a limit was reached: try again later")]
+
+    def notice_later(self, table: Table) -> None:
+        if table.notice_due is None:
+            table.notice_due = self.clock() + self.limits.notice_seconds
+
+    def _create_table(self, hello: Hello, address: str) -> Table | None:
+        seed = hello.seed if hello.seed is not None else secrets.randbits(63)
+        options = Options(players=hello.players, setup=hello.setup, seed=seed)
+        salt = secrets.token_hex(16)
+        clock = hello.clock.model_dump() if hello.clock is not None else None
+        if clock is None and self.limits.default_clock is not None:
+            decision, reserve = self.limits.default_clock
+            clock = {"decision": decision, "reserve": reserve}
+        try:
+            self.store.create_table(
+                hello.table,
+                options.to_json(),
+                hello.trade_seconds,
+                self.session.wall_clock(),
+                salt,
+                RULES_VERSION,
+                clock,
+                hello.hints,
+            )
+        except StorageError:
+            log.exception("creating table %s failed", hello.table)
+            return None
+        now = self.clock()
+        table = Table(
+            hello.table,
+            options,
+            hello.trade_seconds,
+            salt=salt,
+            created_by=address,
+            changed=now,
+            clock=clock,
+            hints=hello.hints,
+        )
+        self.tables[hello.table] = table
+        self.admission.table_created(address)
+        log.info(
+            "table %s created for %d players (%s setup)", hello.table, hello.players, hello.setup
+        )
+        return table
+
+    def resume(self, conn: ConnId, info: Connection, resume: Resume) -> Output:
+        found = self._find_seat(resume.token)
+        if found is None:
+            return [self.outbox.error(conn, resume.id, ErrorCode.BAD_TOKEN, "unknown seat token")]
+        table, seat = found
+        slot = table.seats[seat]
+        out: Output = []
+        if slot.conn is not None and slot.conn != conn:
+            old = self.conns.get(slot.conn)
+            if old is not None:
+                old.table = old.seat = None
+            out.append(Close(slot.conn, 4000, "this seat was taken back by a new connection"))
+        slot.conn, slot.absent_since, slot.bot = conn, None, False
+        table.changed = self.clock()
+        info.table, info.seat = table.name, seat
+        log.info("seat %d of table %s is back", seat, table.name)
+        out.append(Send(conn, self.outbox.welcome(resume.id, table, seat, slot.name, None)))
+        out += self.outbox.table_update(table)
+        out += self.outbox.sync(conn, table, seat)
+        out += self.outbox.talk_sync(conn, table, seat)
+        return out
+
+    def _find_seat(self, token: str) -> tuple[Table, int] | None:
+        digest = token_digest(token)
+        for known, (table_name, seat) in self.by_digest.items():
+            # Compare every digest in constant time, whatever matches.
+            if secrets.compare_digest(known, digest) and table_name in self.tables:
+                return self.tables[table_name], seat
+        return None

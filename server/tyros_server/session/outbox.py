@@ -1,0 +1,222 @@
+"""Every message the session sends, built from a table as it stands now.
+
+Nothing here changes a table but its bookkeeping of what was sent (``Table.sent``, the
+spectators' shared resync): the parts of the session decide what to say, and to whom;
+the :class:`Outbox` says it in the protocol's words.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tyros_protocol import PROTOCOL_VERSION
+from tyros_protocol.board import BOARD
+from tyros_protocol.errors import ErrorCode
+
+from ..engine import (
+    Phase,
+    action_to_json,
+    event_versions,
+    event_view,
+    legal_actions,
+    seats_to_act,
+    view,
+)
+from ..fairness import fairness
+from ..tables import ConnId, Table
+
+log = logging.getLogger("tyros.session")
+
+RESYNC_EVENTS = 200
+"""Events replayed to a (re)joining connection; its view holds the rest."""
+
+
+@dataclass(slots=True)
+class Send:
+    conn: ConnId
+    message: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Close:
+    conn: ConnId
+    code: int
+    reason: str
+    abort: bool = False
+    """Cut it now, without the closing handshake (a flood: it would not read the close)."""
+
+
+Output = list[Send | Close]
+
+
+class Outbox:
+    """Builds the session's messages; ``clock`` gives the deadlines' and clocks' now."""
+
+    def __init__(self, clock: Callable[[], float], takeover_wait: float | None) -> None:
+        self.clock = clock
+        self.takeover_wait = takeover_wait
+        """Seconds before a bot plays an absent seat (None: no bot will)."""
+
+    def error(self, conn: ConnId, re: int | None, code: ErrorCode, message: str) -> Send:
+        log.debug("error %s to connection %d", code.value, conn)
+        return Send(conn, {"type": "error", "re": re, "code": code.value, "message": message})
+
+    def welcome(
+        self, re: int | None, table: Table, seat: int | None, name: str | None, token: str | None
+    ) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "re": re,
+            "protocol": PROTOCOL_VERSION,
+            "table": table.name,
+            "seat": seat,
+            "name": name,
+            "token": token,
+        }
+
+    def table_info(self, table: Table) -> dict[str, Any]:
+        seats = []
+        wait = self.takeover_wait
+        playing = table.state is not None and not table.finished
+        for seat in range(table.options.players):
+            if seat < len(table.seats):
+                slot = table.seats[seat]
+                status: dict[str, Any] = {
+                    "seat": seat,
+                    "name": slot.name,
+                    "connected": slot.conn is not None,
+                    "bot": slot.bot,
+                }
+                if slot.program:
+                    status["program"] = True
+                if wait is not None and playing and slot.absent_since is not None and not slot.bot:
+                    status["takeover_in"] = round(
+                        max(0.0, slot.absent_since + wait - self.clock()), 1
+                    )
+                seats.append(status)
+            else:
+                seats.append({"seat": seat, "name": None, "connected": False, "bot": False})
+        return {
+            "name": table.name,
+            "players": table.options.players,
+            "setup": table.options.setup,
+            "seats": seats,
+            "started": table.state is not None,
+            "finished": table.finished,
+            "spectators": len(table.spectators),
+            **fairness(table.options.seed, table.salt, table.finished),
+            **({"clock": table.clock} if table.clock is not None else {}),
+            **({} if table.hints else {"hints": False}),
+        }
+
+    def audience(self, table: Table) -> list[tuple[ConnId, int | None]]:
+        seated = [
+            (slot.conn, seat) for seat, slot in enumerate(table.seats) if slot.conn is not None
+        ]
+        return [*seated, *((conn, None) for conn in sorted(table.spectators))]
+
+    def table_update(self, table: Table) -> Output:
+        message = {"type": "table", "table": self.table_info(table)}
+        return [Send(conn, message) for conn, _ in self.audience(table)]
+
+    def update(
+        self,
+        table: Table,
+        viewer: int | None,
+        events: list[dict[str, Any]],
+        public: dict[str, Any] | None = None,
+        versions: list[int] | None = None,
+    ) -> dict[str, Any]:
+        """``viewer``'s update of ``events`` (the last of the log); ``public``, the state's
+        spectator view, and ``versions``, the events' versions, if already built."""
+        state = table.state
+        assert state is not None
+        if versions is None:
+            versions = event_versions(events, state.version)
+        shown = [
+            seen
+            for event, version in zip(events, versions, strict=True)
+            if (seen := event_view(event, viewer, version)) is not None
+        ]
+        if table.decided_by:
+            for seen in shown:
+                if seen["type"] == "action" and (by := table.decided_by.get(seen["version"])):
+                    seen["by"] = by
+        prompt = None
+        if viewer is not None and viewer in seats_to_act(state):
+            deadline = None
+            if (
+                state.phase == Phase.TRADE
+                and viewer != state.current
+                and table.trade_deadline is not None
+            ):
+                deadline = max(0.0, table.trade_deadline - self.clock())
+            prompt = {
+                "id": table.prompts[viewer],
+                "version": state.version,
+                "deadline": deadline,
+                "legal": [action_to_json(a, BOARD) for a in legal_actions(state, viewer)],
+            }
+        update = {
+            "type": "update",
+            "version": state.version,
+            "events": shown,
+            "view": view(state, viewer, public),
+            "prompt": prompt,
+        }
+        if table.clocks is not None and not table.finished:
+            update["clocks"] = table.clocks.shown(self.clock())
+        return update
+
+    def broadcast(self, table: Table, *, resync: bool = False) -> Output:
+        state = table.state
+        assert state is not None and state.log is not None
+        start = max(0, len(state.log) - RESYNC_EVENTS) if resync else table.sent
+        events = state.log[start:]
+        table.sent = len(state.log)
+        public = view(state, None)  # the part of every view that all may see, built once
+        versions = event_versions(events, state.version)
+        out: Output = [
+            Send(slot.conn, self.update(table, seat, events, public, versions))
+            for seat, slot in enumerate(table.seats)
+            if slot.conn is not None
+        ]
+        if table.spectators:
+            update = self.update(table, None, events, public, versions)  # one for all of them
+            out += [Send(conn, update) for conn in sorted(table.spectators)]
+        return out
+
+    def spectator_sync(self, conn: ConnId, table: Table) -> Output:
+        """A spectator's first update: the same message for all who arrive at one version."""
+        state = table.state
+        if state is None:
+            return []
+        if table.public_resync is None or table.public_resync[0] != state.version:
+            assert state.log is not None
+            recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
+            table.public_resync = (state.version, self.update(table, None, recent))
+        update = table.public_resync[1]
+        if table.clocks is not None and not table.finished:  # the times as they stand now
+            update = {**update, "clocks": table.clocks.shown(self.clock())}
+        return [Send(conn, update)]
+
+    def sync(self, conn: ConnId, table: Table, viewer: int | None) -> Output:
+        """A full resync for one connection: its view and the recent events."""
+        state = table.state
+        if state is None:
+            return []
+        assert state.log is not None
+        recent = state.log[max(0, len(state.log) - RESYNC_EVENTS) :]
+        return [Send(conn, self.update(table, viewer, recent))]
+
+    def talk_sync(self, conn: ConnId, table: Table, seat: int | None) -> Output:
+        """The recent talk a connection that joins or comes back may hear."""
+        return [Send(conn, line) for line in table.talk.recent(seat=seat)]
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """Never echo a long piece of the client's input back."""
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,301 @@
+"""What time alone triggers: trade offers unanswered in time, seats whose clock ran out,
+absent seats a bot plays (their decisions made off the event loop, see
+:mod:`~tyros_server.deputies`), and the housekeeping that keeps a long-running server
+bounded.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..clocks import Clocks
+from ..deputies import DecidedBy, Decision, negotiates
+from ..engine import (
+    Action,
+    IllegalActionError,
+    Kind,
+    Phase,
+    check_action,
+    legal_actions,
+    seats_to_act,
+    view,
+)
+from ..engine.state import PENDING
+from ..storage import StorageError
+from ..tables import Table
+from .admission import Connection
+from .outbox import Close, Output
+from .part import Part
+
+log = logging.getLogger("tyros.session")
+
+
+class Timers(Part):
+    """Deadlines, and what happens at them (``clock`` is the only time there is)."""
+
+    def next_deadline(self) -> float | None:
+        """When :meth:`tick` next has something to do (None: nothing pending)."""
+        times = [
+            t.trade_deadline
+            for t in self.tables.values()
+            if t.trade_deadline is not None
+            and t.state is not None
+            and any(seat != t.state.current for seat in seats_to_act(t.state))
+        ]
+        if self.session.hello_seconds is not None:
+            waiting = [
+                info.opened
+                for info in self.conns.values()
+                if info.table is None and not info.closing
+            ]
+            if waiting:
+                times.append(min(waiting) + self.session.hello_seconds)
+        limits = self.limits
+        times += [t.notice_due for t in self.tables.values() if t.notice_due is not None]
+        if limits.spectator_idle_seconds is not None:
+            times += [
+                self._spectator_idle_at(info, limits.spectator_idle_seconds)
+                for info in self.conns.values()
+                if info.spectator and not info.closing
+            ]
+        if limits.unstarted_table_seconds is not None:
+            times += [
+                table.changed + limits.unstarted_table_seconds
+                for table in self.tables.values()
+                if self._abandoned(table)
+            ]
+        times += [
+            table.changed + limits.finished_memory_seconds
+            for table in self.tables.values()
+            if self.session.lobby.forgettable(table)
+        ]
+        deputies = self.deputies
+        times += [
+            end
+            for table in self.tables.values()
+            if table.clocks is not None and not table.finished
+            for seat in table.clocks.since
+            if (end := table.clocks.deadline(seat)) is not None
+            and not deputies.busy(table.name, seat)
+        ]
+        takeover = limits.takeover_seconds
+        if takeover is not None and self.session.takeover is not None:
+            for table in self.tables.values():
+                if (
+                    table.state is None
+                    or table.finished
+                    or deputies.table_busy(table.name, "takeover")
+                ):
+                    continue
+                paced = deputies.ready_at.get(table.name, float("-inf"))
+                for seat in seats_to_act(table.state):
+                    since = table.seats[seat].absent_since
+                    if since is not None and not deputies.busy(table.name, seat):
+                        times.append(max(since + takeover, paced))
+        return min(times, default=None)
+
+    def tick(self) -> Output:
+        """Decline unanswered trade offers whose time is up; let takeover bots act; close
+        connections that did not join a table in time."""
+        now = self.clock()
+        out: Output = []
+        if self.session.hello_seconds is not None:
+            late = now - self.session.hello_seconds
+            out += [
+                Close(conn, 1008, "say hello sooner")
+                for conn, info in self.conns.items()
+                if info.table is None and info.opened <= late and not info.closing
+            ]
+            for item in out:
+                self.conns[item.conn].closing = True
+        out += self._housekeeping(now)
+        for table in self.tables.values():
+            state = table.state
+            if state is None or table.finished:
+                continue
+            if table.trade_deadline is not None and now >= table.trade_deadline:
+                for seat in seats_to_act(state):
+                    if state.phase == Phase.TRADE and seat != state.current:
+                        # Marked as time running out: the seat did not choose to decline.
+                        out += (
+                            self.session.ledger.commit(table, seat, (Kind.ANSWER, 0), by="clock")
+                            or []
+                        )
+            out += self._takeovers(table, now)
+            out += self._time_up(table, now)
+        return out
+
+    def _deputize(self, table: Table, seat: int, by: DecidedBy) -> Output:
+        """Have the seat's decision made for it: asked of the takeover policy (from the
+        seat's view, off the loop), or with no policy the first legal action, now.
+
+        It decides for a person (slow, or away), so it never negotiates in their name: no
+        trade offer, no counter-offer, no acceptance of another's offer (that gives their
+        cards away), whatever the policy would like; it passes or declines instead. It may
+        complete or withdraw the person's own offer."""
+        state = table.state
+        assert state is not None
+        legal = [a for a in legal_actions(state, seat) if not negotiates(a)]
+        if self.session.takeover is None:
+            return self.session.ledger.commit(table, seat, legal[0], by=by) or []
+        self.deputies.ask(table.name, seat, state.version, by, view(state, seat), legal)
+        return []
+
+    def decided(self, decision: Decision, action: Action | None) -> Output:
+        """Apply the choice made for ``decision`` (None: the policy failed) like a player's
+        action: only if the seat still faces the question it was asked (else the next
+        tick asks again, if it must), checked against the game as it is now, committed
+        before anyone hears of it. A choice that is not legal, or would negotiate, becomes
+        the cautious one (pass, or decline)."""
+        if not self.deputies.answered(decision):
+            return []
+        table = self.tables.get(decision.table)
+        seat = decision.seat
+        if table is None or table.state is None or table.finished:
+            return []
+        since = table.prompts.get(seat)
+        if since is None or since > decision.version:
+            return []  # the seat acted, or was asked something else, meanwhile
+        if decision.by == "takeover" and table.seats[seat].absent_since is None:
+            return []  # its owner came back
+        state = table.state
+        choice = decision.legal[0] if action is None or negotiates(action) else action
+        try:
+            check_action(state, seat, choice)
+        except IllegalActionError as exc:
+            log.warning(
+                "the takeover policy chose an illegal action at table %s (%s): the first "
+                "legal instead",
+                table.name,
+                exc.message,
+            )
+            choice = next(a for a in legal_actions(state, seat) if not negotiates(a))
+        out = self.session.ledger.commit(table, seat, choice, by=decision.by)
+        if decision.by == "takeover":
+            self.deputies.played(table.name, self.clock())
+        return out or []
+
+    def start_clocks(self, table: Table) -> Clocks | None:
+        """A clocked table's clocks as its game starts (or resumes: the caller restores
+        the reserves); the first decisions' clocks run from now."""
+        if table.clock is None:
+            return None
+        table.clocks = Clocks.start(
+            table.clock["decision"], table.clock["reserve"], table.options.players
+        )
+        self.follow_clocks(table)
+        return table.clocks
+
+    def follow_clocks(self, table: Table) -> None:
+        """After the prompts changed: start the clocks of new decisions (a proposer's waits
+        while asked seats are still answering)."""
+        state, clocks = table.state, table.clocks
+        assert state is not None and clocks is not None
+        waiting = (
+            {state.current} if state.phase == Phase.TRADE and PENDING in state.answers else set()
+        )
+        clocks.follow(table.prompts, waiting=waiting, now=self.clock())
+
+    def _time_up(self, table: Table, now: float) -> Output:
+        """Decide for each seat whose time ran out (see :meth:`_deputize`), marked as the
+        clock's decision."""
+        clocks, state = table.clocks, table.state
+        if clocks is None or state is None:
+            return []
+        out: Output = []
+        for _ in range(1000):  # a bound: each decision moves the game on
+            due = [seat for seat in clocks.due(now) if not self.deputies.busy(table.name, seat)]
+            if not due or state.phase == Phase.OVER:
+                break
+            version = state.version
+            out += self._deputize(table, due[0], "clock")
+            if state.version == version and not self.deputies.busy(table.name, due[0]):
+                break  # not stored: the next tick tries again
+        return out
+
+    def _spectator_idle_at(self, info: Connection, idle: float) -> float:
+        table = self.tables.get(info.table or "")
+        changed = table.changed if table is not None else 0.0
+        return max(info.last_active, changed) + idle
+
+    def _abandoned(self, table: Table) -> bool:
+        """A table nobody plays at: never started, nobody seated and connected."""
+        return table.state is None and all(slot.conn is None for slot in table.seats)
+
+    def _housekeeping(self, now: float) -> Output:
+        """What keeps a long-running server bounded: notices of spectators' comings and
+        goings, idle spectators closed, abandoned tables removed."""
+        limits = self.limits
+        out: Output = []
+        for table in self.tables.values():
+            if table.notice_due is not None and now >= table.notice_due:
+                table.notice_due = None
+                out += self.outbox.table_update(table)
+        idle = limits.spectator_idle_seconds
+        if idle is not None:
+            for conn, info in self.conns.items():
+                if (
+                    info.spectator
+                    and not info.closing
+                    and now >= self._spectator_idle_at(info, idle)
+                ):
+                    info.closing = True
+                    out.append(Close(conn, 1000, "nothing happened for a long while"))
+        expiry = limits.unstarted_table_seconds
+        for table in list(self.tables.values()):
+            if expiry is not None and self._abandoned(table) and now >= table.changed + expiry:
+                out += self._remove_abandoned(table)
+            elif (
+                self.session.lobby.forgettable(table)
+                and now >= table.changed + limits.finished_memory_seconds
+            ):
+                self.session.lobby.drop_from_memory(table)
+        self.admission.forget_old(now)
+        return out
+
+    def _remove_abandoned(self, table: Table) -> Output:
+        try:
+            self.store.delete_unstarted_table(table.name)
+        except StorageError:
+            log.exception("removing abandoned table %s failed", table.name)
+            table.changed = self.clock()  # try again later, not on every tick
+            return []
+        log.info("table %s removed: it never started and nobody came back", table.name)
+        out: Output = [
+            Close(conn, 1000, "the table was removed: it never started")
+            for conn in table.spectators
+        ]
+        for conn in table.spectators:
+            info = self.conns.get(conn)
+            if info is not None:
+                info.closing = True
+        self.session.lobby.drop_from_memory(table)
+        return out
+
+    def _takeover_due(self, table: Table, now: float) -> int | None:
+        """The absent seat whose takeover decision is asked for next (None: none yet),
+        one at a time per table, at the table's pace."""
+        wait = self.limits.takeover_seconds
+        state = table.state
+        if wait is None or self.session.takeover is None or state is None or table.finished:
+            return None
+        deputies = self.deputies
+        if deputies.table_busy(table.name, "takeover"):
+            return None
+        if now < deputies.ready_at.get(table.name, now):
+            return None
+        for seat in seats_to_act(state):
+            since = table.seats[seat].absent_since
+            if since is not None and now >= since + wait and not deputies.busy(table.name, seat):
+                return seat
+        return None
+
+    def _takeovers(self, table: Table, now: float) -> Output:
+        seat = self._takeover_due(table, now)
+        if seat is None:
+            return []
+        out: Output = []
+        if not table.seats[seat].bot:
+            table.seats[seat].bot = True
+            out += self.outbox.table_update(table)
+        return out + self._deputize(table, seat, "takeover")

@@ -14,9 +14,8 @@ import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
-from tyros_client.session import ClientSession
+from tyros_client.session import ClientSession, Notice
 from websockets.asyncio.client import ClientConnection
 
 
@@ -208,11 +207,9 @@ def cpu_note() -> str:
     return f"{os.cpu_count()} cpus"
 
 
-async def session_messages(
-    ws: ClientConnection, session: ClientSession
-) -> AsyncIterator[dict[str, Any]]:
-    """Join on ``ws`` and yield each message the session passes on; what the caller queues
-    (``session.send_action``) goes out after each message, and due retries on time."""
+async def session_notices(ws: ClientConnection, session: ClientSession) -> AsyncIterator[Notice]:
+    """Join on ``ws`` and yield each notice the session passes on; what the caller queues
+    (``session.send_action``) goes out after each notice, and due retries on time."""
 
     async def flush() -> None:
         for frame in session.frames_to_send():
@@ -230,6 +227,6 @@ async def session_messages(
             session.tick()
             await flush()
             continue
-        for message in session.receive(frame):
-            yield message
+        for notice in session.receive(frame):
+            yield notice
             await flush()

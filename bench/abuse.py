@@ -97,9 +97,18 @@ from _common import (
     process_cpu_seconds,
     process_status_kib,
     raise_open_files_limit,
-    session_messages,
+    session_notices,
 )
-from tyros_client.session import ClientSession, Join, hello_message, list_tables_message
+from tyros_client.session import (
+    Accepted,
+    ClientSession,
+    Join,
+    JoinRefused,
+    Refused,
+    Updated,
+    hello_message,
+    list_tables_message,
+)
 
 ATTACKS = ("create-flood", "list-flood", "spectators", "half-open", "message-flood")
 GOAL_PEAK_MIB = 200.0
@@ -861,19 +870,19 @@ class BackgroundLoad:
                     local_addr=(address, 0),
                 ) as ws:
                     answered = -1  # a reconnected seat decides afresh
-                    async for message in session_messages(ws, session):
-                        kind = message["type"]
-                        if kind == "accepted":
+                    async for notice in session_notices(ws, session):
+                        message = notice.message
+                        if isinstance(notice, Accepted):
                             sent = sent_at.pop(message["re"], None)
                             if sent is not None:
                                 stats.round_trips.append((sent, time.monotonic() - sent))
-                        elif kind == "error":
+                        elif isinstance(notice, Refused | JoinRefused):
                             stats.errors[message["code"]] += 1
                             re = message.get("re")
                             if re is None and message["code"] == "rate_limited" and sent_at:
                                 re = max(sent_at)  # refused unread: the newest (sent again)
                             sent_at.pop(re if isinstance(re, int) else -1, None)
-                        elif kind == "update":
+                        elif isinstance(notice, Updated):
                             if run.started_at is None:
                                 run.started_at = time.monotonic()
                             if message["view"]["phase"] == "over":

@@ -28,8 +28,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import ONE_ADDRESS_CROWD, ServerProcess, session_messages
-from tyros_client.session import ClientSession, Join
+from _common import ONE_ADDRESS_CROWD, ServerProcess, session_notices
+from tyros_client.session import Accepted, ClientSession, Join, Joined, Updated
 
 
 @dataclass
@@ -55,13 +55,13 @@ async def play_seat(
     while seat.score is None and time.monotonic() < give_up_at:
         try:
             async with connect(url, max_size=2**23, compression=None, open_timeout=5) as ws:
-                async for message in session_messages(ws, session):
-                    kind = message["type"]
-                    if kind == "welcome":
+                async for notice in session_notices(ws, session):
+                    message = notice.message
+                    if isinstance(notice, Joined):
                         seat.token, seat.seat = session.token, session.seat
-                    elif kind == "accepted":
+                    elif isinstance(notice, Accepted):
                         seat.acked[message["re"]] = message["version"]
-                    elif kind == "update":
+                    elif isinstance(notice, Updated):
                         if message["view"]["phase"] == "over":
                             seat.score = message["view"]["score"]
                             seat.finished_at = time.monotonic()

@@ -37,9 +37,17 @@ from _common import (
     cpu_note,
     percentile,
     process_cpu_seconds,
-    session_messages,
+    session_notices,
 )
-from tyros_client.session import ClientSession, Join, hello_message
+from tyros_client.session import (
+    Accepted,
+    ClientSession,
+    Join,
+    JoinRefused,
+    Refused,
+    Updated,
+    hello_message,
+)
 from tyros_server.app import tune_gc
 
 
@@ -77,17 +85,17 @@ async def bot(
     async def play(ws: ClientConnection) -> bool:
         nonlocal waiting_since, answered
         thinking: set[asyncio.Task[None]] = set()
-        async for message in session_messages(ws, session):
-            kind = message["type"]
-            if kind == "accepted":
+        async for notice in session_notices(ws, session):
+            message = notice.message
+            if isinstance(notice, Accepted):
                 waiting_since = pending.pop(message["re"], None)
-            elif kind == "error":
+            elif isinstance(notice, Refused | JoinRefused):
                 if message["code"] == "stale_version":
                     stats.stale += 1
                 else:
                     stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
                 pending.pop(message.get("re") or -1, None)
-            elif kind == "update":
+            elif isinstance(notice, Updated):
                 if waiting_since is not None:
                     stats.latencies.append(time.perf_counter() - waiting_since)
                     stats.actions += 1

@@ -32,7 +32,17 @@ from .bots.base import Bot
 from .connection import Connection, lost_words
 from .paths import data_dir
 from .scoresheet import format_score_sheet
-from .session import ClientSession, Join, still_legal
+from .session import (
+    ClientSession,
+    Join,
+    Joined,
+    JoinRefused,
+    Notice,
+    Refused,
+    TableChanged,
+    Updated,
+    still_legal,
+)
 from .tls import ServerTrust, add_trust_options, trust_from_options
 from .tui.net import TokenStore
 
@@ -119,29 +129,28 @@ class _BotPlayer:
         self.run, self.rng, self.session = run, rng, session
         self.bot: Bot | None = None
         self.connection: Connection | None = None
-        self._waiting: list[dict[str, Any]] = []
-        self._seen_version = -1
-        """(Worker thread.) The game version of the newest event the bot observed."""
-        self._resync = False
-        """(Worker thread.) The next update's events may repeat ones already observed."""
+        self._waiting: list[tuple[Updated, bool]] = []
+        """Updates to think about, in order, and whether their events are still to be shown
+        to the bot (not when an update is thought about again)."""
+        self._observed = False
+        """(Worker thread.) Whether the bot has been shown events."""
         self.thinking: asyncio.Task[None] | None = None
         self._acted = -1
         """The id of the newest prompt acted on (a prompt is answered once)."""
         self._retried = -1
         """The id of the newest prompt thought about again after a refusal (once only)."""
-        self._latest: dict[str, Any] | None = None
+        self._latest: Updated | None = None
         self._prompt_seen: dict[int, float] = {}
         """(Worker thread.) When each prompt (by id) was first thought about."""
-        self._look_again: tuple[float, dict[str, Any]] | None = None
+        self._look_again: tuple[float, Updated] | None = None
         """(Worker thread, then the loop.) In how many seconds to think again, about what."""
         self._offered: set[tuple[int, str]] = set()
         """(round, offer) of every trade this bot proposed: none is made twice in a round."""
 
-    def handle(self, message: dict[str, Any]) -> None:
-        run, kind = self.run, message.get("type")
-        if kind == "welcome":
-            run.token = self.session.token
-            run.seat = message["seat"]
+    def handle(self, notice: Notice) -> None:
+        run = self.run
+        if isinstance(notice, Joined):
+            run.token, run.seat = notice.token, notice.seat
             if run.tokens is not None and run.token:
                 run.tokens.save(run.key, run.token, run.seat)
             if self.bot is None and run.seat is not None:
@@ -151,14 +160,13 @@ class _BotPlayer:
                     run.name,
                     run.strategy,
                     "ABCD"[run.seat],
-                    message.get("table"),
+                    notice.table,
                 )
-            elif self.bot is not None:
-                self._waiting.append({"resync": True})  # recent events come again
             self._acted = -1  # an action sent before a crash may not have landed
-        elif kind == "table":
-            run.names = [s["name"] for s in message["table"]["seats"]]
-        elif kind == "error":
+        elif isinstance(notice, TableChanged):
+            run.names = [s["name"] for s in notice.info["seats"]]
+        elif isinstance(notice, Refused | JoinRefused):
+            message = notice.message
             run.errors[str(message.get("code"))] += 1
             # Refusals of a join end the session (it says why); others are normal in
             # trades (the next update prompts again).
@@ -166,28 +174,28 @@ class _BotPlayer:
                 "%s: server error %s: %s", run.name, message.get("code"), message.get("message")
             )
             latest = self._latest
-            if latest is not None and latest.get("prompt") and self.bot is not None:
-                prompt = prompt_id(latest["prompt"])
+            if latest is not None and latest.prompt and self.bot is not None:
+                prompt = prompt_id(latest.prompt)
                 if self._acted == prompt and self._retried != prompt:
                     # Our action for this prompt was refused, and the prompt stays: think
                     # once more rather than wait for a prompt that will not change.
                     self._retried, self._acted = prompt, -1
-                    self._waiting.append(latest)
+                    self._waiting.append((latest, False))
                     self._think_soon()
-        elif kind == "update" and self.bot is not None:
-            if message["view"]["phase"] == "over":
-                run.score = message["view"]["score"]
+        elif isinstance(notice, Updated) and self.bot is not None:
+            if notice.view["phase"] == "over":
+                run.score = notice.view["score"]
                 if self.connection is not None:
                     self.connection.stop()
                 return
-            self._latest = message
-            self._waiting.append(message)
+            self._latest = notice
+            self._waiting.append((notice, True))
             self._think_soon()
 
-    def _look_at(self, message: dict[str, Any]) -> None:
-        """Think again about ``message`` if nothing newer came meanwhile (a grace ended)."""
-        if self._latest is message and self.bot is not None:
-            self._waiting.append(message)
+    def _look_at(self, notice: Updated) -> None:
+        """Think again about ``notice`` if nothing newer came meanwhile (a grace ended)."""
+        if self._latest is notice and self.bot is not None:
+            self._waiting.append((notice, False))
             self._think_soon()
 
     def _think_soon(self) -> None:
@@ -220,32 +228,23 @@ class _BotPlayer:
                 if self.connection is not None:
                     self.connection.flush()
 
-    def _observe(self, bot: Bot, events: list[dict[str, Any]]) -> None:
-        """(In the worker thread.) Show the bot each event once, whatever is repeated."""
-        if self._resync:
-            self._resync = False
-            if self._seen_version < 0 or not all("version" in e for e in events):
-                bot.forget()  # nothing to tell old events from new by: learn them again
-                self._seen_version = -1
-        newest = self._seen_version
-        for event in events:
-            version = event.get("version")
-            if isinstance(version, int):
-                if version <= self._seen_version:
-                    continue
-                newest = max(newest, version)
-            bot.observe(event)
-        self._seen_version = newest
-
-    def _decide(self, bot: Bot, batch: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, int]:
-        """(In the worker thread.) Observe every update, answer the newest prompt."""
-        for message in batch:
-            if message.get("resync"):
-                self._resync = True
-            elif bot.wants_events:
-                self._observe(bot, message["events"])
-        latest = next((m for m in reversed(batch) if "view" in m), None)
-        if latest is None or not latest.get("prompt"):
+    def _decide(
+        self, bot: Bot, batch: list[tuple[Updated, bool]]
+    ) -> tuple[dict[str, Any] | None, int]:
+        """(In the worker thread.) Observe every update's new events, answer the newest
+        prompt."""
+        for notice, new in batch:
+            if new and bot.wants_events:
+                if notice.restart and self._observed:
+                    bot.forget()  # nothing tells old events from new: learn them again
+                for event in notice.events:
+                    bot.observe(event)
+                self._observed = self._observed or bool(notice.events)
+        if not batch or not batch[-1][0].prompt:
+            return None, -1
+        newest = batch[-1][0]
+        latest = newest.message
+        if not latest.get("prompt"):
             return None, -1
         version = prompt_id(latest["prompt"])
         if version <= self._acted:
@@ -259,7 +258,7 @@ class _BotPlayer:
         action = _choose(bot, self.run, latest, offered, waited)
         grace = _grace_left(self.run, latest, waited)
         if action is None and grace > 0:
-            self._look_again = (grace, latest)
+            self._look_again = (grace, newest)
         if action is not None and action.get("kind") == "propose":
             self._offered.add((game_round, _offer_key(action)))
         return action, version

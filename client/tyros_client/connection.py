@@ -3,7 +3,7 @@
 :class:`Connection` keeps one websocket open to a server for one session: it feeds the
 session every frame, writes out what the session wants sent, wakes it when its timers
 are due, closes when it asks, and reconnects after the pause it chooses. What the
-messages mean is the program's business: each one goes to ``handle``.
+session's notices mean is the program's business: each one goes to ``handle``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from .session import ClientSession
+from .session import ClientSession, Notice
 from .tls import CertificateRefused, ServerTrust
 
 log = logging.getLogger("tyros.client")
@@ -30,7 +30,7 @@ MAX_FRAME = 8 * 1024 * 1024
 class Connection:
     """Keeps ``session`` connected to ``url`` until :meth:`stop` or the session gives up.
 
-    ``handle`` gets each message the session passes on, in order; it may call
+    ``handle`` gets each notice the session passes on, in order; it may call
     ``session.send_action`` (what it queues goes out once it returns). ``on_status``
     gets a word on the connection when it changes: ``connected``, ``lost`` (with the
     reason), ``waiting`` (with the seconds), ``closed`` or ``gave up``; and ``notice``
@@ -45,7 +45,7 @@ class Connection:
         self,
         session: ClientSession,
         url: str,
-        handle: Callable[[dict[str, Any]], None],
+        handle: Callable[[Notice], None],
         *,
         on_status: Callable[[str, str], None] = lambda status, detail: None,
         connector: Callable[..., Any] = connect,
@@ -134,8 +134,8 @@ class Connection:
             with contextlib.suppress(ConnectionClosed):
                 await self._send(ws)
                 async for frame in ws:
-                    for message in self.session.receive(frame):
-                        self.handle(message)
+                    for notice in self.session.receive(frame):
+                        self.handle(notice)
                     await self._send(ws)
                     if self.session.next_timer() is not None:
                         self._wake.set()  # the writer sleeps until the new timer

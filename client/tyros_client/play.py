@@ -163,7 +163,7 @@ async def play(
         ),
         colour=colour,
     )
-    net.state.token = saved["human"]
+    net.session.token = saved["human"]
     net.state.bot_names = {f"bot-{i + 1}" for i in range(players - 1)}
     net.state.note(
         f"playing against {players - 1} bots, level {saved.get('level', '?')}", error=False
@@ -228,7 +228,7 @@ async def _start_bots(
                 await asyncio.sleep(0.02)
     while any(run.token is None for run in runs) and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
-    _save(saved_path, {**saved, "human": net.state.token, "bots": [run.token for run in runs]})
+    _save(saved_path, {**saved, "human": net.session.token, "bots": [run.token for run in runs]})
 
 
 async def _bot(run: BotRun, rng: random.Random) -> dict[str, Any]:

@@ -1,8 +1,10 @@
 """The client's side of the protocol, without I/O: the twin of the server's ``Session``.
 
 A :class:`ClientSession` is fed what happens on the connection (it opened, a frame
-arrived, it closed, time passed) and answers with frames to send, messages for the
-program to show or act on, and when it wants to be woken next. It joins (``hello``,
+arrived, it closed, time passed) and answers with frames to send, typed notices for the
+program to show or act on (:data:`Notice`: each message classified once, events and
+talk passed on once), and when it wants to be woken next. Each action sent has a
+handle that says what became of it (:class:`ActionHandle`). It joins (``hello``,
 or ``resume`` with the seat's token), joins afresh when the server no longer knows the
 token, sends an action again when another seat's move overtook it (if it is still
 legal) or when the server asked it to slow down, gives up on refusals that trying
@@ -17,14 +19,14 @@ each; they keep only their sockets and what they show or decide.
 >>> session.connection_made()
 >>> [json.loads(f)["type"] for f in session.frames_to_send()]
 ['hello']
->>> [m["type"] for m in session.receive(json.dumps({
+>>> [joined] = session.receive(json.dumps({
 ...     "type": "welcome", "re": 1, "protocol": 1, "table": "friday", "seat": 0,
-...     "name": "Ann", "token": "secret"}))]
-['welcome']
->>> session.seat, session.token
-(0, 'secret')
->>> session.receive('{"type": "error", "re": 2, "code": "table_full", "message": "x"}')[0]["code"]
-'table_full'
+...     "name": "Ann", "token": "secret"}))
+>>> type(joined).__name__, joined.seat, session.token
+('Joined', 0, 'secret')
+>>> [refused] = session.receive('{"type": "error", "re": 2, "code": "table_full", "message": "x"}')
+>>> type(refused).__name__, refused.code.value
+('Refused', 'table_full')
 >>> session.fatal is None  # a refusal of something else than the join is not fatal
 True
 """
@@ -210,13 +212,134 @@ def error_code(message: dict[str, Any]) -> ErrorCode | None:
 # The session -----------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Sent:
-    """An action we sent and have not seen accepted or refused yet."""
+class Fate(Enum):
+    """What became of an action sent."""
+
+    PENDING = "pending"
+    """Sent (perhaps again), not answered yet: on its way."""
+    ACCEPTED = "accepted"
+    REFUSED = "refused"
+    """The server said no (:attr:`ActionHandle.refusal` says why), or it can no longer be
+    sent (another seat's move made it illegal)."""
+    LOST = "lost"
+    """The connection closed before an answer: it may or may not have been played (the
+    next update says)."""
+
+
+@dataclass(eq=False, slots=True)
+class ActionHandle:
+    """One action the program sent, and what became of it. The session may send it again
+    (under new message ids: another seat moved first, or the server asked it to slow down);
+    the handle stays the same until the action is answered."""
 
     action: dict[str, Any]
+    version: int
+    """The game version it was first sent for."""
+    fate: Fate = Fate.PENDING
+    refusal: dict[str, Any] | None = None
+    """The ``error`` message that refused it."""
     stale_resends: int = 0
     retry_pause: float = RETRY_PAUSE
+
+    @property
+    def pending(self) -> bool:
+        return self.fate is Fate.PENDING
+
+
+# Notices: what the session tells the program, each message classified once -------------
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A seat (or a place as a spectator) at a table: the ``welcome``."""
+
+    message: dict[str, Any]
+    seat: int | None
+    table: str
+    token: str | None
+    fresh: bool
+    """Another table or seat than before: nothing of it has been seen yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRefused:
+    """The server refused to seat us; :attr:`handling` says what the session does."""
+
+    message: dict[str, Any]
+    code: ErrorCode | None
+    handling: Handling
+
+
+@dataclass(frozen=True, slots=True)
+class Updated:
+    """An ``update``, with only the events not seen before."""
+
+    message: dict[str, Any]
+    events: list[dict[str, Any]]
+    """The update's events that are new to this seat (a resync repeats recent ones)."""
+    resync: bool
+    """The first update since a join: it repeats the recent events."""
+    restart: bool
+    """Nothing tells old events from new (a first join, or events without versions): what
+    was shown of the game is to be shown afresh from :attr:`events`."""
+
+    @property
+    def prompt(self) -> dict[str, Any] | None:
+        prompt: dict[str, Any] | None = self.message.get("prompt")
+        return prompt
+
+    @property
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = self.message.get("view") or {}
+        return view
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """One of our actions was played (``handle`` None: one we no longer track)."""
+
+    message: dict[str, Any]
+    handle: ActionHandle | None
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The server refused something we sent after joining: one of our actions
+    (``handle``), or talk, a hint, a request (``handle`` None)."""
+
+    message: dict[str, Any]
+    code: ErrorCode | None
+    handle: ActionHandle | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableChanged:
+    """Who sits at the table, connected or not, and the table's settings."""
+
+    message: dict[str, Any]
+
+    @property
+    def info(self) -> dict[str, Any]:
+        info: dict[str, Any] = self.message.get("table") or {}
+        return info
+
+
+@dataclass(frozen=True, slots=True)
+class Heard:
+    """A line of table talk not heard before."""
+
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """Anything else: a table list, a record."""
+
+    message: dict[str, Any]
+
+
+Notice = Joined | JoinRefused | Updated | Accepted | Refused | TableChanged | Heard | Reply
+"""What :meth:`ClientSession.receive` tells the program."""
 
 
 class ClientSession:
@@ -250,7 +373,8 @@ class ClientSession:
         self._join_ids: set[int] = set()
         """The ids of every ``hello``/``resume`` sent on this connection."""
         self._out: list[str] = []
-        self._sent: dict[int, _Sent] = {}
+        self._sent: dict[int, ActionHandle] = {}
+        """Message id -> the action it carried, until answered."""
         self._latest: int | None = None
         """The id of the newest action sent: an older one is never sent again."""
         self._retries: list[tuple[float, int]] = []
@@ -261,6 +385,13 @@ class ClientSession:
         """The session wants the connection closed (it gave up)."""
         self.on_send: Callable[[int, int, dict[str, Any]], None] | None = None
         """Told (message id, version, action) of every action sent, resent ones too."""
+        self.seen_version = -1
+        """The game version of the newest event passed on: a repeated one is not."""
+        self.heard = 0
+        """The ``seq`` of the newest line of talk passed on."""
+        self._resync = True
+        """The next update is the first since a join: it repeats the recent events."""
+        self._table: str | None = None
 
     # The connection ----------------------------------------------------------------------
 
@@ -268,7 +399,7 @@ class ClientSession:
         """A connection is open: join on it."""
         self.connected, self.joined, self.close_requested = True, False, False
         self._out.clear()  # what was meant for the last connection is not for this one
-        self._sent.clear()
+        self._lose_sent()
         self._retries.clear()
         self._join_ids.clear()
         self._latest = None
@@ -281,6 +412,7 @@ class ClientSession:
         self.prompt = None
         self._out.clear()
         self._retries.clear()
+        self._lose_sent()
         if code == SEAT_TAKEN and self.fatal is None:
             self._give_up(reason or "another client took this seat", None)
         if was_joined:
@@ -318,17 +450,23 @@ class ClientSession:
         self._retries = [item for item in self._retries if item[0] > now]
         for _, msg_id in due:
             sent = self._sent.pop(msg_id, None)
-            if sent is not None and self._still_wanted(msg_id, sent):
+            if sent is None:
+                continue
+            if self._still_wanted(msg_id, sent):
                 self._send_action(sent)
+            elif sent.pending:  # the game moved on meanwhile: it is not sent again
+                sent.fate = Fate.REFUSED
 
     # Acting ------------------------------------------------------------------------------
 
-    def send_action(self, action: dict[str, Any]) -> bool:
-        """Send ``action`` for the newest prompt; False if not joined (nothing is sent)."""
+    def send_action(self, action: dict[str, Any]) -> ActionHandle | None:
+        """Send ``action`` for the newest prompt: its handle, which tells what becomes of
+        it; None if not joined (nothing is sent)."""
         if not self.joined:
-            return False
-        self._send_action(_Sent(action))
-        return True
+            return None
+        handle = ActionHandle(action, (self.prompt or {}).get("version", self.version))
+        self._send_action(handle)
+        return handle
 
     def send_chat(self, text: str) -> bool:
         """Say ``text`` at the table; False if not joined (nothing is sent). Talk is not
@@ -348,9 +486,10 @@ class ClientSession:
 
     # Receiving ---------------------------------------------------------------------------
 
-    def receive(self, frame: str | bytes) -> list[dict[str, Any]]:
-        """Fold in one frame; the messages the program should see (none for those the
-        session dealt with itself, such as an error answered by sending again)."""
+    def receive(self, frame: str | bytes) -> list[Notice]:
+        """Fold in one frame; what the program should know of it (nothing for what the
+        session dealt with itself, such as an error answered by sending again, or an
+        event or a line of talk passed on before)."""
         try:
             message = json.loads(frame)
         except ValueError:
@@ -359,31 +498,71 @@ class ClientSession:
             return []
         kind = message.get("type")
         if kind == "welcome":
-            self.joined = True
-            self.seat = message.get("seat")
-            if message.get("token"):
-                self.token = str(message["token"])
-            self._delay, self._failing_since = min(FIRST_DELAY, self.max_delay), None
-        elif kind == "update":
-            self.version = int(message.get("version", self.version))
-            self.prompt = message.get("prompt")
-        elif kind == "accepted":
+            return [self._welcome(message)]
+        if kind == "update":
+            return [self._update(message)]
+        if kind == "accepted":
             re = message.get("re")
-            if isinstance(re, int):
-                self._sent.pop(re, None)
-        elif kind == "error" and not self._on_error(message):
-            return []
-        return [message]
+            handle = self._sent.pop(re, None) if isinstance(re, int) else None
+            if handle is not None:
+                handle.fate = Fate.ACCEPTED
+            return [Accepted(message, handle)]
+        if kind == "error":
+            notice = self._on_error(message)
+            return [] if notice is None else [notice]
+        if kind == "table":
+            return [TableChanged(message)]
+        if kind == "chat":
+            seq = message.get("seq")
+            if isinstance(seq, int):
+                if seq <= self.heard:
+                    return []  # said before (a resync shows the recent talk again)
+                self.heard = seq
+            return [Heard(message)]
+        return [Reply(message)]
 
-    def is_join_reply(self, message: dict[str, Any]) -> bool:
+    def _welcome(self, message: dict[str, Any]) -> Joined:
+        self.joined = True
+        seat, table = message.get("seat"), str(message.get("table", self.join.table))
+        fresh = (table, seat) != (self._table, self.seat)
+        if fresh:  # another game or seat: all its events are new
+            self.seen_version, self.heard = -1, 0
+        self.seat, self._table = seat, table
+        if message.get("token"):
+            self.token = str(message["token"])
+        self._resync = True
+        self._delay, self._failing_since = min(FIRST_DELAY, self.max_delay), None
+        return Joined(message, seat, table, self.token, fresh)
+
+    def _update(self, message: dict[str, Any]) -> Updated:
+        self.version = int(message.get("version", self.version))
+        self.prompt = message.get("prompt")
+        events = message.get("events") or []
+        resync, restart = self._resync, False
+        if resync:
+            self._resync = False
+            if self.seen_version < 0 or not all("version" in e for e in events):
+                restart, self.seen_version = True, -1  # nothing to tell old from new by
+        new, newest = [], self.seen_version
+        for event in events:
+            version = event.get("version")
+            if isinstance(version, int):
+                if version <= self.seen_version:
+                    continue  # passed on already (a resync repeats the recent events)
+                newest = max(newest, version)
+            new.append(event)
+        self.seen_version = newest
+        return Updated(message, new, resync, restart)
+
+    def _is_join_reply(self, message: dict[str, Any]) -> bool:
         """Whether ``message`` answers a ``hello``/``resume`` of this connection."""
         re = message.get("re")
         return isinstance(re, int) and re in self._join_ids
 
-    def _on_error(self, message: dict[str, Any]) -> bool:
-        """Deal with an error; True if the program should see it too."""
+    def _on_error(self, message: dict[str, Any]) -> Notice | None:
+        """Deal with an error; what the program should know of it (None: nothing)."""
         code, re = error_code(message), message.get("re")
-        if self.is_join_reply(message) and re == self._join_id:
+        if self._is_join_reply(message) and re == self._join_id:
             handling = JOIN_ERRORS.get(code, Handling.FATAL) if code else Handling.FATAL
             if handling is Handling.REJOIN:
                 self.token = None
@@ -392,15 +571,15 @@ class ClientSession:
                 self.close_requested = True  # reconnect (and so join again) after a pause
             else:
                 self._give_up(f"{message.get('code')}: {message.get('message')}", code)
-            return True
+            return JoinRefused(message, code, handling)
         if re is None and code is ErrorCode.RATE_LIMITED:
             if not self.joined:  # the join itself was refused unread: join again later
                 self.close_requested = True
-                return True
+                return JoinRefused(message, code, Handling.RETRY)
             re = self._latest  # refused before it was read: it was our newest frame
         sent = self._sent.pop(re, None) if isinstance(re, int) else None
         if sent is None or code is None or not isinstance(re, int):
-            return True
+            return Refused(message, code, None)
         handling = ACTION_ERRORS[code]
         if (
             handling is Handling.RESEND_IF_LEGAL
@@ -409,23 +588,32 @@ class ClientSession:
         ):
             sent.stale_resends += 1
             self._send_action(sent)
-            return False
+            return None
         if handling is Handling.RETRY and re == self._latest:
+            sent.refusal = message  # why, if it can never go again
             self._sent[re] = sent
             self._retries.append((self.clock() + sent.retry_pause, re))
             sent.retry_pause = min(sent.retry_pause * 2, RETRY_PAUSE_MAX)
-            return False
-        return True
+            return None
+        sent.fate, sent.refusal = Fate.REFUSED, message
+        return Refused(message, code, sent)
 
     # Inside ------------------------------------------------------------------------------
 
-    def _still_wanted(self, msg_id: int, sent: _Sent) -> bool:
+    def _lose_sent(self) -> None:
+        """The connection is gone: the actions it carried are answered by nobody."""
+        for handle in self._sent.values():
+            if handle.pending:
+                handle.fate = Fate.LOST
+        self._sent.clear()
+
+    def _still_wanted(self, msg_id: int, sent: ActionHandle) -> bool:
         """Whether an action may go again: the newest we sent, and legal in the prompt."""
         if msg_id != self._latest or not self.joined or self.prompt is None:
             return False
         return still_legal(sent.action, self.prompt)
 
-    def _send_action(self, sent: _Sent) -> None:
+    def _send_action(self, sent: ActionHandle) -> None:
         msg_id = next(self._ids)
         version = (self.prompt or {}).get("version", self.version)
         self._queue(action_message(version, sent.action, msg_id))
@@ -433,8 +621,10 @@ class ClientSession:
         if self.on_send is not None:
             self.on_send(msg_id, version, sent.action)
         self._latest = msg_id
-        while len(self._sent) > 64:
-            del self._sent[next(iter(self._sent))]
+        while len(self._sent) > 64:  # long unanswered: an answer now would be no news
+            forgotten = self._sent.pop(next(iter(self._sent)))
+            if forgotten.pending and forgotten is not sent:
+                forgotten.fate = Fate.LOST
 
     def _send_join(self) -> None:
         self._join_id = next(self._ids)

@@ -13,6 +13,7 @@ import pytest
 from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import Bot, GreedyBot, make_bot
+from tyros_client.session import Updated
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.engine import K_PROPOSE
 
@@ -273,7 +274,7 @@ async def test_a_proposing_bot_completes_once_the_grace_is_over_if_a_seat_stays_
         "prompt": prompt,
     }
     session.prompt = prompt
-    player.handle(message)
+    player.handle(Updated(message, [], resync=False, restart=False))
     await asyncio.sleep(0.2)
     assert session.sent == []  # still waiting for seat 2
     async with asyncio.timeout(5):

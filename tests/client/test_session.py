@@ -10,9 +10,15 @@ from tyros_client.session import (
     ACTION_ERRORS,
     JOIN_ERRORS,
     SEAT_TAKEN,
+    Accepted,
     ClientSession,
+    Fate,
     Handling,
     Join,
+    Joined,
+    JoinRefused,
+    Refused,
+    Updated,
     action_message,
     hello_message,
 )
@@ -115,11 +121,13 @@ def test_an_unknown_token_joins_afresh_and_a_full_table_is_fatal() -> None:
     session.connection_made()
     (resume,) = sent(session)
     assert resume["type"] == "resume"
-    shown = session.receive(error(resume["id"], "bad_token"))
-    assert session.is_join_reply(shown[0]) and session.token is None
+    [shown] = session.receive(error(resume["id"], "bad_token"))
+    assert isinstance(shown, JoinRefused) and shown.handling is Handling.REJOIN
+    assert session.token is None
     (hello,) = sent(session)
     assert hello["type"] == "hello" and session.fatal is None
-    session.receive(error(hello["id"], "table_full"))
+    [refused] = session.receive(error(hello["id"], "table_full"))
+    assert isinstance(refused, JoinRefused) and refused.handling is Handling.FATAL
     assert session.fatal is not None and "table_full" in session.fatal
     assert session.fatal_code is ErrorCode.TABLE_FULL
     assert session.close_requested and session.reconnect_delay() is None
@@ -138,17 +146,21 @@ def test_a_join_refused_for_now_is_tried_again_later() -> None:
 def test_a_stale_action_goes_again_for_the_newest_prompt_if_still_legal() -> None:
     session = joined()
     session.receive(update(4, [ANSWER, {"kind": "answer", "accept": True}]))
-    assert session.send_action(ANSWER)
+    handle = session.send_action(ANSWER)
+    assert handle is not None and handle.fate is Fate.PENDING
     (first,) = sent(session)
     assert (first["version"], first["action"]) == (4, ANSWER)
     session.receive(update(5, [ANSWER]))  # another seat answered first
     assert session.receive(error(first["id"], "stale_version")) == []
     (again,) = sent(session)
     assert (again["version"], again["action"]) == (5, ANSWER)
+    assert handle.pending  # the same action, on its way again
     # No longer legal: the refusal is passed on, nothing goes again.
     session.receive(update(6, [PASS]))
-    shown = session.receive(error(again["id"], "stale_version"))
-    assert [m["code"] for m in shown] == ["stale_version"] and sent(session) == []
+    [shown] = session.receive(error(again["id"], "stale_version"))
+    assert isinstance(shown, Refused) and shown.handle is handle
+    assert shown.code is ErrorCode.STALE_VERSION and sent(session) == []
+    assert handle.fate is Fate.REFUSED and handle.refusal == shown.message
 
 
 def test_an_action_overtaken_by_a_newer_one_is_not_sent_again() -> None:
@@ -161,7 +173,9 @@ def test_an_action_overtaken_by_a_newer_one_is_not_sent_again() -> None:
     (new,) = sent(session)
     assert session.receive(error(old["id"], "stale_version"))
     assert sent(session) == []
-    session.receive(json.dumps({"type": "accepted", "re": new["id"], "version": 6}))
+    [accepted] = session.receive(json.dumps({"type": "accepted", "re": new["id"], "version": 6}))
+    assert isinstance(accepted, Accepted) and accepted.handle is not None
+    assert accepted.handle.fate is Fate.ACCEPTED
     assert session.receive(error(new["id"], "stale_version"))  # long answered: shown
     assert sent(session) == []
 
@@ -210,8 +224,9 @@ def test_nothing_is_sent_before_the_welcome_or_by_a_spectator_token() -> None:
 def test_frames_meant_for_a_lost_connection_never_precede_the_next_join() -> None:
     session = joined()
     session.receive(update(3, [PASS]))
-    session.send_action(PASS)  # queued, and the connection breaks before it goes out
+    handle = session.send_action(PASS)  # queued, and the connection breaks before it goes
     session.connection_lost(None)
+    assert handle is not None and handle.fate is Fate.LOST  # nobody will answer it
     session.connection_made()
     assert [m["type"] for m in sent(session)] == ["resume"]
 
@@ -233,3 +248,33 @@ def test_a_failing_program_gives_up_and_stops_reconnecting() -> None:
     session.give_up("the bot failed")
     assert session.fatal == "the bot failed" and session.close_requested
     assert session.reconnect_delay() is None
+
+
+def test_events_and_talk_are_passed_on_once_across_a_resync() -> None:
+    """The session is the one place that knows what was seen: a resync's repeated events
+    and talk are not passed on again; another seat's welcome starts afresh."""
+    session = joined()
+    start = {"type": "round_start", "version": 0, "round": 1, "starting_seat": 1}
+    passed = {"type": "action", "version": 1, "seat": 1, "action": {"kind": "pass"}}
+
+    def update_with(*events: dict[str, Any]) -> str:
+        return json.dumps({"type": "update", "version": 1, "events": list(events), "view": {}})
+
+    [first] = session.receive(update_with(start))
+    assert isinstance(first, Updated) and first.resync and first.restart
+    assert first.events == [start]
+    [second] = session.receive(update_with(start, passed))
+    assert isinstance(second, Updated) and not second.resync and second.events == [passed]
+    line = {"type": "chat", "seq": 3, "version": 1, "seat": 1, "name": "Bob", "text": "hi"}
+    assert [type(n).__name__ for n in session.receive(json.dumps(line))] == ["Heard"]
+    session.connection_lost(1001)
+    session.connection_made()
+    [joined_again] = session.receive(welcome(sent(session)[0]["id"]))
+    assert isinstance(joined_again, Joined) and not joined_again.fresh
+    [again] = session.receive(update_with(start, passed))
+    assert again.resync and not again.restart and again.events == []  # type: ignore[union-attr]
+    assert session.receive(json.dumps(line)) == []  # heard before
+    [other_seat] = session.receive(welcome(99, seat=1))
+    assert isinstance(other_seat, Joined) and other_seat.fresh
+    [afresh] = session.receive(update_with(start, passed))
+    assert afresh.restart and afresh.events == [start, passed]  # type: ignore[union-attr]

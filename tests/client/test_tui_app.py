@@ -23,10 +23,13 @@ from prompt_toolkit.output import DummyOutput
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.tui.app import TyrosApp, build, run_client
 from tyros_client.tui.net import JoinOptions, NetClient, TokenStore
+from tyros_client.tui.state import ClientState
 from tyros_protocol import PROTOCOL_VERSION
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.session import Limits
 from websockets.asyncio.client import connect
+
+from tests.client.feeding import FedState
 
 TIMEOUT = 20.0
 
@@ -499,7 +502,8 @@ async def test_a_restarted_client_and_server_keep_the_seat(tmp_path: Path) -> No
         # A restarted client resumes its seat (a resumed welcome carries no token).
         async with client(url, "r1", tokens=tokens, options=JoinOptions(players=3)) as (ui, _):
             await until(lambda: ui.state.seat == 0 and ui.state.connected, "the seat back")
-            assert ui.state.token == stored[f"{url} r1 Ann"]["token"]
+            # (A new hello would be refused: the name is taken. The token is kept.)
+            assert tokens.load(f"{url} r1 Ann") == stored[f"{url} r1 Ann"]["token"]
             seat_names = [s.get("name") for s in (ui.state.table_info or {})["seats"]]
             assert seat_names == ["Ann", None, None]
             # The server restarts: the client reconnects and resumes on its own.
@@ -605,7 +609,6 @@ async def test_table_talk_by_f5_and_say_and_what_a_spectator_says_stays_among_sp
 
 async def test_net_client_alone_reports_a_dead_server(tmp_path: Path) -> None:
     """No server at all: the client keeps trying and says so (it never raises)."""
-    from tyros_client.tui.state import ClientState
 
     state = ClientState("ws://127.0.0.1:9", "x", "Ann")
     net = NetClient(state, "ws://127.0.0.1:9", max_delay=0.05)
@@ -613,7 +616,7 @@ async def test_net_client_alone_reports_a_dead_server(tmp_path: Path) -> None:
     try:
         await until(lambda: state.connection.startswith("offline"), "an offline state")
         assert not state.connected
-        assert await net.send_action({"kind": "pass"}) is False
+        assert net.send_action({"kind": "pass"}) is None
         assert state.error is not None and "not connected" in state.error.text
     finally:
         net.stop()
@@ -678,15 +681,14 @@ def mid_game(players: int = 4, steps: int = 260) -> tuple[dict[str, Any], list[d
     ],
 )
 async def test_the_screen_at_every_size(rows: int, columns: int, expected: tuple[str, ...]) -> None:
-    from tyros_client.tui.state import ClientState
 
     table, updates = mid_game()
     with (
         create_pipe_input() as keys,
         create_app_session(input=keys, output=Terminal(rows, columns)),
     ):
-        state = ClientState("ws://nowhere:1", "t", "Ann")
-        state.handle(
+        state = FedState("ws://nowhere:1", "t", "Ann")
+        state.feed(
             {
                 "type": "welcome",
                 "re": 1,
@@ -697,9 +699,9 @@ async def test_the_screen_at_every_size(rows: int, columns: int, expected: tuple
                 "token": "x",
             }
         )
-        state.handle(table)
+        state.feed(table)
         for update in updates:
-            state.handle(update)
+            state.feed(update)
         state.connected = True
         ui = TyrosApp(state, colour=True)
         task = asyncio.create_task(ui.application.run_async())

@@ -9,16 +9,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
+from tyros_client.session import ActionHandle
 from tyros_client.tui import app as app_module
 from tyros_client.tui.app import TyrosApp
-from tyros_client.tui.state import ClientState
 
+from tests.client.feeding import FedState
 from tests.client.test_tui_app import TIMEOUT, Terminal, mid_game, on_screen, screen, until
 
 F4 = "\x1bOS"
@@ -34,8 +36,8 @@ class Table:
     def __init__(self) -> None:
         table, updates = mid_game()
         self.update = updates[-1]
-        self.state = ClientState("ws://nowhere:1", "t", "Ann")
-        self.state.handle(
+        self.state = FedState("ws://nowhere:1", "t", "Ann")
+        self.state.feed(
             {
                 "type": "welcome",
                 "re": 1,
@@ -46,21 +48,30 @@ class Table:
                 "token": "x",
             }
         )
-        self.state.handle(table)
+        self.state.feed(table)
         self.state.connected = True
         self.sent: list[dict[str, Any]] = []
+        self.unanswered: list[int] = []
+        """The message ids of the actions sent that the server has not answered."""
 
-        async def sender(action: dict[str, Any]) -> bool:
+        def sender(action: dict[str, Any]) -> ActionHandle | None:
             self.sent.append(action)
-            return True
+            session = self.state.session
+            handle = session.send_action(action)
+            self.unanswered += [json.loads(frame)["id"] for frame in session.frames_to_send()]
+            return handle
 
         self.ui = TyrosApp(self.state, sender, colour=True)
         self.version = int(self.update["version"])
         self.push(None)
 
     def push(self, legal: list[dict[str, Any]] | None, **view: Any) -> None:
-        """A new update: ``legal`` for seat 0 (None: nothing asked), the view changed."""
+        """A new update: ``legal`` for seat 0 (None: nothing asked), the view changed; the
+        server accepts the actions sent before it, as it would (first)."""
         self.version += 1
+        for msg_id in self.unanswered:
+            self.state.feed({"type": "accepted", "re": msg_id, "version": self.version})
+        self.unanswered = []
         message = copy.deepcopy(self.update)
         message["version"] = self.version
         message["events"] = []
@@ -70,7 +81,7 @@ class Table:
         )
         if "clocks" in view:  # (not the view's: the update's own)
             message["clocks"] = message["view"].pop("clocks")
-        self.state.handle(message)
+        self.state.feed(message)
         self.ui.on_state_change()
 
     def offer(self, legal: list[dict[str, Any]]) -> None:

@@ -9,7 +9,6 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import fragment_list_to_text
 from tyros_client.tui.net import TokenStore, data_dir
-from tyros_client.tui.state import ClientState
 from tyros_client.tui.text import cards_text, describe_action, describe_event, score_sheet
 from tyros_server.engine import (
     Options,
@@ -21,6 +20,8 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
+
+from tests.client.feeding import FedState
 
 NAMES = ["Ann", "Bob", "Cyd"]
 
@@ -75,8 +76,8 @@ class Clock:
 def test_welcome_table_update_and_prompt() -> None:
     game = new_game(Options(players=3, seed=2))
     clock = Clock()
-    state = ClientState("ws://x:1", "t", "Ann", clock=clock)
-    state.handle(
+    state = FedState("ws://x:1", "t", "Ann", clock=clock)
+    state.feed(
         {
             "type": "welcome",
             "re": 1,
@@ -87,13 +88,13 @@ def test_welcome_table_update_and_prompt() -> None:
             "token": "tok",
         }
     )
-    state.handle(table(NAMES))
+    state.feed(table(NAMES))
     assert state.names == NAMES
     assert state.seat_status(1)["name"] == "Bob"
     events = [e for e in (event_view(e, 0) for e in game.log or []) if e is not None]
     seat = seats_to_act(game)[0]
     prompt = {"version": game.version, "deadline": 30.0, "legal": [{"kind": "pass"}]}
-    state.handle(
+    state.feed(
         {
             "type": "update",
             "version": game.version,
@@ -118,8 +119,8 @@ def test_welcome_table_update_and_prompt() -> None:
 
 
 def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
-    state = ClientState("ws://x:1", "t", "Ann")
-    state.handle(table(NAMES))
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed(table(NAMES))
     round_start = {"type": "round_start", "round": 1, "starting_seat": 1}
     update = {
         "type": "update",
@@ -127,15 +128,15 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
         "events": [round_start],
         "view": {"players": 3, "viewer": 0},
     }
-    state.handle(update)
-    state.handle({**update, "events": [{"type": "round_end", "round": 1}]})
+    state.feed(update)
+    state.feed({**update, "events": [{"type": "round_end", "round": 1}]})
     state.note("connection lost; reconnecting")
     assert [line.text for line in state.log] == [
         "=== round 1, B Bob starts ===",
         "round 1 ends",
         "connection lost; reconnecting",
     ]
-    state.handle(
+    state.feed(
         {
             "type": "welcome",
             "re": 1,
@@ -146,7 +147,7 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
             "token": None,
         }
     )
-    state.handle(update)
+    state.feed(update)
     assert [line.text for line in state.log] == [
         "connection lost; reconnecting",
         "joined table t as player A",
@@ -157,19 +158,19 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
 def test_a_resync_with_versioned_events_keeps_the_log_and_adds_only_what_was_missed() -> None:
     """Events carry the version they belong to: after a reconnect the replayed ones already
     in the log are skipped (the log keeps everything from before), the missed ones added."""
-    state = ClientState("ws://x:1", "t", "Ann")
-    state.handle(table(NAMES))
-    state.handle(welcome())
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed(table(NAMES))
+    state.feed(welcome())
     start = {"type": "round_start", "version": 0, "round": 1, "starting_seat": 1}
     passed = {"type": "action", "version": 1, "seat": 1, "action": {"kind": "pass"}}
     ended = {"type": "round_end", "version": 2, "round": 1}
     view = {"players": 3, "viewer": 0}
-    state.handle({"type": "update", "version": 0, "events": [start], "view": view})
-    state.handle({"type": "update", "version": 1, "events": [passed], "view": view})
+    state.feed({"type": "update", "version": 0, "events": [start], "view": view})
+    state.feed({"type": "update", "version": 1, "events": [passed], "view": view})
     before = [line.text for line in state.log]
     state.note("connection lost; reconnecting")
-    state.handle(welcome())
-    state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
+    state.feed(welcome())
+    state.feed({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
     texts = [line.text for line in state.log]
     assert texts[: len(before)] == before  # nothing from before the reconnect is lost
     assert texts[len(before) :] == [
@@ -178,21 +179,21 @@ def test_a_resync_with_versioned_events_keeps_the_log_and_adds_only_what_was_mis
         "round 1 ends",  # the one event missed meanwhile, once
     ]
     # The same resync again adds nothing; another seat's welcome starts afresh.
-    state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
+    state.feed({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
     assert [line.text for line in state.log] == texts
-    state.handle(welcome(seat=1))
-    state.handle({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
+    state.feed(welcome(seat=1))
+    state.feed({"type": "update", "version": 2, "events": [start, passed, ended], "view": view})
     assert sum(line.text == "round 1 ends" for line in state.log) == 1
-    assert state.log[-1].text == "round 1 ends" and state.seen_version == 2
+    assert state.log[-1].text == "round 1 ends" and state.session.seen_version == 2
 
 
 def test_errors_and_acceptances() -> None:
-    state = ClientState("ws://x:1", "t", "Ann")
-    state.handle({"type": "error", "re": 4, "code": "stale_version", "message": "old"})
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed({"type": "error", "re": 4, "code": "stale_version", "message": "old"})
     moved_on = "the game moved on before your action arrived: look again"
     assert state.error is not None and state.error.text == moved_on
     assert state.log[-1].text == f"server: {moved_on}"
-    state.handle({"type": "accepted", "re": 5, "version": 9})
+    state.feed({"type": "accepted", "re": 5, "version": 9})
     assert (state.accepted, state.accepted_version) == (1, 9)
 
 
@@ -292,14 +293,13 @@ def test_data_dir_follows_xdg(monkeypatch: Any, tmp_path: Path) -> None:
 
 
 def test_every_error_code_has_words_and_no_code_reaches_the_screen() -> None:
-    from tyros_client.tui.state import ClientState
     from tyros_client.tui.text import ERROR_WORDS
     from tyros_protocol.errors import ErrorCode
 
     assert set(ERROR_WORDS) == {code.value for code in ErrorCode}
     for code in ErrorCode:
-        state = ClientState("ws://x:1", "t", "Ann")
-        state.handle(
+        state = FedState("ws://x:1", "t", "Ann")
+        state.feed(
             {
                 "type": "error",
                 "re": 1,
@@ -314,25 +314,21 @@ def test_every_error_code_has_words_and_no_code_reaches_the_screen() -> None:
 def test_a_refused_action_shows_the_engines_reason() -> None:
     """The engine's reasons are written for players: the screen shows them (the protocol's
     own words, with an underscore, never reach it)."""
-    from tyros_client.tui.state import ClientState
 
-    state = ClientState("ws://x:1", "t", "Ann")
+    state = FedState("ws://x:1", "t", "Ann")
     reason = "those are the offer's own terms: accept it"
-    state.handle({"type": "error", "re": 1, "code": "illegal_action", "message": reason})
+    state.feed({"type": "error", "re": 1, "code": "illegal_action", "message": reason})
     assert state.error is not None
     assert state.error.text == "the server refused that: " + reason
-    assert state.log[-1].text == state.error.text and state.refused_at == state.error.at
-    state.handle(
-        {"type": "error", "re": 2, "code": "illegal_action", "message": "no bank_draw now"}
-    )
+    assert state.log[-1].text == state.error.text
+    state.feed({"type": "error", "re": 2, "code": "illegal_action", "message": "no bank_draw now"})
     assert state.error.text == "the server refused that action: it is not allowed now"
 
 
 def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
-    from tyros_client.tui.state import ClientState
 
-    state = ClientState("ws://x:1", "t", "Ann")
-    state.handle(
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed(
         {
             "type": "welcome",
             "re": 1,
@@ -345,7 +341,7 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
     )
 
     def update(version: int, current: int, events: list[dict[str, object]], mine: bool) -> None:
-        state.handle(
+        state.feed(
             {
                 "type": "update",
                 "version": version,
@@ -382,8 +378,8 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
 
 
 def test_table_talk_is_logged_once_with_who_said_it() -> None:
-    state = ClientState("ws://x:1", "t", "Ann")
-    state.handle(table(NAMES))
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed(table(NAMES))
     line = {
         "type": "chat",
         "seq": 1,
@@ -396,7 +392,7 @@ def test_table_talk_is_logged_once_with_who_said_it() -> None:
     aside = {**line, "seq": 2, "seat": None, "name": "Zed", "audience": "spectators"}
     aside["text"] = "Bob should not"
     for message in (line, aside, line, aside):  # a resync repeats the recent talk
-        state.handle(message)
+        state.feed(message)
     talk = [entry for entry in state.log if entry.style == "class:log.chat"]
     assert [entry.text for entry in talk] == [
         "B Bob says: two green for your violet?",
@@ -407,13 +403,13 @@ def test_table_talk_is_logged_once_with_who_said_it() -> None:
 def test_talk_heard_late_goes_where_it_was_said() -> None:
     """After a reconnection the server resends the recent talk after the events: each line
     of it goes back between the events it was said between."""
-    state = ClientState("ws://x:1", "t", "Ann")
-    state.handle(table(NAMES))
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed(table(NAMES))
     events = [
         {"type": "action", "seat": seat % 3, "version": seat, "action": {"kind": "pass"}}
         for seat in range(1, 5)
     ]
-    state.handle(
+    state.feed(
         {
             "type": "update",
             "version": 4,
@@ -423,8 +419,8 @@ def test_talk_heard_late_goes_where_it_was_said() -> None:
         }
     )
     said = {"type": "chat", "seat": 1, "name": "Bob", "audience": "table"}
-    state.handle({**said, "seq": 1, "version": 2, "text": "early"})
-    state.handle({**said, "seq": 2, "version": 4, "text": "now"})
+    state.feed({**said, "seq": 1, "version": 2, "text": "early"})
+    state.feed({**said, "seq": 2, "version": 4, "text": "now"})
     lines = [line.text for line in state.log if line.version >= 0]
     assert lines == [  # versions 1 to 4: B, C, A and B passed
         "B Bob: pass",
@@ -438,40 +434,40 @@ def test_talk_heard_late_goes_where_it_was_said() -> None:
 
 def test_an_absent_seat_is_logged_with_when_a_bot_steps_in() -> None:
     clock = Clock()
-    state = ClientState("ws://x:1", "t", "Ann", clock=clock)
-    state.handle(welcome())
-    state.handle(table(NAMES))
+    state = FedState("ws://x:1", "t", "Ann", clock=clock)
+    state.feed(welcome())
+    state.feed(table(NAMES))
     away = table(NAMES)
     away["table"]["seats"][1].update(connected=False, takeover_in=90.0)
-    state.handle(away)
+    state.feed(away)
     assert state.log[-1].text == "B Bob is away: a bot plays for them in 90 s unless they are back"
     clock.now += 30
     assert state.bot_in(1) == 60.0 and state.bot_in(2) is None
     played = table(NAMES)
     played["table"]["seats"][1].update(connected=False, bot=True)
-    state.handle(played)
+    state.feed(played)
     assert state.log[-1].text == "a bot plays for B Bob until they are back"
     assert state.bot_in(1) is None
-    state.handle(table(NAMES))
+    state.feed(table(NAMES))
     assert state.log[-1].text == "B Bob is back"
 
 
 def test_the_seats_clocks_count_down_from_the_update() -> None:
     clock = Clock()
-    state = ClientState("ws://x:1", "t", "Ann", clock=clock)
+    state = FedState("ws://x:1", "t", "Ann", clock=clock)
     clocks = [
         {"seat": 0, "reserve": 287.5, "left": 41.0},
         {"seat": 1, "reserve": 300.0, "left": None},
     ]
     update = {"type": "update", "version": 3, "events": [], "view": {"players": 3, "viewer": 0}}
-    state.handle({**update, "clocks": clocks})
+    state.feed({**update, "clocks": clocks})
     assert state.time_of(0) == "0:41" and state.time_of(1) == "+5m"
     assert state.time_of(2) is None
     clock.now += 30
     assert state.time_of(0) == "0:11"
     clock.now += 60
     assert state.time_of(0) == "0:00"
-    state.handle(update)  # a table without a clock
+    state.feed(update)  # a table without a clock
     assert state.time_of(0) is None
 
 
@@ -481,18 +477,18 @@ def test_the_waiting_room_says_the_tables_clock() -> None:
 
     from tyros_client.tui import render
 
-    state = ClientState("ws://x:1", "t", "Ann")
-    state.handle(welcome())
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed(welcome())
     info = table(["Ann", None, None])
     info["table"].update(started=False, clock={"decision": 10, "reserve": 30})
-    state.handle(info)
+    state.feed(info)
     text = fragment_list_to_text(render.table_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
     assert "waiting for players, clock 10+30" in text
     bar = fragment_list_to_text(render.hand_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
     assert bar.endswith("table t: 1 of 3 seats taken, waiting for 2 more players")
     assert len(bar) <= 78
     del info["table"]["clock"]
-    state.handle(info)
+    state.feed(info)
     plain = fragment_list_to_text(render.table_text(SimpleNamespace(state=state)))  # type: ignore[arg-type]
     assert "waiting for players\n" in plain and "clock" not in plain
 

@@ -25,7 +25,16 @@ import pytest
 from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.connection import Connection
-from tyros_client.session import ClientSession, Join, hello_message, resume_message
+from tyros_client.session import (
+    ClientSession,
+    Join,
+    JoinRefused,
+    Notice,
+    Refused,
+    Updated,
+    hello_message,
+    resume_message,
+)
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.deputies import TakeoverPolicy
 from websockets.asyncio.client import ClientConnection, connect
@@ -196,16 +205,15 @@ async def light_bot(
     session = ClientSession(Join(table=table, name=name, players=players, setup=setup, seed=seed))
     score: dict[str, Any] = {}
 
-    def handle(message: dict[str, Any]) -> None:
-        kind = message["type"]
-        if kind == "error":  # a rate limit is handled by the session: sent again
-            assert message["code"] in ("stale_version", "too_late"), message
-        elif kind == "update":
-            if message["view"]["phase"] == "over":
-                score.update(message["view"]["score"])
+    def handle(notice: Notice) -> None:
+        if isinstance(notice, Refused | JoinRefused):  # a rate limit: the session sends again
+            assert notice.message["code"] in ("stale_version", "too_late"), notice.message
+        elif isinstance(notice, Updated):
+            if notice.view["phase"] == "over":
+                score.update(notice.view["score"])
                 connection.stop()
-            elif message["prompt"] is not None:
-                session.send_action(rng.choice(message["prompt"]["legal"]))
+            elif notice.prompt is not None:
+                session.send_action(rng.choice(notice.prompt["legal"]))
 
     def status(status: str, detail: str) -> None:
         if status == "lost":

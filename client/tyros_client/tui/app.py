@@ -55,6 +55,7 @@ from ..botclient import parse_address
 from ..hints import hint, hint_line
 from ..replay import Replay, fetch_record
 from ..review import DEFAULT_ITERATIONS, check_review, read_record, review_record
+from ..session import ActionHandle, Fate
 from ..tls import ServerTrust, add_trust_options, trust_from_options
 from . import commands, keys, render
 from .board import Marks
@@ -71,11 +72,11 @@ from .dialog import DIALOG_WIDTH, ChoiceDialog
 from .net import JoinOptions, NetClient, TokenStore
 from .replaying import USAGE as REPLAY_USAGE
 from .replaying import Handoff, ReplayDriver, parse_viewer
-from .state import ClientState, Notice
+from .state import ClientState, Note
 from .style import make_style, no_color
 from .text import describe_action
 
-Sender = Callable[[dict[str, Any]], Awaitable[bool]]
+Sender = Callable[[dict[str, Any]], ActionHandle | None]
 Talker = Callable[[str], Awaitable[bool]]
 
 PANEL_ROWS = 7
@@ -84,8 +85,6 @@ AUTO_DECLINE_SECONDS = (0.8, 2.5)
 """An offer this seat cannot accept is declined after a random pause in this range: as
 quick as a "no" at a real table, and no quicker, so its timing says nothing more."""
 DIALOG_OPEN = "choose in the dialog above: Up/Down, Enter; Esc closes it"
-ON_ITS_WAY_SECONDS = 5.0
-"""How long a sent action counts as on its way when the server has not answered it."""
 
 
 # Style ----------------------------------------------------------------------------
@@ -116,7 +115,7 @@ class TyrosApp:
         self.log_lines_seen = 0
         """Log entries when the panel was last drawn: those since then, when the log is
         scrolled back, scroll it by their lines, so that the text being read holds still."""
-        self.local: Notice | None = None
+        self.local: Note | None = None
         self.cleared_at = -1.0
         self.dialog: ChoiceDialog | None = None
         self.score_open = False
@@ -138,9 +137,8 @@ class TyrosApp:
         """The hint being thought about, off the interface thread."""
         self.review_iterations = DEFAULT_ITERATIONS
         """The budget of a review made in the replay screen (deals a decision)."""
-        self._sent_version = -1
-        self._sent_at = 0.0
-        """The game version and time of the last action sent (a line or a hint waits for its
+        self._in_flight: ActionHandle | None = None
+        """The last action sent: what became of it (a line typed meanwhile waits for its
         answer: :meth:`_on_its_way`)."""
         self._sent_line: str | None = None
         """The command line of the action last sent: it comes back if the server refuses it."""
@@ -375,7 +373,7 @@ class TyrosApp:
             if done is Handoff.REVIEW:
                 return self.review_here()
             if isinstance(done, str):
-                self.local = Notice(done, self.state.clock())
+                self.local = Note(done, self.state.clock())
                 return True
         result = commands.parse(line, self.context())
         if not isinstance(result, Local | Say) and self.replay is None and self._on_its_way():
@@ -383,14 +381,14 @@ class TyrosApp:
             # for a reason that no longer holds: it waits for the server's answer, and is
             # read again then.
             self._held_line = line
-            self.local = Notice(
+            self.local = Note(
                 "your last action is on its way: this line follows once the server answers",
                 self.state.clock(),
                 error=False,
             )
             return False
         if self.replay is not None and not isinstance(result, Local):
-            self.local = Notice(
+            self.local = Note(
                 "this is a replay: nothing is played or said (" + REPLAY_USAGE + ")",
                 self.state.clock(),
             )
@@ -407,7 +405,7 @@ class TyrosApp:
         if isinstance(result, Say):
             self.say(result.text)
             return False
-        self.local = Notice(result.message, self.state.clock())
+        self.local = Note(result.message, self.state.clock())
         return True
 
     def ask_hint(self) -> bool:
@@ -426,7 +424,7 @@ class TyrosApp:
         elif self._on_its_way():
             refusal = "your move for this decision is on its way: ask at your next one"
         if refusal is not None:
-            self.local = Notice(refusal, state.clock())
+            self.local = Note(refusal, state.clock())
             return True
         assert state.seat is not None and state.view is not None
         legal = [parse_action(entry, BOARD) for entry in state.legal]
@@ -435,7 +433,7 @@ class TyrosApp:
             marked = asyncio.ensure_future(self.hinter(version))
             self._tasks.add(marked)
             marked.add_done_callback(self._tasks.discard)
-        self.local = Notice("thinking about a hint...", state.clock(), error=False)
+        self.local = Note("thinking about a hint...", state.clock(), error=False)
         self.hinting = asyncio.ensure_future(
             self._hint(dict(state.view), state.seat, legal, list(state.events), version)
         )
@@ -471,10 +469,10 @@ class TyrosApp:
         driver = self.replay
         assert driver is not None
         if driver.viewer is None:
-            self.local = Notice("see the game as a seat first (F6, or seat B)", self.state.clock())
+            self.local = Note("see the game as a seat first (F6, or seat B)", self.state.clock())
             return True
         if driver.reviewing is not None:
-            self.local = Notice("a review is running already", self.state.clock())
+            self.local = Note("a review is running already", self.state.clock())
             return True
         seat = driver.viewer
         driver.reviewing = "reviewing..."
@@ -511,7 +509,7 @@ class TyrosApp:
     def say(self, text: str) -> None:
         talker = self.talker
         if talker is None:
-            self.local = Notice("not connected", self.state.clock(), connection=True)
+            self.local = Note("not connected", self.state.clock(), connection=True)
             return
         task = asyncio.ensure_future(talker(text))
         self._tasks.add(task)
@@ -535,7 +533,7 @@ class TyrosApp:
             self.show_panel(command.command)
         elif command.command == "score":
             if not (self.state.view or {}).get("score"):
-                self.local = Notice(
+                self.local = Note(
                     "there is no score sheet before the game ends", self.state.clock()
                 )
                 return True
@@ -565,33 +563,20 @@ class TyrosApp:
         self.application.invalidate()
 
     def _on_its_way(self) -> bool:
-        """Whether an action was sent for this decision and the server has not answered
-        (no update since, and no refusal) yet: for a few seconds, while connected (an
-        action lost with the connection is never answered)."""
-        state = self.state
-        error = state.error
-        return (
-            self._sent_version == state.version
-            and (error is None or error.at < self._sent_at)
-            and state.connected
-            and state.clock() - self._sent_at < ON_ITS_WAY_SECONDS
-        )
+        """Whether the last action sent is still unanswered by the server (an action lost
+        with the connection is never answered: the session says so)."""
+        return self._in_flight is not None and self._in_flight.pending
 
     def send(self, action: dict[str, Any]) -> None:
         sender = self.sender
         self._sent_line = None  # (a line's action: run_line says which line it was)
         self.sent.append(action)
-        self._sent_version, self._sent_at = self.state.version, self.state.clock()
-        self.local = Notice(
+        self.local = Note(
             f"sent: {describe_action(action, self.state.names)}", self.state.clock(), error=False
         )
+        self._in_flight = None if sender is None else sender(action)
         if sender is None:
-            self.local = Notice("not connected", self.state.clock(), connection=True)
-            self._sent_version = -1  # nothing is on its way
-            return
-        task = asyncio.ensure_future(sender(action))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            self.local = Note("not connected", self.state.clock(), connection=True)
 
     # Dialogs -------------------------------------------------------------------
 
@@ -604,7 +589,7 @@ class TyrosApp:
         self.root.floats.insert(0, dialog.float)
         self.layout.focus(dialog.window)
         # The dialog may open far from the command line (at the top, over the map).
-        self.local = Notice(DIALOG_OPEN, self.state.clock(), error=False)
+        self.local = Note(DIALOG_OPEN, self.state.clock(), error=False)
         task = asyncio.ensure_future(self._await_dialog(dialog))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -655,8 +640,8 @@ class TyrosApp:
     def on_state_change(self) -> None:
         """Called by the network task after each message."""
         buffer = self.buffer
-        line = self._sent_line
-        if line is not None and self.state.refused_at >= self._sent_at:
+        line, sent = self._sent_line, self._in_flight
+        if line is not None and sent is not None and sent.fate is Fate.REFUSED:
             self._sent_line = None
             if not buffer.text:  # the server said no: the line comes back, as ours do
                 self._keep_refused(line)
@@ -674,9 +659,7 @@ class TyrosApp:
         if held is not None and not self._on_its_way():
             self._held_line = None
             if buffer.text:  # another line is being typed: that one is meant now
-                self.local = Notice(
-                    f"not sent: {held} (you typed another line)", self.state.clock()
-                )
+                self.local = Note(f"not sent: {held} (you typed another line)", self.state.clock())
             elif self.run_line(held):
                 self._keep_refused(held)  # refused now: back on the line, with the reason
         self._sync_dialogs()

@@ -22,7 +22,7 @@ from websockets.exceptions import InvalidURI
 
 from ..connection import Connection, lost_words
 from ..paths import data_dir, locked, write_private_json
-from ..session import ClientSession, Join, error_code
+from ..session import ActionHandle, ClientSession, Handling, Join, Joined, JoinRefused, Notice
 from ..tls import ServerTrust
 from .state import ClientState
 from .text import error_words, printable
@@ -111,8 +111,6 @@ class NetClient:
         self.tokens = tokens
         self.on_change = on_change
         self.key = f"{url} {state.table} {state.name}"
-        if tokens is not None and not state.spectate and state.token is None:
-            state.token = tokens.load(self.key)
         join = Join(
             table=state.table,
             name=state.name,
@@ -124,15 +122,14 @@ class NetClient:
             hints=self.options.hints,
             spectate=state.spectate,
         )
-        self.session = ClientSession(join, max_delay=max_delay, clock=state.clock)
+        token = None if tokens is None or state.spectate else tokens.load(self.key)
+        self.session = ClientSession(join, token=token, max_delay=max_delay, clock=state.clock)
         self.connection = Connection(
             self.session, url, self._handle, on_status=self._status, trust=trust
         )
 
     async def run(self) -> None:
         """Stay connected until :meth:`stop` or a refusal that retrying cannot fix."""
-        if not self.state.spectate:
-            self.session.token = self.state.token  # a caller may have set it since
         try:
             await self.connection.run()
         except InvalidURI as exc:
@@ -144,15 +141,17 @@ class NetClient:
     def stop(self) -> None:
         self.connection.stop()
 
-    async def send_action(self, action: dict[str, Any]) -> bool:
-        """Send an action for the newest prompt; False (and a note) if it cannot go now."""
-        if not self.session.send_action(action):
+    def send_action(self, action: dict[str, Any]) -> ActionHandle | None:
+        """Send an action for the newest prompt: its handle (see :class:`ActionHandle`);
+        None, and a note, if it cannot go now."""
+        handle = self.session.send_action(action)
+        if handle is None:
             self.state.note(
                 "not connected to the server: wait for the reconnection", connection=True
             )
-            return False
+            return None
         self.connection.flush()
-        return True
+        return handle
 
     async def send_chat(self, text: str) -> bool:
         """Say ``text`` at the table; False (and a note) if it cannot go now."""
@@ -171,31 +170,26 @@ class NetClient:
         self.connection.flush()
         return True
 
-    def _handle(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "error" and self.session.is_join_reply(message):
-            self._join_refused(message)
+    def _handle(self, notice: Notice) -> None:
+        if isinstance(notice, JoinRefused):
+            self._join_refused(notice)
         else:
-            self.state.handle(message)
-            if (
-                message.get("type") == "welcome"
-                and self.session.token
-                and self.tokens
-                and not self.state.spectate
-            ):
-                self.tokens.save(self.key, self.session.token, message.get("seat"))
+            self.state.apply(notice)
+            token = self.session.token
+            if isinstance(notice, Joined) and token and self.tokens and not self.state.spectate:
+                self.tokens.save(self.key, token, notice.seat)
         self._changed()
 
-    def _join_refused(self, message: dict[str, Any]) -> None:
-        code = error_code(message)
-        if code is ErrorCode.BAD_TOKEN:
-            self.state.token = None
+    def _join_refused(self, notice: JoinRefused) -> None:
+        code, message = notice.code, notice.message
+        if notice.handling is Handling.REJOIN:
             if self.tokens is not None:
                 self.tokens.forget(self.key)
             self.state.note(
                 "the server did not know our seat any more; joining afresh", error=False
             )
             return
-        self.state.handle(message)
+        self.state.refused(message)
         if self.session.fatal is not None:
             words = error_words(code)
             if code in SERVER_EXPLAINS and isinstance(message.get("message"), str):
@@ -208,7 +202,6 @@ class NetClient:
         if status == "connected":
             state.connected, state.connection = True, "connected"
             state.connected_at = state.clock()
-            state.resync = True
         elif status == "lost":
             if state.connected:
                 state.note(

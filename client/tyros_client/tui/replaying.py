@@ -40,6 +40,7 @@ from typing import Any
 from tyros_protocol.cards import CARD_NAMES
 
 from ..replay import Replay, Viewer
+from ..session import TableChanged, Updated
 from .commands import command_line
 from .state import ClientState
 from .text import letter
@@ -191,33 +192,28 @@ class ReplayDriver:
         state.seat = self.viewer
         state.spectate = self.viewer is None
         state.name = "spectator" if self.viewer is None else replay.names[self.viewer]
-        state.handle(
-            {
-                "type": "table",
-                "table": {
-                    "name": state.table,
-                    "players": replay.players,
-                    "started": True,
-                    "finished": finished,
-                    "seats": [
-                        {"seat": seat, "name": name, "connected": True, "bot": False}
-                        for seat, name in enumerate(replay.names)
-                    ],
-                },
-            }
-        )
+        seats = [
+            {"seat": seat, "name": name, "connected": True, "bot": False}
+            for seat, name in enumerate(replay.names)
+        ]
+        info = {
+            "name": state.table,
+            "players": replay.players,
+            "started": True,
+            "finished": finished,
+            "seats": seats,
+        }
+        state.apply(TableChanged({"type": "table", "table": info}))
         view = replay.view(at, self.viewer)
-        state.resync = True
-        state.seen_version = -1
-        state.handle(
-            {
-                "type": "update",
-                "version": view.get("version", 0),
-                "view": view,
-                "events": replay.events_seen(at, self.viewer),
-                "prompt": None,
-            }
-        )
+        update = {
+            "type": "update",
+            "version": view.get("version", 0),
+            "view": view,
+            "events": replay.events_seen(at, self.viewer),
+            "prompt": None,
+        }
+        # Each position is shown afresh: its events as the viewer saw them, all of them.
+        state.apply(Updated(update, update["events"], resync=True, restart=True))
 
     def _last_seat_reviewed(self, done: int) -> bool:
         if not done or self.review_seat is None:

@@ -1,18 +1,21 @@
 """What the client knows: a plain object the network task updates and the screen reads.
 
-:meth:`ClientState.handle` takes one server message (a JSON dict) and folds it
-in: where we sit, who sits at the table, the last view and prompt, the log of
-events, the last error. There are no rules here: the view and the prompt are
-kept as the server sent them.
+:meth:`ClientState.apply` folds in one notice of the client session (which classified the
+server's message, and passes each event and line of talk on once): where we sit, who
+sits at the table, the last view and prompt, the log of events, the last refusal. There
+are no rules here: the view and the prompt are kept as the server sent them.
 
+>>> from tyros_client.session import ClientSession, Join
+>>> session = ClientSession(Join("friday", "Ann"))
+>>> session.connection_made()
 >>> state = ClientState("ws://localhost:8765", "friday", "Ann")
->>> state.handle({"type": "welcome", "re": 1, "protocol": 1, "table": "friday", "seat": 0,
-...               "name": "Ann", "token": "secret"})
->>> state.seat, state.token
-(0, 'secret')
->>> state.handle({"type": "error", "re": 2, "code": "not_your_turn", "message": "wait"})
->>> state.error.text
-'it is not your turn'
+>>> for frame in ('{"type": "welcome", "re": 1, "protocol": 1, "table": "friday", "seat": 0, '
+...               '"name": "Ann", "token": "secret"}',
+...               '{"type": "error", "re": 2, "code": "not_your_turn", "message": "wait"}'):
+...     for notice in session.receive(frame):
+...         state.apply(notice)
+>>> state.seat, state.error.text
+(0, 'it is not your turn')
 """
 
 from __future__ import annotations
@@ -22,8 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
 from .text import (
-    ACTION_REFUSALS,
     describe_action,
     describe_event,
     error_words,
@@ -46,7 +49,7 @@ class LogLine:
 
 
 @dataclass(frozen=True, slots=True)
-class Notice:
+class Note:
     """A message for the player's eyes, stamped so that the newest one wins."""
 
     text: str
@@ -74,7 +77,6 @@ class ClientState:
         self.spectate = spectate
         self.clock = clock
         self.seat: int | None = None
-        self.token: str | None = None
         self.table_info: dict[str, Any] | None = None
         self.view: dict[str, Any] | None = None
         self.prompt: dict[str, Any] | None = None
@@ -82,19 +84,13 @@ class ClientState:
         """When the prompt arrived (its ``deadline`` counts from then)."""
         self.version = -1
         self.log: list[LogLine] = []
-        self.error: Notice | None = None
+        self.error: Note | None = None
         self.connection = "connecting"
         self.connected = False
         self.connected_at = 0.0
         """When the connection last came up (older notices about it are stale)."""
         self.fatal: str | None = None
         """Why the client gave up (the screen stays for reading)."""
-        self.resync = True
-        """The next update replays recent events (the first after a welcome)."""
-        self.seen_version = -1
-        """The game version of the newest event in the log: a replayed event is skipped."""
-        self.heard = 0
-        """The ``seq`` of the newest line of table talk in the log (a repeated one is skipped)."""
         self.table_at = 0.0
         """When the table info arrived (its ``takeover_in`` counts from then)."""
         self.clocks: list[dict[str, Any]] | None = None
@@ -102,8 +98,6 @@ class ClientState:
         self.accepted = 0
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
         self.accepted_version = -1
-        self.refused_at = -1.0
-        """When the server last refused an action of ours (its reason is in :attr:`error`)."""
         self.changes = 0
         """Bumped by every message, so that the screen can tell something changed."""
         self._my_turn = False
@@ -154,76 +148,66 @@ class ClientState:
 
     def note(self, text: str, *, error: bool = True, connection: bool = False) -> None:
         """A message from the client itself (for instance about the connection)."""
-        self.error = Notice(text, self.clock(), error, connection)
+        self.error = Note(text, self.clock(), error, connection)
         self._log(text, "class:log.error" if error else "class:log.info")
         self.changes += 1
 
     # Messages ------------------------------------------------------------------------
 
-    def handle(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
-        if kind == "welcome":
-            table = str(message.get("table", self.table))
-            if table != self.table or message.get("seat") != self.seat:
-                self.seen_version = -1  # another game or seat: its events are all new
-                self.heard = 0
-            self.seat = message.get("seat")
-            self.token = message.get("token") or self.token
-            self.table = table
-            if message.get("name"):
-                self.name = str(message["name"])
-            self.resync = True
-            seat = message.get("seat")
-            where = f"as player {letter(seat)}" if isinstance(seat, int) else "as a spectator"
-            self._log(f"joined table {self.table} {where}", "class:log.info")
-        elif kind == "table":
-            self._table(message.get("table") or {})
-        elif kind == "update":
-            self._update(message)
-        elif kind == "chat":
-            self._chat(message)
-        elif kind == "error":
-            code = message.get("code")
-            words = error_words(code, message.get("message"))
-            self.error = Notice(words, self.clock())
-            if code in ACTION_REFUSALS:
-                self.refused_at = self.error.at
-            self._log(
-                words if words.startswith("the server") else f"server: {words}", "class:log.error"
-            )
-        elif kind == "accepted":
+    def apply(self, notice: Notice) -> None:
+        """Fold in what the session made of one server message."""
+        if isinstance(notice, Joined):
+            self._joined(notice)
+        elif isinstance(notice, TableChanged):
+            self._table(notice.info)
+        elif isinstance(notice, Updated):
+            self._update(notice)
+        elif isinstance(notice, Heard):
+            self._chat(notice.message)
+        elif isinstance(notice, Refused | JoinRefused):
+            self.refused(notice.message)
+        elif isinstance(notice, Accepted):
             self.accepted += 1
-            self.accepted_version = int(message.get("version", -1))
+            self.accepted_version = int(notice.message.get("version", -1))
         self.changes += 1
 
-    def _update(self, message: dict[str, Any]) -> None:
-        view = message.get("view") or {}
-        resynced = self.resync
-        events = message.get("events") or []
-        if self.resync:
-            self.resync = False
+    def refused(self, message: dict[str, Any]) -> None:
+        """The server's refusal, in words, on the message line and in the log."""
+        words = error_words(message.get("code"), message.get("message"))
+        self.error = Note(words, self.clock())
+        self._log(
+            words if words.startswith("the server") else f"server: {words}", "class:log.error"
+        )
+        self.changes += 1
+
+    def _joined(self, joined: Joined) -> None:
+        self.seat = joined.seat
+        self.table = joined.table
+        name = joined.message.get("name")
+        if name:
+            self.name = str(name)
+        seat = joined.seat
+        where = f"as player {letter(seat)}" if isinstance(seat, int) else "as a spectator"
+        self._log(f"joined table {self.table} {where}", "class:log.info")
+
+    def _update(self, notice: Updated) -> None:
+        message = notice.message
+        view = notice.view
+        if notice.resync:
             self._since_mine = []
-            if self.seen_version < 0 or not all("version" in e for e in events):
-                # Nothing to tell old from new by: the log is rebuilt from the replay.
-                self.log = [line for line in self.log if not line.event]
-                self.seen_version = -1
-                self.events = []
+        if notice.restart:  # the log is rebuilt from the replayed events
+            self.log = [line for line in self.log if not line.event]
+            self.events = []
         self.view = view
         self.clocks = message.get("clocks")
         self.version = int(message.get("version", view.get("version", -1)))
-        self.prompt = message.get("prompt")
+        self.prompt = notice.prompt
         self.prompt_at = self.clock()
         names = self.names
         viewer = view.get("viewer")
         my_turn_before = self._my_turn
         self._my_turn = _is_turn(view, self.seat, self.prompt)
-        newest = self.seen_version
-        for event in events:
-            version = event.get("version")
-            if isinstance(version, int):
-                if version <= self.seen_version:
-                    continue  # in the log already (a resync repeats the recent events)
-                newest = max(newest, version)
+        for event in notice.events:
             self.events.append(event)
             if event.get("type") == "action" and isinstance(event.get("seat"), int):
                 if event["seat"] == self.seat and event.get("by"):
@@ -244,13 +228,11 @@ class ClientState:
                 style = "class:log.event class:log.mine"
             at = event.get("version")
             self._log(text, style, event=True, version=at if isinstance(at, int) else -1)
-        self.seen_version = newest
-
         if (
             self._my_turn
             and not my_turn_before
             and (self._since_mine or self._for_me)
-            and not resynced
+            and not notice.resync
         ):
             self._log(since_your_turn(self._since_mine, names, self._for_me), "class:log.summary")
             self._since_mine, self._for_me = [], []
@@ -314,10 +296,6 @@ class ClientState:
         return max(0.0, wait - (self.clock() - self.table_at))
 
     def _chat(self, line: dict[str, Any]) -> None:
-        seq = line.get("seq")
-        if not isinstance(seq, int) or seq <= self.heard:
-            return  # said before (a resync shows the recent talk again)
-        self.heard = seq
         seat, name = line.get("seat"), str(line.get("name", "?"))
         who = f"{letter(seat)} {name}" if isinstance(seat, int) else f"(spectator) {name}"
         text = f"{who} says: {line.get('text', '')}"  # never like an event

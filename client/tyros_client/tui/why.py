@@ -17,13 +17,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tyros_protocol.board import BOARD, BoardError
+from tyros_server.engine.constants import CITY_COST, SHIP_CARDS_OF_COLOUR, SHIP_COST, SHIP_LIMIT
 
 from .text import COLOURS, who
-
-CITY_CARDS = (5, 4)
-"""Cards of the empire's colour for a city: beside one of your ships, beside two."""
-SHIP_LIMIT = 2
-"""Ships a space holds (Tyros without a city: per player)."""
 
 View = Mapping[str, Any]
 Names = Sequence[str | None]
@@ -134,7 +130,7 @@ def city_problem(view: View, seat: int, token: str, names: Names) -> str:
             f"{who(rivals[0], names)} also has a ship in {space}: a city needs your "
             "ships alone there"
         )
-    need = CITY_CARDS[1] if ships[seat] >= 2 else CITY_CARDS[0]
+    need = CITY_COST[1] if ships[seat] >= 2 else CITY_COST[0]
     missing = _missing(need, colour, list(view.get("hand") or []))
     return missing or f"a city in {space} is not possible now"
 
@@ -163,15 +159,16 @@ def ship_problem(view: View, seat: int, token: str, names: Names) -> str:
         return f"ships are built in {where}a space with your own city, and {space} has " + (
             "no city" if owner is None else f"{who(int(owner), names)}'s city"
         )
-    if sum(ships.values()) >= SHIP_LIMIT:
+    present = sum(ships.values())
+    if present >= SHIP_LIMIT:
         return f"{space} already holds {SHIP_LIMIT} ships, the most a space may"
     colour = (view.get("chips") or {}).get(space, "")
-    need = 2 if sum(ships.values()) else 1
+    need = SHIP_COST[1] if present else SHIP_COST[0]
     have, wild = _colour_cards(hand, colour)
-    if need == 1 and have + wild < 1:
-        return f"a ship in {space} costs 1 {colour} (or a wild) and you hold none"
-    if need == 2 and (len(hand) < 2 or have + wild < 1):
-        return f"a second ship in {space} costs 2 cards, one of them {colour} (or a wild)"
+    if not present and have + wild < need:
+        return f"a ship in {space} costs {need} {colour} (or a wild) and you hold none"
+    if present and (len(hand) < need or have + wild < SHIP_CARDS_OF_COLOUR):
+        return f"a second ship in {space} costs {need} cards, one of them {colour} (or a wild)"
     return f"a ship in {space} is not possible now"
 
 

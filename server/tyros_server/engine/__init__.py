@@ -25,7 +25,7 @@ Search (the bots) uses the rest, and nothing else of the engine:
   (``K_*``), the fields of each kind that search reads (``MOVE_PAY``, ``PICK_TAKE``, ...;
   :mod:`.actions` has one for every field of :data:`~.actions.SPECS`), the phases
   (``P_*``), card-count arithmetic (:data:`ONE`, :func:`plus`, :func:`minus`), and the
-  numbers of the rules search needs.
+  numbers of the rules search needs (:mod:`.constants` holds every one).
 """
 
 from .actions import (
@@ -75,6 +75,7 @@ from .actions import (
     give_card,
     parse_action,
 )
+from .constants import BONUS, CITY_POINTS, MAX_SEATS, SHIP_POINTS
 from .errors import EngineError, IllegalActionError, Reason, RecordError
 from .legal import (
     bank_trades,
@@ -94,9 +95,8 @@ from .record import (
     replay,
 )
 from .rules import RULES_VERSION, new_game, push, push_unchecked
-from .scoring import BONUS, CITY_POINTS, SHIP_POINTS, score_game
+from .scoring import score_game
 from .state import (
-    MAX_SEATS,
     P_ACTIONS,
     P_EXPAND,
     P_GIVE_CARD,

@@ -55,6 +55,7 @@ from tyros_protocol.board import Board
 from tyros_protocol.cards import (
     CARD_NAMES,
     COLOUR_NAMES,
+    DECK_SIZE,
     CardCounts,
     CardError,
     counts_from_names,
@@ -63,6 +64,7 @@ from tyros_protocol.cards import (
     parse_colour,
 )
 
+from .constants import MAX_SEATS
 from .errors import IllegalActionError, Reason
 
 Action = tuple[int, ...]
@@ -348,11 +350,9 @@ def mask_of_seats(seats: list[Seat]) -> int:
 
 # Each field type's wire form, parser and English form ------------------------------
 
-_MAX_CARDS_IN_LIST = 60
-
 
 def _cards(value: Any) -> CardCounts:
-    if not isinstance(value, list) or len(value) > _MAX_CARDS_IN_LIST:
+    if not isinstance(value, list) or len(value) > DECK_SIZE:  # no more than the game has
         raise CardError("cards must be a list of card names")
     if not all(isinstance(name, str) for name in value):
         raise CardError("cards must be a list of card names")
@@ -360,7 +360,7 @@ def _cards(value: Any) -> CardCounts:
 
 
 def _seat(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < MAX_SEATS:
         raise ValueError(f"not a seat: {value!r}")
     return value
 

@@ -46,14 +46,22 @@ from .actions import (
     Seat,
     payment,
 )
+from .constants import (
+    BANK_DRAW_MAX,
+    BANK_PICK_COST,
+    CITIES_PER_PLAYER,
+    CITY_COST,
+    KEEP_CARDS,
+    MAX_SEATS,
+    SHIP_CARDS_OF_COLOUR,
+    SHIP_COST,
+    SHIP_LIMIT,
+)
 from .errors import IllegalActionError, Reason
 from .payments import ONE, colour_payments, covers, submultisets
 from .state import (
     ACCEPTED,
-    CITIES_PER_PLAYER,
     COUNTERED,
-    KEEP_CARDS,
-    MAX_SEATS,
     P_ACTIONS,
     P_EXPAND,
     P_KEEP,
@@ -64,11 +72,9 @@ from .state import (
     Phase,
 )
 
-BANK_DRAW_MAX = 3
-BANK_PICK_COST = 3
-CITY_COST = (5, 4)
-"""Cards to build a city with one ship / with two ships there."""
-SHIP_LIMIT = 2
+_BANK_CAP = max(BANK_DRAW_MAX, BANK_PICK_COST)
+"""Cards of a kind that a bank trade can use: :func:`_bank_trades` packs each count of a
+hand capped at it, and the draw's size, in 2 bits."""
 
 _DECLINE: Action = (K_ANSWER, 0)
 _ACCEPT: Action = (K_ANSWER, 1)
@@ -364,9 +370,13 @@ def _any_colour_ships(space: int, hand: CardCounts, count: int) -> tuple[Action,
 def _colour_ships(space: int, colour: int, present: int, hand: CardCounts) -> tuple[Action, ...]:
     """One card of the colour with no ship there; two, one of them of the colour, beside one."""
     if present == 0:
-        pays = colour_payments(colour, 1, hand[colour], hand[WILD])
+        pays = colour_payments(colour, SHIP_COST[0], hand[colour], hand[WILD])
     else:
-        pays = tuple(pay for pay in submultisets(hand, 2) if pay[colour] + pay[WILD] >= 1)
+        pays = tuple(
+            pay
+            for pay in submultisets(hand, SHIP_COST[1])
+            if pay[colour] + pay[WILD] >= SHIP_CARDS_OF_COLOUR
+        )
     return _pooled((K_SHIP, space, *pay) for pay in pays)
 
 
@@ -428,13 +438,15 @@ _BANK_TRADES: dict[int, tuple[Action, ...]] = {}
 
 def _bank_trades(state: GameState, hand: CardCounts) -> tuple[Action, ...]:
     """Both bank trades the hand allows now, in one cached tuple."""
-    a, b, c, d, e = hand  # capped(hand, 3) and _bank_limits, inlined: every enumeration comes here
+    # capped(hand, _BANK_CAP) and _bank_limits, inlined: every enumeration comes here
+    cap = _BANK_CAP  # a local: as cheap to read as a literal
+    a, b, c, d, e = hand
     a, b, c, d, e = (
-        (a if a < 3 else 3),
-        (b if b < 3 else 3),
-        (c if c < 3 else 3),
-        (d if d < 3 else 3),
-        (e if e < 3 else 3),
+        (a if a < cap else cap),
+        (b if b < cap else cap),
+        (c if c < cap else cap),
+        (d if d < cap else cap),
+        (e if e < cap else cap),
     )
     most = len(state.draw_pile)
     if most > BANK_DRAW_MAX:
@@ -475,7 +487,7 @@ def bank_trades(state: GameState, seat: Seat) -> list[tuple[int, int, int]]:
 def _bank_actions(three: CardCounts, most: int, takes: int) -> tuple[Action, ...]:
     """Both bank trades in one cached tuple (one lookup per enumeration): draws of up to
     ``most`` cards and picks of each kind in the bit set ``takes``. ``three`` is the hand
-    capped at 3 of a kind, all that these trades can use.
+    capped at ``_BANK_CAP`` of a kind, all that these trades can use.
     """
     out = list(_bank_draws(three, most)) if most else []
     if sum(three) >= BANK_PICK_COST:

@@ -48,15 +48,20 @@ from .actions import (
     action_to_json,
     pending_trade,
 )
+from .constants import (
+    CARDS_DEALT,
+    EXPANSION_PASSES,
+    FIRST_GAME_STARTS,
+    HAND_TILES,
+    KEEP_CARDS,
+    START_SHIPS_IN_TYROS,
+)
 from .errors import RecordError
 from .legal import check_action, playable_tiles
 from .payments import ONE, minus, plus
 from .scoring import score_game
 from .state import (
     COUNTERED,
-    FIRST_GAME_STARTS,
-    HAND_TILES,
-    KEEP_CARDS,
     NOT_ASKED,
     P_ACTIONS,
     P_EXPAND,
@@ -65,13 +70,10 @@ from .state import (
     P_OVER,
     P_TRADE,
     PENDING,
-    START_SHIPS_IN_TYROS,
     GameState,
     Options,
     blank_state,
 )
-
-CARDS_DEALT = {3: 12, 4: 10}
 
 RULES_VERSION = 1
 """Raise it with any change that makes stored actions play out differently (a rule, a
@@ -210,7 +212,8 @@ def _place_chip(state: GameState, space: int, colour: int) -> None:
 
 def expansion_passes(players: int, round_number: int) -> int:
     """Two expansion passes with 3 players, and in the first round with 4; else one."""
-    return 2 if players == 3 or round_number == 1 else 1
+    first, later = EXPANSION_PASSES[players]
+    return first if round_number == 1 else later
 
 
 def _start_round(state: GameState) -> None:

@@ -12,13 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from tyros_protocol.cards import COLOUR_NAMES
 
+from .constants import BONUS, CITY_POINTS, SHIP_POINTS
+
 if TYPE_CHECKING:
     from .state import GameState
-
-CITY_POINTS = (12, 10, 9, 8)
-SHIP_POINTS = (6, 5, 4, 3)
-BONUS = 7
-"""Points for the first to have cities in all four empires, and per city majority."""
 
 
 def empire_ranks(chips: list[int]) -> tuple[list[int], list[int]]:

@@ -16,15 +16,8 @@ from typing import Any
 from tyros_protocol.board import BOARD, Board
 from tyros_protocol.cards import CardCounts
 
-MAX_SEATS = 4
-"""Ships are stored per port with this stride, whatever the player count."""
-SHIPS_PER_PLAYER = 10
-CITIES_PER_PLAYER = 10
-START_SHIPS_IN_TYROS = 2
-HAND_TILES = 4
-KEEP_CARDS = 3
-FIRST_GAME_STARTS: tuple[tuple[int, int], ...] = ((7, 0), (13, 1), (23, 2), (26, 3))
-"""(space, colour) of the four empires in a first game."""
+from .constants import CITIES_PER_PLAYER, PLAYER_COUNTS, SHIPS_PER_PLAYER
+from .constants import MAX_SEATS as MAX_SEATS  # re-exported: the bot client imports it from here
 
 NOT_ASKED = -2
 PENDING = -1
@@ -63,7 +56,7 @@ class Options:
     starting_seat: int | None = None
 
     def __post_init__(self) -> None:
-        if self.players not in (3, 4):
+        if self.players not in PLAYER_COUNTS:
             raise ValueError("Tyros is played by 3 or 4 players")
         if self.setup not in ("first", "variable"):
             raise ValueError("setup must be 'first' or 'variable'")

@@ -33,13 +33,13 @@ from .actions import (
     propose,
     seats_in_mask,
 )
+from .constants import MAX_SEATS
 from .legal import seats_to_act
 from .scoring import empire_ranks
 from .state import (
     ACCEPTED,
     COUNTERED,
     DECLINED,
-    MAX_SEATS,
     NOT_ASKED,
     PENDING,
     GameState,

@@ -22,9 +22,9 @@ from tyros_server.engine import (
     seats_to_act,
 )
 from tyros_server.engine.actions import MOVE_PAY
+from tyros_server.engine.constants import MAX_SEATS
 from tyros_server.engine.legal import _ship_actions_in, card_actions, room_for_ship
 from tyros_server.engine.rules import push_unchecked
-from tyros_server.engine.state import MAX_SEATS
 
 KIND_ORDER = (Kind.PASS, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW, Kind.PROPOSE)
 """The order of the full enumeration; one bank kind yields both bank trades."""

@@ -22,7 +22,7 @@ from tyros_server.engine import (
     push,
     seats_to_act,
 )
-from tyros_server.engine.state import MAX_SEATS
+from tyros_server.engine.constants import MAX_SEATS
 
 ALL_TILES = list(range(1, 33))
 ORANGE, YELLOW, GREEN, VIOLET = 0, 1, 2, 3

@@ -7,7 +7,13 @@
 - the engine (``tyros_server.engine``) is pure: nothing else of ``tyros_server``, and no
   I/O, asyncio or pydantic;
 - the bots (``tyros_client.bots``) use the engine only through ``tyros_server.engine``
-  itself, its public API, never its modules.
+  itself, its public API, never its modules;
+- in the client, only the terminal client (``tyros_client.tui``) and ``tyros-play``, which
+  opens it, import the terminal client or prompt-toolkit: the session, the words, the bot
+  client, reviews and hints work without a terminal;
+- the client never imports the server's command line (``tyros_server.cli``);
+- no module of a package imports, through others, itself (type-only imports count: the
+  widgets see the screen through an interface, not the application that builds them).
 
 Every module is read with :mod:`ast`, so an import inside a function counts too.
 """
@@ -96,6 +102,72 @@ def test_the_bots_use_only_the_engines_public_api() -> None:
         if _under(module, "tyros_server") and module != "tyros_server.engine"
     ]
     assert private == []
+
+
+TERMINAL = ("tyros_client.tui", "prompt_toolkit")
+"""What only the terminal client needs."""
+
+
+def test_only_the_terminal_client_imports_the_terminal() -> None:
+    found = [
+        line
+        for line in offending("client/tyros_client", TERMINAL)
+        if not line.startswith(("client/tyros_client/tui/", "client/tyros_client/play.py"))
+    ]
+    assert found == []
+
+
+def test_the_client_never_imports_the_servers_command_line() -> None:
+    assert offending("client/tyros_client", ("tyros_server.cli",)) == []
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    parts = path.relative_to(root).parts[1:]
+    return ".".join((*parts[:-1], path.stem) if path.name != "__init__.py" else parts[:-1])
+
+
+def circles(package_dir: str, root: Path = ROOT) -> list[list[str]]:
+    """The import circles among the modules under ``package_dir`` (a package importing its
+    own ``__init__``'s names is no circle: the package is read first)."""
+    paths = modules(package_dir, root)
+    names = {module_name(path, root) for path in paths}
+    edges: dict[str, set[str]] = {}
+    for path in paths:
+        here = module_name(path, root)
+        targets = edges.setdefault(here, set())
+        for module, imported in imports(path, root):
+            for name in (f"{module}.{n}" for n in imported):
+                if name in names:
+                    targets.add(name)
+            if module in names and not here.startswith(module + "."):
+                targets.add(module)
+        targets.discard(here)
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(edges.get(node, ())):
+            if state.get(target) == 1:
+                found.append([*stack[stack.index(target) :], target])
+            elif target not in state:
+                visit(target)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node)
+    return found
+
+
+@pytest.mark.parametrize(
+    "package", ["protocol/tyros_protocol", "server/tyros_server", "client/tyros_client"]
+)
+def test_no_package_has_an_import_circle(package: str) -> None:
+    assert circles(package) == []
 
 
 @pytest.mark.parametrize(

@@ -25,11 +25,10 @@ from tyros_server.engine import action_to_json, parse_action
 from tyros_server.engine.state import MAX_SEATS
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidURI
-from websockets.uri import parse_uri
 
 from .bots import STRATEGIES, make_bot
 from .bots.base import Bot
-from .connection import Connection, lost_words
+from .connection import Connection, lost_words, parse_address
 from .paths import data_dir
 from .scoresheet import format_score_sheet
 from .session import (
@@ -44,7 +43,7 @@ from .session import (
     still_legal,
 )
 from .tls import ServerTrust, add_trust_options, trust_from_options
-from .tui.net import TokenStore
+from .tokens import TokenStore
 
 log = logging.getLogger("tyros.bot")
 
@@ -336,27 +335,6 @@ def _choose(
         if others:
             action = action_to_json(bot.choose(game, others), BOARD)
     return action
-
-
-def parse_address(text: str) -> str:
-    """``HOST:PORT`` (plain ``ws://``, the default on a LAN), ``ws://HOST:PORT`` or
-    ``wss://HOST:PORT`` (TLS) as a websocket URL.
-
-    >>> parse_address("localhost:8765"), parse_address("ws://10.0.0.2:9000")
-    ('ws://localhost:8765', 'ws://10.0.0.2:9000')
-    >>> parse_address("wss://tyros.example:8765")
-    'wss://tyros.example:8765'
-    """
-    if text.startswith(("ws://", "wss://")):
-        try:
-            parse_uri(text)
-        except (InvalidURI, ValueError) as exc:  # a bad port is a ValueError
-            raise argparse.ArgumentTypeError(f"expected HOST:PORT or a URL: {exc}") from exc
-        return text
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
-    return f"ws://{host or 'localhost'}:{port}"
 
 
 async def run_bots(runs: list[BotRun], seed: int | None) -> dict[str, Any]:

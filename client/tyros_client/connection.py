@@ -8,6 +8,7 @@ session's notices mean is the program's business: each one goes to ``handle``.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import logging
@@ -16,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.uri import parse_uri
 
 from .session import ClientSession, Notice
 from .tls import CertificateRefused, ServerTrust
@@ -166,6 +168,27 @@ class Connection:
     async def _send(self, ws: ClientConnection) -> None:
         for frame in self.session.frames_to_send():
             await ws.send(frame)
+
+
+def parse_address(text: str) -> str:
+    """``HOST:PORT`` (plain ``ws://``, the default on a LAN), ``ws://HOST:PORT`` or
+    ``wss://HOST:PORT`` (TLS) as a websocket URL.
+
+    >>> parse_address("localhost:8765"), parse_address("ws://10.0.0.2:9000")
+    ('ws://localhost:8765', 'ws://10.0.0.2:9000')
+    >>> parse_address("wss://tyros.example:8765")
+    'wss://tyros.example:8765'
+    """
+    if text.startswith(("ws://", "wss://")):
+        try:
+            parse_uri(text)
+        except (InvalidURI, ValueError) as exc:  # a bad port is a ValueError
+            raise argparse.ArgumentTypeError(f"expected HOST:PORT or a URL: {exc}") from exc
+        return text
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    return f"ws://{host or 'localhost'}:{port}"
 
 
 _CLOSE_WORDS = {

@@ -24,7 +24,7 @@ from tyros_server.engine import Action
 
 from .bots.determinize import Memory
 from .review import OptionValue, ranked, weigh_options
-from .tui.commands import command_line
+from .words import command_line
 
 HINT_ITERATIONS = 48
 """Determinizations a hint weighs each option over (about 0.2 s on this project's machine)."""

@@ -30,7 +30,8 @@ from tyros_server.app import ServerConfig, TyrosServer
 from .botclient import BotGiveUp, BotRun, play_bot
 from .bots import STRATEGIES
 from .paths import data_dir
-from .tui.app import TyrosApp, build, default_name
+from .tui.app import TyrosApp
+from .tui.main import build, default_name
 from .tui.net import JoinOptions, NetClient
 
 log = logging.getLogger("tyros.play")

@@ -65,7 +65,7 @@ from .bots.determinize import Memory
 from .bots.evaluate import Analysis
 from .bots.ismcts import ROLLOUT_DEPTH, Search, rollout_action
 from .replay import Replay
-from .tui.text import describe_action
+from .words import describe_action
 
 REVIEW_FORMAT = "tyros-review/1"
 DEFAULT_ITERATIONS = 48

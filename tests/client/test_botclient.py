@@ -151,7 +151,7 @@ async def test_a_bot_started_again_takes_its_seat_back_with_the_kept_token(
 ) -> None:
     """tyros-bot keeps each seat's token (bot-tokens.json): the same command run again after
     the process stopped plays on in the same seat instead of finding the table full."""
-    from tyros_client.tui.net import TokenStore
+    from tyros_client.tokens import TokenStore
 
     tokens = TokenStore(tmp_path / "bot-tokens.json")
     port = free_port()
@@ -188,7 +188,7 @@ async def test_tyros_bot_without_count_fills_the_empty_seats_with_greedy_bots(
 ) -> None:
     """``tyros-bot HOST:PORT --table T``: at a table it creates, every seat but one (the
     player's); at a table with a player seated, every empty seat; greedy unless told."""
-    from tests.client.test_tui_app import ScriptedSeat, until
+    from tests.client.tui.harness import ScriptedSeat, until
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     made: list[BotRun] = []

@@ -13,7 +13,7 @@ from tyros_client.tui.net import JoinOptions
 from tyros_server.records import stored_record
 from tyros_server.storage import Store
 
-from tests.client.test_tui_app import client, on_screen, seated, server, until
+from tests.client.tui.harness import client, on_screen, seated, server, until
 
 
 async def play_with_hints(tmp_path: Path, hints: bool | None) -> tuple[str, dict[str, Any]]:

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 from tyros_client.paths import locked
-from tyros_client.tui.net import TokenStore
+from tyros_client.tokens import TokenStore
 
 
 def test_seat_tokens_saved_at_once_by_many_writers_are_all_kept(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from tyros_client.bots import make_bot
 from tyros_client.replay import Replay
-from tyros_client.tui.app import build_replay, main, parse_args
+from tyros_client.tui.main import build_replay, main, parse_args
 from tyros_server.engine import (
     Options,
     Phase,
@@ -27,7 +27,7 @@ from tyros_server.engine import (
     view,
 )
 
-from tests.client.test_tui_app import Terminal, on_screen, screen, until
+from tests.client.tui.harness import Terminal, on_screen, screen, until
 
 
 class Played:
@@ -218,7 +218,7 @@ async def test_a_finished_game_is_replayed_from_the_server_and_an_unfinished_one
     from tyros_server.storage import Store
     from websockets.asyncio.client import connect
 
-    from tests.client.test_tui_app import server
+    from tests.client.tui.harness import server
 
     async with server(tmp_path) as running:
         url = f"ws://127.0.0.1:{running.port}"

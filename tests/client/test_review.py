@@ -76,7 +76,7 @@ def test_a_replay_takes_only_a_review_of_its_own_game(
     record: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tyros_client.review import check_review
-    from tyros_client.tui.app import main as client_main
+    from tyros_client.tui.main import main as client_main
 
     review = review_record(record, seat=0, iterations=2).to_json()
     assert check_review(review, record) is review

@@ -27,7 +27,7 @@ from tyros_client.tls import (
     fingerprint,
     trust_from_options,
 )
-from tyros_client.tui.app import parse_args
+from tyros_client.tui.main import parse_args
 from tyros_client.tui.net import JoinOptions, NetClient
 from tyros_client.tui.state import ClientState
 from tyros_server.app import ServerConfig, TyrosServer

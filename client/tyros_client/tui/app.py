@@ -18,13 +18,9 @@ Screen (100 x 30)::
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import functools
-import getpass
 import random
-import re
-import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,15 +44,13 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 from tyros_protocol.board import BOARD
-from tyros_server.cli import clock_setting as _clock
-from tyros_server.engine import Action, RecordError, parse_action
+from tyros_server.engine import Action, parse_action
 
-from ..botclient import parse_address
+from ..courtesy import COURTESY_SECONDS, courtesy
 from ..hints import hint, hint_line
-from ..replay import Replay, fetch_record
-from ..review import DEFAULT_ITERATIONS, check_review, read_record, review_record
+from ..review import DEFAULT_ITERATIONS, review_record
 from ..session import ActionHandle, Fate
-from ..tls import ServerTrust, add_trust_options, trust_from_options
+from ..words import describe_action
 from . import commands, keys, render
 from .board import Marks
 from .commands import Act, Choose, Context, Local, Prefill, Say
@@ -69,21 +63,16 @@ from .controls import (
     RequestControl,
 )
 from .dialog import DIALOG_WIDTH, ChoiceDialog
-from .net import JoinOptions, NetClient, TokenStore
 from .replaying import USAGE as REPLAY_USAGE
-from .replaying import Handoff, ReplayDriver, parse_viewer
+from .replaying import Handoff, ReplayDriver
 from .state import ClientState, Note
 from .style import make_style, no_color
-from .text import describe_action
 
 Sender = Callable[[dict[str, Any]], ActionHandle | None]
 Talker = Callable[[str], Awaitable[bool]]
 
 PANEL_ROWS = 7
 """Rows the table and the log keep under the map (a 4-player table fits in 7 lines)."""
-AUTO_DECLINE_SECONDS = (0.8, 2.5)
-"""An offer this seat cannot accept is declined after a random pause in this range: as
-quick as a "no" at a real table, and no quicker, so its timing says nothing more."""
 DIALOG_OPEN = "choose in the dialog above: Up/Down, Enter; Esc closes it"
 
 
@@ -121,8 +110,8 @@ class TyrosApp:
         self.score_open = False
         self.score_dismissed = False
         self.help_open = False
-        self._auto_declining: dict[str, Any] | None = None
-        """The prompt an automatic decline is scheduled for."""
+        self._courteous_for: dict[str, Any] | None = None
+        """The prompt a courtesy answer is scheduled for."""
         self._timers: list[asyncio.TimerHandle] = []
         self._tasks: set[asyncio.Future[Any]] = set()
         self.lines_run = 0
@@ -674,277 +663,22 @@ class TyrosApp:
 
     def _sync_dialogs(self) -> None:
         """Close a dialog whose question is gone; never open one (the request panel shows
-        what is asked, and the command line keeps the keyboard); decline at once, after a
-        short pause, an offer this seat can neither accept nor counter (it holds no card)."""
+        what is asked, and the command line keeps the keyboard); give the courtesy answer
+        (:mod:`~tyros_client.courtesy`) after a short pause, once per prompt."""
         if self.dialog is not None and not self.dialog.relevant():
             self.close_dialog()
         prompt = self.state.prompt
-        self._withdraw_if_all_declined(prompt)
-        answers = [a for a in self.state.legal if a.get("kind") == "answer"]
-        may_counter = any(a.get("kind") == "counter" for a in self.state.legal)
-        if (
-            answers
-            and not any(a.get("accept") for a in answers)
-            and not may_counter  # a counter-offer is still the player's to make
-            and self._auto_declining is not prompt
-        ):
-            self._auto_declining = prompt
-            delay = random.uniform(*AUTO_DECLINE_SECONDS)
-            handle = asyncio.get_running_loop().call_later(delay, self._auto_decline, prompt)
+        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat)
+        if due is not None and self._courteous_for is not prompt:
+            self._courteous_for = prompt
+            delay = random.uniform(*COURTESY_SECONDS)
+            handle = asyncio.get_running_loop().call_later(delay, self._be_courteous, prompt)
             self._timers.append(handle)
 
-    def _withdraw_if_all_declined(self, prompt: dict[str, Any] | None) -> None:
-        """Your offer that everybody declined is taken back after a short pause: only
-        ``withdraw`` is left, and the table would wait for it."""
-        trade = (self.state.view or {}).get("trade")
-        kinds = [a.get("kind") for a in self.state.legal]
-        if (
-            kinds != ["withdraw"]
-            or not trade
-            or trade.get("proposer") != self.state.seat
-            or self._auto_declining is prompt
-        ):
-            return
-        if all(a.get("answer") == "decline" for a in trade.get("answers", [])):
-            self._auto_declining = prompt
-            delay = random.uniform(*AUTO_DECLINE_SECONDS)
-            handle = asyncio.get_running_loop().call_later(delay, self._auto_withdraw, prompt)
-            self._timers.append(handle)
-
-    def _auto_withdraw(self, prompt: dict[str, Any] | None) -> None:
-        if self.state.prompt is not prompt or prompt is None:
-            return
-        withdraw = next((a for a in self.state.legal if a.get("kind") == "withdraw"), None)
-        if withdraw is not None:
-            self.state.note("everybody declined your offer: taken back", error=False)
-            self.send(withdraw)
-
-    def _auto_decline(self, prompt: dict[str, Any] | None) -> None:
+    def _be_courteous(self, prompt: dict[str, Any] | None) -> None:
         if self.state.prompt is not prompt or prompt is None:
             return  # the question changed (withdrawn, answered by hand, timed out)
-        decline = next(
-            (a for a in self.state.legal if a.get("kind") == "answer" and not a.get("accept")), None
-        )
-        if decline is not None and not any(
-            a.get("accept") for a in self.state.legal if a.get("kind") == "answer"
-        ):
-            self.state.note("you do not hold the cards asked for: declined the offer", error=False)
-            self.send(decline)
-
-
-# Command line entry points ------------------------------------------------------
-
-_NAME_OK = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
-
-
-def default_name() -> str:
-    try:
-        name = getpass.getuser()
-    except (KeyError, OSError):
-        name = "player"
-    return name if _NAME_OK.match(name) else "player"
-
-
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="tyros-client", description="Play Tyros in the terminal against a tyros-server."
-    )
-    parser.add_argument(
-        "address",
-        type=parse_address,
-        nargs="?",
-        help="HOST:PORT (ws://) or wss://HOST:PORT of a tyros-server (not for --replay FILE)",
-    )
-    parser.add_argument(
-        "--replay",
-        metavar="FILE|TABLE",
-        default=None,
-        help="watch a recorded game move by move: a record FILE (tyros-arena --record, "
-        "tyros-server export), or with HOST:PORT a finished TABLE of that server",
-    )
-    parser.add_argument(
-        "--review",
-        metavar="FILE",
-        default=None,
-        help="with --replay: a review (tyros-review --json) whose marks show beside its "
-        "seat's decisions",
-    )
-    parser.add_argument(
-        "--as",
-        dest="viewer",
-        default="A",
-        metavar="SEAT",
-        help="with --replay: the seat to see the game as first (A-D, or 'spectator'; F6 "
-        "changes it)",
-    )
-    parser.add_argument("--name", default=None, help="your name at the table (default: login)")
-    parser.add_argument("--table", default="table", help="table to join or create")
-    parser.add_argument(
-        "--players", type=int, choices=(3, 4), default=4, help="players, if the table is created"
-    )
-    parser.add_argument(
-        "--setup",
-        choices=("first", "variable"),
-        default="first",
-        help="empire setup, if the table is created",
-    )
-    parser.add_argument("--spectate", action="store_true", help="watch the table")
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="game seed, if the table is created (only a server started with --allow-seed "
-        "takes one)",
-    )
-    parser.add_argument(
-        "--clock",
-        type=_clock,
-        metavar="DECISION+RESERVE",
-        default=None,
-        help="a clock for the table, if it is created: DECISION free seconds a decision plus "
-        "a RESERVE each player spends when thinking longer (e.g. 30+300); when both run out a "
-        "bot decides that once. Default: the server's (none unless it sets one)",
-    )
-    parser.add_argument(
-        "--no-hints",
-        dest="hints",
-        action="store_false",
-        help="if the table is created: nobody there may ask for hints (shown to everyone)",
-    )
-    parser.add_argument(
-        "--trade-seconds",
-        type=int,
-        default=None,
-        help="time to answer a trade offer, if the table is created",
-    )
-    add_trust_options(parser)
-    args = parser.parse_args(argv)
-    if args.address is None and args.replay is None:
-        parser.error("give the server's HOST:PORT (or --replay FILE to watch a record)")
-    if args.review is not None and args.replay is None:
-        parser.error("--review goes with --replay")
-    if args.name is not None and not _NAME_OK.match(args.name):
-        parser.error("a name has 1 to 32 printable characters")
-    if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", args.table):
-        parser.error("a table name has 1 to 32 letters, digits, '_', '.' or '-'")
-    args.trust = trust_from_options(parser, args)  # last: --forget-pin forgets at once
-    return args
-
-
-async def run_client(ui: TyrosApp, net: NetClient) -> None:
-    """Run the screen and the network task together until the player quits."""
-    ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
-    task = asyncio.create_task(net.run())
-    try:
-        await ui.application.run_async()
-    finally:
-        net.stop()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-
-
-def build(
-    url: str,
-    table: str,
-    name: str,
-    *,
-    spectate: bool = False,
-    options: JoinOptions | None = None,
-    tokens: TokenStore | None = None,
-    colour: bool | None = None,
-    trust: ServerTrust | None = None,
-) -> tuple[TyrosApp, NetClient]:
-    """A client's state, screen and network task, wired together (not yet running)."""
-    state = ClientState(url, table, name, spectate=spectate)
-    ui = TyrosApp(state, colour=colour)
-    net = NetClient(
-        state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust
-    )
-    ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
-    return ui, net
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    if args.replay is not None:
-        return replay_main(args)
-    options = JoinOptions(
-        players=args.players,
-        setup=args.setup,
-        seed=args.seed,
-        trade_seconds=args.trade_seconds,
-        clock=args.clock,
-        hints=None if args.hints else False,
-    )
-    ui, net = build(
-        args.address,
-        args.table,
-        args.name or default_name(),
-        spectate=args.spectate,
-        options=options,
-        tokens=TokenStore(),
-        trust=args.trust,
-    )
-    try:
-        asyncio.run(run_client(ui, net))
-    except KeyboardInterrupt:
-        return 130
-    if net.state.fatal:
-        print(f"tyros-client: {net.state.fatal}", file=sys.stderr)
-        return 1
-    if net.state.seat is not None and not net.state.over:
-        print(
-            f"tyros-client: your seat at table {net.state.table} waits for you: run the same "
-            "command to take it back"
-        )
-    return 0
-
-
-def build_replay(
-    replay: Replay,
-    *,
-    viewer: int | None = 0,
-    review: dict[str, Any] | None = None,
-    colour: bool | None = None,
-    title: str = "replay",
-) -> TyrosApp:
-    """A screen showing a recorded game (nothing connected)."""
-    state = ClientState("replay", title, "you", spectate=viewer is None)
-    ui = TyrosApp(state, colour=colour)
-    ui.replay = ReplayDriver(replay, state, viewer, review)
-    ui.score_dismissed = True  # the sheet opens only on 'score' or at the end
-    return ui
-
-
-def replay_main(args: argparse.Namespace) -> int:
-    """``tyros-client --replay FILE`` (or ``HOST:PORT --replay TABLE``)."""
-    try:
-        if args.address is None:
-            record = read_record(args.replay)
-        else:
-            record = asyncio.run(fetch_record(args.address, args.replay, args.trust))
-        replay = Replay(record)
-        viewer = parse_viewer(args.viewer, replay.players)
-    except (OSError, ValueError, RecordError) as exc:
-        print(f"tyros-client: cannot replay {args.replay}: {exc}", file=sys.stderr)
-        return 1
-    review = None
-    if args.review is not None:
-        try:
-            review = check_review(read_record(args.review, "review"), record)
-        except (OSError, ValueError) as exc:
-            print(f"tyros-client: cannot use the review {args.review}: {exc}", file=sys.stderr)
-            return 1
-    ui = build_replay(replay, viewer=viewer, review=review, title=str(args.replay))
-    try:
-        ui.application.run()
-    except KeyboardInterrupt:
-        return 130
-    return 0
-
-
-__all__ = ["TyrosApp", "build", "build_replay", "main", "run_client"]
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat)
+        if due is not None:
+            self.state.note(due.note, error=False)
+            self.send(due.action)

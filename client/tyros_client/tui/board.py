@@ -25,7 +25,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from tyros_protocol.board import BOARD, Board
 
-from .text import letter
+from ..words import letter
 
 MAX_CELL_WIDTH = 18
 MAX_CELL_HEIGHT = 4

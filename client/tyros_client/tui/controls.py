@@ -22,13 +22,13 @@ from .replaying import help_lines as replay_help
 if TYPE_CHECKING:
     from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 
-    from .app import TyrosApp
+    from .screen import Screen
 
 
 class BoardControl(UIControl):
     """The map, rendered for the size it is given."""
 
-    def __init__(self, ui: TyrosApp) -> None:
+    def __init__(self, ui: Screen) -> None:
         self.ui = ui
         self.size = (0, 0)
 
@@ -54,7 +54,7 @@ class BoardControl(UIControl):
 class PanelControl(UIControl):
     """The side panel: the log (newest at the bottom) or the legal actions."""
 
-    def __init__(self, ui: TyrosApp) -> None:
+    def __init__(self, ui: Screen) -> None:
         self.ui = ui
 
     def create_content(self, width: int, height: int) -> UIContent:
@@ -103,7 +103,7 @@ class RequestControl(UIControl):
     """What the table asks of the player (an offer, keep 3 ...): shown, never focused, so
     that the command line keeps every key the player types."""
 
-    def __init__(self, ui: TyrosApp) -> None:
+    def __init__(self, ui: Screen) -> None:
         self.ui = ui
 
     def lines(self, width: int) -> list[StyleAndTextTuples]:
@@ -134,7 +134,7 @@ class RequestControl(UIControl):
 class PagerControl(UIControl):
     """A scrollable text (the help) in a float; arrows and PageUp/PageDown scroll, Esc closes."""
 
-    def __init__(self, ui: TyrosApp) -> None:
+    def __init__(self, ui: Screen) -> None:
         self.ui = ui
         self.top = 0
         self.height = 1
@@ -196,7 +196,7 @@ class MessageControl(UIControl):
     """The message line: what is asked, whose turn, why a command was refused; wrapped at
     words onto a second line when it is long (never cut)."""
 
-    def __init__(self, ui: TyrosApp) -> None:
+    def __init__(self, ui: Screen) -> None:
         self.ui = ui
 
     def lines(self, width: int) -> list[StyleAndTextTuples]:
@@ -235,7 +235,7 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 class CommandCompleter(Completer):
-    def __init__(self, ui: TyrosApp) -> None:
+    def __init__(self, ui: Screen) -> None:
         self.ui = ui
 
     def get_completions(self, document: Document, complete_event: CompleteEvent) -> Any:

@@ -20,7 +20,7 @@ from .controls import wrap
 if TYPE_CHECKING:
     from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 
-    from .app import TyrosApp
+    from .screen import Screen
 
 
 DIALOG_WIDTH = 86
@@ -37,7 +37,7 @@ class ChoiceDialog:
     action (or :class:`.commands.Prefill` for the command line), or None when it is closed.
     """
 
-    def __init__(self, ui: TyrosApp, command: str) -> None:
+    def __init__(self, ui: Screen, command: str) -> None:
         self.ui = ui
         self.command = command
         self.future: asyncio.Future[dict[str, Any] | Prefill | None] = (

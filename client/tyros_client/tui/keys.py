@@ -10,10 +10,10 @@ from prompt_toolkit.filters import Condition, has_completions, has_focus, has_se
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 if TYPE_CHECKING:
-    from .app import TyrosApp
+    from .screen import Screen
 
 
-def score_keys(ui: TyrosApp) -> KeyBindings:
+def score_keys(ui: Screen) -> KeyBindings:
     """Keys of the score sheet: Esc, Enter or q close it."""
     keys = KeyBindings()
 
@@ -26,7 +26,7 @@ def score_keys(ui: TyrosApp) -> KeyBindings:
     return keys
 
 
-def app_keys(ui: TyrosApp) -> KeyBindings:
+def app_keys(ui: Screen) -> KeyBindings:
     """The application's keys: quit, help, panels, the dialog (F4), scrolling, and the
     command line's shell-like editing of a refused line."""
     keys = KeyBindings()

@@ -10,22 +10,20 @@ reconnects on its own, backing off up to a few seconds between tries.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from tyros_protocol.errors import ErrorCode
 from websockets.exceptions import InvalidURI
 
 from ..connection import Connection, lost_words
-from ..paths import data_dir, locked, write_private_json
 from ..session import ActionHandle, ClientSession, Handling, Join, Joined, JoinRefused, Notice
 from ..tls import ServerTrust
+from ..tokens import TokenStore
+from ..words import error_words, printable
 from .state import ClientState
-from .text import error_words, printable
 
 SERVER_EXPLAINS = frozenset(
     {ErrorCode.TOO_MANY_TABLES, ErrorCode.TOO_MANY_SPECTATORS, ErrorCode.TABLE_UNAVAILABLE}
@@ -33,44 +31,6 @@ SERVER_EXPLAINS = frozenset(
 """Refusals whose own message says more than our words could (which limit, which table)."""
 
 log = logging.getLogger("tyros.client")
-
-
-class TokenStore:
-    """Seat tokens on disk, readable by the user only; saved under a lock, since several
-    clients and bots (``bot-tokens.json``) may share one file."""
-
-    def __init__(self, path: Path | None = None) -> None:
-        self.path = path or data_dir() / "tokens.json"
-
-    def _read(self) -> dict[str, Any]:
-        try:
-            data = json.loads(self.path.read_text("utf-8"))
-        except (OSError, ValueError):
-            return {}
-        return data if isinstance(data, dict) else {}
-
-    def _write(self, data: dict[str, Any]) -> None:
-        try:
-            write_private_json(self.path, data)
-        except OSError as exc:
-            log.warning("cannot store the seat token in %s: %s", self.path, exc)
-
-    def load(self, key: str) -> str | None:
-        entry = self._read().get(key)
-        token = entry.get("token") if isinstance(entry, dict) else None
-        return token if isinstance(token, str) else None
-
-    def save(self, key: str, token: str, seat: int | None) -> None:
-        with locked(self.path):
-            data = self._read()
-            data[key] = {"token": token, "seat": seat}
-            self._write(data)
-
-    def forget(self, key: str) -> None:
-        with locked(self.path):
-            data = self._read()
-            if data.pop(key, None) is not None:
-                self._write(data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from tyros_server.engine import score_game, state_from_view
 
+from ..words import CARDS, cards_text, letter, who
 from . import commands
-from .text import CARDS, cards_text, letter, score_sheet, who
+from .text import score_sheet
 
 if TYPE_CHECKING:
-    from .app import TyrosApp
+    from .screen import Screen
 
 PHASES = {
     "expand": "expansion",
@@ -23,7 +24,7 @@ PHASES = {
 }
 
 
-def hand_text(ui: TyrosApp) -> StyleAndTextTuples:
+def hand_text(ui: Screen) -> StyleAndTextTuples:
     state = ui.state
     view = state.view
     out: StyleAndTextTuples = []
@@ -76,7 +77,7 @@ def table_width(compact: bool) -> int:
     return 39 if compact else 52
 
 
-def table_text(ui: TyrosApp) -> StyleAndTextTuples:
+def table_text(ui: Screen) -> StyleAndTextTuples:
     state = ui.state
     view = state.view
     names = state.names
@@ -166,7 +167,7 @@ def table_text(ui: TyrosApp) -> StyleAndTextTuples:
 
 
 def _status_line(
-    ui: TyrosApp, view: dict[str, Any], names: list[str | None], width: int
+    ui: Screen, view: dict[str, Any], names: list[str | None], width: int
 ) -> StyleAndTextTuples:
     """Round, phase and whose turn, in as many words as ``width`` has room for."""
     head: StyleAndTextTuples = [("class:title", f" Round {view.get('round')} ")]
@@ -182,7 +183,7 @@ def _status_line(
 
 
 def _whose_turn(
-    ui: TyrosApp, view: dict[str, Any], names: list[str | None], short: bool = False
+    ui: Screen, view: dict[str, Any], names: list[str | None], short: bool = False
 ) -> StyleAndTextTuples:
     if short:
         names = [None] * len(names)  # letters only
@@ -211,7 +212,7 @@ def _whose_turn(
     return [("", f"{letter(current) if short else who(current, names)} to act")]
 
 
-def message_text(ui: TyrosApp) -> StyleAndTextTuples:
+def message_text(ui: Screen) -> StyleAndTextTuples:
     state = ui.state
     if state.fatal:
         return [("class:message.error", f" {state.fatal} (Ctrl-C quits)")]
@@ -260,7 +261,7 @@ CLOCK_WARNING = 15.0
 """Seconds left on the player's clock from which the message line says so."""
 
 
-def _asked(ui: TyrosApp) -> str:
+def _asked(ui: Screen) -> str:
     kinds = [a.get("kind") for a in ui.state.legal]
     left = ui.state.seconds_left()
     time_left = f" ({left:.0f} s left)" if left is not None else ""
@@ -293,7 +294,7 @@ def _asked(ui: TyrosApp) -> str:
     return "your turn: move, city, ship, bank, trade or pass (Tab completes, F2 lists)"
 
 
-def score_text(ui: TyrosApp) -> StyleAndTextTuples:
+def score_text(ui: Screen) -> StyleAndTextTuples:
     score = (ui.state.view or {}).get("score")
     if not score:
         return [("", "no score yet")]
@@ -311,13 +312,13 @@ _HOW = {
 }
 
 
-def request_command(ui: TyrosApp) -> str | None:
+def request_command(ui: Screen) -> str | None:
     """The command for what the table asks of the player now (None: nothing)."""
     kinds = {a.get("kind") for a in ui.state.legal}
     return next((command for kind, command in REQUESTS if kind in kinds), None)
 
 
-def request_lines(ui: TyrosApp) -> list[tuple[str, str]]:
+def request_lines(ui: Screen) -> list[tuple[str, str]]:
     """The request panel: what is asked, and how to answer it by typing (never focused)."""
     command = request_command(ui)
     if command is None:

@@ -41,9 +41,8 @@ from tyros_protocol.cards import CARD_NAMES
 
 from ..replay import Replay, Viewer
 from ..session import TableChanged, Updated
-from .commands import command_line
+from ..words import command_line, letter
 from .state import ClientState
-from .text import letter
 
 USAGE = "replay commands: next, back, turn, round, start, end, goto N, seat X, open, review, marks"
 KEYS = (

@@ -26,14 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
-from .text import (
-    describe_action,
-    describe_event,
-    error_words,
-    letter,
-    name_of,
-    who,
-)
+from ..words import describe_action, describe_event, error_words, letter, name_of, who
 
 LOG_LIMIT = 2000
 

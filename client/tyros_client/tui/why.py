@@ -19,7 +19,7 @@ from typing import Any
 from tyros_protocol.board import BOARD, BoardError
 from tyros_server.engine.constants import CITY_COST, SHIP_CARDS_OF_COLOUR, SHIP_COST, SHIP_LIMIT
 
-from .text import COLOURS, who
+from ..words import COLOURS, who
 
 View = Mapping[str, Any]
 Names = Sequence[str | None]

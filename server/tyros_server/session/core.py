@@ -35,7 +35,7 @@ from tyros_protocol.messages import (
 )
 
 from ..chat import CHAT_BURST, CHAT_PER_SECOND, TableTalk
-from ..deputies import Decision, Deputies, Job, TakeoverPolicy
+from ..deputies import Decision, Job, TakeoverPolicy
 from ..engine import (
     Action,
     IllegalActionError,
@@ -45,10 +45,11 @@ from ..engine import (
 )
 from ..storage import StorageError, Store
 from ..tables import ConnId, Table
-from .admission import Admission, Connection, Limits
+from .admission import Connection, Limits
 from .ledger import Ledger
 from .lobby import Lobby
-from .outbox import Close, Outbox, Output, Send, clip
+from .outbox import Close, Output, Send, clip
+from .part import Shared
 from .timers import Timers
 
 log = logging.getLogger("tyros.session")
@@ -68,26 +69,21 @@ class Session:
         hello_seconds: float | None = None,
         allow_seed: bool = False,
     ) -> None:
-        self.store = store
-        self.limits = limits or Limits()
-        self.clock = clock
-        self.wall_clock = wall_clock
-        """The date stored with a new table (``clock`` need not be a date)."""
-        self.allow_seed = allow_seed
-        """Whether a ``hello`` may choose the seed (tests, benchmarks, a private local game):
-        whoever knows the seed knows every hand, so a shared server deals its own."""
-        self.hello_seconds = hello_seconds
-        """A connection that has not joined a table after this long is closed (None: never)."""
-        self.takeover = takeover
-        self.deputies = Deputies(takeover, self.limits.bot_pace_seconds)
-        """The decisions the server makes for seats (see :mod:`.deputies`)."""
-        self.tables: dict[str, Table] = {}
-        self.conns: dict[ConnId, Connection] = {}
-        self.outbox = Outbox(clock, self.limits.takeover_seconds if takeover else None)
-        self.admission = Admission(self.limits, clock)
-        self.ledger = Ledger(self)
-        self.timers = Timers(self)
-        self.lobby = Lobby(self)
+        self.shared = Shared(
+            store, limits or Limits(), clock, wall_clock, takeover, hello_seconds, allow_seed
+        )
+        shared = self.shared
+        self.store, self.limits, self.clock = store, shared.limits, clock
+        self.wall_clock, self.takeover = wall_clock, takeover
+        self.tables, self.conns = shared.tables, shared.conns
+        self.outbox, self.admission, self.deputies = (
+            shared.outbox,
+            shared.admission,
+            shared.deputies,
+        )
+        self.ledger = Ledger(shared)
+        self.timers = Timers(shared, self.ledger)
+        self.lobby = Lobby(shared, self.ledger)
         for name in store.table_names(unfinished_only=True):
             self.lobby.resume_table(name)
 

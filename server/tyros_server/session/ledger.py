@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING
 
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
@@ -22,10 +21,7 @@ from ..engine import (
 from ..storage import StorageError
 from ..tables import Batch, ConnId, Table, Undo
 from .outbox import Close, Output, Send
-from .part import Part
-
-if TYPE_CHECKING:
-    from .core import Session
+from .part import Part, Shared
 
 log = logging.getLogger("tyros.session")
 
@@ -33,8 +29,8 @@ log = logging.getLogger("tyros.session")
 class Ledger(Part):
     """Commits actions, alone or in batches."""
 
-    def __init__(self, session: Session) -> None:
-        super().__init__(session)
+    def __init__(self, shared: Shared) -> None:
+        super().__init__(shared)
         self.batch: Batch | None = None
         self._deferral = contextlib.ExitStack()
         """The store's deferral of the open batch's actions."""
@@ -63,7 +59,7 @@ class Ledger(Part):
         push_unchecked(state, seat, action)
         table.renew_prompts(seat)
         if clocks is not None:
-            self.session.timers.follow_clocks(table)
+            self.shared.follow_clocks(table)
         if by is not None:
             table.decided_by[state.version] = by
         batch = self.batch

@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 import logging
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
@@ -34,11 +34,9 @@ from ..records import RecordUnavailable, stored_record
 from ..storage import StorageError, token_digest
 from ..tables import ConnId, SeatSlot, Table
 from .admission import Connection
+from .ledger import Ledger
 from .outbox import Close, Output, Send, clip
-from .part import Part
-
-if TYPE_CHECKING:
-    from .core import Session
+from .part import Part, Shared
 
 log = logging.getLogger("tyros.session")
 
@@ -46,12 +44,11 @@ log = logging.getLogger("tyros.session")
 class Lobby(Part):
     """Tables loaded and looked up, seats given and taken back."""
 
-    def __init__(self, session: Session) -> None:
-        super().__init__(session)
+    def __init__(self, shared: Shared, ledger: Ledger) -> None:
+        super().__init__(shared)
+        self.ledger = ledger
         self.quarantined: dict[str, str] = {}
         """Tables that could not be loaded, and why: shown as unavailable, never played."""
-        self.by_digest: dict[str, tuple[str, int]] = {}
-        """Each seat token's digest: the seat it opens."""
 
     def resume_table(self, name: str) -> Table | None:
         """Load a stored table and replay its game; a table that cannot be loaded is
@@ -65,7 +62,7 @@ class Lobby(Part):
             return None
         self.tables[name] = table
         for seat, slot in enumerate(table.seats):
-            self.by_digest[slot.digest] = (name, seat)
+            self.shared.by_digest[slot.digest] = (name, seat)
         return table
 
     def _load_table(self, name: str) -> Table:
@@ -109,7 +106,7 @@ class Lobby(Part):
             table.sent = len(state.log)
             by = stored.decided_by or []
             table.decided_by = {at + 1: who for at, who in enumerate(by) if who is not None}
-            clocks = self.session.timers.start_clocks(table)
+            clocks = self.shared.start_clocks(table)
             if clocks is not None:
                 for (seat, _), left in zip(stored.actions, stored.reserves or [], strict=False):
                     if left is not None:  # each seat's reserve as its last action left it
@@ -118,20 +115,6 @@ class Lobby(Part):
                 table.trade_deadline = now + table.trade_seconds
         log.info("resumed table %s with %d actions", name, len(stored.actions))
         return table
-
-    def forgettable(self, table: Table) -> bool:
-        """A finished table with nobody at it: it may go from memory (it stays on disk, and
-        comes back when asked for), so a long-running server does not grow without end."""
-        return (
-            table.finished
-            and not table.spectators
-            and all(slot.conn is None for slot in table.seats)
-        )
-
-    def drop_from_memory(self, table: Table) -> None:
-        del self.tables[table.name]
-        for slot in table.seats:
-            self.by_digest.pop(slot.digest, None)
 
     def tables_page(self, request: ListTables) -> dict[str, Any]:
         """One bounded page of the tables in name order (unavailable ones included), and
@@ -150,7 +133,7 @@ class Lobby(Part):
 
     def record(self, conn: ConnId, request: GetRecord) -> Send:
         """A finished game's record, for a replay; a game not over as a spectator saw it."""
-        self.session.ledger.settle()  # what a batch holds back must not reach a record
+        self.ledger.settle()  # what a batch holds back must not reach a record
         if request.table in self.quarantined:
             return self.outbox.error(
                 conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
@@ -212,7 +195,7 @@ class Lobby(Part):
         }
 
     def hello(self, conn: ConnId, info: Connection, hello: Hello) -> Output:
-        if hello.seed is not None and not self.session.allow_seed:
+        if hello.seed is not None and not self.shared.allow_seed:
             return [
                 self.outbox.error(
                     conn,
@@ -300,14 +283,14 @@ class Lobby(Part):
             ]
         table.seats.append(SeatSlot(hello.name, digest, conn, program=hello.program))
         table.changed = self.clock()
-        self.by_digest[digest] = (table.name, seat)
+        self.shared.by_digest[digest] = (table.name, seat)
         info.table, info.seat = table.name, seat
         log.info("%s took seat %d of table %s", hello.name, seat, table.name)
         out: Output = [Send(conn, self.outbox.welcome(hello.id, table, seat, hello.name, token))]
         if len(table.seats) == table.options.players:
             table.state = new_game(table.options)
             table.renew_prompts()
-            self.session.timers.start_clocks(table)
+            self.shared.start_clocks(table)
             log.info("table %s starts", table.name)
         out += self.outbox.table_update(table)
         if table.state is not None:
@@ -373,7 +356,7 @@ class Lobby(Part):
                 hello.table,
                 options.to_json(),
                 hello.trade_seconds,
-                self.session.wall_clock(),
+                self.shared.wall_clock(),
                 salt,
                 RULES_VERSION,
                 clock,
@@ -424,7 +407,7 @@ class Lobby(Part):
 
     def _find_seat(self, token: str) -> tuple[Table, int] | None:
         digest = token_digest(token)
-        for known, (table_name, seat) in self.by_digest.items():
+        for known, (table_name, seat) in self.shared.by_digest.items():
             # Compare every digest in constant time, whatever matches.
             if secrets.compare_digest(known, digest) and table_name in self.tables:
                 return self.tables[table_name], seat

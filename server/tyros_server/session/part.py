@@ -1,25 +1,100 @@
-"""What every part of the session shares: the tables, the connections, the store, the
-clock, the limits, and the parts that the others use."""
+"""What every part of the session shares (:class:`Shared`): the tables, the connections,
+the store, the clocks, the limits, the outbox, the allowances and the deputies, the same
+objects for all; and what any part may do to a table in memory."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-if TYPE_CHECKING:
-    from .core import Session
+from ..clocks import Clocks
+from ..deputies import Deputies, TakeoverPolicy
+from ..engine import Phase
+from ..engine.state import PENDING
+from ..storage import Store
+from ..tables import ConnId, Table
+from .admission import Admission, Connection, Limits
+from .outbox import Outbox
+
+
+@dataclass(eq=False)
+class Shared:
+    """The state every part of the session works on."""
+
+    store: Store
+    limits: Limits
+    clock: Callable[[], float]
+    wall_clock: Callable[[], float]
+    """The date stored with a new table (``clock`` need not be a date)."""
+    takeover: TakeoverPolicy | None
+    hello_seconds: float | None
+    """A connection that has not joined a table after this long is closed (None: never)."""
+    allow_seed: bool
+    """Whether a ``hello`` may choose the seed (tests, benchmarks, a private local game):
+    whoever knows the seed knows every hand, so a shared server deals its own."""
+    tables: dict[str, Table] = field(default_factory=dict)
+    conns: dict[ConnId, Connection] = field(default_factory=dict)
+    by_digest: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Each seat token's digest: the seat it opens."""
+    outbox: Outbox = field(init=False)
+    admission: Admission = field(init=False)
+    deputies: Deputies = field(init=False)
+    """The decisions the server makes for seats (see :mod:`~tyros_server.deputies`)."""
+
+    def __post_init__(self) -> None:
+        takeover_wait = self.limits.takeover_seconds if self.takeover else None
+        self.outbox = Outbox(self.clock, takeover_wait)
+        self.admission = Admission(self.limits, self.clock)
+        self.deputies = Deputies(self.takeover, self.limits.bot_pace_seconds)
+
+    # Tables in memory ------------------------------------------------------------------
+
+    def forgettable(self, table: Table) -> bool:
+        """A finished table with nobody at it: it may go from memory (it stays on disk, and
+        comes back when asked for), so a long-running server does not grow without end."""
+        return (
+            table.finished
+            and not table.spectators
+            and all(slot.conn is None for slot in table.seats)
+        )
+
+    def drop_from_memory(self, table: Table) -> None:
+        del self.tables[table.name]
+        for slot in table.seats:
+            self.by_digest.pop(slot.digest, None)
+
+    def start_clocks(self, table: Table) -> Clocks | None:
+        """A clocked table's clocks as its game starts (or resumes: the caller restores
+        the reserves); the first decisions' clocks run from now."""
+        if table.clock is None:
+            return None
+        table.clocks = Clocks.start(
+            table.clock["decision"], table.clock["reserve"], table.options.players
+        )
+        self.follow_clocks(table)
+        return table.clocks
+
+    def follow_clocks(self, table: Table) -> None:
+        """After the prompts changed: start the clocks of new decisions (a proposer's waits
+        while asked seats are still answering)."""
+        state, clocks = table.state, table.clocks
+        assert state is not None and clocks is not None
+        waiting = (
+            {state.current} if state.phase == Phase.TRADE and PENDING in state.answers else set()
+        )
+        clocks.follow(table.prompts, waiting=waiting, now=self.clock())
 
 
 class Part:
-    """One responsibility of the :class:`~.core.Session`, with the state all parts share
-    (the same objects as the session's: no part copies them)."""
+    """One responsibility of the session, over the state all parts share."""
 
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        self.tables = session.tables
-        self.conns = session.conns
-        self.store = session.store
-        self.clock = session.clock
-        self.limits = session.limits
-        self.outbox = session.outbox
-        self.admission = session.admission
-        self.deputies = session.deputies
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        self.tables = shared.tables
+        self.conns = shared.conns
+        self.store = shared.store
+        self.clock = shared.clock
+        self.limits = shared.limits
+        self.outbox = shared.outbox
+        self.admission = shared.admission
+        self.deputies = shared.deputies

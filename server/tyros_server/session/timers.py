@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 
-from ..clocks import Clocks
 from ..deputies import DecidedBy, Decision, negotiates
 from ..engine import (
     Action,
@@ -20,18 +19,22 @@ from ..engine import (
     seats_to_act,
     view,
 )
-from ..engine.state import PENDING
 from ..storage import StorageError
 from ..tables import Table
 from .admission import Connection
+from .ledger import Ledger
 from .outbox import Close, Output
-from .part import Part
+from .part import Part, Shared
 
 log = logging.getLogger("tyros.session")
 
 
 class Timers(Part):
     """Deadlines, and what happens at them (``clock`` is the only time there is)."""
+
+    def __init__(self, shared: Shared, ledger: Ledger) -> None:
+        super().__init__(shared)
+        self.ledger = ledger
 
     def next_deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (None: nothing pending)."""
@@ -42,14 +45,14 @@ class Timers(Part):
             and t.state is not None
             and any(seat != t.state.current for seat in seats_to_act(t.state))
         ]
-        if self.session.hello_seconds is not None:
+        if self.shared.hello_seconds is not None:
             waiting = [
                 info.opened
                 for info in self.conns.values()
                 if info.table is None and not info.closing
             ]
             if waiting:
-                times.append(min(waiting) + self.session.hello_seconds)
+                times.append(min(waiting) + self.shared.hello_seconds)
         limits = self.limits
         times += [t.notice_due for t in self.tables.values() if t.notice_due is not None]
         if limits.spectator_idle_seconds is not None:
@@ -67,7 +70,7 @@ class Timers(Part):
         times += [
             table.changed + limits.finished_memory_seconds
             for table in self.tables.values()
-            if self.session.lobby.forgettable(table)
+            if self.shared.forgettable(table)
         ]
         deputies = self.deputies
         times += [
@@ -79,7 +82,7 @@ class Timers(Part):
             and not deputies.busy(table.name, seat)
         ]
         takeover = limits.takeover_seconds
-        if takeover is not None and self.session.takeover is not None:
+        if takeover is not None and self.shared.takeover is not None:
             for table in self.tables.values():
                 if (
                     table.state is None
@@ -99,8 +102,8 @@ class Timers(Part):
         connections that did not join a table in time."""
         now = self.clock()
         out: Output = []
-        if self.session.hello_seconds is not None:
-            late = now - self.session.hello_seconds
+        if self.shared.hello_seconds is not None:
+            late = now - self.shared.hello_seconds
             out += [
                 Close(conn, 1008, "say hello sooner")
                 for conn, info in self.conns.items()
@@ -117,10 +120,7 @@ class Timers(Part):
                 for seat in seats_to_act(state):
                     if state.phase == Phase.TRADE and seat != state.current:
                         # Marked as time running out: the seat did not choose to decline.
-                        out += (
-                            self.session.ledger.commit(table, seat, (Kind.ANSWER, 0), by="clock")
-                            or []
-                        )
+                        out += self.ledger.commit(table, seat, (Kind.ANSWER, 0), by="clock") or []
             out += self._takeovers(table, now)
             out += self._time_up(table, now)
         return out
@@ -136,8 +136,8 @@ class Timers(Part):
         state = table.state
         assert state is not None
         legal = [a for a in legal_actions(state, seat) if not negotiates(a)]
-        if self.session.takeover is None:
-            return self.session.ledger.commit(table, seat, legal[0], by=by) or []
+        if self.shared.takeover is None:
+            return self.ledger.commit(table, seat, legal[0], by=by) or []
         self.deputies.ask(table.name, seat, state.version, by, view(state, seat), legal)
         return []
 
@@ -170,31 +170,10 @@ class Timers(Part):
                 exc.message,
             )
             choice = next(a for a in legal_actions(state, seat) if not negotiates(a))
-        out = self.session.ledger.commit(table, seat, choice, by=decision.by)
+        out = self.ledger.commit(table, seat, choice, by=decision.by)
         if decision.by == "takeover":
             self.deputies.played(table.name, self.clock())
         return out or []
-
-    def start_clocks(self, table: Table) -> Clocks | None:
-        """A clocked table's clocks as its game starts (or resumes: the caller restores
-        the reserves); the first decisions' clocks run from now."""
-        if table.clock is None:
-            return None
-        table.clocks = Clocks.start(
-            table.clock["decision"], table.clock["reserve"], table.options.players
-        )
-        self.follow_clocks(table)
-        return table.clocks
-
-    def follow_clocks(self, table: Table) -> None:
-        """After the prompts changed: start the clocks of new decisions (a proposer's waits
-        while asked seats are still answering)."""
-        state, clocks = table.state, table.clocks
-        assert state is not None and clocks is not None
-        waiting = (
-            {state.current} if state.phase == Phase.TRADE and PENDING in state.answers else set()
-        )
-        clocks.follow(table.prompts, waiting=waiting, now=self.clock())
 
     def _time_up(self, table: Table, now: float) -> Output:
         """Decide for each seat whose time ran out (see :meth:`_deputize`), marked as the
@@ -246,10 +225,10 @@ class Timers(Part):
             if expiry is not None and self._abandoned(table) and now >= table.changed + expiry:
                 out += self._remove_abandoned(table)
             elif (
-                self.session.lobby.forgettable(table)
+                self.shared.forgettable(table)
                 and now >= table.changed + limits.finished_memory_seconds
             ):
-                self.session.lobby.drop_from_memory(table)
+                self.shared.drop_from_memory(table)
         self.admission.forget_old(now)
         return out
 
@@ -269,7 +248,7 @@ class Timers(Part):
             info = self.conns.get(conn)
             if info is not None:
                 info.closing = True
-        self.session.lobby.drop_from_memory(table)
+        self.shared.drop_from_memory(table)
         return out
 
     def _takeover_due(self, table: Table, now: float) -> int | None:
@@ -277,7 +256,7 @@ class Timers(Part):
         one at a time per table, at the table's pace."""
         wait = self.limits.takeover_seconds
         state = table.state
-        if wait is None or self.session.takeover is None or state is None or table.finished:
+        if wait is None or self.shared.takeover is None or state is None or table.finished:
             return None
         deputies = self.deputies
         if deputies.table_busy(table.name, "takeover"):

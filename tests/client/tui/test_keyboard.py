@@ -20,10 +20,9 @@ from tyros_client.session import ActionHandle
 from tyros_client.tui import app as app_module
 from tyros_client.tui.app import TyrosApp
 
-from tests.client.feeding import FedState
-from tests.client.test_tui_app import TIMEOUT, Terminal, mid_game, on_screen, screen, until
+from tests.client.tui.feeding import FedState
+from tests.client.tui.harness import F4, TIMEOUT, Terminal, mid_game, on_screen, screen, until
 
-F4 = "\x1bOS"
 ACCEPT = {"kind": "answer", "accept": True}
 DECLINE = {"kind": "answer", "accept": False}
 PASS = {"kind": "pass"}
@@ -217,7 +216,7 @@ async def test_choices_that_changed_are_shown_before_enter_confirms(
 async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app_module, "AUTO_DECLINE_SECONDS", (0.01, 0.02))
+    monkeypatch.setattr(app_module, "COURTESY_SECONDS", (0.01, 0.02))
     async with running() as (table, _keys):
         ui = table.ui
         table.offer([DECLINE])
@@ -230,7 +229,7 @@ async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
         table.offer([DECLINE])
         offered = table.state.prompt
         table.push([PASS], phase="actions", to_act=[0], current=0, trade=None)
-        ui._auto_decline(offered)  # its pause ends after the withdrawal: nothing is sent
+        ui._be_courteous(offered)  # its pause ends after the withdrawal: nothing is sent
         assert table.sent == [DECLINE]
 
 
@@ -388,7 +387,7 @@ async def test_clicking_a_space_types_it_and_clicking_a_choice_selects_it() -> N
 async def test_an_offer_everybody_declined_is_taken_back_without_a_stall(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app_module, "AUTO_DECLINE_SECONDS", (0.01, 0.02))
+    monkeypatch.setattr(app_module, "COURTESY_SECONDS", (0.01, 0.02))
     withdraw = {"kind": "withdraw"}
     async with running() as (table, _keys):
         ui = table.ui

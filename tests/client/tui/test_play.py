@@ -12,10 +12,10 @@ import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from tyros_client import play as play_module
-from tyros_client.tui import app as app_module
+from tyros_client.tui import main as main_module
 from tyros_client.tui.app import TyrosApp
 
-from tests.client.test_tui_app import TIMEOUT, Terminal, on_screen, until
+from tests.client.tui.harness import TIMEOUT, Terminal, on_screen, until
 
 
 async def run_play(argv: list[str], check: Any) -> tuple[TyrosApp, dict[str, Any] | None]:
@@ -99,7 +99,7 @@ def test_play_arguments() -> None:
 
 
 def test_client_arguments() -> None:
-    args = app_module.parse_args(
+    args = main_module.parse_args(
         [
             "localhost:8765",
             "--name",
@@ -128,5 +128,5 @@ def test_client_arguments() -> None:
         ["h:1", "--name", ""],
     ):
         with pytest.raises(SystemExit):
-            app_module.parse_args(bad)
-    assert app_module.default_name()
+            main_module.parse_args(bad)
+    assert main_module.default_name()

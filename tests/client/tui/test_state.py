@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.formatted_text import fragment_list_to_text
-from tyros_client.tui.net import TokenStore, data_dir
-from tyros_client.tui.text import cards_text, describe_action, describe_event, score_sheet
+from tyros_client.paths import data_dir
+from tyros_client.tokens import TokenStore
+from tyros_client.tui.text import score_sheet
+from tyros_client.words import cards_text, describe_action, describe_event
 from tyros_server.engine import (
     Options,
     Phase,
@@ -21,7 +23,7 @@ from tyros_server.engine import (
     view,
 )
 
-from tests.client.feeding import FedState
+from tests.client.tui.feeding import FedState
 
 NAMES = ["Ann", "Bob", "Cyd"]
 
@@ -293,7 +295,7 @@ def test_data_dir_follows_xdg(monkeypatch: Any, tmp_path: Path) -> None:
 
 
 def test_every_error_code_has_words_and_no_code_reaches_the_screen() -> None:
-    from tyros_client.tui.text import ERROR_WORDS
+    from tyros_client.words import ERROR_WORDS
     from tyros_protocol.errors import ErrorCode
 
     assert set(ERROR_WORDS) == {code.value for code in ErrorCode}

@@ -1,0 +1,239 @@
+"""``tyros-client``: the command line, and the screen wired to its network task (or to a
+recorded game, for a replay)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import re
+import sys
+from typing import Any
+
+from tyros_protocol.options import clock_setting
+from tyros_server.engine import RecordError
+
+from ..connection import parse_address
+from ..replay import Replay, fetch_record
+from ..review import check_review, read_record
+from ..tls import ServerTrust, add_trust_options, trust_from_options
+from ..tokens import TokenStore
+from .app import TyrosApp
+from .net import JoinOptions, NetClient
+from .replaying import ReplayDriver, parse_viewer
+from .state import ClientState
+
+_NAME_OK = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
+
+
+def default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):
+        name = "player"
+    return name if _NAME_OK.match(name) else "player"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="tyros-client", description="Play Tyros in the terminal against a tyros-server."
+    )
+    parser.add_argument(
+        "address",
+        type=parse_address,
+        nargs="?",
+        help="HOST:PORT (ws://) or wss://HOST:PORT of a tyros-server (not for --replay FILE)",
+    )
+    parser.add_argument(
+        "--replay",
+        metavar="FILE|TABLE",
+        default=None,
+        help="watch a recorded game move by move: a record FILE (tyros-arena --record, "
+        "tyros-server export), or with HOST:PORT a finished TABLE of that server",
+    )
+    parser.add_argument(
+        "--review",
+        metavar="FILE",
+        default=None,
+        help="with --replay: a review (tyros-review --json) whose marks show beside its "
+        "seat's decisions",
+    )
+    parser.add_argument(
+        "--as",
+        dest="viewer",
+        default="A",
+        metavar="SEAT",
+        help="with --replay: the seat to see the game as first (A-D, or 'spectator'; F6 "
+        "changes it)",
+    )
+    parser.add_argument("--name", default=None, help="your name at the table (default: login)")
+    parser.add_argument("--table", default="table", help="table to join or create")
+    parser.add_argument(
+        "--players", type=int, choices=(3, 4), default=4, help="players, if the table is created"
+    )
+    parser.add_argument(
+        "--setup",
+        choices=("first", "variable"),
+        default="first",
+        help="empire setup, if the table is created",
+    )
+    parser.add_argument("--spectate", action="store_true", help="watch the table")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="game seed, if the table is created (only a server started with --allow-seed "
+        "takes one)",
+    )
+    parser.add_argument(
+        "--clock",
+        type=clock_setting,
+        metavar="DECISION+RESERVE",
+        default=None,
+        help="a clock for the table, if it is created: DECISION free seconds a decision plus "
+        "a RESERVE each player spends when thinking longer (e.g. 30+300); when both run out a "
+        "bot decides that once. Default: the server's (none unless it sets one)",
+    )
+    parser.add_argument(
+        "--no-hints",
+        dest="hints",
+        action="store_false",
+        help="if the table is created: nobody there may ask for hints (shown to everyone)",
+    )
+    parser.add_argument(
+        "--trade-seconds",
+        type=int,
+        default=None,
+        help="time to answer a trade offer, if the table is created",
+    )
+    add_trust_options(parser)
+    args = parser.parse_args(argv)
+    if args.address is None and args.replay is None:
+        parser.error("give the server's HOST:PORT (or --replay FILE to watch a record)")
+    if args.review is not None and args.replay is None:
+        parser.error("--review goes with --replay")
+    if args.name is not None and not _NAME_OK.match(args.name):
+        parser.error("a name has 1 to 32 printable characters")
+    if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", args.table):
+        parser.error("a table name has 1 to 32 letters, digits, '_', '.' or '-'")
+    args.trust = trust_from_options(parser, args)  # last: --forget-pin forgets at once
+    return args
+
+
+async def run_client(ui: TyrosApp, net: NetClient) -> None:
+    """Run the screen and the network task together until the player quits."""
+    ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
+    task = asyncio.create_task(net.run())
+    try:
+        await ui.application.run_async()
+    finally:
+        net.stop()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+def build(
+    url: str,
+    table: str,
+    name: str,
+    *,
+    spectate: bool = False,
+    options: JoinOptions | None = None,
+    tokens: TokenStore | None = None,
+    colour: bool | None = None,
+    trust: ServerTrust | None = None,
+) -> tuple[TyrosApp, NetClient]:
+    """A client's state, screen and network task, wired together (not yet running)."""
+    state = ClientState(url, table, name, spectate=spectate)
+    ui = TyrosApp(state, colour=colour)
+    net = NetClient(
+        state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust
+    )
+    ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
+    return ui, net
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.replay is not None:
+        return replay_main(args)
+    options = JoinOptions(
+        players=args.players,
+        setup=args.setup,
+        seed=args.seed,
+        trade_seconds=args.trade_seconds,
+        clock=args.clock,
+        hints=None if args.hints else False,
+    )
+    ui, net = build(
+        args.address,
+        args.table,
+        args.name or default_name(),
+        spectate=args.spectate,
+        options=options,
+        tokens=TokenStore(),
+        trust=args.trust,
+    )
+    try:
+        asyncio.run(run_client(ui, net))
+    except KeyboardInterrupt:
+        return 130
+    if net.state.fatal:
+        print(f"tyros-client: {net.state.fatal}", file=sys.stderr)
+        return 1
+    if net.state.seat is not None and not net.state.over:
+        print(
+            f"tyros-client: your seat at table {net.state.table} waits for you: run the same "
+            "command to take it back"
+        )
+    return 0
+
+
+def build_replay(
+    replay: Replay,
+    *,
+    viewer: int | None = 0,
+    review: dict[str, Any] | None = None,
+    colour: bool | None = None,
+    title: str = "replay",
+) -> TyrosApp:
+    """A screen showing a recorded game (nothing connected)."""
+    state = ClientState("replay", title, "you", spectate=viewer is None)
+    ui = TyrosApp(state, colour=colour)
+    ui.replay = ReplayDriver(replay, state, viewer, review)
+    ui.score_dismissed = True  # the sheet opens only on 'score' or at the end
+    return ui
+
+
+def replay_main(args: argparse.Namespace) -> int:
+    """``tyros-client --replay FILE`` (or ``HOST:PORT --replay TABLE``)."""
+    try:
+        if args.address is None:
+            record = read_record(args.replay)
+        else:
+            record = asyncio.run(fetch_record(args.address, args.replay, args.trust))
+        replay = Replay(record)
+        viewer = parse_viewer(args.viewer, replay.players)
+    except (OSError, ValueError, RecordError) as exc:
+        print(f"tyros-client: cannot replay {args.replay}: {exc}", file=sys.stderr)
+        return 1
+    review = None
+    if args.review is not None:
+        try:
+            review = check_review(read_record(args.review, "review"), record)
+        except (OSError, ValueError) as exc:
+            print(f"tyros-client: cannot use the review {args.review}: {exc}", file=sys.stderr)
+            return 1
+    ui = build_replay(replay, viewer=viewer, review=review, title=str(args.replay))
+    try:
+        ui.application.run()
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+__all__ = ["TyrosApp", "build", "build_replay", "main", "run_client"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

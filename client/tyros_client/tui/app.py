@@ -113,7 +113,6 @@ class TyrosApp:
         self._courteous_for: dict[str, Any] | None = None
         """The prompt a courtesy answer is scheduled for."""
         self._timers: list[asyncio.TimerHandle] = []
-        self._tasks: set[asyncio.Future[Any]] = set()
         self.lines_run = 0
         """Command lines entered so far (tests wait for it)."""
         self.sent: list[dict[str, Any]] = []
@@ -419,15 +418,11 @@ class TyrosApp:
         legal = [parse_action(entry, BOARD) for entry in state.legal]
         version = state.version
         if self.hinter is not None:  # the record marks a decision made after a hint
-            marked = asyncio.ensure_future(self.hinter(version))
-            self._tasks.add(marked)
-            marked.add_done_callback(self._tasks.discard)
+            self.application.create_background_task(self._quietly(self.hinter(version)))
         self.local = Note("thinking about a hint...", state.clock(), error=False)
-        self.hinting = asyncio.ensure_future(
+        self.hinting = self.application.create_background_task(
             self._hint(dict(state.view), state.seat, legal, list(state.events), version)
         )
-        self._tasks.add(self.hinting)
-        self.hinting.add_done_callback(self._tasks.discard)
         return False
 
     async def _hint(
@@ -490,19 +485,20 @@ class TyrosApp:
             self.state.note(driver.marks_line(), error=False)
             self.on_state_change()
 
-        task = asyncio.ensure_future(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.application.create_background_task(run())
         return False
+
+    @staticmethod
+    async def _quietly(sending: Awaitable[bool]) -> None:
+        """Wait for a send of the network task's (it says itself when it cannot send)."""
+        await sending
 
     def say(self, text: str) -> None:
         talker = self.talker
         if talker is None:
             self.local = Note("not connected", self.state.clock(), connection=True)
             return
-        task = asyncio.ensure_future(talker(text))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.application.create_background_task(self._quietly(talker(text)))
 
     def open_say(self) -> None:
         """F5: a chat line, ready to type after ``say ``."""
@@ -538,7 +534,14 @@ class TyrosApp:
 
     def close_help(self) -> None:
         self.help_open = False
-        if self.dialog is not None:
+        self._focus_top()
+
+    def _focus_top(self) -> None:
+        """Give the keyboard to what is on top: the help, a dialog, the score sheet, or else
+        the command line (a float that closes gives it back to what it covered)."""
+        if self.help_open:
+            self.layout.focus(self.help_window)
+        elif self.dialog is not None:
             self.layout.focus(self.dialog.window)
         elif self.score_open:
             self.layout.focus(self.score_window)
@@ -579,9 +582,7 @@ class TyrosApp:
         self.layout.focus(dialog.window)
         # The dialog may open far from the command line (at the top, over the map).
         self.local = Note(DIALOG_OPEN, self.state.clock(), error=False)
-        task = asyncio.ensure_future(self._await_dialog(dialog))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self.application.create_background_task(self._await_dialog(dialog))
         self.application.invalidate()
 
     async def _await_dialog(self, dialog: ChoiceDialog) -> None:
@@ -609,11 +610,7 @@ class TyrosApp:
         self.dialog = None
         if self.local is not None and self.local.text == DIALOG_OPEN:
             self.local = None
-        if self.score_open:
-            self.layout.focus(self.score_window)
-        else:
-            self.layout.focus(self.command_window)
-        self.application.invalidate()
+        self._focus_top()
 
     def open_score(self) -> None:
         self.score_open = True
@@ -623,8 +620,7 @@ class TyrosApp:
     def close_score(self) -> None:
         self.score_open = False
         self.score_dismissed = True
-        self.layout.focus(self.command_window)
-        self.application.invalidate()
+        self._focus_top()
 
     def on_state_change(self) -> None:
         """Called by the network task after each message."""

@@ -10,7 +10,6 @@ step), so the action tuples for a given hand are built once and cached.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import lru_cache
 
 from tyros_protocol.board import TYROS, Board
@@ -59,6 +58,7 @@ from .constants import (
 )
 from .errors import IllegalActionError, Reason
 from .payments import ONE, colour_payments, covers, submultisets
+from .pool import pooled
 from .state import (
     ACCEPTED,
     COUNTERED,
@@ -90,21 +90,6 @@ PHASE_KINDS: dict[Phase, frozenset[Kind]] = {
     Phase.OVER: frozenset(),
 }
 """The kinds of action each phase is about (whether or not one is legal right now)."""
-
-
-_POOL: dict[Action, Action] = {}
-"""One object for each action the enumeration lists, whichever cache lists it.
-
-The caches below list the same action under many keys (after 200 random games, 79,000
-bank-trade tuples held 230 distinct actions). An enumeration touches every action it lists
-(a list counts its references), so shared objects keep that memory small enough to stay in
-the CPU's caches. The pool is as large as the game's listed actions (12,000 after 400 games).
-"""
-
-
-def _pooled(actions: Iterable[Action]) -> tuple[Action, ...]:
-    pool = _POOL
-    return tuple([pool.setdefault(action, action) for action in actions])
 
 
 def seats_to_act(state: GameState) -> list[Seat]:
@@ -208,7 +193,7 @@ def _move_actions(
     start: int, end: int, colour: int, steps: int, have: int, wilds: int
 ) -> tuple[Action, ...]:
     pays = colour_payments(colour, steps, have, wilds)
-    return _pooled((K_MOVE, start, end, *pay) for pay in pays)
+    return pooled((K_MOVE, start, end, *pay) for pay in pays)
 
 
 _MoveCells = list[list[list[tuple[Action, ...] | None]] | None]
@@ -338,7 +323,7 @@ def _city_actions(
     space: int, port: int, colour: int, cost: int, have: int, wilds: int
 ) -> tuple[Action, ...]:
     pays = colour_payments(colour, cost, have, wilds)
-    return _pooled((K_CITY, space, port, *pay) for pay in pays)
+    return pooled((K_CITY, space, port, *pay) for pay in pays)
 
 
 def _ship_actions_in(state: GameState, seat: Seat, space: int) -> tuple[Action, ...]:
@@ -363,7 +348,7 @@ def _ship_actions_in(state: GameState, seat: Seat, space: int) -> tuple[Action, 
 @lru_cache(maxsize=1 << 14)
 def _any_colour_ships(space: int, hand: CardCounts, count: int) -> tuple[Action, ...]:
     """Tyros without a city: ``count`` cards of any colours."""
-    return _pooled((K_SHIP, space, *pay) for pay in submultisets(hand, count))
+    return pooled((K_SHIP, space, *pay) for pay in submultisets(hand, count))
 
 
 @lru_cache(maxsize=1 << 14)
@@ -377,7 +362,7 @@ def _colour_ships(space: int, colour: int, present: int, hand: CardCounts) -> tu
             for pay in submultisets(hand, SHIP_COST[1])
             if pay[colour] + pay[WILD] >= SHIP_CARDS_OF_COLOUR
         )
-    return _pooled((K_SHIP, space, *pay) for pay in pays)
+    return pooled((K_SHIP, space, *pay) for pay in pays)
 
 
 def _ships(state: GameState, seat: Seat, out: list[Action]) -> None:
@@ -413,14 +398,14 @@ def capped(hand: CardCounts, most: int) -> CardCounts:
 
 @lru_cache(maxsize=1 << 12)
 def _bank_draws(hand: CardCounts, most: int) -> tuple[Action, ...]:
-    return _pooled(
+    return pooled(
         (K_BANK_DRAW, *pay) for size in range(1, most + 1) for pay in submultisets(hand, size)
     )
 
 
 @lru_cache(maxsize=1 << 13)
 def _bank_picks(hand: CardCounts, take: int) -> tuple[Action, ...]:
-    return _pooled((K_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
+    return pooled((K_BANK_PICK, take, *pay) for pay in submultisets(hand, BANK_PICK_COST))
 
 
 def _bank_limits(state: GameState) -> tuple[int, int]:

@@ -7,13 +7,16 @@ import json
 import logging
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tyros_protocol.cards import names_from_counts
 from tyros_server.cli import configure_logging
 from tyros_server.engine import action_to_json, legal_actions, seats_to_act
 from tyros_server.session import Send, Session
-from tyros_server.storage import Store
+from tyros_server.storage import StorageError, Store
+
+from .harness import Harness
 
 
 def test_session_logs_hold_no_token_and_no_hand(
@@ -87,3 +90,31 @@ def test_the_websockets_library_never_logs_frames() -> None:
         root.setLevel(saved[0])
         root.handlers[:] = saved[1]
         logging.getLogger("websockets").setLevel(saved[2])
+
+
+def test_a_repeated_storage_failure_is_logged_once_in_full_then_counted(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A full disk refuses every action: the first failure is logged with its traceback,
+    the next ones as one line with their count per minute, not a traceback each."""
+    seated = harness.join("t", 3, seed=14)
+    state = harness.state("t")
+
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise StorageError("disk full")
+
+    monkeypatch.setattr(harness.store, "append_action", refuse)
+    caplog.set_level(logging.ERROR, logger="tyros.session")
+    [acting] = seats_to_act(state)
+    action = harness.latest[seated[acting].conn]["prompt"]["legal"][0]
+    for _ in range(25):
+        harness.clock.advance(1)
+        harness.act(seated[acting].conn, action)
+    errors = [r for r in caplog.records if r.name == "tyros.session"]
+    assert len(errors) == 1 and errors[0].exc_info is not None
+    assert "disk full" in errors[0].getMessage()
+    harness.clock.advance(60)
+    harness.act(seated[acting].conn, action)
+    errors = [r for r in caplog.records if r.name == "tyros.session"]
+    assert len(errors) == 2 and errors[1].exc_info is None
+    assert errors[1].getMessage().startswith("25 more storage failures in the last 84 s")

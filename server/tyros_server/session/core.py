@@ -268,8 +268,8 @@ class Session:
         line = table.talk.line(version=version, seat=seat, name=name, text=chat.text)
         try:
             self.store.append_chat(table.name, line, self.wall_clock())
-        except StorageError:
-            log.exception("storing a line of chat failed")
+        except StorageError as exc:
+            self.shared.faults.failed("storing a line of chat", exc)
             return [self.outbox.error(conn, chat.id, ErrorCode.INTERNAL, "could not store that")]
         table.talk.keep(line)
         table.changed = self.clock()

@@ -74,8 +74,8 @@ class Ledger(Part):
                 reserve=None if clocks is None else round(clocks.reserve[seat], 3),
                 hinted=hinted,
             )
-        except StorageError:
-            log.exception("storing an action of table %s failed", table.name)
+        except StorageError as exc:
+            self.shared.faults.failed(f"storing an action of table {table.name}", exc)
             undo.restore()
             if batch is not None:  # the store gave up the whole transaction
                 batch.fail(batch.pending())
@@ -91,8 +91,8 @@ class Ledger(Part):
         if state.phase == Phase.OVER:
             try:
                 self.store.mark_finished(table.name)
-            except StorageError:
-                log.exception("marking table %s finished failed", table.name)
+            except StorageError as exc:
+                self.shared.faults.failed(f"marking table {table.name} finished", exc)
                 if batch is not None:  # the transaction, this action's too, is gone
                     batch.fail(batch.pending())
                     return None
@@ -136,8 +136,8 @@ class Ledger(Part):
         a write that cannot wait)."""
         try:
             self.store.commit()
-        except StorageError:
-            log.exception("committing %d actions failed", len(batch.pending()))
+        except StorageError as exc:
+            self.shared.faults.failed(f"committing {len(batch.pending())} actions", exc)
             batch.fail(batch.pending())
         batch.settled = len(batch.undos)
 

@@ -276,8 +276,8 @@ class Lobby(Part):
         digest = token_digest(token)
         try:
             self.store.add_seat(table.name, seat, hello.name, digest, hello.program)
-        except StorageError:
-            log.exception("storing a seat failed")
+        except StorageError as exc:
+            self.shared.faults.failed("storing a seat", exc)
             return [
                 self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not store the seat")
             ]
@@ -362,8 +362,8 @@ class Lobby(Part):
                 clock,
                 hello.hints,
             )
-        except StorageError:
-            log.exception("creating table %s failed", hello.table)
+        except StorageError as exc:
+            self.shared.faults.failed(f"creating table {hello.table}", exc)
             return None
         now = self.clock()
         table = Table(

@@ -4,6 +4,7 @@ objects for all; and what any part may do to a table in memory."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -11,6 +12,7 @@ from ..clocks import Clocks
 from ..deputies import Deputies, TakeoverPolicy
 from ..engine import Phase
 from ..engine.state import PENDING
+from ..faults import FaultLog
 from ..storage import Store
 from ..tables import ConnId, Table
 from .admission import Admission, Connection, Limits
@@ -40,12 +42,15 @@ class Shared:
     admission: Admission = field(init=False)
     deputies: Deputies = field(init=False)
     """The decisions the server makes for seats (see :mod:`~tyros_server.deputies`)."""
+    faults: FaultLog = field(init=False)
+    """Storage failures, said once in full, then counted."""
 
     def __post_init__(self) -> None:
         takeover_wait = self.limits.takeover_seconds if self.takeover else None
         self.outbox = Outbox(self.clock, takeover_wait)
         self.admission = Admission(self.limits, self.clock)
         self.deputies = Deputies(self.takeover, self.limits.bot_pace_seconds)
+        self.faults = FaultLog(logging.getLogger("tyros.session"), clock=self.clock)
 
     # Tables in memory ------------------------------------------------------------------
 

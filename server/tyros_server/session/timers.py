@@ -112,6 +112,7 @@ class Timers(Part):
             for item in out:
                 self.conns[item.conn].closing = True
         out += self._housekeeping(now)
+        self.shared.faults.flush()
         for table in self.tables.values():
             state = table.state
             if state is None or table.finished:
@@ -235,8 +236,8 @@ class Timers(Part):
     def _remove_abandoned(self, table: Table) -> Output:
         try:
             self.store.delete_unstarted_table(table.name)
-        except StorageError:
-            log.exception("removing abandoned table %s failed", table.name)
+        except StorageError as exc:
+            self.shared.faults.failed(f"removing abandoned table {table.name}", exc)
             table.changed = self.clock()  # try again later, not on every tick
             return []
         log.info("table %s removed: it never started and nobody came back", table.name)

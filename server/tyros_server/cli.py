@@ -199,6 +199,7 @@ def serve_main(argv: list[str]) -> int:
     limits = Limits(
         takeover_seconds=args.takeover,
         bot_pace_seconds=max(0.0, args.bot_pace),
+        proposer_grace_seconds=max(0.0, args.proposer_grace),
         default_clock=args.clock,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
@@ -250,6 +251,15 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         metavar="PER_SECOND",
         help="new connections per second from one address, after a burst of "
         "--max-per-address (default %(default)s; 0: no limit)",
+    )
+    option(
+        "--proposer-grace",
+        type=float,
+        default=limits.proposer_grace_seconds,
+        metavar="SECONDS",
+        help="at a table without a clock, an open trade offer is withdrawn this long after "
+        "its answers' time is up, unless its proposer completed or withdrew it "
+        "(default %(default)g)",
     )
     option(
         "--max-tables",

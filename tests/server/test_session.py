@@ -592,8 +592,36 @@ def test_no_deadline_is_pending_once_every_asked_seat_answered(harness: Harness)
             harness.act(s.conn, {"kind": "answer", "accept": False})
     state = harness.state("t")
     assert seats_to_act(state) == [state.current]  # only the proposer still acts
-    # next_deadline: "None: nothing pending". The trade's answers are all in.
-    assert harness.session.next_deadline() is None
+    # The trade's answers are all in: what is pending is the proposer's own time.
+    table = harness.session.tables["t"]
+    assert table.trade_deadline is not None
+    grace = harness.session.limits.proposer_grace_seconds
+    assert harness.session.next_deadline() == table.trade_deadline + grace
+
+
+def test_a_proposer_who_sits_on_an_offer_has_it_withdrawn(harness: Harness) -> None:
+    """At a table without a clock nobody else can end a trade: once the answers' time and
+    the proposer's grace are up, the offer is withdrawn for the proposer (the clock's)."""
+    seated = harness.join("t", 3, seed=9, trade_seconds=30)
+    proposer, _, _ = play_until_proposal(harness, [s.conn for s in seated], random.Random(9))
+    state = harness.state("t")
+    proposing = state.current
+    table = harness.session.tables["t"]
+    assert table.trade_deadline is not None
+    grace = harness.session.limits.proposer_grace_seconds
+    harness.clock.now = table.trade_deadline  # nobody answered: declined by the clock
+    harness.tick()
+    assert seats_to_act(state) == [state.current] and state.phase == Phase.TRADE
+    harness.clock.now = table.trade_deadline + grace - 0.1
+    assert harness.tick() == [] and state.phase == Phase.TRADE
+    harness.clock.advance(0.1)
+    out = harness.tick()
+    assert state.phase != Phase.TRADE
+    stored = harness.store.load_table("t")
+    assert stored is not None
+    assert stored.actions[-1] == (proposing, {"kind": "withdraw"})
+    assert stored.decided_by[-1] == "clock"
+    assert first(out, proposer, "update")["events"]
 
 
 def test_takeover_plays_a_disconnected_seat_after_the_delay(

@@ -35,6 +35,9 @@ class Limits:
     """A connection refused this many messages in a row for sending too fast is closed."""
     takeover_seconds: float | None = None
     """A bot plays a disconnected seat after this long (None: the table waits)."""
+    proposer_grace_seconds: float = 60.0
+    """At a table without a clock: seconds a proposer has, once the answers' time is up,
+    to complete or withdraw an offer before it is withdrawn for them."""
     bot_pace_seconds: float = 1.0
     """Seconds between two of a table's takeover decisions at least: a table of absent
     players goes on at a person's pace, not in one burst."""

@@ -45,6 +45,9 @@ class Timers(Part):
             and t.state is not None
             and any(seat != t.state.current for seat in seats_to_act(t.state))
         ]
+        times += [
+            end for t in self.tables.values() if (end := self._proposer_deadline(t)) is not None
+        ]
         if self.shared.hello_seconds is not None:
             waiting = [
                 info.opened
@@ -122,9 +125,29 @@ class Timers(Part):
                     if state.phase == Phase.TRADE and seat != state.current:
                         # Marked as time running out: the seat did not choose to decline.
                         out += self.ledger.commit(table, seat, (Kind.ANSWER, 0), by="clock") or []
+            end = self._proposer_deadline(table)
+            if end is not None and now >= end:
+                # Nobody else may end the trade: its time is up for the proposer too.
+                out += self.ledger.commit(table, state.current, (Kind.WITHDRAW,), by="clock") or []
             out += self._takeovers(table, now)
             out += self._time_up(table, now)
         return out
+
+    def _proposer_deadline(self, table: Table) -> float | None:
+        """When an open trade offer is withdrawn for its proposer, at a table without a
+        clock (a clock bounds every decision already): the answers' time and then
+        ``proposer_grace_seconds``, so that a proposer who never completes nor withdraws
+        cannot hold the table for ever."""
+        state = table.state
+        if (
+            state is None
+            or table.clocks is not None
+            or table.trade_deadline is None
+            or state.phase != Phase.TRADE
+            or seats_to_act(state) != [state.current]
+        ):
+            return None
+        return table.trade_deadline + self.limits.proposer_grace_seconds
 
     def _deputize(self, table: Table, seat: int, by: DecidedBy) -> Output:
         """Have the seat's decision made for it: asked of the takeover policy (from the

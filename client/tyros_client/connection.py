@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 from websockets.uri import parse_uri
 
 from .session import ClientSession, Notice
@@ -85,6 +85,8 @@ class Connection:
                 self.session.connection_lost(None)
                 detail = exc.__class__.__name__
                 log.debug("connection to %s failed: %s", self.url, exc)
+                if isinstance(exc, InvalidMessage | ssl.SSLError | ConnectionResetError):
+                    await self._check_tls()  # maybe TLS asked plainly, or plain with TLS
             finally:
                 self._ws = None
             if self._stopped or self.session.fatal is not None:
@@ -100,6 +102,23 @@ class Connection:
         self.on_status(
             "gave up" if self.session.fatal is not None else "closed", self.session.fatal or ""
         )
+
+    async def _check_tls(self) -> None:
+        """After a handshake that failed oddly: if the server speaks TLS and the address is
+        plain (or the other way round), say so and give up, since trying again cannot
+        help."""
+        host, port = _host_port(self.url)
+        tls = await speaks_tls(host, port)
+        secure = self.url.startswith("wss://")
+        if tls is True and not secure:
+            self.session.give_up(
+                f"the server at {host}:{port} speaks TLS: give wss://{host}:{port}"
+            )
+        elif tls is False and secure:
+            self.session.give_up(
+                f"the server at {host}:{port} does not speak TLS: give {host}:{port} "
+                "(plain ws://) instead of wss://"
+            )
 
     def stop(self) -> None:
         """Close the connection and do not reconnect."""
@@ -168,6 +187,39 @@ class Connection:
     async def _send(self, ws: ClientConnection) -> None:
         for frame in self.session.frames_to_send():
             await ws.send(frame)
+
+
+TLS_PROBE_SECONDS = 3.0
+"""How long a look at whether a server speaks TLS may take."""
+
+
+async def speaks_tls(host: str, port: int) -> bool | None:
+    """Whether the server at ``host:port`` completes a TLS handshake (its certificate is not
+    checked: this only tells a ``wss://`` server from a plain one); None if nothing answers
+    there at all."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), TLS_PROBE_SECONDS)
+    except (OSError, TimeoutError):
+        return None
+    writer.close()
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=context), TLS_PROBE_SECONDS
+        )
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(OSError, ssl.SSLError):
+        await writer.wait_closed()
+    return True
+
+
+def _host_port(url: str) -> tuple[str, int]:
+    parsed = parse_uri(url)
+    return parsed.host, parsed.port
 
 
 def parse_address(text: str) -> str:

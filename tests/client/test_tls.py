@@ -287,3 +287,31 @@ async def test_tyros_bot_refuses_a_changed_pin_and_takes_the_new_one_with_forget
         assert status == 0 and f"forgot the certificate pinned for 127.0.0.1:{server.port}" in out
         assert "Empires:" in out  # the score sheet of the game they played
         assert PinStore(pin_file).load(f"127.0.0.1:{server.port}") == OTHER_PIN
+
+
+async def test_a_client_that_meets_tls_on_a_plain_address_says_so_and_stops(
+    tmp_path: Path,
+) -> None:
+    """ws:// to a server that speaks TLS: no HTTP answer comes back; the client looks, says
+    the server speaks TLS and how to reach it, and stops (it looped on "connection lost")."""
+    async with tls_server(tmp_path / "t.db") as server:
+        port = server.port
+        run = bot_runs(f"ws://127.0.0.1:{port}", "mismatch", None)[0]
+        with pytest.raises(BotGiveUp) as refused:
+            await asyncio.wait_for(play_bot(run, random.Random(1)), TIMEOUT)
+    assert f"speaks TLS: give wss://127.0.0.1:{port}" in str(refused.value)
+
+
+async def test_a_client_that_meets_plain_websockets_on_a_wss_address_says_so_and_stops(
+    tmp_path: Path,
+) -> None:
+    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(tmp_path / "p.db")))
+    await server.start()
+    port = server.port
+    try:
+        run = bot_runs(f"wss://127.0.0.1:{port}", "mismatch", None)[0]
+        with pytest.raises(BotGiveUp) as refused:
+            await asyncio.wait_for(play_bot(run, random.Random(1)), TIMEOUT)
+    finally:
+        await server.stop()
+    assert f"does not speak TLS: give 127.0.0.1:{port}" in str(refused.value)

@@ -31,7 +31,7 @@ from .botclient import BotGiveUp, BotRun, play_bot
 from .bots import STRATEGIES
 from .paths import data_dir
 from .tui.app import TyrosApp
-from .tui.main import build, default_name
+from .tui.main import build, default_name, name_problem
 from .tui.net import JoinOptions, NetClient
 
 log = logging.getLogger("tyros.play")
@@ -90,7 +90,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=None,
         help="directory for the database and the log (default: the user's data directory)",
     )
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    problem = None if args.name is None else name_problem(args.name)
+    if problem is not None:
+        parser.error(problem)
+    return args
 
 
 def _load_saved(path: Path) -> dict[str, Any] | None:

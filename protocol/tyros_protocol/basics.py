@@ -8,8 +8,11 @@ refuses ``"99"`` as the server does.
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
+from functools import lru_cache
 from typing import Annotated, Any, Literal
 
+from confusable_homoglyphs import categories, confusables
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from .board import BOARD
@@ -51,35 +54,129 @@ MessageId = Annotated[int, Field(ge=0, le=2**53)]
 TableName = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,32}$")]
 
 
-def printable_name(name: str) -> str:
-    """A player's name as every screen and log may show it: printable characters only (no
-    controls, no bidi or zero-width format characters), not blank, no outer spaces.
+FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and signs that draw nothing: Hangul fillers, the blank Braille pattern."""
+INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Categories that show nothing, or break lines: controls, format (bidi, zero-width),
+surrogates, private use, unassigned, line and paragraph separators."""
+MARKS_PER_LETTER = 3
+"""Combining marks on one letter at most (more pile up over the lines around it)."""
 
-    >>> printable_name("Ann")
-    'Ann'
+
+def _unshown(text: str) -> str | None:
+    """What in ``text`` would not show as written on every screen: ``invisible`` (a
+    character that draws nothing, or breaks the line), ``accents`` (too many marks on one
+    letter); None: it shows."""
+    marks = 0
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in INVISIBLE or ch in FILLERS:
+            return "invisible"
+        marks = marks + 1 if category.startswith("M") else 0
+        if marks > MARKS_PER_LETTER:
+            return "accents"
+    return None
+
+
+def printable_name(name: str) -> str:
+    """A player's name as every screen and log may show it, in its compatibility form
+    (NFKC: fullwidth letters are letters): printable characters only (no controls, no bidi
+    or zero-width format characters, no blank fillers), a visible letter or sign, no outer
+    spaces, and no letters of another script that look like its own (a Cyrillic A in a
+    Latin name).
+
+    >>> printable_name("Ann"), printable_name("\uff21\uff2e\uff2e"), printable_name("Zo\u00eb")
+    ('Ann', 'ANN', 'Zo\u00eb')
     >>> printable_name("A\u202enn")
     Traceback (most recent call last):
     ValueError: a name has printable characters only (no controls, bidi or zero-width marks)
+    >>> printable_name("\u3164")
+    Traceback (most recent call last):
+    ValueError: a name has printable characters only (no controls, bidi or zero-width marks)
+    >>> printable_name("\u0410nn")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: a name does not mix scripts with letters that look alike (here: CYRILLIC ...)
     """
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+    name = unicodedata.normalize("NFKC", name)
+    unshown = _unshown(name)
+    if unshown == "invisible":
         raise ValueError(
             "a name has printable characters only (no controls, bidi or zero-width marks)"
         )
+    if unshown == "accents":
+        raise ValueError(f"a name has at most {MARKS_PER_LETTER} accents on one letter")
     if not name.strip() or name != name.strip():
         raise ValueError("a name is not blank and has no spaces around it")
+    if all(unicodedata.category(ch)[0] in "MZ" for ch in name):
+        raise ValueError("a name has a visible letter or sign")
+    imitating = imitations(name)
+    if imitating:
+        raise ValueError(
+            "a name does not mix scripts with letters that look alike "
+            f"(here: {', '.join(imitating)})"
+        )
     return name
+
+
+def imitations(name: str) -> list[str]:
+    """The letters of ``name`` from another script than most of its letters that look like
+    letters of that script, as ``SCRIPT letter`` (Unicode's confusables and scripts).
+
+    >>> imitations("Ann"), imitations("B0b"), imitations("\u0410\u043d\u043d\u0430")
+    ([], [], [])
+    >>> imitations("\u0410nn")  # doctest: +ELLIPSIS
+    ['CYRILLIC ...']
+    """
+    scripts = Counter(
+        alias for ch in name if (alias := categories.alias(ch)) not in ("COMMON", "INHERITED")
+    )
+    if len(scripts) < 2:
+        return []
+    main = scripts.most_common(1)[0][0]
+    found: Any = confusables.is_confusable(name, greedy=True, preferred_aliases=[main.lower()])
+    return [f"{entry['alias']} {entry['character']}" for entry in found or []][:3]
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like, whatever its case and its letters that look like Latin
+    ones (a Cyrillic A, a Greek O, a mathematical bold B): two names with one skeleton are
+    confusable at one table (after Unicode's skeletons, UTS #39, letter by letter).
+
+    >>> skeleton("Ann") == skeleton("ANN") == skeleton("\u0410nn") == skeleton("\u0391nn")
+    True
+    >>> skeleton("Ann") == skeleton("Anne"), skeleton("Bob") == skeleton("Dob")
+    (False, False)
+    """
+    return "".join(_look(ch) for ch in unicodedata.normalize("NFKC", name)).casefold()
+
+
+@lru_cache(maxsize=4096)
+def _look(ch: str) -> str:
+    """A character as the Latin letter or sign it looks like (itself if none)."""
+    if ch.isascii():
+        return ch
+    data: Any = confusables.confusables_data
+    ascii_alike = [e["c"] for e in data.get(ch, ()) if len(e["c"]) == 1 and e["c"].isascii()]
+    return min(ascii_alike) if ascii_alike else ch
 
 
 def printable_text(text: str) -> str:
     """A line of table talk as every screen may show it: printable characters and spaces
-    only (no controls, no bidi or zero-width format characters), not blank; the spaces
-    around it are dropped.
+    only (no controls, no bidi or zero-width format characters, no line or paragraph
+    separators, a few accents on a letter at most), not blank; the spaces around it are
+    dropped.
 
     >>> printable_text("  two green for your violet? ")
     'two green for your violet?'
+    >>> printable_text("a\u2028b")
+    Traceback (most recent call last):
+    ValueError: say it in printable characters (no controls, bidi or zero-width marks)
     """
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+    unshown = _unshown(text)
+    if unshown == "invisible":
         raise ValueError("say it in printable characters (no controls, bidi or zero-width marks)")
+    if unshown == "accents":
+        raise ValueError(f"say it with at most {MARKS_PER_LETTER} accents on one letter")
     if not text.strip():
         raise ValueError("say something: the text is blank")
     return text.strip()

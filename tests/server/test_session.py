@@ -1162,3 +1162,20 @@ def test_a_program_says_so_and_its_seat_shows_it_for_good(tmp_path: Path) -> Non
     seats = again.list_tables(again.connect())["tables"][0]["seats"]
     assert seats[1]["program"] is True and "program" not in seats[0]
     again.close()
+
+
+def test_nobody_joins_with_a_name_that_looks_like_a_seated_players(harness: Harness) -> None:
+    """Talk and the log would read as the seated player's: refused for a new seat and for a
+    spectator alike, each saying whose name it looks like; spectators may share names."""
+    ann = harness.connect()
+    harness.hello(ann, "t", "Ann", players=3)
+    for name, spectate in (("ANN", False), ("\uff21nn", False), ("Ann", True), ("aNN", True)):
+        conn = harness.connect()
+        out = harness.hello(conn, "t", name, spectate=spectate)
+        message = only_error(out, conn, ErrorCode.NAME_TAKEN, out[0].message["re"])
+        assert "seat A" in message["message"], message
+    watchers = [harness.connect() for _ in range(2)]
+    for watcher in watchers:
+        assert first(harness.hello(watcher, "t", "Eve", spectate=True), watcher, "welcome")
+    bob = harness.connect()
+    assert first(harness.hello(bob, "t", "Bob"), bob, "welcome")["seat"] == 1

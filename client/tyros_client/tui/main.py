@@ -10,6 +10,7 @@ import re
 import sys
 from typing import Any
 
+from tyros_protocol.basics import printable_name
 from tyros_protocol.options import clock_setting
 from tyros_server.engine import RecordError
 
@@ -23,7 +24,20 @@ from .net import JoinOptions, NetClient
 from .replaying import ReplayDriver, parse_viewer
 from .state import ClientState
 
-_NAME_OK = re.compile(r"^[^\x00-\x1f\x7f]{1,32}$")
+
+def name_problem(name: str) -> str | None:
+    """Why the server would refuse ``name`` (None: it may be used), in the protocol's words.
+
+    >>> name_problem("Ann"), name_problem("")
+    (None, 'a name has 1 to 32 characters')
+    """
+    if not 1 <= len(name) <= 32:
+        return "a name has 1 to 32 characters"
+    try:
+        printable_name(name)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def default_name() -> str:
@@ -31,7 +45,7 @@ def default_name() -> str:
         name = getpass.getuser()
     except (KeyError, OSError):
         name = "player"
-    return name if _NAME_OK.match(name) else "player"
+    return name if name_problem(name) is None else "player"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -112,8 +126,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("give the server's HOST:PORT (or --replay FILE to watch a record)")
     if args.review is not None and args.replay is None:
         parser.error("--review goes with --replay")
-    if args.name is not None and not _NAME_OK.match(args.name):
-        parser.error("a name has 1 to 32 printable characters")
+    problem = None if args.name is None else name_problem(args.name)
+    if problem is not None:
+        parser.error(problem)
     if not re.match(r"^[A-Za-z0-9_.-]{1,32}$", args.table):
         parser.error("a table name has 1 to 32 letters, digits, '_', '.' or '-'")
     args.trust = trust_from_options(parser, args)  # last: --forget-pin forgets at once

@@ -9,6 +9,7 @@ import logging
 import secrets
 from typing import Any
 
+from tyros_protocol.basics import skeleton
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import (
@@ -237,7 +238,10 @@ class Lobby(Part):
             table = self._create_table(hello, info.address)
             if table is None:
                 return [self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
+        taken = self._name_taken(table, hello.name)
         if hello.spectate:
+            if taken is not None:
+                return [self.outbox.error(conn, hello.id, ErrorCode.NAME_TAKEN, taken)]
             info.name = hello.name
             watching = self._spectate(conn, info, table, hello.id)
             if info.table is None:  # refused: a full table is no place to wait at
@@ -261,16 +265,8 @@ class Lobby(Part):
                     f"table {table.name} is full; watch it with spectate",
                 )
             ]
-        if any(slot.name.casefold() == hello.name.casefold() for slot in table.seats):
-            return [
-                self.outbox.error(
-                    conn,
-                    hello.id,
-                    ErrorCode.NAME_TAKEN,
-                    f"a player at table {table.name} is called {hello.name} already: choose "
-                    "another name (or resume your seat with its token)",
-                )
-            ]
+        if taken is not None:
+            return [self.outbox.error(conn, hello.id, ErrorCode.NAME_TAKEN, taken)]
         seat = len(table.seats)
         token = secrets.token_urlsafe(32)
         digest = token_digest(token)
@@ -332,6 +328,20 @@ class Lobby(Part):
             *self.outbox.spectator_sync(conn, table),
             *self.outbox.talk_sync(conn, table, None),
         ]
+
+    def _name_taken(self, table: Table, name: str) -> str | None:
+        """Why ``name`` may not join ``table``, as a player or a spectator (None: it may): a
+        seated player there has a name that looks the same (case and look-alike letters of
+        other scripts aside: ``skeleton``), and talk or the log would read as theirs."""
+        looks = skeleton(name)
+        for seat, slot in enumerate(table.seats):
+            if skeleton(slot.name) == looks:
+                same = "is called" if slot.name == name else "has a name that looks like"
+                return (
+                    f"the player in seat {'ABCD'[seat]} at table {table.name} {same} {name}: "
+                    "choose another name (or resume your seat with its token)"
+                )
+        return None
 
     def _refuse_and_close(self, conn: ConnId, info: Connection, *refusal: Send | Close) -> Output:
         """A refusal for a limit, then the close: the connection would only hold a place

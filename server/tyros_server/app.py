@@ -19,6 +19,7 @@ import logging
 import resource
 import signal
 import socket
+import sqlite3
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
@@ -63,6 +64,8 @@ INTERNAL_ERROR = {
 
 TICK_FLOOR = 0.05
 """Seconds the clock task sleeps at least between two ticks."""
+WATCH_SECONDS = 2.0
+"""How often the database's files are looked at (removed or replaced: see Store.watch)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,6 +267,7 @@ class TyrosServer:
         self._ids = itertools.count(1)
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._backups: asyncio.Task[None] | None = None
         self.max_connections = config.max_connections
         """The connection cap in force: the configured one, or less to fit the process's
@@ -325,6 +329,7 @@ class TyrosServer:
             ssl=tls_context(config.certfile, config.keyfile),  # None: plain ws://
         )
         self._ticker = asyncio.create_task(self._tick_forever())
+        self._watcher = asyncio.create_task(self._watch_forever())
         if self.lock is not None:
             self.lock.describe(f"listening on {config.host}:{self.port}")
         if config.backup_minutes is not None and self.lock is not None:
@@ -346,6 +351,8 @@ class TyrosServer:
         """Close every connection with 1001 (going away) and the database."""
         if self._ticker is not None:
             self._ticker.cancel()
+        if self._watcher is not None:
+            self._watcher.cancel()
         self._deputy_stopped = True
         self._deputy.shutdown(wait=False, cancel_futures=True)
         if self._backups is not None:
@@ -362,10 +369,48 @@ class TyrosServer:
             self.lock.release()
         log.info("tyros server stopped")
 
+    async def _watch_forever(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            self.watch_database()
+
+    def watch_database(self) -> None:
+        """If the database's files were removed or replaced while the server runs (SQLite
+        writes on into the open ones, which a crash loses), refuse every action from now
+        on and copy what the server holds, every acknowledged action included, to a safe
+        file; one log line says so, and what to do."""
+        store = self.store
+        if store.broken is not None:
+            return
+        problem = store.watch()
+        if problem is None:
+            return
+        try:
+            rescued = store.break_off(f"the database's files were moved away ({problem})")
+        except (OSError, sqlite3.Error) as exc:
+            store.broken = f"the database's files were moved away ({problem})"
+            log.error(
+                "%s: every action is refused from now on, and copying what the server holds "
+                "failed (%s): do not stop the server before its files are back in place",
+                problem,
+                exc,
+            )
+            return
+        db = self.config.db
+        log.error(
+            "%s: every action is refused from now on; what the server holds (every action it "
+            "acknowledged) is in %s: stop the server, then run "
+            "'tyros-server restore --db %s --from %s' and start it again",
+            problem,
+            rescued,
+            db,
+            rescued,
+        )
+
     async def _back_up_forever(self, every: float) -> None:
         """A rolling online backup at start and then every ``every`` seconds, in a worker
         thread with its own connection (the game goes on meanwhile)."""
-        while True:
+        while self.store.broken is None:  # (a copy of moved-away files would mislead)
             copy = asyncio.ensure_future(
                 asyncio.to_thread(backup, self.config.db, self.config.backups)
             )

@@ -149,6 +149,11 @@ class Store:
         if not create and path != ":memory:" and not Path(path).exists():
             raise StoreOpenError(f"there is no database {path}")
         self._db = _open(path)
+        self._files = self._identities()
+        """The device and inode of the database file and its WAL as opened: SQLite writes
+        on through its open files if they are removed or replaced (:meth:`watch`)."""
+        self.broken: str | None = None
+        """Why every write is refused (the files were removed or replaced), if they are."""
         self._settle: Callable[[], None] | None = None
         """While actions are deferred (:meth:`deferred`): what commits them (and deals with
         a failure) before any other write, or a read of a table, goes ahead."""
@@ -160,6 +165,45 @@ class Store:
         was told of them."""
         self._rollback()
         self._db.close()
+
+    def _identities(self) -> dict[str, tuple[int, int]]:
+        if self.path == ":memory:":
+            return {}
+        out = {}
+        for name in (self.path, self.path + "-wal"):
+            with contextlib.suppress(OSError):
+                found = os.stat(name)
+                out[name] = (found.st_dev, found.st_ino)
+        return out
+
+    def watch(self) -> str | None:
+        """What happened to the files this store writes to, if they are not where it opened
+        them any more (removed, or replaced by other files): None if they are. Writes go on
+        into the open files, which nobody else sees and a crash loses."""
+        for name, identity in self._files.items():
+            try:
+                found = os.stat(name)
+            except FileNotFoundError:
+                return f"{name} was removed"
+            except OSError as exc:
+                return f"{name} cannot be looked at: {exc.strerror or exc}"
+            if (found.st_dev, found.st_ino) != identity:
+                return f"{name} was replaced by another file"
+        return None
+
+    def break_off(self, why: str) -> Path:
+        """Refuse every write from now on (``why``), and copy what the open database holds,
+        the actions acknowledged so far included, to ``PATH.rescued-DATE`` (returned)."""
+        self.broken = why
+        self._rollback()
+        target = Path(f"{self.path}.rescued-{time.strftime('%Y%m%d-%H%M%S')}")
+        os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o600))
+        copy = sqlite3.connect(target)
+        try:
+            self._db.backup(copy)
+        finally:
+            copy.close()
+        return target
 
     @property
     def deferring(self) -> bool:
@@ -185,6 +229,8 @@ class Store:
             self._settle()
 
     def _write(self, sql: str, args: tuple[Any, ...], *, deferrable: bool = False) -> None:
+        if self.broken is not None:
+            raise StorageError(self.broken)
         if deferrable and self.deferring:
             try:
                 if not self._db.in_transaction:
@@ -206,6 +252,9 @@ class Store:
 
     def commit(self) -> None:
         """Make the deferred writes durable, all or none (StorageError: none)."""
+        if self.broken is not None:
+            self._rollback()
+            raise StorageError(self.broken)
         try:
             if not self._db.in_transaction:
                 return
@@ -323,6 +372,8 @@ class Store:
 
     def delete_unstarted_table(self, name: str) -> None:
         """Remove a table at which nothing was played (its seats, then itself)."""
+        if self.broken is not None:
+            raise StorageError(self.broken)
         self._settle_first()
         try:
             with self._db:

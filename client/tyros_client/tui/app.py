@@ -65,6 +65,7 @@ from .controls import (
 from .dialog import DIALOG_WIDTH, ChoiceDialog
 from .replaying import USAGE as REPLAY_USAGE
 from .replaying import Handoff, ReplayDriver
+from .screen import ScreenState
 from .state import ClientState, Note
 from .style import make_style, no_color
 
@@ -98,18 +99,9 @@ class TyrosApp:
         self.talker: Talker | None = None
         """Sends a line of table talk (the network task's)."""
         self.colour = not no_color() if colour is None else colour
-        self.panel = "log"
-        self.help_topic = ""
-        self.scroll = 0
-        self.log_lines_seen = 0
-        """Log entries when the panel was last drawn: those since then, when the log is
-        scrolled back, scroll it by their lines, so that the text being read holds still."""
-        self.local: Note | None = None
-        self.cleared_at = -1.0
+        self.screen = ScreenState()
+        """What the screen shows of its own (which panel, the help, the log's scroll)."""
         self.dialog: ChoiceDialog | None = None
-        self.score_open = False
-        self.score_dismissed = False
-        self.help_open = False
         self._courteous_for: dict[str, Any] | None = None
         """The prompt a courtesy answer is scheduled for."""
         self._timers: list[asyncio.TimerHandle] = []
@@ -213,7 +205,7 @@ class TyrosApp:
                 title="Final score (Esc closes; 'score' shows it again)",
                 width=D(min=30, preferred=96),
             ),
-            filter=Condition(lambda: self.score_open),
+            filter=Condition(lambda: self.screen.score_open),
         )
         self.help_pager = PagerControl(self)
         self.help_window = Window(self.help_pager)
@@ -223,7 +215,7 @@ class TyrosApp:
                 title="Help (arrows scroll, Esc closes)",
                 width=D(min=30, preferred=96),
             ),
-            filter=Condition(lambda: self.help_open),
+            filter=Condition(lambda: self.screen.help_open),
         )
         self.root = FloatContainer(
             body,
@@ -315,7 +307,7 @@ class TyrosApp:
             # Under the log's newest line, where the panel (a log's tail) always shows them.
             hands = [("class:log.summary", line) for line in self.replay.hand_lines()]
             return [*[(line.style, line.text) for line in self.state.log], *hands]
-        if self.panel == "legal":
+        if self.screen.panel == "legal":
             return [("", line) for line in commands.legal_lines(self.context())]
         return [(line.style, line.text) for line in self.state.log]
 
@@ -325,7 +317,7 @@ class TyrosApp:
         """A new line is being typed: the last refusal's reason has served."""
         if self._refused is not None and buffer.text != self._refused:
             self._refused = None
-            self.cleared_at = self.state.clock()
+            self.screen.cleared_at = self.state.clock()
 
     def _accept(self, buffer: Buffer) -> bool:
         keep_text = self.run_line(buffer.text)
@@ -350,8 +342,8 @@ class TyrosApp:
 
     def run_line(self, line: str) -> bool:
         """Act on one command line; True when the text should stay (it was refused)."""
-        self.cleared_at = self.state.clock()
-        self.local = None
+        self.screen.cleared_at = self.state.clock()
+        self.screen.local = None
         self.lines_run += 1
         if self.replay is not None:
             done = self.replay.command(line)
@@ -361,7 +353,7 @@ class TyrosApp:
             if done is Handoff.REVIEW:
                 return self.review_here()
             if isinstance(done, str):
-                self.local = Note(done, self.state.clock())
+                self.screen.local = Note(done, self.state.clock())
                 return True
         result = commands.parse(line, self.context())
         if not isinstance(result, Local | Say) and self.replay is None and self._on_its_way():
@@ -369,14 +361,14 @@ class TyrosApp:
             # for a reason that no longer holds: it waits for the server's answer, and is
             # read again then.
             self._held_line = line
-            self.local = Note(
+            self.screen.local = Note(
                 "your last action is on its way: this line follows once the server answers",
                 self.state.clock(),
                 error=False,
             )
             return False
         if self.replay is not None and not isinstance(result, Local):
-            self.local = Note(
+            self.screen.local = Note(
                 "this is a replay: nothing is played or said (" + REPLAY_USAGE + ")",
                 self.state.clock(),
             )
@@ -393,7 +385,7 @@ class TyrosApp:
         if isinstance(result, Say):
             self.say(result.text)
             return False
-        self.local = Note(result.message, self.state.clock())
+        self.screen.local = Note(result.message, self.state.clock())
         return True
 
     def ask_hint(self) -> bool:
@@ -412,14 +404,14 @@ class TyrosApp:
         elif self._on_its_way():
             refusal = "your move for this decision is on its way: ask at your next one"
         if refusal is not None:
-            self.local = Note(refusal, state.clock())
+            self.screen.local = Note(refusal, state.clock())
             return True
         assert state.seat is not None and state.view is not None
         legal = [parse_action(entry, BOARD) for entry in state.legal]
         version = state.version
         if self.hinter is not None:  # the record marks a decision made after a hint
             self.application.create_background_task(self._quietly(self.hinter(version)))
-        self.local = Note("thinking about a hint...", state.clock(), error=False)
+        self.screen.local = Note("thinking about a hint...", state.clock(), error=False)
         self.hinting = self.application.create_background_task(
             self._hint(dict(state.view), state.seat, legal, list(state.events), version)
         )
@@ -453,10 +445,12 @@ class TyrosApp:
         driver = self.replay
         assert driver is not None
         if driver.viewer is None:
-            self.local = Note("see the game as a seat first (F6, or seat B)", self.state.clock())
+            self.screen.local = Note(
+                "see the game as a seat first (F6, or seat B)", self.state.clock()
+            )
             return True
         if driver.reviewing is not None:
-            self.local = Note("a review is running already", self.state.clock())
+            self.screen.local = Note("a review is running already", self.state.clock())
             return True
         seat = driver.viewer
         driver.reviewing = "reviewing..."
@@ -496,7 +490,7 @@ class TyrosApp:
     def say(self, text: str) -> None:
         talker = self.talker
         if talker is None:
-            self.local = Note("not connected", self.state.clock(), connection=True)
+            self.screen.local = Note("not connected", self.state.clock(), connection=True)
             return
         self.application.create_background_task(self._quietly(talker(text)))
 
@@ -518,7 +512,7 @@ class TyrosApp:
             self.show_panel(command.command)
         elif command.command == "score":
             if not (self.state.view or {}).get("score"):
-                self.local = Note(
+                self.screen.local = Note(
                     "there is no score sheet before the game ends", self.state.clock()
                 )
                 return True
@@ -526,32 +520,32 @@ class TyrosApp:
         return False
 
     def open_help(self, topic: str) -> None:
-        self.help_topic = topic
-        self.help_open = True
+        self.screen.help_topic = topic
+        self.screen.help_open = True
         self.help_pager.top = 0
         self.layout.focus(self.help_window)
         self.application.invalidate()
 
     def close_help(self) -> None:
-        self.help_open = False
+        self.screen.help_open = False
         self._focus_top()
 
     def _focus_top(self) -> None:
         """Give the keyboard to what is on top: the help, a dialog, the score sheet, or else
         the command line (a float that closes gives it back to what it covered)."""
-        if self.help_open:
+        if self.screen.help_open:
             self.layout.focus(self.help_window)
         elif self.dialog is not None:
             self.layout.focus(self.dialog.window)
-        elif self.score_open:
+        elif self.screen.score_open:
             self.layout.focus(self.score_window)
         else:
             self.layout.focus(self.command_window)
         self.application.invalidate()
 
     def show_panel(self, name: str) -> None:
-        self.panel = name
-        self.scroll = 0
+        self.screen.panel = name
+        self.screen.scroll = 0
         self.application.invalidate()
 
     def _on_its_way(self) -> bool:
@@ -563,25 +557,25 @@ class TyrosApp:
         sender = self.sender
         self._sent_line = None  # (a line's action: run_line says which line it was)
         self.sent.append(action)
-        self.local = Note(
+        self.screen.local = Note(
             f"sent: {describe_action(action, self.state.names)}", self.state.clock(), error=False
         )
         self._in_flight = None if sender is None else sender(action)
         if sender is None:
-            self.local = Note("not connected", self.state.clock(), connection=True)
+            self.screen.local = Note("not connected", self.state.clock(), connection=True)
 
     # Dialogs -------------------------------------------------------------------
 
     def open_dialog(self, command: str) -> None:
         if self.dialog is not None:
             self.close_dialog()
-        self.help_open = False
+        self.screen.help_open = False
         dialog = ChoiceDialog(self, command)
         self.dialog = dialog
         self.root.floats.insert(0, dialog.float)
         self.layout.focus(dialog.window)
         # The dialog may open far from the command line (at the top, over the map).
-        self.local = Note(DIALOG_OPEN, self.state.clock(), error=False)
+        self.screen.local = Note(DIALOG_OPEN, self.state.clock(), error=False)
         self.application.create_background_task(self._await_dialog(dialog))
         self.application.invalidate()
 
@@ -593,7 +587,7 @@ class TyrosApp:
             self.buffer.reset()
             self.type_into_command_line(action.text)
         elif action is not None:
-            self.cleared_at = self.state.clock()
+            self.screen.cleared_at = self.state.clock()
             self.send(action)
 
     def close_dialog(self) -> None:
@@ -608,18 +602,18 @@ class TyrosApp:
         if dialog.float in self.root.floats:
             self.root.floats.remove(dialog.float)
         self.dialog = None
-        if self.local is not None and self.local.text == DIALOG_OPEN:
-            self.local = None
+        if self.screen.local is not None and self.screen.local.text == DIALOG_OPEN:
+            self.screen.local = None
         self._focus_top()
 
     def open_score(self) -> None:
-        self.score_open = True
+        self.screen.score_open = True
         self.layout.focus(self.score_window)
         self.application.invalidate()
 
     def close_score(self) -> None:
-        self.score_open = False
-        self.score_dismissed = True
+        self.screen.score_open = False
+        self.screen.score_dismissed = True
         self._focus_top()
 
     def on_state_change(self) -> None:
@@ -644,14 +638,16 @@ class TyrosApp:
         if held is not None and not self._on_its_way():
             self._held_line = None
             if buffer.text:  # another line is being typed: that one is meant now
-                self.local = Note(f"not sent: {held} (you typed another line)", self.state.clock())
+                self.screen.local = Note(
+                    f"not sent: {held} (you typed another line)", self.state.clock()
+                )
             elif self.run_line(held):
                 self._keep_refused(held)  # refused now: back on the line, with the reason
         self._sync_dialogs()
         if (
             self.state.over
-            and not self.score_open
-            and not self.score_dismissed
+            and not self.screen.score_open
+            and not self.screen.score_dismissed
             and self.dialog is None
         ):
             self.open_score()

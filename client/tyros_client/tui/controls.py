@@ -60,38 +60,38 @@ class PanelControl(UIControl):
     def create_content(self, width: int, height: int) -> UIContent:
         ui = self.ui
         titles = {"log": "Log", "legal": "What you may do now"}
-        title = f" {titles[ui.panel]} "
+        title = f" {titles[ui.screen.panel]} "
         keys = fit_words(" F1 help F2 legal F3 log PgUp/PgDn", width - len(title))
         head: StyleAndTextTuples = [("class:title", title), ("class:dim", keys)]
         room = max(0, height - 1)
         entries = ui.panel_lines()
-        if ui.panel == "log":
-            arrived = len(entries) - ui.log_lines_seen
-            if ui.scroll > 0 and 0 < arrived <= len(entries):
+        if ui.screen.panel == "log":
+            arrived = len(entries) - ui.screen.log_lines_seen
+            if ui.screen.scroll > 0 and 0 < arrived <= len(entries):
                 # Scrolled back: what the player reads stays put while the game goes on.
-                ui.scroll += sum(len(wrap(text, width)) for _, text in entries[-arrived:])
-            ui.log_lines_seen = len(entries)
+                ui.screen.scroll += sum(len(wrap(text, width)) for _, text in entries[-arrived:])
+            ui.screen.log_lines_seen = len(entries)
             # Newest at the bottom; wrap only as far back as the screen shows.
             backwards: list[StyleAndTextTuples] = []
             for style, text in reversed(entries):
                 backwards += [[(style, piece)] for piece in reversed(wrap(text, width))]
-                if len(backwards) >= ui.scroll + room:
+                if len(backwards) >= ui.screen.scroll + room:
                     break
             else:
-                ui.scroll = max(0, min(ui.scroll, len(backwards) - room))
+                ui.screen.scroll = max(0, min(ui.screen.scroll, len(backwards) - room))
             body = backwards[::-1]
-            end = len(body) - ui.scroll
+            end = len(body) - ui.screen.scroll
             shown = body[max(0, end - room) : end]
-            if ui.scroll > 0:  # not following the game: say so, and how to come back
-                more = f" v {ui.scroll} newer lines below: PgDn, End v "
+            if ui.screen.scroll > 0:  # not following the game: say so, and how to come back
+                more = f" v {ui.screen.scroll} newer lines below: PgDn, End v "
                 head = [
                     ("class:title", title),
                     ("class:request.title", more[: max(0, width - len(title))]),
                 ]
         else:
             body = [[(style, piece)] for style, text in entries for piece in wrap(text, width)]
-            ui.scroll = max(0, min(ui.scroll, len(body) - room))
-            shown = body[ui.scroll : ui.scroll + room]
+            ui.screen.scroll = max(0, min(ui.screen.scroll, len(body) - room))
+            shown = body[ui.screen.scroll : ui.screen.scroll + room]
         lines = [head, *shown]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
@@ -163,7 +163,7 @@ class PagerControl(UIControl):
 
     def create_content(self, width: int, height: int) -> UIContent:
         body: list[StyleAndTextTuples] = []
-        topic = self.ui.help_topic
+        topic = self.ui.screen.help_topic
         lines = replay_help() if self.ui.replay is not None else commands.help_lines(topic)
         for line in lines:
             style = "class:sheet.head" if line and not line.startswith(" ") else ""

@@ -142,20 +142,20 @@ def app_keys(ui: Screen) -> KeyBindings:
     @keys.add("pageup")
     def _page_up(event: KeyPressEvent) -> None:
         step = 5
-        if ui.scroll == 0:  # from now on, newer lines keep what is read in place
-            ui.log_lines_seen = len(ui.panel_lines())
-        ui.scroll += step if ui.panel == "log" else -step
-        ui.scroll = max(0, ui.scroll)
+        if ui.screen.scroll == 0:  # from now on, newer lines keep what is read in place
+            ui.screen.log_lines_seen = len(ui.panel_lines())
+        ui.screen.scroll += step if ui.screen.panel == "log" else -step
+        ui.screen.scroll = max(0, ui.screen.scroll)
 
     @keys.add("pagedown")
     def _page_down(event: KeyPressEvent) -> None:
         step = 5
-        ui.scroll += -step if ui.panel == "log" else step
-        ui.scroll = max(0, ui.scroll)
+        ui.screen.scroll += -step if ui.screen.panel == "log" else step
+        ui.screen.scroll = max(0, ui.screen.scroll)
 
     # End on an empty command line (no cursor to move): back to the newest log lines.
-    @keys.add("end", filter=Condition(lambda: not ui.buffer.text and ui.scroll > 0))
+    @keys.add("end", filter=Condition(lambda: not ui.buffer.text and ui.screen.scroll > 0))
     def _newest(event: KeyPressEvent) -> None:
-        ui.scroll = 0
+        ui.screen.scroll = 0
 
     return keys

@@ -216,7 +216,7 @@ def build_replay(
     state = ClientState("replay", title, "you", spectate=viewer is None)
     ui = TyrosApp(state, colour=colour)
     ui.replay = ReplayDriver(replay, state, viewer, review)
-    ui.score_dismissed = True  # the sheet opens only on 'score' or at the end
+    ui.screen.score_dismissed = True  # the sheet opens only on 'score' or at the end
     return ui
 
 

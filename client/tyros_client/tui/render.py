@@ -221,9 +221,9 @@ def message_text(ui: Screen) -> StyleAndTextTuples:
     now = state.clock()
     notices = [
         n
-        for n in (state.error, ui.local)
+        for n in (state.error, ui.screen.local)
         if n is not None
-        and n.at > ui.cleared_at
+        and n.at > ui.screen.cleared_at
         # an error stays until the next command, unless something new is asked of you,
         # or the game has moved on since it was read (ERROR_READ seconds)
         and (n.at >= state.prompt_at or (n.error and not state.prompt and now - n.at < ERROR_READ))

@@ -2,12 +2,14 @@
 the renderers, the key bindings and the dialogs are given, so that none of them imports
 the application that assembles them (:class:`~.app.TyrosApp` is the one implementation).
 
-It holds the screen's own state (which panel, how far the log is scrolled, the message
-of the client's own) beside the client's state, and the callbacks a widget may call.
+It holds the screen's own state (:class:`ScreenState`: which panel, how far the log is
+scrolled, the message of the client's own) beside the client's state, and the callbacks
+a widget may call.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from prompt_toolkit.buffer import Buffer
@@ -18,6 +20,28 @@ from .replaying import ReplayDriver
 from .state import ClientState, Note
 
 
+@dataclass(slots=True)
+class ScreenState:
+    """What the screen shows of its own, apart from what the client knows."""
+
+    panel: str = "log"
+    """The panel under the map: ``log`` or ``legal``."""
+    help_topic: str = ""
+    help_open: bool = False
+    score_open: bool = False
+    score_dismissed: bool = False
+    """The score sheet was closed (it opens by itself once, at the end)."""
+    scroll: int = 0
+    """Lines the log is scrolled back by (0: its newest lines)."""
+    log_lines_seen: int = 0
+    """Log entries when the panel was last drawn: those since then, when the log is
+    scrolled back, scroll it by their lines, so that the text being read holds still."""
+    local: Note | None = None
+    """The message line's note of the client's own (a refused line, a dialog open)."""
+    cleared_at: float = -1.0
+    """When the player last entered a line (older refusals are no longer shown)."""
+
+
 class Screen(Protocol):
     state: ClientState
     """What the client knows (from the session's notices, or a replay's position)."""
@@ -26,19 +50,8 @@ class Screen(Protocol):
     buffer: Buffer
     """The command line."""
 
-    # The screen's own state -----------------------------------------------------------
-
-    panel: str
-    """The panel under the map: ``log`` or ``legal``."""
-    help_topic: str
-    scroll: int
-    """Lines the log is scrolled back by (0: its newest lines)."""
-    log_lines_seen: int
-    """The log's lines when it was last drawn (new ones while scrolled back push it)."""
-    local: Note | None
-    """The message line's note of the client's own (a refused line, a dialog open)."""
-    cleared_at: float
-    """When the player last entered a line (older refusals are no longer shown)."""
+    screen: ScreenState
+    """The screen's own state."""
 
     # Measures ---------------------------------------------------------------------------
 

@@ -122,9 +122,9 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                 assert "A Ann: move" in log and "A Ann: pass" in log
                 # Esc closes the sheet, 'score' brings it back.
                 keys.send_text("\x1b")
-                await until(lambda: not ui.score_open, "the score sheet to close")
+                await until(lambda: not ui.screen.score_open, "the score sheet to close")
                 keys.send_text("score\r")
-                await until(lambda: ui.score_open, "the score sheet again")
+                await until(lambda: ui.screen.score_open, "the score sheet again")
                 await until(lambda: giver.score and other.score, "the others to finish")
 
 
@@ -198,15 +198,15 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
                 keys.send_text("\x1b[6~")  # PageDown scrolls the help
                 await until(lambda: ui.help_pager.top > 0, "the help to scroll")
                 keys.send_text("\x1b")
-                await until(lambda: not ui.help_open, "the help to close")
+                await until(lambda: not ui.screen.help_open, "the help to close")
                 keys.send_text("\x1bOP")  # F1 again; then typing a command closes it
-                await until(lambda: ui.help_open, "the help again")
+                await until(lambda: ui.screen.help_open, "the help again")
                 keys.send_text("pas")
                 await until(lambda: ui.buffer.text == "pas", "typing on the command line")
-                assert not ui.help_open
+                assert not ui.screen.help_open
                 keys.send_text("\x15")  # Ctrl-U: the line is cleared
                 keys.send_text("\x1b[12~")  # F2: the legal list
-                await until(lambda: ui.panel == "legal", "the legal panel")
+                await until(lambda: ui.screen.panel == "legal", "the legal panel")
                 acted = 0
                 moved: list[bool] = []
                 while acted < 6 and not ui.state.over:

@@ -279,7 +279,7 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
         for i in range(40):
             table.state.note(f"line {i}", error=False)
         keys.send_text("\x1b[5~")  # PageUp: older lines, and the log stops following
-        await until(lambda: ui.scroll > 0, "the log scrolled")
+        await until(lambda: ui.screen.scroll > 0, "the log scrolled")
         text = await on_screen(ui, "5 newer lines below: PgDn")
 
         def log_read(text: str) -> list[str]:
@@ -292,13 +292,13 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
         text = await on_screen(ui, "8 newer lines below: PgDn")
         assert log_read(text) == read
         keys.send_text("\x1b[6~" * 10)
-        await until(lambda: ui.scroll == 0, "the log following again")
+        await until(lambda: ui.screen.scroll == 0, "the log following again")
         text = await on_screen(ui, "line 42")
         assert "newer lines below" not in text
         keys.send_text("\x1b[5~\x1b[5~")
-        await until(lambda: ui.scroll == 10, "scrolled back again")
+        await until(lambda: ui.screen.scroll == 10, "scrolled back again")
         keys.send_text("\x1b[F")  # End, on the empty command line: the newest at once
-        await until(lambda: ui.scroll == 0, "the newest lines")
+        await until(lambda: ui.screen.scroll == 0, "the newest lines")
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(24, 80), (30, 100), (50, 160)])
@@ -469,7 +469,7 @@ async def test_typing_in_a_dialog_replaces_a_refused_line(opener: str) -> None:
         keys.send_text("expand 21\r")
         await until(lambda: ui.lines_run == 1 and ui.buffer.selection_state, "the refusal")
         keys.send_text(opener)
-        await until(lambda: ui.dialog is not None or ui.help_open, "the dialog")
+        await until(lambda: ui.dialog is not None or ui.screen.help_open, "the dialog")
         keys.send_text("decline")
         await until(lambda: ui.buffer.text == "decline", "typed over the refused line")
 

@@ -28,6 +28,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.key_binding import DynamicKeyBindings, merge_key_bindings
 from prompt_toolkit.layout import (
     BufferControl,
     ConditionalContainer,
@@ -63,6 +64,7 @@ from .controls import (
     RequestControl,
 )
 from .dialog import DIALOG_WIDTH, ChoiceDialog
+from .drivers import Driver, LiveDriver
 from .replaying import USAGE as REPLAY_USAGE
 from .replaying import Handoff, ReplayDriver
 from .screen import ScreenState
@@ -109,8 +111,8 @@ class TyrosApp:
         """Command lines entered so far (tests wait for it)."""
         self.sent: list[dict[str, Any]] = []
         """Every action sent, oldest first (handy for tests and for the log)."""
-        self.replay: ReplayDriver | None = None
-        """A recorded game shown instead of a live one (``--replay``)."""
+        self.driver: Driver = LiveDriver()
+        """What feeds the screen: a live table, or a recorded game (``--replay``)."""
         self.hinter: Callable[[int], Awaitable[bool]] | None = None
         """Tells the server a hint is asked (the network task's)."""
         self.hinting: asyncio.Future[Any] | None = None
@@ -139,7 +141,14 @@ class TyrosApp:
         self.layout = self._layout()
         self.application: Application[None] = Application(
             layout=self.layout,
-            key_bindings=keys.app_keys(self),
+            key_bindings=merge_key_bindings(
+                [
+                    keys.app_keys(self),
+                    DynamicKeyBindings(
+                        lambda: self.driver.key_bindings(self.run_line, self.on_state_change)
+                    ),
+                ]
+            ),
             style=make_style(self.colour),
             full_screen=True,
             mouse_support=True,
@@ -302,10 +311,16 @@ class TyrosApp:
         origin, costs = commands.move_costs(self.buffer.text, self.context())
         return Marks(tiles=frozenset(view.get("tiles") or ()), costs=costs, origin=origin)
 
+    @property
+    def replay(self) -> ReplayDriver | None:
+        """The recorded game shown, if the screen shows one."""
+        return self.driver if isinstance(self.driver, ReplayDriver) else None
+
     def panel_lines(self) -> list[tuple[str, str]]:
-        if self.replay is not None and self.replay.open:
+        tail = self.driver.panel_tail()
+        if tail:
             # Under the log's newest line, where the panel (a log's tail) always shows them.
-            hands = [("class:log.summary", line) for line in self.replay.hand_lines()]
+            hands = [("class:log.summary", line) for line in tail]
             return [*[(line.style, line.text) for line in self.state.log], *hands]
         if self.screen.panel == "legal":
             return [("", line) for line in commands.legal_lines(self.context())]
@@ -345,18 +360,18 @@ class TyrosApp:
         self.screen.cleared_at = self.state.clock()
         self.screen.local = None
         self.lines_run += 1
-        if self.replay is not None:
-            done = self.replay.command(line)
-            if done is None:
-                self.on_state_change()
-                return False
-            if done is Handoff.REVIEW:
-                return self.review_here()
-            if isinstance(done, str):
-                self.screen.local = Note(done, self.state.clock())
-                return True
+        done = self.driver.command(line)
+        if done is None:
+            self.on_state_change()
+            return False
+        if done is Handoff.REVIEW:
+            return self.review_here()
+        if isinstance(done, str):
+            self.screen.local = Note(done, self.state.clock())
+            return True
         result = commands.parse(line, self.context())
-        if not isinstance(result, Local | Say) and self.replay is None and self._on_its_way():
+        plays = self.driver.plays
+        if not isinstance(result, Local | Say) and plays and self._on_its_way():
             # Read against the decision already answered, it would be refused as stale, or
             # for a reason that no longer holds: it waits for the server's answer, and is
             # read again then.
@@ -367,7 +382,7 @@ class TyrosApp:
                 error=False,
             )
             return False
-        if self.replay is not None and not isinstance(result, Local):
+        if not plays and not isinstance(result, Local):
             self.screen.local = Note(
                 "this is a replay: nothing is played or said (" + REPLAY_USAGE + ")",
                 self.state.clock(),
@@ -393,7 +408,7 @@ class TyrosApp:
         in this program on this seat's view and events only; True if refused."""
         state = self.state
         refusal = None
-        if self.replay is not None:
+        if not self.driver.plays:
             refusal = "no hints in a replay (a review's marks show instead: --review)"
         elif (state.table_info or {}).get("hints") is False:
             refusal = "hints are off at this table (it was created without them)"

@@ -17,7 +17,6 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from . import commands, render
 from .board import render_board, space_at
-from .replaying import help_lines as replay_help
 
 if TYPE_CHECKING:
     from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
@@ -164,7 +163,7 @@ class PagerControl(UIControl):
     def create_content(self, width: int, height: int) -> UIContent:
         body: list[StyleAndTextTuples] = []
         topic = self.ui.screen.help_topic
-        lines = replay_help() if self.ui.replay is not None else commands.help_lines(topic)
+        lines = self.ui.driver.help_lines(topic)
         for line in lines:
             style = "class:sheet.head" if line and not line.startswith(" ") else ""
             body += [[(style, piece)] for piece in wrap(line, max(1, width))]

@@ -102,43 +102,6 @@ def app_keys(ui: Screen) -> KeyBindings:
     def _hint(event: KeyPressEvent) -> None:
         ui.ask_hint()
 
-    replaying = Condition(lambda: ui.replay is not None) & Condition(lambda: not ui.buffer.text)
-    steps = {
-        "right": ("decision", True),
-        "left": ("decision", False),
-        ".": ("event", True),
-        ",": ("event", False),
-        "down": ("turn", True),
-        "up": ("turn", False),
-        "]": ("round", True),
-        "[": ("round", False),
-    }
-    for key, (how, forward) in steps.items():
-
-        @keys.add(key, filter=replaying)
-        def _step(event: KeyPressEvent, how: str = how, forward: bool = forward) -> None:
-            assert ui.replay is not None
-            ui.replay.step(how, forward)
-            ui.on_state_change()
-
-    @keys.add("home", filter=replaying)
-    def _start(event: KeyPressEvent) -> None:
-        ui.run_line("start")
-
-    @keys.add("end", filter=replaying)
-    def _end(event: KeyPressEvent) -> None:
-        ui.run_line("end")
-
-    @keys.add("f6", filter=Condition(lambda: ui.replay is not None))
-    def _next_seat(event: KeyPressEvent) -> None:
-        assert ui.replay is not None
-        ui.replay.next_viewer()
-        ui.on_state_change()
-
-    @keys.add("f7", filter=Condition(lambda: ui.replay is not None))
-    def _open(event: KeyPressEvent) -> None:
-        ui.run_line("open")
-
     @keys.add("pageup")
     def _page_up(event: KeyPressEvent) -> None:
         step = 5

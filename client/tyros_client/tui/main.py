@@ -215,7 +215,7 @@ def build_replay(
     """A screen showing a recorded game (nothing connected)."""
     state = ClientState("replay", title, "you", spectate=viewer is None)
     ui = TyrosApp(state, colour=colour)
-    ui.replay = ReplayDriver(replay, state, viewer, review)
+    ui.driver = ReplayDriver(replay, state, viewer, review)
     ui.screen.score_dismissed = True  # the sheet opens only on 'score' or at the end
     return ui
 

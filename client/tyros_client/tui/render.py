@@ -233,8 +233,9 @@ def message_text(ui: Screen) -> StyleAndTextTuples:
         newest = max(notices, key=lambda n: n.at)
         style = "class:message.error" if newest.error else "class:message.info"
         return [(style, f" {newest.text}")]
-    if ui.replay is not None:
-        return [("class:message.info", " " + ui.replay.status(ui.size()[1] - 1))]
+    said = ui.driver.status(ui.size()[1] - 1)
+    if said is not None:
+        return [("class:message.info", " " + said)]
     if not state.connected:
         return [("class:message.error", f" {state.connection}")]
     if state.prompt:

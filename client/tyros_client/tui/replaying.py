@@ -34,9 +34,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from prompt_toolkit.application import get_app
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from tyros_protocol.cards import CARD_NAMES
 
 from ..replay import Replay, Viewer
@@ -82,6 +86,7 @@ class ReplayDriver:
         if review is not None:
             self.review_seat = int(review["seat"])
             self.marks = {int(d["decision"]): d for d in review.get("decisions", [])}
+        self._keys: KeyBindingsBase | None = None
         self.reviewing: str | None = None
         """Progress of a review running in a worker thread (``review``), for the status."""
         self.position = replay.at_decision(0)  # the deal shown, before the first decision
@@ -90,6 +95,26 @@ class ReplayDriver:
         state.connection = "replay"
         state.note(KEYS, error=False)  # in the log, above the game's events
         self.show()
+
+    plays = False
+    """A replay shows the game, it never plays (see :class:`.drivers.Driver`)."""
+
+    def panel_tail(self) -> list[str]:
+        """Every hand, under the log's newest line, while they are open (F7)."""
+        return self.hand_lines() if self.open else []
+
+    def help_lines(self, topic: str) -> list[str]:
+        return help_lines()
+
+    def key_bindings(
+        self, run_line: Callable[[str], bool], moved: Callable[[], None]
+    ) -> KeyBindingsBase:
+        """Right/Left, . and ,, Down/Up, ] and [, Home/End (with an empty command line),
+        F6 and F7: moving through the game, whose view, every hand; ``run_line`` runs a
+        line as typed, ``moved`` shows the new position."""
+        if self._keys is None:
+            self._keys = _replay_keys(self, run_line, moved)
+        return self._keys
 
     # Moving ----------------------------------------------------------------------
 
@@ -229,7 +254,7 @@ class ReplayDriver:
             lines.append(f"{letter(seat)} {self.replay.names[seat]}: {cards} | tiles {tiles}")
         return lines
 
-    def status(self, width: int = 200) -> str:
+    def status(self, width: int = 200) -> str | None:
         """The message line: where the replay stands, as whom, and the review's mark, in
         ``width`` characters if it can be said shorter (a second line would push the
         table's last row off an 80 x 24 screen)."""
@@ -361,3 +386,46 @@ __all__ = [
     "mark_text",
     "parse_viewer",
 ]
+
+
+def _replay_keys(
+    driver: ReplayDriver, run_line: Callable[[str], bool], moved: Callable[[], None]
+) -> KeyBindings:
+    keys = KeyBindings()
+    # Only with an empty command line: the arrows edit a line being typed.
+    moving = Condition(lambda: not get_app().current_buffer.text)
+    steps = {
+        "right": ("decision", True),
+        "left": ("decision", False),
+        ".": ("event", True),
+        ",": ("event", False),
+        "down": ("turn", True),
+        "up": ("turn", False),
+        "]": ("round", True),
+        "[": ("round", False),
+    }
+    for key, (how, forward) in steps.items():
+
+        @keys.add(key, filter=moving)
+        def _step(event: KeyPressEvent, how: str = how, forward: bool = forward) -> None:
+            driver.step(how, forward)
+            moved()
+
+    @keys.add("home", filter=moving)
+    def _start(event: KeyPressEvent) -> None:
+        run_line("start")
+
+    @keys.add("end", filter=moving)
+    def _end(event: KeyPressEvent) -> None:
+        run_line("end")
+
+    @keys.add("f6")
+    def _next_seat(event: KeyPressEvent) -> None:
+        driver.next_viewer()
+        moved()
+
+    @keys.add("f7")
+    def _open(event: KeyPressEvent) -> None:
+        run_line("open")
+
+    return keys

@@ -16,7 +16,7 @@ from prompt_toolkit.buffer import Buffer
 
 from .board import Marks
 from .commands import Context
-from .replaying import ReplayDriver
+from .drivers import Driver
 from .state import ClientState, Note
 
 
@@ -45,8 +45,8 @@ class ScreenState:
 class Screen(Protocol):
     state: ClientState
     """What the client knows (from the session's notices, or a replay's position)."""
-    replay: ReplayDriver | None
-    """A recorded game shown instead of a live one."""
+    driver: Driver
+    """What feeds the screen: a live table, or a recorded game."""
     buffer: Buffer
     """The command line."""
 

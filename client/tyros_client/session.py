@@ -238,12 +238,21 @@ class ActionHandle:
     fate: Fate = Fate.PENDING
     refusal: dict[str, Any] | None = None
     """The ``error`` message that refused it."""
+    played_at: int | None = None
+    """The game version it led to, once accepted (the update that shows it follows)."""
     stale_resends: int = 0
     retry_pause: float = RETRY_PAUSE
 
     @property
     def pending(self) -> bool:
         return self.fate is Fate.PENDING
+
+    def unseen(self, version: int) -> bool:
+        """Whether it is pending, or accepted and the update that shows it (at ``played_at``)
+        has not come yet: the game at ``version`` is not yet what the server made of it."""
+        return self.pending or (
+            self.fate is Fate.ACCEPTED and self.played_at is not None and version < self.played_at
+        )
 
 
 # Notices: what the session tells the program, each message classified once -------------
@@ -506,6 +515,8 @@ class ClientSession:
             handle = self._sent.pop(re, None) if isinstance(re, int) else None
             if handle is not None:
                 handle.fate = Fate.ACCEPTED
+                played = message.get("version")
+                handle.played_at = played if isinstance(played, int) else None
             return [Accepted(message, handle)]
         if kind == "error":
             notice = self._on_error(message)

@@ -1,4 +1,5 @@
-"""The websocket shell: feeds frames to the :class:`~.session.Session`, sends what it returns.
+"""The websocket shell: feeds frames to the :class:`~.session.Session`, sends what it has to
+send (``data_to_send``).
 
 Everything about the game lives in the session; this module only owns
 sockets, per-connection send queues (bounded in bytes), connection caps (kept
@@ -444,7 +445,8 @@ class TyrosServer:
                         log.exception("handling a message failed")
                         failures.append(Send(conn, INTERNAL_ERROR))
             finally:
-                self.deliver(session.end_batch() + failures)
+                session.end_batch()
+                self.deliver(session.data_to_send() + failures)
         if frames:
             self._wake.set()
 
@@ -474,7 +476,8 @@ class TyrosServer:
                 await asyncio.wait_for(self._wake.wait(), wait)
             self._wake.clear()
             try:
-                self.deliver(session.tick())
+                session.tick()
+                self.deliver(session.data_to_send())
                 self._run_jobs()
             except Exception:  # keep the clock running whatever one table does
                 log.exception("tick failed")
@@ -498,7 +501,8 @@ class TyrosServer:
             return  # the server is stopping
         action = None if done.exception() is not None else done.result()
         try:
-            self.deliver(self.session.decided(decision, action))
+            self.session.decided(decision, action)
+            self.deliver(self.session.data_to_send())
             self._run_jobs()
         except Exception:
             log.exception("applying a decision made for a seat failed")
@@ -528,7 +532,7 @@ class TyrosServer:
         self.peers[conn] = peer
         self.per_address[address] += 1
         try:
-            self.deliver(self.session.connect(conn, address))
+            self.session.connect(conn, address)
             self._wake.set()  # its hello deadline may come first
             async for frame in ws:
                 if peer.dropped:
@@ -548,7 +552,8 @@ class TyrosServer:
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
-            self.deliver(self.session.disconnect(conn))
+            self.session.disconnect(conn)
+            self.deliver(self.session.data_to_send())
             self._wake.set()  # a takeover deadline may start now
 
 

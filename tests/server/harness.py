@@ -14,8 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+from tyros_protocol import PROTOCOL_VERSION
+from tyros_protocol.basics import Model
 from tyros_protocol.errors import ErrorCode
-from tyros_protocol.messages import SERVER_ADAPTER
+from tyros_protocol.messages import ACTION_ADAPTER, SERVER_ADAPTER, Act, Hello, Resume
 from tyros_server.deputies import Decision, TakeoverPolicy
 from tyros_server.engine import (
     Action,
@@ -104,6 +107,10 @@ class Harness:
     def close(self) -> None:
         self.store.close()
 
+    def drained(self) -> Output:
+        """What the session has to send now, checked and remembered."""
+        return self._record(self.session.data_to_send())
+
     def _record(self, out: Output) -> Output:
         check_output(out)
         for item in out:
@@ -115,33 +122,44 @@ class Harness:
 
     def connect(self, address: str = "127.0.0.1") -> int:
         conn = next(self._conns)
-        assert self._record(self.session.connect(conn, address)) == []
+        self.session.connect(conn, address)
+        assert self._record(self.session.data_to_send()) == []
         return conn
 
     def receive(self, conn: int, data: str | bytes) -> Output:
-        return self._record(self.session.receive(conn, data))
+        self.session.receive(conn, data)
+        return self.drained()
 
     def send(self, conn: int, message: dict[str, Any]) -> Output:
         return self.receive(conn, json.dumps(message))
 
     def disconnect(self, conn: int) -> Output:
         self.latest.pop(conn, None)
-        return self._record(self.session.disconnect(conn))
+        self.session.disconnect(conn)
+        return self.drained()
+
+    def decided(self, decision: Decision, action: Action | None) -> Output:
+        """A decision made for a seat comes back (see ``Session.decided``)."""
+        self.session.decided(decision, action)
+        return self.drained()
 
     def tick(self) -> Output:
         """What time triggers now, with every decision it asks for made at once (the
         shell makes them off the event loop) and what those make due in turn."""
-        out = self._record(self.session.tick())
+        self.session.tick()
+        out = self.drained()
         for _ in range(MAX_STEPS):
             jobs = self.session.drain_jobs()
             if not jobs:
                 break
             for job in jobs:
                 if isinstance(job, Decision):
-                    out += self._record(self.session.decided(job, job.run()))
+                    self.session.decided(job, job.run())
+                    out += self.drained()
                 else:
                     job.run()
-            out += self._record(self.session.tick())
+            self.session.tick()
+            out += self.drained()
         return out
 
     def next_id(self) -> int:
@@ -150,21 +168,14 @@ class Harness:
     # Conveniences --------------------------------------------------------------------
 
     def hello(self, conn: int, table: str, name: str, **options: Any) -> Output:
-        return self.send(
+        return self.send_model(
             conn,
-            {
-                "type": "hello",
-                "id": self.next_id(),
-                "protocol": 1,
-                "name": name,
-                "table": table,
-                **options,
-            },
+            Hello(id=self.next_id(), protocol=PROTOCOL_VERSION, name=name, table=table, **options),
         )
 
     def resume(self, conn: int, token: str) -> Output:
-        return self.send(
-            conn, {"type": "resume", "id": self.next_id(), "protocol": 1, "token": token}
+        return self.send_model(
+            conn, Resume(id=self.next_id(), protocol=PROTOCOL_VERSION, token=token)
         )
 
     def act(
@@ -172,15 +183,19 @@ class Harness:
     ) -> Output:
         if version is None:
             version = self.state_of_conn(conn).version
-        return self.send(
-            conn,
-            {
-                "type": "action",
-                "id": self.next_id() if id_ is None else id_,
-                "version": version,
-                "action": action,
-            },
-        )
+        msg_id = self.next_id() if id_ is None else id_
+        try:
+            parsed = ACTION_ADAPTER.validate_python(action, by_alias=True, by_name=False)
+        except ValidationError:  # a probe of what the protocol refuses goes as written
+            message = {"type": "action", "id": msg_id, "version": version, "action": action}
+            return self.send(conn, message)
+        return self.send_model(conn, Act(id=msg_id, version=version, action=parsed))
+
+    def send_model(self, conn: int, message: Model) -> Output:
+        """A message built from the protocol's models (what it was given, as on the wire)."""
+        given = message.model_fields_set | {"type"}
+        dumped = message.model_dump(mode="json", by_alias=True)
+        return self.send(conn, {key: value for key, value in dumped.items() if key in given})
 
     def list_tables(self, conn: int) -> dict[str, Any]:
         out = self.send(conn, {"type": "list_tables", "id": 7})

@@ -53,8 +53,10 @@ def next_action(harness: Harness, conns: list[int]) -> tuple[int, str]:
 def batch(harness: Harness, frames: list[tuple[int, str]]) -> Output:
     harness.session.begin_batch()
     for conn, frame in frames:
-        assert harness.session.receive(conn, frame) == []  # held until the commit
-    return harness._record(harness.session.end_batch())
+        harness.session.receive(conn, frame)
+        assert harness.session.data_to_send() == []  # held until the commit
+    harness.session.end_batch()
+    return harness.drained()
 
 
 def messages(out: Output) -> list[tuple[int, Any]]:

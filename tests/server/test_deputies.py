@@ -33,6 +33,7 @@ def absent_table(make_harness: Callable[..., Harness], **kwargs: Any) -> Harness
 def asked(harness: Harness) -> list[Decision]:
     """Tick, and the decisions the session asks for (not made: the test makes them)."""
     harness.session.tick()
+    harness.session.data_to_send()
     return [job for job in harness.session.drain_jobs() if isinstance(job, Decision)]
 
 
@@ -66,7 +67,7 @@ def test_one_decision_per_seat_is_asked_for_and_the_time_waits_for_it(
     assert "hand" in decision.view and "seed" not in decision.view
     assert asked(harness) == []  # still in flight: not asked twice
     assert harness.session.next_deadline() is None  # nothing to do until it comes back
-    harness.session.decided(decision, decision.run())
+    harness.decided(decision, decision.run())
     assert harness.state("t").version == 1
 
 
@@ -81,7 +82,7 @@ def test_a_decision_for_a_seat_whose_owner_came_back_is_dropped(
     [decision] = asked(harness)
     back = harness.connect()
     harness.resume(back, seated[acting].token)
-    assert harness.session.decided(decision, decision.run()) == []
+    assert harness.decided(decision, decision.run()) == []
     assert harness.state("t").version == 0  # the owner decides
     assert asked(harness) == []
 
@@ -93,14 +94,14 @@ def test_a_decision_made_for_a_question_since_answered_is_dropped(
     harness.clock.advance(5)
     [decision] = asked(harness)
     stale = Decision("t", decision.seat, decision.version, "takeover", {}, [], first_legal)
-    harness.session.decided(decision, decision.run())
+    harness.decided(decision, decision.run())
     assert harness.state("t").version == 1
-    assert harness.session.decided(stale, decision.legal[0]) == []  # never asked: ignored
+    assert harness.decided(stale, decision.legal[0]) == []  # never asked: ignored
     harness.clock.advance(2)
     [again] = asked(harness)
-    harness.session.decided(again, again.run())
+    harness.decided(again, again.run())
     version = harness.state("t").version
-    assert harness.session.decided(again, again.legal[0]) == []  # answered once already
+    assert harness.decided(again, again.legal[0]) == []  # answered once already
     assert harness.state("t").version == version
 
 
@@ -115,7 +116,7 @@ def test_a_failed_illegal_or_negotiating_choice_becomes_the_cautious_one(
         [decision] = asked(harness)
         cautious = decision.legal[0]
         version = state.version
-        harness.session.decided(decision, choice)
+        harness.decided(decision, choice)
         assert state.version == version + 1, choice
         stored = harness.store.load_table("t")
         assert stored is not None

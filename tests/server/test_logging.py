@@ -30,7 +30,7 @@ def test_session_logs_hold_no_token_and_no_hand(
     tokens = []
     for conn in range(4):  # connection n takes seat n
         session.connect(conn, "127.0.0.1")
-        out = session.receive(
+        session.receive(
             conn,
             json.dumps(
                 {
@@ -45,7 +45,7 @@ def test_session_logs_hold_no_token_and_no_hand(
         )
         tokens += [
             item.message["token"]
-            for item in out
+            for item in session.data_to_send()
             if isinstance(item, Send) and item.message["type"] == "welcome"
         ]
     state = session.tables["t"].state

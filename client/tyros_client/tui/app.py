@@ -564,9 +564,12 @@ class TyrosApp:
         self.application.invalidate()
 
     def _on_its_way(self) -> bool:
-        """Whether the last action sent is still unanswered by the server (an action lost
-        with the connection is never answered: the session says so)."""
-        return self._in_flight is not None and self._in_flight.pending
+        """Whether the last action sent is unanswered by the server, or accepted and its
+        update not here yet (a line read now would be read against the decision it already
+        answered); an action lost with the connection is never answered: the session says
+        so."""
+        sent = self._in_flight
+        return sent is not None and sent.unseen(self.state.version)
 
     def send(self, action: dict[str, Any]) -> None:
         sender = self.sender

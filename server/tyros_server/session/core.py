@@ -1,10 +1,10 @@
 """The sans-I/O heart of the server: tables, seats and connections.
 
-:class:`Session` takes what connections say (text or bytes, already framed) and returns
-what to send to whom; it never touches a socket or the event loop, so tests drive it
-directly. Time comes from an injected clock and :meth:`Session.tick` handles what time
-alone triggers. Every accepted action is committed to the store before anything about it
-is returned.
+:class:`Session` takes what connections say (text or bytes, already framed), and the
+shell then drains what to send to whom (:meth:`Session.data_to_send`); it never touches a
+socket or the event loop, so tests drive it directly. Time comes from an injected clock,
+and :meth:`Session.tick` handles what time alone triggers. Every accepted action is
+committed to the store before anything about it is sent.
 
 The session is cut by responsibility, as websockets cuts its protocol: this module takes
 messages in and dispatches them (and acts, and talks); :mod:`.admission` says who may send
@@ -81,6 +81,8 @@ class Session:
             shared.admission,
             shared.deputies,
         )
+        self._out: Output = []
+        """What is to send, until the shell drains it (:meth:`data_to_send`)."""
         self.ledger = Ledger(shared)
         self.timers = Timers(shared, self.ledger)
         self.lobby = Lobby(shared, self.ledger)
@@ -98,9 +100,17 @@ class Session:
         """When :meth:`tick` next has something to do (None: nothing pending)."""
         return self.timers.next_deadline()
 
-    def tick(self) -> Output:
+    def data_to_send(self) -> Output:
+        """What the session has to send, to whom, since the last call, in order: the shell
+        feeds the session (a frame, a tick, a decision, a connection come or gone), then
+        drains this, as websockets' protocols are fed and drained. Inside a batch what its
+        frames cause waits for :meth:`end_batch`."""
+        out, self._out = self._out, []
+        return out
+
+    def tick(self) -> None:
         """What time alone triggers now (see :mod:`.timers`)."""
-        return self.timers.tick()
+        self._out += self.timers.tick()
 
     def drain_jobs(self) -> list[Job]:
         """The decisions asked for since the last drain (and tables whose bots may go), in
@@ -108,26 +118,29 @@ class Session:
         :meth:`decided`."""
         return self.deputies.drain()
 
-    def decided(self, decision: Decision, action: Action | None) -> Output:
+    def decided(self, decision: Decision, action: Action | None) -> None:
         """Apply the choice made for ``decision`` (see :meth:`.Timers.decided`)."""
-        return self.timers.decided(decision, action)
+        self._out += self.timers.decided(decision, action)
 
     def begin_batch(self) -> None:
         """Frames received until :meth:`end_batch` store their actions in one transaction
         (see :meth:`.Ledger.begin_batch`)."""
         self.ledger.begin_batch()
 
-    def end_batch(self) -> Output:
-        """Commit the batch; everything its frames caused (see :meth:`.Ledger.end_batch`)."""
-        return self.ledger.end_batch()
+    def end_batch(self) -> None:
+        """Commit the batch; everything its frames caused is then to send (see
+        :meth:`.Ledger.end_batch`)."""
+        self._out += self.ledger.end_batch()
 
     # Connections ----------------------------------------------------------------------
 
-    def connect(self, conn: ConnId, address: str = "") -> Output:
+    def connect(self, conn: ConnId, address: str = "") -> None:
         self.conns[conn] = self.admission.arrive(address)
-        return []
 
-    def disconnect(self, conn: ConnId) -> Output:
+    def disconnect(self, conn: ConnId) -> None:
+        self._out += self._disconnect(conn)
+
+    def _disconnect(self, conn: ConnId) -> Output:
         info = self.conns.pop(conn, None)
         if info is None:
             return []
@@ -152,16 +165,16 @@ class Session:
         self.admission.spectator_left(info.address)
         self.lobby.notice_later(table)
 
-    def receive(self, conn: ConnId, data: str | bytes) -> Output:
+    def receive(self, conn: ConnId, data: str | bytes) -> None:
         """Handle one frame from a connection; bad input yields a typed error only. In a
-        batch (:meth:`begin_batch`) the output is held for :meth:`end_batch`."""
+        batch (:meth:`begin_batch`) what it causes is held for :meth:`end_batch`."""
         batch = self.ledger.batch
         if batch is None:
-            return self._receive(conn, data)
+            self._out += self._receive(conn, data)
+            return
         first = len(batch.undos)
         out = self._receive(conn, data)
         batch.chunks.append((out, batch.undos[first:]))
-        return []
 
     def _receive(self, conn: ConnId, data: str | bytes) -> Output:
         info = self.conns.get(conn)

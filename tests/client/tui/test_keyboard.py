@@ -68,8 +68,9 @@ class Table:
         """A new update: ``legal`` for seat 0 (None: nothing asked), the view changed; the
         server accepts the actions sent before it, as it would (first)."""
         self.version += 1
-        for msg_id in self.unanswered:
+        for msg_id in self.unanswered:  # the screen hears of each message, as from the net
             self.state.feed({"type": "accepted", "re": msg_id, "version": self.version})
+            self.ui.on_state_change()
         self.unanswered = []
         message = copy.deepcopy(self.update)
         message["version"] = self.version

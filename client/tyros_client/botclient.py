@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import logging
 import random
@@ -365,7 +366,7 @@ async def fill_seats(
         if task.done():
             task.result()  # (raises why it could not sit)
 
-    candidates = [make_run(i) for i in range(MAX_SEATS)]
+    candidates = _free_runs(make_run, MAX_SEATS)
     for run in candidates:
         if run.tokens is not None and run.tokens.load(run.key) is not None:
             start(run)  # this command ran before: the seat is its own
@@ -378,6 +379,12 @@ async def fill_seats(
         empty = names.count(None)
         if sum(name is not None for name in names) == 1 and len(runs) == 1:
             empty -= 1  # it created the table: the seat left is the player's
+            log.info(
+                "one seat of table %s is left for you: tyros-client %s --table %s",
+                runs[0].table,
+                runs[0].url,
+                runs[0].table,
+            )
         for _ in range(max(0, empty)):
             start(next(fresh))
             await seated(runs[-1], tasks[-1])
@@ -386,6 +393,19 @@ async def fill_seats(
         for task in tasks:
             task.cancel()
     return runs, scores[0]
+
+
+def _free_runs(make_run: Callable[[int], BotRun], count: int) -> list[BotRun]:
+    """``count`` bots whose names no other running ``tyros-bot`` plays a seat with (their
+    tokens are not taken from it: see ``TokenStore.exclusive``)."""
+    runs: list[BotRun] = []
+    for i in itertools.count():
+        run = make_run(i)
+        if run.tokens is None or not run.tokens.held_elsewhere(run.key):
+            runs.append(run)
+        if len(runs) == count:
+            return runs
+    raise AssertionError("unreachable")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -440,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(name)s: %(message)s",
     )
     # A bot stopped and started again (the same command) takes its seat back.
-    tokens = None if args.forget else TokenStore(data_dir() / "bot-tokens.json")
+    tokens = None if args.forget else TokenStore(data_dir() / "bot-tokens.json", exclusive=True)
     options: dict[str, Any] = {}
     if args.move_time is not None:
         options["move_time"] = args.move_time
@@ -465,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.count is None:
             runs, score = asyncio.run(fill_seats(make_run, args.seed))
         else:
-            runs = [make_run(i) for i in range(args.count)]
+            runs = _free_runs(make_run, args.count)
             score = asyncio.run(run_bots(runs, args.seed))
     except BotGiveUp as exc:
         print(f"tyros-bot: {exc}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import stat
 import threading
 from pathlib import Path
@@ -53,3 +54,34 @@ def test_a_token_that_cannot_be_stored_is_no_error(tmp_path: Path) -> None:
     store = TokenStore(blocked / "tokens.json")
     store.save("a", "1", 0)
     assert store.load("a") is None
+
+
+def test_a_bots_token_is_not_taken_while_another_process_plays_its_seat(tmp_path: Path) -> None:
+    """Two tyros-bot runs for one table: the second must not take the first one's seats
+    back (it fills the empty ones under other names); once the first has stopped, the
+    same command takes its seats back."""
+    import subprocess
+    import sys
+
+    from tyros_client.botclient import BotRun, _free_runs
+
+    path = tmp_path / "bot-tokens.json"
+    other = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=-1)
+    try:
+        first = TokenStore(path, exclusive=True)
+        first.save("ws://h:1 t bot-1", "token-1", 0)
+        stored = json.loads(path.read_text())
+        stored["ws://h:1 t bot-1"]["pid"] = other.pid  # as if that process had saved it
+        path.write_text(json.dumps(stored))
+        second = TokenStore(path, exclusive=True)
+        assert second.held_elsewhere("ws://h:1 t bot-1") and second.load("ws://h:1 t bot-1") is None
+        assert TokenStore(path).load("ws://h:1 t bot-1") == "token-1"  # a client's: taken
+
+        def make_run(i: int) -> BotRun:
+            return BotRun("ws://h:1", "t", f"bot-{i + 1}", "greedy", 3, tokens=second)
+
+        assert [run.name for run in _free_runs(make_run, 2)] == ["bot-2", "bot-3"]
+    finally:
+        other.communicate(b"")
+    assert second.load("ws://h:1 t bot-1") == "token-1"  # its process ended: the seat is ours
+    assert [run.name for run in _free_runs(make_run, 2)] == ["bot-1", "bot-2"]

@@ -422,9 +422,22 @@ def main(argv: list[str] | None = None) -> int:
         help="how many bots to seat (default: every empty seat; at a table the bots "
         "create, all but one, for you)",
     )
-    parser.add_argument("--table", default="table")
-    parser.add_argument("--players", type=int, choices=(3, 4), default=4)
-    parser.add_argument("--setup", choices=("first", "variable"), default="first")
+    parser.add_argument(
+        "--table", default="table", help="table to join or create (default %(default)s)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(3, 4),
+        default=4,
+        help="players, if the table is created (default %(default)s)",
+    )
+    parser.add_argument(
+        "--setup",
+        choices=("first", "variable"),
+        default="first",
+        help="empire setup, if the table is created (default %(default)s)",
+    )
     parser.add_argument(
         "--strategy",
         choices=sorted(STRATEGIES),
@@ -446,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--iterations", type=int, default=None, help="iterations per decision for search bots"
     )
-    parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="log only warnings and errors")
     parser.add_argument(
         "--forget",
         action="store_true",

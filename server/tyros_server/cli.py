@@ -125,17 +125,32 @@ def refuse_tls_files(
 
 def serve_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="tyros-server", description="Host Tyros tables over websockets."
+        prog="tyros-server",
+        description="Host Tyros tables over websockets.",
+        epilog="Also: 'tyros-server export' writes a stored game as a record (or lists the "
+        "stored tables), 'tyros-server verify' checks a finished game's deal, "
+        "'tyros-server restore' puts the newest sound backup in place of a damaged "
+        "database; each has its own --help.",
     )
     parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for the whole LAN)"
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default %(default)s, this machine only; 0.0.0.0 for the "
+        "whole LAN)",
     )
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--port", type=int, default=8765, help="port to listen on (default %(default)s)"
+    )
     parser.add_argument(
         "--certfile", metavar="FILE", help="PEM certificate: serve wss:// (with --keyfile)"
     )
     parser.add_argument("--keyfile", metavar="FILE", help="the certificate's PEM private key")
-    parser.add_argument("--db", default="tyros.db", help="SQLite file (created if missing)")
+    parser.add_argument(
+        "--db",
+        default="tyros.db",
+        help="SQLite file of every table, created if missing (default %(default)s, in the "
+        "current folder)",
+    )
     parser.add_argument(
         "--takeover",
         type=takeover_seconds,
@@ -177,7 +192,13 @@ def serve_main(argv: list[str]) -> int:
         help="let a hello choose the game's seed (tests and benchmarks only: whoever knows "
         "the seed knows every hand)",
     )
-    parser.add_argument("--log-level", default="INFO")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        type=str.upper,
+        help="how much the log says (default %(default)s)",
+    )
     parser.add_argument("--log-file", metavar="FILE", help="log here (owner-only) not to stderr")
     _add_limit_options(parser)
     args = parser.parse_args(argv)
@@ -242,8 +263,18 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
     config, limits = ServerConfig(), Limits()
     group = parser.add_argument_group("limits (0 turns off where it says so)")
     option = group.add_argument
-    option("--max-connections", type=int, default=config.max_connections)
-    option("--max-per-address", type=int, default=config.max_per_address)
+    option(
+        "--max-connections",
+        type=int,
+        default=config.max_connections,
+        help="connections at once (default %(default)s, fewer if the open-files limit needs it)",
+    )
+    option(
+        "--max-per-address",
+        type=int,
+        default=config.max_per_address,
+        help="connections at once from one address (default %(default)s)",
+    )
     option(
         "--connection-rate",
         type=float,
@@ -287,8 +318,18 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         default=limits.waiting_tables_per_address,
         help="tables from one address waiting for players at once (default %(default)s)",
     )
-    option("--spectators-per-table", type=int, default=limits.spectators_per_table)
-    option("--spectators-per-address", type=int, default=limits.spectators_per_address)
+    option(
+        "--spectators-per-table",
+        type=int,
+        default=limits.spectators_per_table,
+        help="spectators of one table at once (default %(default)s)",
+    )
+    option(
+        "--spectators-per-address",
+        type=int,
+        default=limits.spectators_per_address,
+        help="spectator connections from one address (default %(default)s)",
+    )
     option(
         "--spectator-idle",
         type=float,
@@ -320,7 +361,12 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         help="copy the database to DB.backup-1 at start and this often (default %(default)s; "
         "0: never)",
     )
-    option("--backups", type=int, default=config.backups, help="rolling backups kept")
+    option(
+        "--backups",
+        type=int,
+        default=config.backups,
+        help="rolling backups kept, DB.backup-1 the newest (default %(default)s)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -50,7 +50,10 @@ def default_name() -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="tyros-client", description="Play Tyros in the terminal against a tyros-server."
+        prog="tyros-client",
+        description="Play Tyros in the terminal against a tyros-server.",
+        epilog="Your seat's token is kept in ~/.local/share/tyros/tokens.json (by server, "
+        "table and name): run the same command again to take your seat back.",
     )
     parser.add_argument(
         "address",
@@ -63,7 +66,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="FILE|TABLE",
         default=None,
         help="watch a recorded game move by move: a record FILE (tyros-arena --record, "
-        "tyros-server export), or with HOST:PORT a finished TABLE of that server",
+        "tyros-server export), or with HOST:PORT a TABLE of that server (in full once it is "
+        "over; as a spectator sees it before)",
     )
     parser.add_argument(
         "--review",
@@ -81,9 +85,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "changes it)",
     )
     parser.add_argument("--name", default=None, help="your name at the table (default: login)")
-    parser.add_argument("--table", default="table", help="table to join or create")
     parser.add_argument(
-        "--players", type=int, choices=(3, 4), default=4, help="players, if the table is created"
+        "--table", default="table", help="table to join or create (default %(default)s)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(3, 4),
+        default=4,
+        help="players, if the table is created (default %(default)s)",
     )
     parser.add_argument(
         "--setup",
@@ -118,7 +128,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--trade-seconds",
         type=int,
         default=None,
-        help="time to answer a trade offer, if the table is created",
+        help="seconds to answer a trade offer, 5 to 600, if the table is created (default: "
+        "the server's, 60)",
     )
     add_trust_options(parser)
     args = parser.parse_args(argv)

@@ -48,7 +48,10 @@ from ..session import TableChanged, Updated
 from ..words import command_line, letter
 from .state import ClientState
 
-USAGE = "replay commands: next, back, turn, round, start, end, goto N, seat X, open, review, marks"
+USAGE = (
+    "replay commands: next, back, turn, round, start, end, goto N, seat X, open, review, "
+    "marks, quit"
+)
 KEYS = (
     "replay keys: Right/Left a decision, . and , an event, Down/Up a turn, ] and [ a round, "
     "Home/End the start and the end, F6 the next seat's view, F7 every hand (once over); "
@@ -94,6 +97,8 @@ class ReplayDriver:
         state.connected = True
         state.connection = "replay"
         state.note(KEYS, error=False)  # in the log, above the game's events
+        if replay.public and viewer is not None:  # (--as is for a finished game's record)
+            state.note(PUBLIC_ONLY + ": no hands, no seat's view (--as, F6)", error=False)
         self.show()
 
     plays = False

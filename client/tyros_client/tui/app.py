@@ -509,11 +509,11 @@ class TyrosApp:
             return
         self.application.create_background_task(self._quietly(talker(text)))
 
-    def open_say(self) -> None:
-        """F5: a chat line, ready to type after ``say ``."""
+    def type_command(self, name: str) -> None:
+        """A command that needs words (F5: ``say``), ready to type after its name."""
         self.layout.focus(self.buffer)
-        if not self.buffer.text.startswith("say "):
-            self.buffer.text = "say "
+        if not self.buffer.text.startswith(f"{name} "):
+            self.buffer.text = f"{name} "
         self.buffer.cursor_position = len(self.buffer.text)
 
     def _local(self, command: Local) -> bool:

@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING
 from prompt_toolkit.filters import Condition, has_completions, has_focus, has_selection
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from .commands import Command
+from .commands.registry import KEYED
+
 if TYPE_CHECKING:
     from .screen import Screen
 
@@ -78,29 +81,14 @@ def app_keys(ui: Screen) -> KeyBindings:
                     0 if event.key_sequence[0].key == "home" else len(ui.buffer.text)
                 )
 
-    @keys.add("f1")
-    def _help(event: KeyPressEvent) -> None:
-        ui.open_help("")
+    for command in KEYED:  # F1, F2 ...: each command's own key (commands.registry)
 
-    @keys.add("f2")
-    def _legal(event: KeyPressEvent) -> None:
-        ui.show_panel("legal")
-
-    @keys.add("f3")
-    def _log(event: KeyPressEvent) -> None:
-        ui.show_panel("log")
-
-    @keys.add("f4")
-    def _answer(event: KeyPressEvent) -> None:
-        ui.run_line("answer")
-
-    @keys.add("f5")
-    def _say(event: KeyPressEvent) -> None:
-        ui.open_say()
-
-    @keys.add("f8")
-    def _hint(event: KeyPressEvent) -> None:
-        ui.ask_hint()
+        @keys.add(str(command.key))
+        def _press(event: KeyPressEvent, command: Command = command) -> None:
+            if command.key_types:
+                ui.type_command(command.name)
+            else:
+                ui.run_line(command.name)
 
     @keys.add("pageup")
     def _page_up(event: KeyPressEvent) -> None:

@@ -64,7 +64,7 @@ def help_lines(command: str = "") -> list[str]:
         info = COMMANDS.get(name)
         if info is None or info.hidden:
             return [f"no command {command!r}; type help for the list"]
-        lines = [info.usage, f"  {info.about}"]
+        lines = [_usage(info), f"  {info.about}"]
         lines += [f"  e.g. {example}" for example in info.examples]
         if "CARDS" in info.usage:
             lines.append(CARDS_HELP)
@@ -73,7 +73,7 @@ def help_lines(command: str = "") -> list[str]:
         return lines
     lines = ["Commands (Tab completes; only what is legal now is offered; 'help move' shows one):"]
     for info in (info for info in COMMANDS.values() if not info.hidden):
-        lines.append(info.usage)
+        lines.append(_usage(info))
         lines.append(f"    {info.about}")
         if info.examples:
             lines.append("    e.g. " + " | ".join(info.examples))
@@ -85,11 +85,17 @@ def help_lines(command: str = "") -> list[str]:
         "[A] / city A a city, $n the cost of a move, W/E Italy's two coasts.",
         "Table: cards and tiles in hand (! when the tiles were shown), supply: ships/cities "
         "left to build, pts: the score if the game ended now; Empires: size and #rank.",
-        "Keys: Enter sends, Tab completes, F1 help, F2 legal, F3 log, F4 answer in a dialog, "
-        "F5 say, F8 hint, PageUp/PageDown scroll (End: the newest lines), Esc closes a dialog, "
+        "Keys: Enter sends, Tab completes, "
+        + ", ".join(f"{str(c.key).upper()} {c.name}" for c in KEYED)
+        + ", PageUp/PageDown scroll (End: the newest lines), Esc closes a dialog, "
         "Ctrl-C quits.",
     ]
     return lines
+
+
+def _usage(command: Command) -> str:
+    """``legal   (F2)``: a command's usage, with its function key."""
+    return f"{command.usage}   ({command.key.upper()})" if command.key else command.usage
 
 
 def legal_lines(ctx: Context) -> list[str]:
@@ -502,22 +508,25 @@ COMMANDS: dict[str, Command] = {
             "open the dialog for what is asked of you now",
             parse_answer,
             ("answer",),
+            key="f4",
         ),
         Command(
             "legal",
             "legal",
-            "list what you may do now (F2)",
+            "list what you may do now",
             local("legal"),
             ("legal",),
             always=True,
+            key="f2",
         ),
         Command(
             "log",
             "log",
-            "show the game log again (F3; PageUp/PageDown scroll it)",
+            "show the game log again (PageUp/PageDown scroll it)",
             local("log"),
             ("log",),
             always=True,
+            key="f3",
         ),
         Command(
             "score",
@@ -530,30 +539,33 @@ COMMANDS: dict[str, Command] = {
         Command(
             "say",
             "say TEXT",
-            "talk to the table (F5): a player is heard by all, a spectator by the spectators",
+            "talk to the table: a player is heard by all, a spectator by the spectators",
             parse_say,
             ("say two green for your violet?", "say gg"),
             (),
             ("chat",),
             always=True,
+            key="f5",
+            key_types=True,
         ),
         Command(
             "hint",
             "hint",
-            "the three best options for the decision in front of you (F8), thought about by a "
-            "bot in this program from what you can see; the record marks a decision made after "
-            "a hint",
+            "the three best options for the decision in front of you, thought about by a bot in "
+            "this program from what you can see; the record marks a decision made after a hint",
             local("hint"),
             ("hint",),
             always=True,
+            key="f8",
         ),
         Command(
             "help",
             "help [COMMAND]",
-            "this help, or one command's (F1)",
+            "this help, or one command's",
             local("help"),
             ("help", "help move"),
             always=True,
+            key="f1",
         ),
         Command(
             "act",
@@ -585,3 +597,5 @@ for _command in COMMANDS.values():
         KIND_COMMAND.setdefault(_kind, _command.name)
 ALWAYS = tuple(c.name for c in COMMANDS.values() if c.always)
 """The client's own commands, offered by Tab at any time."""
+KEYED = sorted((c for c in COMMANDS.values() if c.key), key=lambda c: int(str(c.key)[1:]))
+"""The commands with a function key, by key."""

@@ -133,5 +133,9 @@ class Command:
     """The words its arguments may be (Tab)."""
     always: bool = False
     """Offered by Tab at any time (the client's own commands)."""
+    key: str | None = None
+    """Its function key (``f2``): pressed, the command runs as if typed alone..."""
+    key_types: bool = False
+    """...or, for a command that needs words (``say``), is typed into the command line."""
     hidden: bool = False
     """Not in the help (a dialog's own command)."""

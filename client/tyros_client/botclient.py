@@ -29,7 +29,7 @@ from websockets.exceptions import InvalidURI
 
 from .bots import STRATEGIES, make_bot
 from .bots.base import Bot
-from .connection import Connection, lost_words, parse_address
+from .connection import Connection, add_table_options, lost_words, parse_address
 from .paths import data_dir
 from .scoresheet import format_score_sheet
 from .session import (
@@ -422,22 +422,7 @@ def main(argv: list[str] | None = None) -> int:
         help="how many bots to seat (default: every empty seat; at a table the bots "
         "create, all but one, for you)",
     )
-    parser.add_argument(
-        "--table", default="table", help="table to join or create (default %(default)s)"
-    )
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=(3, 4),
-        default=4,
-        help="players, if the table is created (default %(default)s)",
-    )
-    parser.add_argument(
-        "--setup",
-        choices=("first", "variable"),
-        default="first",
-        help="empire setup, if the table is created (default %(default)s)",
-    )
+    add_table_options(parser)
     parser.add_argument(
         "--strategy",
         choices=sorted(STRATEGIES),

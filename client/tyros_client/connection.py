@@ -16,6 +16,7 @@ import ssl
 from collections.abc import Callable
 from typing import Any
 
+from tyros_server.engine.constants import PLAYER_COUNTS
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 from websockets.uri import parse_uri
@@ -220,6 +221,27 @@ async def speaks_tls(host: str, port: int) -> bool | None:
 def _host_port(url: str) -> tuple[str, int]:
     parsed = parse_uri(url)
     return parsed.host, parsed.port
+
+
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """``--table``, ``--players``, ``--setup``: which table, and how to create it if it does
+    not exist yet (the terminal client's and the bots' command lines)."""
+    parser.add_argument(
+        "--table", default="table", help="table to join or create (default %(default)s)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=PLAYER_COUNTS,
+        default=max(PLAYER_COUNTS),
+        help="players, if the table is created (default %(default)s)",
+    )
+    parser.add_argument(
+        "--setup",
+        choices=("first", "variable"),
+        default="first",
+        help="empire setup, if the table is created (default %(default)s)",
+    )
 
 
 def parse_address(text: str) -> str:

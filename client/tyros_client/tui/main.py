@@ -14,7 +14,7 @@ from tyros_protocol.basics import printable_name
 from tyros_protocol.options import clock_setting
 from tyros_server.engine import RecordError
 
-from ..connection import parse_address
+from ..connection import add_table_options, parse_address
 from ..replay import Replay, fetch_record
 from ..review import check_review, read_record
 from ..tls import ServerTrust, add_trust_options, trust_from_options
@@ -85,22 +85,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "changes it)",
     )
     parser.add_argument("--name", default=None, help="your name at the table (default: login)")
-    parser.add_argument(
-        "--table", default="table", help="table to join or create (default %(default)s)"
-    )
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=(3, 4),
-        default=4,
-        help="players, if the table is created (default %(default)s)",
-    )
-    parser.add_argument(
-        "--setup",
-        choices=("first", "variable"),
-        default="first",
-        help="empire setup, if the table is created",
-    )
+    add_table_options(parser)
     parser.add_argument("--spectate", action="store_true", help="watch the table")
     parser.add_argument(
         "--seed",

@@ -72,6 +72,7 @@ from .actions import (
     answer,
     bank_draw,
     bank_pick,
+    encode_action,
     give_card,
     parse_action,
 )
@@ -189,6 +190,7 @@ __all__ = [
     "check_action",
     "covers",
     "deal_unseen",
+    "encode_action",
     "event_versions",
     "event_view",
     "events_seen",

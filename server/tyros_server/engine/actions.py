@@ -532,6 +532,21 @@ def parse_action(data: Any, board: Board) -> Action:
         raise IllegalActionError(Reason.MALFORMED, f"{KIND_NAMES[kind]}: {exc}") from exc
 
 
+def encode_action(data: dict[str, Any], board: Board) -> Action:
+    """Encode a wire action whose shape the protocol's models have checked already (an
+    incoming message is parsed once): no second check of its fields, only the encoding;
+    an IllegalActionError if it cannot be encoded after all. Legality is checked on push.
+
+    >>> from tyros_protocol.board import BOARD
+    >>> encode_action({"kind": "pass"}, BOARD) == parse_action({"kind": "pass"}, BOARD)
+    True
+    """
+    try:
+        return _encode(_KIND_BY_NAME[data["kind"]], data, board)
+    except (KeyError, ValueError, TypeError) as exc:  # (the models should not let it come)
+        raise IllegalActionError(Reason.MALFORMED, f"cannot read the action: {exc}") from exc
+
+
 def _encode(kind: Kind, data: dict[str, Any], board: Board) -> Action:
     out = [int(kind)]  # actions hold plain ints (see legal.py)
     for spec_field in SPECS[kind].fields:  # in tuple order: the first bad field is reported

@@ -18,6 +18,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import ValidationError
 from tyros_protocol import PROTOCOL_VERSION
@@ -41,7 +42,7 @@ from ..engine import (
     IllegalActionError,
     Kind,
     check_action,
-    parse_action,
+    encode_action,
 )
 from ..storage import StorageError, Store
 from ..tables import ConnId, Table
@@ -238,7 +239,7 @@ class Session:
             return self._chat(conn, info, message)
         if isinstance(message, Hint):
             return self._hint(conn, info, message)
-        return self._act(conn, info, message)
+        return self._act(conn, info, message, raw["action"])  # (the models checked it)
 
     def _hint(self, conn: ConnId, info: Connection, hint: Hint) -> Output:
         """A seat asks its client for a hint: refused at a table with hints off, else its
@@ -292,7 +293,10 @@ class Session:
                 out.append(Send(listener, line))
         return out
 
-    def _act(self, conn: ConnId, info: Connection, act: Act) -> Output:
+    def _act(self, conn: ConnId, info: Connection, act: Act, wire: dict[str, Any]) -> Output:
+        """``act``, whose action ``wire`` (as it came) the protocol's models have checked:
+        it is encoded once, then checked against the game (an incoming action is parsed
+        once)."""
         if info.table is None:
             return [self.outbox.error(conn, act.id, ErrorCode.HELLO_FIRST, "say hello first")]
         if info.spectator or info.seat is None:
@@ -333,7 +337,7 @@ class Session:
                 )
             ]
         try:
-            action = parse_action(act.action.model_dump(by_alias=True), BOARD)
+            action = encode_action(wire, BOARD)
             check_action(state, info.seat, action)
         except IllegalActionError as exc:
             return [self.outbox.error(conn, act.id, ErrorCode(exc.reason.value), exc.message)]

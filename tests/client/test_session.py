@@ -23,7 +23,7 @@ from tyros_client.session import (
     hello_message,
 )
 from tyros_protocol.errors import ErrorCode
-from tyros_protocol.messages import parse_client_message
+from tyros_protocol.messages import Welcome, parse_client_message
 
 
 class Clock:
@@ -43,17 +43,10 @@ def sent(session: ClientSession) -> list[dict[str, Any]]:
 
 
 def welcome(re: int, seat: int | None = 0, token: str | None = "tok") -> str:
-    return json.dumps(
-        {
-            "type": "welcome",
-            "re": re,
-            "protocol": 1,
-            "table": "t",
-            "seat": seat,
-            "name": "Ann",
-            "token": token,
-        }
-    )
+    """The server's ``welcome``, built from the protocol's model."""
+    return Welcome(
+        re=re, protocol=1, table="t", seat=seat, name="Ann", token=token
+    ).model_dump_json()
 
 
 def update(version: int, legal: list[dict[str, Any]] | None) -> str:

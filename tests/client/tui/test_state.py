@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from prompt_toolkit.formatted_text import fragment_list_to_text
 from tyros_client.paths import data_dir
 from tyros_client.tokens import TokenStore
 from tyros_client.tui.text import score_sheet
 from tyros_client.words import cards_text, describe_action, describe_event
+from tyros_protocol.messages import SeatStatus, TableInfo, TableUpdate, Welcome
 from tyros_server.engine import (
     Options,
     Phase,
@@ -38,33 +39,19 @@ def finished_game(seed: int = 4) -> Any:
 
 
 def welcome(seat: int | None = 0, token: str | None = None) -> dict[str, Any]:
-    return {
-        "type": "welcome",
-        "re": 1,
-        "protocol": 1,
-        "table": "t",
-        "seat": seat,
-        "name": "Ann",
-        "token": token,
-    }
+    """The server's ``welcome``, built from the protocol's model."""
+    message = Welcome(re=1, protocol=1, table="t", seat=seat, name="Ann", token=token)
+    return message.model_dump(mode="json")
 
 
-def table(names: list[str | None], players: int = 3) -> dict[str, Any]:
-    return {
-        "type": "table",
-        "table": {
-            "name": "t",
-            "players": players,
-            "setup": "first",
-            "started": True,
-            "finished": False,
-            "spectators": 0,
-            "seats": [
-                {"seat": i, "name": n, "connected": n is not None, "bot": False}
-                for i, n in enumerate(names)
-            ],
-        },
-    }
+def table(names: list[str | None], players: Literal[3, 4] = 3) -> dict[str, Any]:
+    """The server's ``table`` message, built from the protocol's models (absent fields
+    left out, as the server does)."""
+    seats = [SeatStatus(seat=i, name=n, connected=n is not None) for i, n in enumerate(names)]
+    info = TableInfo(
+        name="t", players=players, setup="first", seats=seats, started=True, finished=False
+    )
+    return TableUpdate(table=info).model_dump(mode="json", exclude_none=True)
 
 
 class Clock:

@@ -24,6 +24,8 @@ from .net import JoinOptions, NetClient
 from .replaying import ReplayDriver, parse_viewer
 from .state import ClientState
 
+NEEDS_A_TERMINAL = "tyros-client: it needs a terminal to type in (its input is not one)"
+
 
 def name_problem(name: str) -> str | None:
     """Why the server would refuse ``name`` (None: it may be used), in the protocol's words.
@@ -189,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(run_client(ui, net))
     except KeyboardInterrupt:
         return 130
+    except EOFError:  # prompt-toolkit's word for an input that is not a terminal
+        print(NEEDS_A_TERMINAL, file=sys.stderr)
+        return 2
     if net.state.fatal:
         print(f"tyros-client: {net.state.fatal}", file=sys.stderr)
         return 1
@@ -240,6 +245,9 @@ def replay_main(args: argparse.Namespace) -> int:
         ui.application.run()
     except KeyboardInterrupt:
         return 130
+    except EOFError:
+        print(NEEDS_A_TERMINAL, file=sys.stderr)
+        return 2
     return 0
 
 

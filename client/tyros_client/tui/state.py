@@ -94,6 +94,8 @@ class ClientState:
         self.changes = 0
         """Bumped by every message, so that the screen can tell something changed."""
         self._my_turn = False
+        self._acted = False
+        """Whether this seat has acted in the game (as far as the log shows)."""
         self._since_mine: list[tuple[int, dict[str, Any]]] = []
         """What the other seats did since this seat's last action."""
         self._for_me: list[dict[str, Any]] = []
@@ -207,6 +209,7 @@ class ClientState:
                     self._for_me.append(dict(event["action"]))
                 elif event["seat"] == self.seat:
                     self._since_mine, self._for_me = [], []
+                    self._acted = True
                 else:
                     self._since_mine.append((int(event["seat"]), dict(event["action"])))
             text = describe_event(event, names, viewer)
@@ -225,6 +228,7 @@ class ClientState:
             self._my_turn
             and not my_turn_before
             and (self._since_mine or self._for_me)
+            and self._acted  # (on a seat's very first turn there is no "last turn")
             and not notice.resync
         ):
             self._log(since_your_turn(self._since_mine, names, self._for_me), "class:log.summary")

@@ -72,8 +72,8 @@ def _sheet_rows(score: dict[str, Any], names: Names, name_width: int) -> list[li
 
 
 SHEET_LEGEND = (
-    "Each empire column: your cities (c) and the spaces your ships hold alone (s)\n"
-    "in it, then the points they score at its rank (see a city, a ship above).\n"
+    "Each empire column: the player's cities (c) and the spaces its ships hold\n"
+    "alone (s) in it, then the points they score at its rank (see above).\n"
     "majority (or maj): points for the most cities in an empire (its letter).\n"
     "all 4 (or all4): the bonus of the first to have a city in all four empires.\n"
     "tie-break (or tie): points from the largest empire's spaces; it decides a tied\n"

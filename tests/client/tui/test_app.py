@@ -252,6 +252,9 @@ async def test_spectator_and_no_colour(tmp_path: Path, monkeypatch: pytest.Monke
                     text = await on_screen(ui, "watching table g3")
                     assert "Hand" not in text
                     assert ui.state.seat is None
+                    # Nothing to play: the message line offers no F2 nor Tab.
+                    text = await on_screen(ui, "watching (F1 help, F3 log")
+                    assert "F2 legal" not in text.splitlines()[-2]
                 finally:
                     ui.application.exit()
                     await asyncio.wait_for(task, TIMEOUT)

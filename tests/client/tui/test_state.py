@@ -346,7 +346,10 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
             }
         )
 
-    update(1, 0, [], True)
+    update(0, 2, [], False)
+    update(1, 0, [{"type": "action", "seat": 2, "action": {"kind": "pass"}}], True)
+    # A seat's very first turn has no "last turn" to sum up since.
+    assert not [line for line in state.log if line.text.startswith("since your")]
     update(2, 1, [{"type": "action", "seat": 0, "action": {"kind": "pass"}}], False)
     update(3, 2, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], False)
     update(

@@ -455,6 +455,16 @@ class Store:
         actions = self._db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
         return int(tables), int(actions)
 
+    def table_list(self) -> list[tuple[str, float, bool, int]]:
+        """Every stored table as (name, when created, whether finished, actions played), in
+        the order they were created."""
+        rows = self._db.execute(
+            "SELECT name, created, finished, "
+            "(SELECT count(*) FROM actions WHERE actions.table_name = tables.name) "
+            "FROM tables ORDER BY created, name"
+        )
+        return [(name, float(created), bool(done), int(n)) for name, created, done, n in rows]
+
     def table_names(self, *, unfinished_only: bool = False) -> list[str]:
         sql = "SELECT name FROM tables"
         if unfinished_only:

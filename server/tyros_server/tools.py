@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,11 @@ def export_main(argv: list[str]) -> int:
     )
     parser.add_argument("--db", default="tyros.db")
     parser.add_argument("--out", default="-", help="file to write (default: stdout)")
-    parser.add_argument("table", nargs="?", help="table name (omit to list the stored tables)")
+    parser.add_argument(
+        "table",
+        nargs="?",
+        help="table name (omit to list the stored tables, finished or not, with their dates)",
+    )
     args = parser.parse_args(argv)
     try:
         store = Store(args.db, create=False)
@@ -36,8 +41,10 @@ def export_main(argv: list[str]) -> int:
         return 2
     try:
         if args.table is None:
-            for name in store.table_names():
-                print(name)
+            for name, created, finished, actions in store.table_list():
+                when = time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
+                state = "finished" if finished else "not finished"
+                print(f"{name}  created {when}  {state}, {actions} actions played")
             return 0
         try:
             record = stored_record(store, args.table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
 from tyros_server.engine import (
@@ -117,3 +118,23 @@ def test_hints_are_refused_at_a_table_created_without_them(harness: Harness) -> 
     only_error(out, seated[0].conn, ErrorCode.HINTS_OFF, 8)
     stored = harness.store.load_table("t")
     assert stored is not None and stored.hints is False
+
+
+def test_export_lists_the_stored_tables_finished_or_not_with_their_dates(
+    harness: Harness, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player who wants a finished game's record finds its table's name here."""
+    from tyros_server import tools
+
+    seated = harness.join("done", 3, seed=4)
+    state = harness.state("done")
+    while state.phase != Phase.OVER:
+        [seat, *_] = seats_to_act(state)
+        harness.act(seated[seat].conn, action_to_json(legal_actions(state, seat)[0], BOARD))
+    harness.hello(harness.connect(), "waiting", "Ann", players=3)
+    assert tools.export_main(["--db", str(harness.path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["done", "waiting"]
+    assert lines[0].endswith(f"finished, {state.version} actions played")
+    assert lines[1].endswith("not finished, 0 actions played")
+    assert all(" created 1970-" not in line and " created " in line for line in lines)

@@ -135,11 +135,15 @@ class ClientState:
         return bool(self.view and self.view.get("phase") == "over")
 
     def seconds_left(self) -> float | None:
-        """Time left to answer the trade offer asked of us (None: no deadline)."""
+        """Time left to answer the trade offer asked of us: its answer time, or this seat's
+        clock when that runs out first, since then the server answers (None: no offer to
+        answer). One deadline, so that the request and the table agree to the second."""
         deadline = (self.prompt or {}).get("deadline")
         if deadline is None:
             return None
-        return max(0.0, float(deadline) - (self.clock() - self.prompt_at))
+        left = max(0.0, float(deadline) - (self.clock() - self.prompt_at))
+        clock = self.clock_left(self.seat) if self.seat is not None else None
+        return left if clock is None else min(left, clock)
 
     def note(self, text: str, *, error: bool = True, connection: bool = False) -> None:
         """A message from the client itself (for instance about the connection)."""

@@ -105,6 +105,14 @@ def test_welcome_table_update_and_prompt() -> None:
     clock.now += 100
     assert state.seconds_left() == 0.0
     assert state.legal == [{"kind": "pass"}]
+    # At a table with a clock, the seat's clock running out first is the deadline: the
+    # server answers for the seat then (the request said "57 s left" beside "0:17").
+    state.clocks = [{"seat": 0, "reserve": 7.0, "left": 17.0}]
+    state.prompt_at = clock.now
+    clock.now += 2
+    assert state.seconds_left() == 15.0 == state.clock_left(0)
+    state.clocks = [{"seat": 0, "reserve": 60.0, "left": 90.0}]
+    assert state.seconds_left() == 28.0  # the answer time runs out first
 
 
 def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:

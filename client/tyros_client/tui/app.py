@@ -526,10 +526,8 @@ class TyrosApp:
         elif command.command in ("legal", "log"):
             self.show_panel(command.command)
         elif command.command == "score":
-            if not (self.state.view or {}).get("score"):
-                self.screen.local = Note(
-                    "there is no score sheet before the game ends", self.state.clock()
-                )
+            if self.state.view is None:
+                self.screen.local = Note("there is no game to score yet", self.state.clock())
                 return True
             self.open_score()
         return False
@@ -631,7 +629,8 @@ class TyrosApp:
 
     def close_score(self) -> None:
         self.screen.score_open = False
-        self.screen.score_dismissed = True
+        # (a sheet looked at during the game does not keep the final one from opening)
+        self.screen.score_dismissed = self.state.over
         self._focus_top()
 
     def on_state_change(self) -> None:

@@ -298,10 +298,17 @@ def _asked(ui: Screen) -> str:
 
 
 def score_text(ui: Screen) -> StyleAndTextTuples:
-    score = (ui.state.view or {}).get("score")
-    if not score:
+    """The score sheet: the final one, or before the end what each seat would score if the
+    game ended now (the reckoning of the table's ``pts``, from public information)."""
+    view = ui.state.view or {}
+    sheet = running_sheet(view) if view else None
+    if sheet is None:
         return [("", "no score yet")]
-    return score_sheet(score, ui.state.names, ui.size()[1] - 2)  # (the frame's sides)
+    width = ui.size()[1] - 2  # (the frame's sides)
+    if view.get("score"):
+        return score_sheet(sheet, ui.state.names, width)
+    head = ("class:sheet.head", "If the game ended now (from what everybody can see):\n\n")
+    return [head, *score_sheet(sheet, ui.state.names, width, final=False)]
 
 
 REQUESTS = commands.REQUESTS
@@ -356,23 +363,32 @@ def request_lines(ui: Screen) -> list[tuple[str, str]]:
     return lines
 
 
-_SCORES: dict[int, tuple[dict[str, Any], list[int]]] = {}
+_SHEETS: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
 
 
-def running_scores(view: dict[str, Any]) -> list[int] | None:
-    """What each seat would score if the game ended now, from public information only (the
-    engine's own scoring, on a state rebuilt from the view); None if it cannot be told."""
-    cached = _SCORES.get(id(view))
+def running_sheet(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The score sheet if the game ended now, from public information only (the engine's
+    own scoring, on a state rebuilt from the view; the final sheet once the game is over);
+    None if it cannot be told."""
+    cached = _SHEETS.get(id(view))
     if cached is not None and cached[0] is view:
         return cached[1]
     try:
-        sheet = view.get("score") or score_game(state_from_view(view))
-        totals = [int(p["total"]) for p in sheet["players"]]
+        sheet: dict[str, Any] = view.get("score") or score_game(state_from_view(view))
     except (KeyError, TypeError, ValueError, IndexError):
         return None
-    _SCORES.clear()  # one view at a time is on screen
-    _SCORES[id(view)] = (view, totals)
-    return totals
+    _SHEETS.clear()  # one view at a time is on screen
+    _SHEETS[id(view)] = (view, sheet)
+    return sheet
+
+
+def running_scores(view: dict[str, Any]) -> list[int] | None:
+    """What each seat would score if the game ended now (see :func:`running_sheet`)."""
+    sheet = running_sheet(view)
+    try:
+        return None if sheet is None else [int(p["total"]) for p in sheet["players"]]
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def is_last_round(view: dict[str, Any]) -> bool:

@@ -9,7 +9,9 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from ..words import ORDINALS, Names, who
 
 
-def score_sheet(score: dict[str, Any], names: Names, width: int = 78) -> StyleAndTextTuples:
+def score_sheet(
+    score: dict[str, Any], names: Names, width: int = 78, *, final: bool = True
+) -> StyleAndTextTuples:
     """The final score sheet as formatted text: per player and empire the cities (c), the
     ship-controlled spaces (s) and the points; the majority and all-four bonuses; the
     tie-break (points from the largest empire); the totals and the winner(s)."""
@@ -46,6 +48,8 @@ def score_sheet(score: dict[str, Any], names: Names, width: int = 78) -> StyleAn
         out.append(("class:sheet.winner" if player["seat"] in winners else "", line(row)))
     out.append(("", "\n"))
     label = "Winner" if len(winners) == 1 else "Shared win"
+    if not final:
+        label = "Leading" if len(winners) == 1 else "Leading together"
     text = " and ".join(who(s, names) for s in winners) or "nobody"
     out.append(("class:sheet.winner", f"{label}: {text}\n\n"))
     out.append(("class:dim", SHEET_LEGEND))

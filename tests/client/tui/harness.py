@@ -29,6 +29,8 @@ TIMEOUT = 20.0
 """Seconds any condition may take (a bound that only catches a stuck test)."""
 F4 = "\x1bOS"
 """The key F4, as a terminal sends it."""
+F9 = "\x1b[20~"
+"""The key F9, as a terminal sends it."""
 
 
 class Terminal(DummyOutput):

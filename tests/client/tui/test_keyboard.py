@@ -21,7 +21,7 @@ from tyros_client.tui import app as app_module
 from tyros_client.tui.app import TyrosApp
 
 from tests.client.tui.feeding import FedState
-from tests.client.tui.harness import F4, TIMEOUT, Terminal, mid_game, on_screen, screen, until
+from tests.client.tui.harness import F4, F9, TIMEOUT, Terminal, mid_game, on_screen, screen, until
 
 ACCEPT = {"kind": "answer", "accept": True}
 DECLINE = {"kind": "answer", "accept": False}
@@ -591,3 +591,18 @@ async def test_a_dialog_shows_a_long_trade_whole() -> None:
         await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the offer dialog")
         text = await on_screen(ui, "Accept: give green, violet x2, wild x2, get orange x2")
         assert "get orange x2, yellow x2, green x2" in text
+
+
+async def test_the_score_at_any_time_is_what_each_player_would_score_now() -> None:
+    """``score`` (F9) before the end: the table's pts, in full, as if the game ended now;
+    closed, it does not keep the final sheet from opening by itself."""
+    async with running() as (table, keys):
+        ui = table.ui
+        keys.send_text("score\r")
+        text = await on_screen(ui, "If the game ended now")
+        assert "Leading" in text and "Winner" not in text
+        keys.send_text("\x1b")  # Esc closes it
+        await until(lambda: not ui.screen.score_open, "the sheet closed")
+        assert not ui.screen.score_dismissed
+        keys.send_text(F9)
+        await on_screen(ui, "If the game ended now")

@@ -531,10 +531,12 @@ COMMANDS: dict[str, Command] = {
         Command(
             "score",
             "score",
-            "show the score sheet (at the end of the game)",
+            "show the score sheet: the final one, or what each player would score if the "
+            "game ended now",
             local("score"),
             ("score",),
             always=True,
+            key="f9",
         ),
         Command(
             "say",

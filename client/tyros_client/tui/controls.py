@@ -91,6 +91,13 @@ class PanelControl(UIControl):
             body = [[(style, piece)] for style, text in entries for piece in wrap(text, width)]
             ui.screen.scroll = max(0, min(ui.screen.scroll, len(body) - room))
             shown = body[ui.screen.scroll : ui.screen.scroll + room]
+            hidden = len(body) - ui.screen.scroll - len(shown)
+            if hidden > 0:  # (a request above may leave room for a line or two only)
+                more = f" v {hidden} more: PgDn v "
+                head = [
+                    ("class:title", title),
+                    ("class:request.title", more[: max(0, width - len(title))]),
+                ]
         lines = [head, *shown]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 

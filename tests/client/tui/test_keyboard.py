@@ -606,3 +606,17 @@ async def test_the_score_at_any_time_is_what_each_player_would_score_now() -> No
         assert not ui.screen.score_dismissed
         keys.send_text(F9)
         await on_screen(ui, "If the game ended now")
+
+
+async def test_a_legal_list_cut_by_a_request_says_how_much_is_below() -> None:
+    """At 80 x 24 an offer above leaves the list of what one may do a line or two: it says
+    that more is below (a player took 'decline' for the only answer)."""
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        table.offer(
+            [DECLINE, ACCEPT, {"kind": "counter", "give": ["violet"], "get": ["green", "wild"]}]
+        )
+        await on_screen(ui, "Trade offer from B Bob")
+        keys.send_text("legal\r")
+        text = await on_screen(ui, "v 3 more: PgDn")
+        assert "What you may do now" in text

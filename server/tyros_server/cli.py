@@ -221,6 +221,7 @@ def serve_main(argv: list[str]) -> int:
         takeover_seconds=args.takeover,
         bot_pace_seconds=max(0.0, args.bot_pace),
         proposer_grace_seconds=max(0.0, args.proposer_grace),
+        finished_in_memory=max(0, args.finished_in_memory),
         default_clock=args.clock,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
@@ -282,6 +283,14 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         metavar="PER_SECOND",
         help="new connections per second from one address, after a burst of "
         "--max-per-address (default %(default)s; 0: no limit)",
+    )
+    option(
+        "--finished-in-memory",
+        type=int,
+        default=limits.finished_in_memory,
+        metavar="TABLES",
+        help="finished tables nobody is at kept in memory (the oldest leave it first, after "
+        "10 minutes at most; they stay in the database) (default %(default)s)",
     )
     option(
         "--proposer-grace",

@@ -149,6 +149,27 @@ def test_a_finished_table_leaves_memory_and_comes_back_when_asked(
     assert first(out, watcher, "update")["view"]["score"] == final
 
 
+def test_finished_tables_in_memory_are_bounded_the_oldest_going_first(
+    make_harness: MakeHarness,
+) -> None:
+    """Each finished table holds its whole game: beyond ``finished_in_memory`` of them
+    nobody is at, the oldest leave memory at once (they stay on disk)."""
+    harness = make_harness(limits=Limits(finished_in_memory=2))
+    for name in ("one", "two", "three"):
+        seated = harness.join(name, 3, seed=4)
+        rng = random.Random(4)
+        while not harness.session.tables[name].finished:
+            harness.play_one([s.conn for s in seated], rng)
+        for s in seated:
+            harness.disconnect(s.conn)
+        harness.clock.advance(1.0)
+    assert harness.session.next_deadline() == harness.clock.now  # over the bound: at once
+    harness.tick()
+    assert sorted(harness.session.tables) == ["three", "two"]
+    assert harness.store.has_table("one")  # still on disk
+    assert harness.session.next_deadline() != harness.clock.now
+
+
 # Spectators -------------------------------------------------------------------------------
 
 

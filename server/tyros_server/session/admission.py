@@ -53,7 +53,9 @@ class Limits:
     """A table that never started and has nobody seated and connected is removed after
     this long (nothing was played at it), so abandoned tables do not fill the server."""
     finished_memory_seconds: float = 600.0
-    """A finished table nobody is at leaves memory after this long (it stays on disk)."""
+    """A finished table nobody is at leaves memory after this long (it stays on disk)..."""
+    finished_in_memory: int = 20
+    """...and the oldest go sooner when more are kept (each holds its game, about 1 MiB)."""
     list_page: int = 50
     """Tables in one ``tables`` answer at most."""
     spectators_per_table: int = 32

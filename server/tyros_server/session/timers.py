@@ -75,6 +75,8 @@ class Timers(Part):
             for table in self.tables.values()
             if self.shared.forgettable(table)
         ]
+        if self._finished_over_cap():
+            times.append(self.clock())
         deputies = self.deputies
         times += [
             end
@@ -253,8 +255,19 @@ class Timers(Part):
                 and now >= table.changed + limits.finished_memory_seconds
             ):
                 self.shared.drop_from_memory(table)
+        for table in self._finished_over_cap():
+            self.shared.drop_from_memory(table)
         self.admission.forget_old(now)
         return out
+
+    def _finished_over_cap(self) -> list[Table]:
+        """The oldest finished tables nobody is at, beyond ``finished_in_memory`` of them:
+        they leave memory at once (they stay on disk, and come back when asked for)."""
+        idle = sorted(
+            (t for t in self.tables.values() if self.shared.forgettable(t)),
+            key=lambda t: t.changed,
+        )
+        return idle[: max(0, len(idle) - self.limits.finished_in_memory)]
 
     def _remove_abandoned(self, table: Table) -> Output:
         try:

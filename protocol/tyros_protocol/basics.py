@@ -12,7 +12,6 @@ from collections import Counter
 from functools import lru_cache
 from typing import Annotated, Any, Literal
 
-from confusable_homoglyphs import categories, confusables
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from .board import BOARD
@@ -118,6 +117,14 @@ def printable_name(name: str) -> str:
     return name
 
 
+def _unicode() -> Any:
+    """Unicode's confusables and scripts (confusable-homoglyphs), read when a name is first
+    checked: 50 ms of data that every program importing the protocol need not load."""
+    from confusable_homoglyphs import confusables  # (its alias() reads the scripts too)
+
+    return confusables
+
+
 def imitations(name: str) -> list[str]:
     """The letters of ``name`` from another script than most of its letters that look like
     letters of that script, as ``SCRIPT letter`` (Unicode's confusables and scripts).
@@ -128,12 +135,12 @@ def imitations(name: str) -> list[str]:
     ['CYRILLIC ...']
     """
     scripts = Counter(
-        alias for ch in name if (alias := categories.alias(ch)) not in ("COMMON", "INHERITED")
+        alias for ch in name if (alias := _unicode().alias(ch)) not in ("COMMON", "INHERITED")
     )
     if len(scripts) < 2:
         return []
     main = scripts.most_common(1)[0][0]
-    found: Any = confusables.is_confusable(name, greedy=True, preferred_aliases=[main.lower()])
+    found: Any = _unicode().is_confusable(name, greedy=True, preferred_aliases=[main.lower()])
     return [f"{entry['alias']} {entry['character']}" for entry in found or []][:3]
 
 
@@ -155,7 +162,7 @@ def _look(ch: str) -> str:
     """A character as the Latin letter or sign it looks like (itself if none)."""
     if ch.isascii():
         return ch
-    data: Any = confusables.confusables_data
+    data: Any = _unicode().confusables_data
     ascii_alike = [e["c"] for e in data.get(ch, ()) if len(e["c"]) == 1 and e["c"].isascii()]
     return min(ascii_alike) if ascii_alike else ch
 

@@ -240,13 +240,11 @@ class _BotPlayer:
                 for event in notice.events:
                     bot.observe(event)
                 self._observed = self._observed or bool(notice.events)
-        if not batch or not batch[-1][0].prompt:
+        newest = batch[-1][0] if batch else None
+        if newest is None or not newest.prompt:
             return None, -1
-        newest = batch[-1][0]
         latest = newest.message
-        if not latest.get("prompt"):
-            return None, -1
-        version = prompt_id(latest["prompt"])
+        version = prompt_id(newest.prompt)
         if version <= self._acted:
             return None, -1
         game_round = int(latest["view"].get("round", 0))

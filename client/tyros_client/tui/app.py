@@ -64,9 +64,9 @@ from .controls import (
     RequestControl,
 )
 from .dialog import DIALOG_WIDTH, ChoiceDialog
-from .drivers import Driver, LiveDriver
+from .drivers import Driver, Handoff, LiveDriver
 from .replaying import USAGE as REPLAY_USAGE
-from .replaying import Handoff, ReplayDriver
+from .replaying import ReplayDriver
 from .screen import ScreenState
 from .state import ClientState, Note
 from .style import make_style, no_color

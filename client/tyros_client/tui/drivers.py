@@ -7,12 +7,21 @@ the help says and which keys it adds.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import Enum
 from typing import Protocol
 
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase
 
 from . import commands
-from .replaying import Handoff
+
+
+class Handoff(Enum):
+    """What a driver's ``command`` leaves to the screen instead of doing it."""
+
+    REVIEW = "review"
+    """``review``: the screen runs the review of the seat seen as, in a worker thread."""
+    NOT_MINE = "not mine"
+    """A line that is no replay command (help, quit, score...; or a play command)."""
 
 
 class Driver(Protocol):

@@ -35,7 +35,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
 from typing import Any
 
 from prompt_toolkit.application import get_app
@@ -46,6 +45,7 @@ from tyros_protocol.cards import CARD_NAMES
 from ..replay import Replay, Viewer
 from ..session import TableChanged, Updated
 from ..words import command_line, letter
+from .drivers import Handoff
 from .state import ClientState
 
 USAGE = (
@@ -58,15 +58,6 @@ KEYS = (
     "or type: " + USAGE.split(": ", 1)[1]
 )
 PUBLIC_ONLY = "a game not over is replayed only as a spectator saw it"
-
-
-class Handoff(Enum):
-    """What :meth:`ReplayDriver.command` leaves to the screen instead of doing it."""
-
-    REVIEW = "review"
-    """``review``: the screen runs the review of the seat seen as, in a worker thread."""
-    NOT_MINE = "not mine"
-    """A line that is no replay command (help, quit, score...; or a play command)."""
 
 
 class ReplayDriver:

@@ -211,7 +211,11 @@ class TyrosApp:
         score = ConditionalContainer(
             Frame(
                 self.score_window,
-                title="Final score (Esc closes; 'score' shows it again)",
+                title=lambda: (
+                    "Final score (Esc closes; 'score' shows it again)"
+                    if self.state.over
+                    else "Score now (Esc closes; F9 or 'score' shows it again)"
+                ),
                 width=D(min=30, preferred=96),
             ),
             filter=Condition(lambda: self.screen.score_open),

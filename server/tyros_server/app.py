@@ -31,10 +31,11 @@ from typing import Any
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
+from .backups import DatabaseLock, backup, restore, write_check
 from .buckets import TokenBucket
 from .deputies import Decision
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
-from .storage import DatabaseLock, Store, backup
+from .storage import Store, StoreDamagedError, summary
 from .tls import tls_context
 from .wire import Encoder
 
@@ -227,6 +228,26 @@ def raise_fd_limit() -> int:
     return soft
 
 
+def open_or_repair(path: str) -> Store:
+    """Open the database; if SQLite finds damaged pages, put its whole verdict in a file,
+    say so in one line, and restore: the newest backup and every table still readable and
+    newer (the damaged file kept beside), so that the damage costs only what it touched."""
+    try:
+        return Store(path)
+    except StoreDamagedError as exc:
+        check = write_check(path, exc.problems)
+        log.error(
+            "the database %s is damaged (%s; the whole check is in %s): restoring it from "
+            "its newest backup and every table it still holds readable",
+            path,
+            summary(exc.problems),
+            check,
+        )
+    for line in restore(path).lines():
+        log.warning("%s", line)
+    return Store(path)
+
+
 class TyrosServer:
     """A running server: the session plus the sockets attached to it."""
 
@@ -242,7 +263,7 @@ class TyrosServer:
             self.lock = DatabaseLock(config.db, f"listening on {config.host}:{config.port}")
             self.lock.acquire()
             try:
-                store = Store(config.db)
+                store = open_or_repair(config.db)
             except BaseException:
                 self.lock.release()
                 raise

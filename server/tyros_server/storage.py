@@ -7,18 +7,16 @@ digests prove it did. Seat tokens are stored only as SHA-256 digests. The file
 is created readable by its owner only (it holds every unfinished game's seed).
 
 Opening checks that the file is a sound tyros database and says in one line
-what is wrong when it is not (:class:`StoreOpenError`); :func:`backup` copies a
-live database, :func:`restore` puts a backup in place of a damaged one.
+what is wrong when it is not (:class:`StoreOpenError`; :class:`StoreDamagedError`
+when pages are damaged, which :mod:`.backups` repairs).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
-import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -68,6 +66,10 @@ CREATE TABLE IF NOT EXISTS chat (
     said REAL NOT NULL,
     PRIMARY KEY (table_name, seq)
 );
+CREATE TABLE IF NOT EXISTS quarantined (
+    name TEXT PRIMARY KEY,
+    reason TEXT NOT NULL
+);
 """
 
 APPLICATION_ID = 0x54595253
@@ -102,6 +104,14 @@ class StorageError(RuntimeError):
 class StoreOpenError(StorageError):
     """The database cannot be used at all; the message says why in one line, and what
     to do about it."""
+
+
+class StoreDamagedError(StoreOpenError):
+    """SQLite's check of the file found damaged pages (all it said: ``problems``)."""
+
+    def __init__(self, message: str, problems: list[str]) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +475,10 @@ class Store:
         )
         return [(name, float(created), bool(done), int(n)) for name, created, done, n in rows]
 
+    def quarantined(self) -> dict[str, str]:
+        """Tables lost to damage on disk (named by a repair), and why."""
+        return dict(self._db.execute("SELECT name, reason FROM quarantined ORDER BY name"))
+
     def table_names(self, *, unfinished_only: bool = False) -> list[str]:
         sql = "SELECT name FROM tables"
         if unfinished_only:
@@ -490,6 +504,8 @@ def _open(path: str) -> sqlite3.Connection:
         raise
     except sqlite3.DatabaseError as exc:
         db.close()
+        if "malformed" in str(exc) or "corrupt" in str(exc):  # the check itself could not go on
+            raise StoreDamagedError(_explain(path, exc), [str(exc)]) from exc
         raise StoreOpenError(_explain(path, exc)) from exc
     return db
 
@@ -535,11 +551,12 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
         raise StoreOpenError(f"the database {path} cannot be written (journal mode {mode})")
     db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
-    problem = _quick_check(db)
-    if problem is not None:
-        raise StoreOpenError(
-            f"the database {path} is damaged ({problem}): restore it with "
-            f"'tyros-server restore --db {path}'"
+    problems = quick_check(db)
+    if problems:
+        raise StoreDamagedError(
+            f"the database {path} is damaged ({summary(problems)}): restore it with "
+            f"'tyros-server restore --db {path}'",
+            problems,
         )
     db.executescript(SCHEMA)
     for table, column, declaration in ADDED_COLUMNS:  # a database from an older version
@@ -550,11 +567,17 @@ def _prepare(db: sqlite3.Connection, path: str) -> None:
         db.execute(f"PRAGMA application_id={APPLICATION_ID}")
 
 
-def _quick_check(db: sqlite3.Connection) -> str | None:
-    rows = [row[0] for row in db.execute("PRAGMA quick_check")]
-    if rows == ["ok"]:
-        return None
-    return " ".join("; ".join(str(row) for row in rows[:3]).split())  # one line
+def quick_check(db: sqlite3.Connection) -> list[str]:
+    """What SQLite's quick check finds wrong with the file (nothing: it is sound)."""
+    rows = [str(row[0]) for row in db.execute("PRAGMA quick_check(1000)")]
+    return [] if rows == ["ok"] else rows
+
+
+def summary(problems: list[str]) -> str:
+    """The first of a check's problems, on one line, and how many more there are."""
+    first = " ".join(problems[0].split())[:160]
+    more = len(problems) - 1
+    return first if more == 0 else f"{first}; {more} more"
 
 
 def _explain(path: str, exc: sqlite3.DatabaseError) -> str:
@@ -571,132 +594,3 @@ def _explain(path: str, exc: sqlite3.DatabaseError) -> str:
             f"'tyros-server restore --db {path}'"
         )
     return f"cannot use the database {path}: {text}"
-
-
-def backup_paths(path: str, keep: int) -> list[Path]:
-    """Where the rolling backups of ``path`` live, newest first."""
-    return [Path(f"{path}.backup-{number}") for number in range(1, keep + 1)]
-
-
-def backup(path: str, keep: int = 3) -> Path:
-    """Copy the live database ``path`` (SQLite's online backup: a consistent snapshot while
-    the server writes) to ``PATH.backup-1``, the older copies moving one place down.
-
-    Uses its own connection, so it may run in a worker thread beside the server's.
-    """
-    paths = backup_paths(path, keep)
-    fresh = Path(f"{path}.backup-new")
-    source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
-    try:
-        fresh.unlink(missing_ok=True)
-        os.close(os.open(fresh, os.O_CREAT | os.O_WRONLY, 0o600))
-        target = sqlite3.connect(fresh)
-        try:
-            source.backup(target)
-        finally:
-            target.close()
-    finally:
-        source.close()
-    for older, newer in zip(reversed(paths[1:]), reversed(paths[:-1]), strict=True):
-        if newer.exists():
-            os.replace(newer, older)
-    os.replace(fresh, paths[0])
-    return paths[0]
-
-
-def check_file(path: Path) -> str | None:
-    """What is wrong with a database file as a backup to restore (None: it is sound)."""
-    try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        return str(exc)
-    try:
-        existing = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if not existing >= OUR_TABLES:
-            return "it is not a tyros database"
-        return _quick_check(db)
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    finally:
-        db.close()
-
-
-def restore(path: str, source: Path | None = None, keep: int = 3) -> tuple[Path, Path | None]:
-    """Put a sound backup in place of the database ``path``: the newest sound one of its
-    rolling backups, or ``source``. The file it replaces is kept beside it, renamed
-    (nothing is deleted). Returns (the backup used, where the old file went).
-
-    The caller makes sure no server is using ``path`` (see :class:`DatabaseLock`).
-    """
-    candidates = [source] if source is not None else backup_paths(path, keep)
-    problems = []
-    for candidate in candidates:
-        if not candidate.exists():
-            problems.append(f"{candidate}: missing")
-            continue
-        problem = check_file(candidate)
-        if problem is None:
-            break
-        problems.append(f"{candidate}: {problem}")
-    else:
-        raise StoreOpenError("no sound backup to restore: " + "; ".join(problems))
-    moved = None
-    if Path(path).exists():
-        moved = Path(f"{path}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-        os.replace(path, moved)
-        for suffix in ("-wal", "-shm"):
-            if Path(path + suffix).exists():
-                os.replace(path + suffix, f"{moved}{suffix}")
-    os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600))
-    shutil.copyfile(candidate, path)
-    return candidate, moved
-
-
-class DatabaseLock:
-    """One server per database file: an exclusive lock on ``PATH.lock``, which also says
-    who holds it, so a second server can name the first instead of starting beside it
-    (two servers on one file would each refuse the other's actions)."""
-
-    def __init__(self, path: str, holder: str) -> None:
-        self.path = Path(f"{path}.lock")
-        self._fd: int | None = None
-        self.holder = holder
-
-    def acquire(self) -> None:
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        except OSError as exc:
-            raise StoreOpenError(f"cannot create the lock file {self.path}: {exc}") from exc
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            try:
-                other = os.read(fd, 500).decode("utf-8", "replace").strip()
-            finally:
-                os.close(fd)
-            raise StoreOpenError(
-                f"the database {self.path.name[:-5]} is in use by another tyros-server "
-                f"({other or 'unknown'}): stop it first, or give another --db"
-            ) from None
-        self._fd = fd
-        self.describe(self.holder)
-
-    def describe(self, holder: str) -> None:
-        """Say who holds the lock (once the port is known)."""
-        self.holder = holder
-        if self._fd is not None:
-            os.ftruncate(self._fd, 0)
-            os.pwrite(self._fd, f"{holder}, pid {os.getpid()}".encode(), 0)
-
-    def release(self) -> None:
-        if self._fd is not None:
-            self.path.unlink(missing_ok=True)  # while still held: no other server's file
-            os.close(self._fd)  # closing drops the lock
-            self._fd = None
-
-    def __enter__(self) -> DatabaseLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()

@@ -16,10 +16,11 @@ from typing import Any
 
 from tyros_protocol.board import BOARD
 
+from .backups import DatabaseLock, restore
 from .engine import EngineError, Options, new_game, parse_action, push
 from .fairness import seed_commitment
 from .records import RecordUnavailable, stored_record
-from .storage import DatabaseLock, Store, StoreOpenError, restore
+from .storage import Store, StoreOpenError
 
 
 def export_main(argv: list[str]) -> int:
@@ -124,8 +125,10 @@ def restore_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="tyros-server restore",
         description="Put the newest sound backup (DB.backup-1, -2, ...) in place of a damaged "
-        "database; the damaged file is kept beside it, renamed, never deleted. Stop the "
-        "server first.",
+        "database, and then every table the damaged file still holds readable and newer; "
+        "the tables it cannot give back are named. The damaged file is kept beside it, "
+        "renamed, never deleted. Stop the server first (a server meeting a damaged database "
+        "at start does this itself).",
     )
     parser.add_argument("--db", default="tyros.db", help="the database to restore")
     parser.add_argument(
@@ -135,17 +138,18 @@ def restore_main(argv: list[str]) -> int:
         metavar="FILE",
         help="restore this backup (default: the newest sound one of the rolling backups)",
     )
+    parser.add_argument(
+        "--backup-only",
+        action="store_true",
+        help="take the backup as it is, nothing from the file it replaces",
+    )
     args = parser.parse_args(argv)
     try:
         with DatabaseLock(args.db, "tyros-server restore"):
-            used, moved = restore(args.db, args.source)
-            store = Store(args.db, create=False)
-            tables, actions = store.counts()
-            store.close()
+            restored = restore(args.db, args.source, backup_only=args.backup_only)
     except StoreOpenError as exc:
         print(f"tyros-server restore: {exc}", file=sys.stderr)
         return 2
-    if moved is not None:
-        print(f"kept the file it replaces as {moved}")
-    print(f"restored {args.db} from {used}: {tables} tables, {actions} actions")
+    for line in restored.lines():
+        print(line)
     return 0

@@ -18,15 +18,8 @@ from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.engine import RULES_VERSION
 from tyros_server.session import Limits
 from tyros_server.session import lobby as lobby_module
-from tyros_server.storage import (
-    APPLICATION_ID,
-    DatabaseLock,
-    Store,
-    StoreOpenError,
-    backup,
-    backup_paths,
-    restore,
-)
+from tyros_server.backups import DatabaseLock, backup, backup_paths, restore
+from tyros_server.storage import APPLICATION_ID, Store, StoreOpenError
 
 from .harness import Harness, first, only_error
 
@@ -150,8 +143,8 @@ def test_a_damaged_page_is_found_at_start_and_a_backup_restores_the_games(
     damage(path)
     with pytest.raises(StoreOpenError, match=r"damaged.*tyros-server restore"):
         Store(str(path))
-    used, moved = restore(str(path))
-    assert used == written and moved is not None and moved.exists()
+    restored = restore(str(path), backup_only=True)
+    assert restored.used == written and restored.moved is not None and restored.moved.exists()
     store = Store(str(path))
     try:
         assert store.counts() == (12, 12 * 20)
@@ -191,7 +184,7 @@ def test_the_restore_command(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     path.write_bytes(b"")
     assert cli.main(["restore", "--db", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "restored" in out and "2 tables, 6 actions" in out
+    assert "restored" in out and "2 tables, 6 actions" in out, out
     # With a server holding the database, restore refuses.
     with DatabaseLock(str(path), "listening on 127.0.0.1:1"):
         assert cli.main(["restore", "--db", str(path)]) == 2

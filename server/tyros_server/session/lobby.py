@@ -48,8 +48,9 @@ class Lobby(Part):
     def __init__(self, shared: Shared, ledger: Ledger) -> None:
         super().__init__(shared)
         self.ledger = ledger
-        self.quarantined: dict[str, str] = {}
-        """Tables that could not be loaded, and why: shown as unavailable, never played."""
+        self.quarantined: dict[str, str] = self.store.quarantined()
+        """Tables that could not be loaded (or were lost to damage on disk: see
+        :mod:`..backups`), and why: shown as unavailable, never played."""
 
     def resume_table(self, name: str) -> Table | None:
         """Load a stored table and replay its game; a table that cannot be loaded is

@@ -8,6 +8,11 @@ connection to a ``HOST:PORT`` records the SHA-256 fingerprint of the certificate
 reconnection included, must show the same certificate, or the client refuses it before
 it sends anything of its own (its seat token least of all) and gives up.
 
+A pin is kept under the address as typed and under each name the certificate gives itself
+(its subject alternative names, else its common name) with the same port: the same server
+reached by another of its names is recognised, not pinned afresh, and a certificate that
+names a server pinned with another certificate is refused, whatever address was typed.
+
 ``tyros-client`` and ``tyros-bot`` share the options (:func:`add_trust_options`).
 """
 
@@ -15,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import ipaddress
 import json
 import ssl
+from collections.abc import Sequence
 from pathlib import Path
 
 from websockets.exceptions import InvalidURI
@@ -44,6 +51,83 @@ def fingerprint(der: bytes) -> str:
     'E3:B0:C4:42:98:FC:1C:14'
     """
     return ":".join(f"{byte:02X}" for byte in hashlib.sha256(der).digest())
+
+
+def _tlv(data: bytes, at: int) -> tuple[int, int, int]:
+    """(tag, where its contents start, where they end) of the DER element at ``at``."""
+    tag, length = data[at], data[at + 1]
+    at += 2
+    if length & 0x80:
+        size = length & 0x7F
+        if not 0 < size <= 4:
+            raise ValueError("not a DER length")
+        length = int.from_bytes(data[at : at + size], "big")
+        at += size
+    if at + length > len(data):
+        raise ValueError("a DER element runs past its end")
+    return tag, at, at + length
+
+
+def _children(data: bytes, start: int, end: int) -> list[tuple[int, int, int]]:
+    out = []
+    while start < end:
+        tag, begin, stop = _tlv(data, start)
+        out.append((tag, begin, stop))
+        start = stop
+    return out
+
+
+SUBJECT_ALT_NAME = bytes.fromhex("0603551d11")
+"""The DER of the object identifier 2.5.29.17 (subjectAltName)."""
+COMMON_NAME = bytes.fromhex("0603550403")
+"""The DER of the object identifier 2.5.4.3 (commonName)."""
+
+
+def certificate_names(der: bytes) -> list[str]:
+    """The host names and addresses a certificate (DER) is for: its subject alternative
+    names (DNS names and IP addresses), else its subject's common name; lower case. A
+    certificate that cannot be read names nothing.
+
+    >>> from pathlib import Path
+    >>> pem = Path(__file__).parents[2] / "tests" / "data" / "localhost.pem"
+    >>> certificate_names(ssl.PEM_cert_to_DER_cert(pem.read_text()))
+    ['localhost', '127.0.0.1']
+    >>> certificate_names(b"not a certificate")
+    []
+    """
+    try:
+        _, start, end = _tlv(der, 0)
+        _, start, end = _children(der, start, end)[0]  # the signed part
+        fields = _children(der, start, end)
+        if fields and fields[0][0] == 0xA0:  # [0] version
+            fields = fields[1:]
+        subject = fields[4]
+        extensions = [field for field in fields[6:] if field[0] == 0xA3]
+        names: list[str] = []
+        for _, begin, stop in extensions:
+            _, begin, stop = _tlv(der, begin)  # the SEQUENCE of extensions
+            for _, ext_start, ext_end in _children(der, begin, stop):
+                parts = _children(der, ext_start, ext_end)
+                if der[parts[0][1] - 2 : parts[0][2]] != SUBJECT_ALT_NAME:
+                    continue
+                value_start = parts[-1][1]  # the OCTET STRING's contents
+                _, seq_start, seq_end = _tlv(der, value_start)
+                for tag, name_start, name_end in _children(der, seq_start, seq_end):
+                    value = der[name_start:name_end]
+                    if tag == 0x82:  # dNSName
+                        names.append(value.decode("ascii").lower())
+                    elif tag == 0x87 and len(value) in (4, 16):  # iPAddress
+                        names.append(str(ipaddress.ip_address(value)))
+        if names:
+            return names
+        for _, set_start, set_end in _children(der, subject[1], subject[2]):
+            for _, pair_start, pair_end in _children(der, set_start, set_end):
+                oid, text = _children(der, pair_start, pair_end)
+                if der[oid[1] - 2 : oid[2]] == COMMON_NAME:
+                    names.append(der[text[1] : text[2]].decode("utf-8").lower())
+        return names
+    except (IndexError, ValueError, UnicodeDecodeError):
+        return []
 
 
 def server_key(url: str) -> str:
@@ -87,25 +171,31 @@ class PinStore:
             )
         return data
 
-    def load(self, key: str) -> str | None:
-        """The fingerprint pinned for ``key`` (raises :class:`PinFileError`)."""
-        return self._read().get(key)
+    def load(self) -> dict[str, str]:
+        """Every pin, by ``HOST:PORT`` (raises :class:`PinFileError`)."""
+        return self._read()
 
-    def save(self, key: str, pin: str) -> None:
-        """Pin ``pin`` for ``key`` (raises :class:`PinFileError` or ``OSError``)."""
+    def save(self, key: str, pin: str, also: Sequence[str] = ()) -> None:
+        """Pin ``pin`` for ``key``, and for each of ``also`` not pinned yet (raises
+        :class:`PinFileError` or ``OSError``)."""
         with locked(self.path):
             data = self._read()
             data[key] = pin
+            for other in also:
+                data.setdefault(other, pin)
             write_private_json(self.path, data)
 
-    def forget(self, key: str) -> bool:
-        """Forget the pin of ``key``; whether there was one."""
+    def forget(self, key: str) -> int:
+        """Forget the pin of ``key``, under every name it is kept (see :class:`ServerTrust`);
+        how many names it was kept under (0: there was none)."""
         with locked(self.path):
             data = self._read()
-            if data.pop(key, None) is None:
-                return False
-            write_private_json(self.path, data)
-        return True
+            pin = data.get(key)
+            if pin is None:
+                return 0
+            kept = {name: value for name, value in data.items() if value != pin}
+            write_private_json(self.path, kept)
+        return len(data) - len(kept)
 
 
 class ServerTrust:
@@ -137,16 +227,21 @@ class ServerTrust:
     def check(self, der: bytes | None) -> str | None:
         """Whether a connection that showed the certificate ``der`` may go on: raises
         :class:`CertificateRefused` if not; returns what to tell the user, if anything
-        (a certificate pinned just now)."""
+        (a certificate pinned just now, or recognised under another of its names)."""
         if self.pins is None:
             return None  # verified with the CA file during the handshake
         if der is None:
             raise CertificateRefused(f"{self.key} showed no certificate: refusing to connect")
         shown = fingerprint(der)
+        port = self.key.rsplit(":", 1)[1]
+        named = [f"[{n}]:{port}" if ":" in n else f"{n}:{port}" for n in certificate_names(der)]
         try:
-            pinned = self.pins.load(self.key) or self._pinned
+            pins = self.pins.load()
         except PinFileError as exc:
             raise CertificateRefused(f"{exc}; refusing to connect to {self.key}") from exc
+        if self._pinned is not None:
+            pins.setdefault(self.key, self._pinned)
+        pinned = pins.get(self.key)
         if pinned == shown:
             return None
         if pinned is not None:
@@ -157,10 +252,23 @@ class ServerTrust:
                 "on purpose, run the same command once with --forget-pin to pin the new one "
                 f"(pins are kept in {self.pins.path})"
             )
+        for name in named:
+            if pins.get(name) not in (None, shown):
+                raise CertificateRefused(
+                    f"{self.key} shows a certificate for {name}, whose certificate pinned on "
+                    f"first use is another one: pinned SHA256 {pins[name]}, now SHA256 "
+                    f"{shown}. Refusing to connect: somebody may be standing between you and "
+                    f"the server. If {name} replaced its certificate on purpose, connect to it "
+                    "once with --forget-pin"
+                )
+        known = [name for name in named if pins.get(name) == shown]
+        if known:
+            notice = f"{self.key} shows the certificate pinned for {known[0]}"
+        else:
+            notice = f"first connection to {self.key}: pinned certificate SHA256 {shown}"
         self._pinned = shown
-        notice = f"first connection to {self.key}: pinned certificate SHA256 {shown}"
         try:
-            self.pins.save(self.key, shown)
+            self.pins.save(self.key, shown, named)
         except (OSError, PinFileError) as exc:
             return f"{notice} (for this run only: cannot write {self.pins.path}: {exc})"
         return notice
@@ -212,8 +320,10 @@ def trust_from_options(
     pins = None if args.cafile is not None else PinStore(args.pin_file)
     try:
         trust = ServerTrust(url, cafile=args.cafile, pins=pins)
-        if args.forget_pin and pins is not None and pins.forget(trust.key):
-            print(f"forgot the certificate pinned for {trust.key}")
+        forgotten = pins.forget(trust.key) if args.forget_pin and pins is not None else 0
+        if forgotten:
+            others = f" (and under {forgotten - 1} of its names)" if forgotten > 1 else ""
+            print(f"forgot the certificate pinned for {trust.key}{others}")
     except InvalidURI as exc:
         parser.error(str(exc))
     except PinFileError as exc:

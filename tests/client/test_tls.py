@@ -114,16 +114,16 @@ def test_the_fingerprint_is_the_one_openssl_prints() -> None:
 
 def test_pins_are_kept_by_host_and_port_and_a_broken_file_pins_nothing(tmp_path: Path) -> None:
     pins = PinStore(tmp_path / "known_servers.json")
-    assert pins.load("127.0.0.1:8765") is None
+    assert pins.load() == {}
     pins.save("127.0.0.1:8765", PIN)
     pins.save("127.0.0.1:9000", OTHER_PIN)
     assert json.loads(pins.path.read_text()) == {"127.0.0.1:8765": PIN, "127.0.0.1:9000": OTHER_PIN}
-    assert pins.forget("127.0.0.1:9000") and not pins.forget("127.0.0.1:9000")
-    assert PinStore(pins.path).load("127.0.0.1:8765") == PIN
+    assert pins.forget("127.0.0.1:9000") == 1 and pins.forget("127.0.0.1:9000") == 0
+    assert PinStore(pins.path).load() == {"127.0.0.1:8765": PIN}
     # A file that cannot be read is not taken for an empty one: that would pin anything.
     pins.path.write_text("{not json")
     with pytest.raises(PinFileError, match="mend it or delete it"):
-        pins.load("127.0.0.1:8765")
+        pins.load()
     refused = ServerTrust("wss://127.0.0.1:8765", pins=pins)
     with pytest.raises(CertificateRefused, match="refusing to connect"):
         refused.check(der_of(CERT))
@@ -146,7 +146,7 @@ def test_the_trust_options_of_the_client_and_the_bot(tmp_path: Path) -> None:
     PinStore(pin_file).save("127.0.0.1:9", PIN)
     args = parse_args(["wss://127.0.0.1:9", "--pin-file", str(pin_file), "--forget-pin"])
     assert args.trust is not None and args.trust.pins.path == pin_file
-    assert PinStore(pin_file).load("127.0.0.1:9") is None  # forgotten: pinned again next time
+    assert PinStore(pin_file).load() == {}  # forgotten: pinned again next time
     assert parse_args(["127.0.0.1:9"]).trust is None
     assert parse_args(["wss://127.0.0.1:9", "--cafile", CERT]).trust.cafile == CERT
 
@@ -183,6 +183,32 @@ async def test_a_certificate_the_cafile_does_not_vouch_for_is_fatal_at_once(
     assert "self-signed certificate" in str(refused.value)
 
 
+def test_a_pin_is_kept_under_the_names_the_certificate_gives_itself_too(tmp_path: Path) -> None:
+    pins = PinStore(tmp_path / "known_servers.json")
+    notice = ServerTrust("wss://tyros.lan:8765", pins=pins).check(der_of(CERT))
+    assert notice == f"first connection to tyros.lan:8765: pinned certificate SHA256 {PIN}"
+    assert pins.load() == {"tyros.lan:8765": PIN, "localhost:8765": PIN, "127.0.0.1:8765": PIN}
+    # The same server by another of its names is recognised, not pinned afresh...
+    by_address = ServerTrust("wss://127.0.0.1:8765", pins=pins)
+    assert by_address.check(der_of(CERT)) is None
+    # ... another port is another server ...
+    notice = ServerTrust("wss://127.0.0.1:9000", pins=pins).check(der_of(OTHER_CERT))
+    assert notice is not None and notice.startswith("first connection to 127.0.0.1:9000")
+    # ... and a certificate naming a pinned server is refused, whatever address was typed.
+    with pytest.raises(CertificateRefused) as refused:
+        ServerTrust("wss://192.168.1.7:8765", pins=pins).check(der_of(OTHER_CERT))
+    assert "shows a certificate for localhost:8765" in str(refused.value)
+    assert f"pinned SHA256 {PIN}, now SHA256 {OTHER_PIN}" in str(refused.value)
+    assert "192.168.1.7:8765" not in pins.load()
+    # A new name for a pinned server: recognised, and said so once.
+    notice = ServerTrust("wss://tyros.home:8765", pins=pins).check(der_of(CERT))
+    assert notice == "tyros.home:8765 shows the certificate pinned for localhost:8765"
+    assert pins.load()["tyros.home:8765"] == PIN
+    # Forgetting it forgets it under every name.
+    assert pins.forget("tyros.lan:8765") == 4
+    assert pins.load() == {"127.0.0.1:9000": OTHER_PIN, "localhost:9000": OTHER_PIN}
+
+
 async def test_the_client_pins_on_first_use_and_refuses_a_changed_certificate_on_reconnecting(
     tmp_path: Path,
 ) -> None:
@@ -202,7 +228,11 @@ async def test_the_client_pins_on_first_use_and_refuses_a_changed_certificate_on
         await until(lambda: state.seat == 0, "a seat")
     notice = f"first connection to 127.0.0.1:{port}: pinned certificate SHA256 {PIN}"
     try:
-        assert json.loads(pins.path.read_text()) == {f"127.0.0.1:{port}": PIN}
+        # Kept under the address typed and under the names the certificate gives itself.
+        assert json.loads(pins.path.read_text()) == {
+            f"127.0.0.1:{port}": PIN,
+            f"localhost:{port}": PIN,
+        }
         # The same certificate after a restart: the client resumes, and says nothing more.
         await until(lambda: not state.connected, "the connection to drop")
         async with tls_server(db, port=port):
@@ -220,7 +250,7 @@ async def test_the_client_pins_on_first_use_and_refuses_a_changed_certificate_on
     assert f"the certificate of 127.0.0.1:{port} has changed" in state.fatal
     assert f"pinned SHA256 {PIN}, now SHA256 {OTHER_PIN}" in state.fatal
     assert "--forget-pin" in state.fatal and str(pins.path) in state.fatal
-    assert PinStore(pins.path).load(f"127.0.0.1:{port}") == PIN  # the pin is kept
+    assert PinStore(pins.path).load()[f"127.0.0.1:{port}"] == PIN  # the pin is kept
 
 
 class Recorder:
@@ -286,7 +316,7 @@ async def test_tyros_bot_refuses_a_changed_pin_and_takes_the_new_one_with_forget
         out = capsys.readouterr().out
         assert status == 0 and f"forgot the certificate pinned for 127.0.0.1:{server.port}" in out
         assert "Empires:" in out  # the score sheet of the game they played
-        assert PinStore(pin_file).load(f"127.0.0.1:{server.port}") == OTHER_PIN
+        assert PinStore(pin_file).load()[f"127.0.0.1:{server.port}"] == OTHER_PIN
 
 
 async def test_a_client_that_meets_tls_on_a_plain_address_says_so_and_stops(

@@ -15,10 +15,10 @@ import pytest
 from tyros_protocol.errors import ErrorCode
 from tyros_server import cli
 from tyros_server.app import ServerConfig, TyrosServer
+from tyros_server.backups import DatabaseLock, backup, backup_paths, restore
 from tyros_server.engine import RULES_VERSION
 from tyros_server.session import Limits
 from tyros_server.session import lobby as lobby_module
-from tyros_server.backups import DatabaseLock, backup, backup_paths, restore
 from tyros_server.storage import APPLICATION_ID, Store, StoreOpenError
 
 from .harness import Harness, first, only_error

@@ -1,9 +1,17 @@
-"""Trade courtesy: the answers a player's client gives by itself, after a short pause, so
-that nobody waits for a decision that has only one sensible answer.
+"""The answers a player's client gives by itself, so that nobody waits for a decision
+that has only one sensible answer, and the player's standing orders (:class:`Orders`).
 
-- An offer the seat can neither accept (it lacks the cards) nor counter is declined.
-- The seat's own offer that every asked seat declined is withdrawn (only ``withdraw`` is
+After a short pause (its timing says nothing):
+
+- an offer the seat can neither accept (it lacks the cards) nor counter is declined, and
+  with the order ``decline`` any offer it lacks the cards for;
+- the seat's own offer that every asked seat declined is withdrawn (only ``withdraw`` is
   left, and the table would wait for it).
+
+At once (:attr:`Courtesy.at_once`):
+
+- a decision with one possible answer (``pass`` with no cards, the one card to give ...);
+- with the order ``autopass``, every card turn of the round (an offer to answer stops it).
 
 >>> offer = {"proposer": 1, "answers": [{"seat": 0, "answer": "pending"}]}
 >>> courtesy({"trade": offer}, [{"kind": "answer", "accept": False}], seat=0).action
@@ -13,6 +21,14 @@ that nobody waits for a decision that has only one sensible answer.
 >>> mine = {"proposer": 0, "answers": [{"seat": 1, "answer": "decline"}]}
 >>> courtesy({"trade": mine}, [{"kind": "withdraw"}], seat=0).note
 'everybody declined your offer: taken back'
+>>> turn = {"phase": "actions", "current": 0, "round": 2}
+>>> courtesy(turn, [{"kind": "pass"}], seat=0).at_once
+True
+>>> moves = [{"kind": "pass"}, {"kind": "bank_draw", "cards": ["green"]}]
+>>> courtesy(turn, moves, seat=0) is None
+True
+>>> courtesy(turn, moves, seat=0, orders=Orders(pass_round=2)).action
+{'kind': 'pass'}
 """
 
 from __future__ import annotations
@@ -26,19 +42,51 @@ COURTESY_SECONDS = (0.8, 2.5)
 table, and no quicker, so its timing says nothing more."""
 
 
+ONE_ANSWER_KINDS = frozenset({"pass", "give_card", "return_tile", "keep", "expand"})
+"""Decisions the client makes for the player when they have one possible answer (never an
+answer to a trade: the table waits for it, but it is the player's to give)."""
+
+
+@dataclass(slots=True)
+class Orders:
+    """What the player asked their client to answer for them."""
+
+    pass_round: int | None = None
+    """``autopass``: pass every card turn of this round (None: off)."""
+    decline: bool = False
+    """``set decline on``: decline at once every offer the seat lacks the cards for, even
+    when it could counter (off: only those it could not counter either)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Courtesy:
     action: dict[str, Any]
     """What the client sends for the player."""
     note: str
     """What it tells the player it did."""
+    at_once: bool = False
+    """Sent at once (the player's order, or no choice at all), not after a pause."""
 
 
 def courtesy(
-    view: Mapping[str, Any], legal: Sequence[dict[str, Any]], seat: int | None
+    view: Mapping[str, Any],
+    legal: Sequence[dict[str, Any]],
+    seat: int | None,
+    orders: Orders | None = None,
 ) -> Courtesy | None:
     """The answer the seat's client gives by itself to the prompt ``legal``, if any."""
+    orders = orders or Orders()
     kinds = [action.get("kind") for action in legal]
+    if len(legal) == 1 and kinds[0] in ONE_ANSWER_KINDS:
+        return Courtesy(legal[0], "", at_once=True)  # (the log says what was played)
+    if (
+        orders.pass_round is not None
+        and view.get("round") == orders.pass_round
+        and view.get("phase") == "actions"
+        and view.get("current") == seat
+        and "pass" in kinds
+    ):
+        return Courtesy({"kind": "pass"}, "", at_once=True)
     trade = view.get("trade")
     if (
         kinds == ["withdraw"]
@@ -48,7 +96,12 @@ def courtesy(
     ):
         return Courtesy(legal[0], "everybody declined your offer: taken back")
     answers = [action for action in legal if action.get("kind") == "answer"]
-    if answers and not any(a.get("accept") for a in answers) and "counter" not in kinds:
+    if answers and not any(a.get("accept") for a in answers):
         decline = next(a for a in answers if not a.get("accept"))
-        return Courtesy(decline, "you do not hold the cards asked for: declined the offer")
+        if "counter" not in kinds:
+            return Courtesy(decline, "you do not hold the cards asked for: declined the offer")
+        if orders.decline:
+            return Courtesy(
+                decline, "you lack the cards asked for: declined the offer ('set decline off')"
+            )
     return None

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -47,12 +46,12 @@ from prompt_toolkit.widgets import Frame
 from tyros_protocol.board import BOARD
 from tyros_server.engine import Action, parse_action
 
-from ..courtesy import COURTESY_SECONDS, courtesy
 from ..hints import hint, hint_line
 from ..review import DEFAULT_ITERATIONS, review_record
 from ..session import ActionHandle, Fate
 from ..words import describe_action
 from . import commands, keys, render
+from .autopilot import Autopilot
 from .board import Marks
 from .commands import Act, Choose, Context, Local, Prefill, Say
 from .controls import (
@@ -104,9 +103,8 @@ class TyrosApp:
         self.screen = ScreenState()
         """What the screen shows of its own (which panel, the help, the log's scroll)."""
         self.dialog: ChoiceDialog | None = None
-        self._courteous_for: dict[str, Any] | None = None
-        """The prompt a courtesy answer is scheduled for."""
-        self._timers: list[asyncio.TimerHandle] = []
+        self.autopilot = Autopilot(state, self.send)
+        """The answers the client gives for the player, and the player's standing orders."""
         self.lines_run = 0
         """Command lines entered so far (tests wait for it)."""
         self.sent: list[dict[str, Any]] = []
@@ -333,7 +331,10 @@ class TyrosApp:
     # Acting --------------------------------------------------------------------
 
     def _typing(self, buffer: Buffer) -> None:
-        """A new line is being typed: the last refusal's reason has served."""
+        """A new line is being typed: the last refusal's reason has served, and the player
+        means to play (auto-pass ends)."""
+        if buffer.text:
+            self.autopilot.typed()
         if self._refused is not None and buffer.text != self._refused:
             self._refused = None
             self.screen.cleared_at = self.state.clock()
@@ -527,6 +528,10 @@ class TyrosApp:
             self.open_help(command.argument)
         elif command.command == "hint":
             return self.ask_hint()
+        elif command.command in ("autopass", "set"):
+            turn = self.autopilot.toggle_pass if command.command == "autopass" else None
+            said = turn() if turn else self.autopilot.setting(command.argument)
+            self.screen.local = Note(said, self.state.clock(), error=False)
         elif command.command in ("legal", "log"):
             self.show_panel(command.command)
         elif command.command == "score":
@@ -676,22 +681,9 @@ class TyrosApp:
 
     def _sync_dialogs(self) -> None:
         """Close a dialog whose question is gone; never open one (the request panel shows
-        what is asked, and the command line keeps the keyboard); give the courtesy answer
-        (:mod:`~tyros_client.courtesy`) after a short pause, once per prompt."""
+        what is asked, and the command line keeps the keyboard); answer what the client
+        answers for the player (:mod:`.autopilot`)."""
         if self.dialog is not None and not self.dialog.relevant():
             self.close_dialog()
-        prompt = self.state.prompt
-        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat)
-        if due is not None and self._courteous_for is not prompt:
-            self._courteous_for = prompt
-            delay = random.uniform(*COURTESY_SECONDS)
-            handle = asyncio.get_running_loop().call_later(delay, self._be_courteous, prompt)
-            self._timers.append(handle)
-
-    def _be_courteous(self, prompt: dict[str, Any] | None) -> None:
-        if self.state.prompt is not prompt or prompt is None:
-            return  # the question changed (withdrawn, answered by hand, timed out)
-        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat)
-        if due is not None:
-            self.state.note(due.note, error=False)
-            self.send(due.action)
+        if self.driver.plays:
+            self.autopilot.update()

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from prompt_toolkit.buffer import Buffer
 
+from .autopilot import Autopilot
 from .board import Marks
 from .commands import Context
 from .drivers import Driver
@@ -52,6 +53,8 @@ class Screen(Protocol):
 
     screen: ScreenState
     """The screen's own state."""
+    autopilot: Autopilot
+    """The answers the client gives for the player, and the player's standing orders."""
 
     # Measures ---------------------------------------------------------------------------
 

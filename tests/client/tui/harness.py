@@ -17,6 +17,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from tyros_client.courtesy import ONE_ANSWER_KINDS
 from tyros_client.tokens import TokenStore
 from tyros_client.tui.app import TyrosApp
 from tyros_client.tui.main import build, run_client
@@ -29,6 +30,8 @@ TIMEOUT = 20.0
 """Seconds any condition may take (a bound that only catches a stuck test)."""
 F4 = "\x1bOS"
 """The key F4, as a terminal sends it."""
+F6 = "\x1b[17~"
+"""The key F6, as a terminal sends it."""
 F9 = "\x1b[20~"
 """The key F9, as a terminal sends it."""
 
@@ -249,8 +252,12 @@ async def choose_in_dialog(ui: TyrosApp, keys: PipeInput) -> None:
 async def play_my_turn(
     ui: TyrosApp, keys: PipeInput, moved: list[bool], *, strict: bool = True
 ) -> None:
-    """Act on the prompt shown, by keystrokes only, as a player would."""
+    """Act on the prompt shown, by keystrokes only, as a player would (a decision with one
+    possible answer the client makes by itself)."""
     kinds = prompt_kinds(ui)
+    legal = ui.state.legal
+    if len(legal) == 1 and legal[0]["kind"] in ONE_ANSWER_KINDS:
+        return
     if "answer" in kinds:
         accept = any(a.get("accept") for a in ui.state.legal if a["kind"] == "answer")
         keys.send_text("accept\r" if accept else "decline\r")

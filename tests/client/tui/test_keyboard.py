@@ -17,15 +17,27 @@ import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
 from tyros_client.session import ActionHandle
-from tyros_client.tui import app as app_module
+from tyros_client.tui import autopilot as autopilot_module
 from tyros_client.tui.app import TyrosApp
 
 from tests.client.tui.feeding import FedState
-from tests.client.tui.harness import F4, F9, TIMEOUT, Terminal, mid_game, on_screen, screen, until
+from tests.client.tui.harness import (
+    F4,
+    F6,
+    F9,
+    TIMEOUT,
+    Terminal,
+    mid_game,
+    on_screen,
+    screen,
+    until,
+)
 
 ACCEPT = {"kind": "answer", "accept": True}
 DECLINE = {"kind": "answer", "accept": False}
 PASS = {"kind": "pass"}
+TURN = [PASS, {"kind": "bank_draw", "cards": ["green"]}]
+"""A card turn with a choice (one with a single answer the client makes by itself)."""
 WITHDRAW = {"kind": "withdraw"}
 
 
@@ -217,7 +229,7 @@ async def test_choices_that_changed_are_shown_before_enter_confirms(
 async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app_module, "COURTESY_SECONDS", (0.01, 0.02))
+    monkeypatch.setattr(autopilot_module, "COURTESY_SECONDS", (0.01, 0.02))
     async with running() as (table, _keys):
         ui = table.ui
         table.offer([DECLINE])
@@ -229,15 +241,15 @@ async def test_an_offer_that_cannot_be_accepted_is_declined_after_a_short_pause(
         # A withdrawn offer is not declined afterwards.
         table.offer([DECLINE])
         offered = table.state.prompt
-        table.push([PASS], phase="actions", to_act=[0], current=0, trade=None)
-        ui._be_courteous(offered)  # its pause ends after the withdrawal: nothing is sent
+        table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)
+        ui.autopilot._answer(offered)  # its pause ends after the withdrawal: nothing is sent
         assert table.sent == [DECLINE]
 
 
 async def test_a_refused_line_is_kept_selected_and_typing_replaces_it() -> None:
     async with running() as (table, keys):
         ui = table.ui
-        table.push([PASS], phase="actions", to_act=[0], current=0)
+        table.push(TURN, phase="actions", to_act=[0], current=0)
         keys.send_text("move 99\r")
         await until(lambda: ui.lines_run == 1, "the line refused")
         assert ui.buffer.text == "move 99" and ui.buffer.selection_state is not None
@@ -388,7 +400,7 @@ async def test_clicking_a_space_types_it_and_clicking_a_choice_selects_it() -> N
 async def test_an_offer_everybody_declined_is_taken_back_without_a_stall(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app_module, "COURTESY_SECONDS", (0.01, 0.02))
+    monkeypatch.setattr(autopilot_module, "COURTESY_SECONDS", (0.01, 0.02))
     withdraw = {"kind": "withdraw"}
     async with running() as (table, _keys):
         ui = table.ui
@@ -419,7 +431,7 @@ async def test_a_refused_line_goes_when_the_game_moves_on_and_long_messages_wrap
         ui = table.ui
         keys.send_text("pass\r")  # not asked anything: refused, kept selected
         await until(lambda: ui.lines_run == 1 and ui.buffer.text == "pass", "the refusal")
-        table.push([PASS], phase="actions", to_act=[0], current=0)  # now it would be legal
+        table.push(TURN, phase="actions", to_act=[0], current=0)  # now it would be legal
         await until(lambda: ui.buffer.text == "", "the stale line cleared")
         assert table.sent == []
         words = ("a long message about the connection, " * 4).split()
@@ -434,11 +446,11 @@ async def test_the_message_line_says_when_the_clock_is_about_to_decide() -> None
     async with running() as (table, _keys):
         ui = table.ui
         clocks = [{"seat": 0, "reserve": 0.0, "left": 40.0}, {"seat": 1, "reserve": 60.0}]
-        table.push([{"kind": "pass"}], clocks=clocks)
+        table.push(TURN, clocks=clocks)
         text = await on_screen(ui, "your turn: move, city")
         assert "the server decides" not in text
         clocks[0]["left"] = 12.0
-        table.push([{"kind": "pass"}], clocks=clocks)
+        table.push(TURN, clocks=clocks)
         text = await on_screen(ui, "12 s left, then the server decides for you: your turn")
         assert text.splitlines()[-2].endswith("trade or pass")  # one line, hints left out
 
@@ -452,7 +464,7 @@ async def test_the_acting_seats_row_shows_its_clock_and_you(
     """The flags most telling first: at 80 columns "1st" gives way to the clock."""
     async with running(rows, columns) as (table, _keys):
         clocks = [{"seat": 0, "reserve": 0.0, "left": 28.4}, {"seat": 1, "reserve": 240.0}]
-        table.push([{"kind": "pass"}], clocks=clocks, starting_seat=0, to_act=[0], current=0)
+        table.push(TURN, clocks=clocks, starting_seat=0, to_act=[0], current=0)
         text = await on_screen(table.ui, "+4m")  # the new update drawn
         mine = next(line for line in text.splitlines() if line.startswith(" > A"))
         assert mine.split("|")[0].rstrip().endswith(flags)  # whole words, not cut
@@ -480,7 +492,7 @@ async def test_a_line_typed_while_the_last_action_is_on_its_way_waits_for_the_an
     again when the server's update comes, and refused then in the game's own words."""
     async with running() as (table, keys):
         ui = table.ui
-        table.push([PASS], phase="actions", to_act=[0], current=0)
+        table.push(TURN, phase="actions", to_act=[0], current=0)
         keys.send_text("pass\r")
         await until(lambda: len(table.sent) == 1, "the pass sent")
         keys.send_text("pass\r")  # at once: no update yet
@@ -491,12 +503,12 @@ async def test_a_line_typed_while_the_last_action_is_on_its_way_waits_for_the_an
         assert ui.buffer.text == "pass" and ui.buffer.selection_state is not None
         assert len(table.sent) == 1 and "moved on before your action" not in text
         keys.send_text("\x15")  # ctrl-u: a clean line
-        table.push([PASS], phase="actions", to_act=[0], current=0)
+        table.push(TURN, phase="actions", to_act=[0], current=0)
         keys.send_text("pass\r")
         await until(lambda: len(table.sent) == 2, "the second pass sent")
         keys.send_text("pass\r")
         await on_screen(ui, "your last action is on its way")
-        table.push([PASS], phase="actions", to_act=[0], current=0)  # still this seat's turn
+        table.push(TURN, phase="actions", to_act=[0], current=0)  # still this seat's turn
         await until(lambda: len(table.sent) == 3, "the held line sent when it is legal")
 
 
@@ -549,7 +561,7 @@ async def test_a_pass_typed_with_a_withdrawal_follows_it() -> None:
         keys.send_text("withdraw\rpass\r")
         await on_screen(ui, "your last action is on its way")
         assert table.sent == [WITHDRAW]
-        table.push([PASS], phase="actions", to_act=[0], current=0, trade=None)
+        table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)
         await until(lambda: table.sent == [WITHDRAW, PASS], "the pass sent after the withdrawal")
 
 
@@ -558,7 +570,7 @@ async def test_a_line_typed_with_its_enter_at_once_opens_no_menu_over_its_refusa
     refusal when Enter comes in the same burst of keys: they must not cover its reason."""
     async with running(24, 80) as (table, keys):
         ui = table.ui
-        table.push([PASS], phase="actions", to_act=[0], current=0)
+        table.push(TURN, phase="actions", to_act=[0], current=0)
         keys.send_text("trade o for 2y to c\r")
         await on_screen(ui, "you cannot offer a trade now")
         for _ in range(3):  # the background completer has had its turn
@@ -620,3 +632,78 @@ async def test_a_legal_list_cut_by_a_request_says_how_much_is_below() -> None:
         keys.send_text("legal\r")
         text = await on_screen(ui, "v 3 more: PgDn")
         assert "What you may do now" in text
+
+
+# What the client answers for the player --------------------------------------------
+
+
+async def test_a_decision_with_one_possible_answer_is_made_at_once() -> None:
+    async with running() as (table, _keys):
+        table.push([PASS], phase="actions", to_act=[0], current=0)
+        assert table.sent == [PASS]  # (no pause: there is nothing to think about)
+        table.push([{"kind": "give_card", "card": "green"}], phase="give_card", to_act=[0])
+        assert table.sent == [PASS, {"kind": "give_card", "card": "green"}]
+        table.push([WITHDRAW], phase="trade", to_act=[0], current=0)
+        assert len(table.sent) == 2  # an offer of one's own stands until its answers
+
+
+async def test_autopass_passes_every_card_turn_until_something_stops_it() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        round_now = table.state.view["round"]
+        keys.send_text(F6)
+        await on_screen(ui, f"auto-pass on: you pass every card turn until round {round_now} ends")
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        assert table.sent == [PASS]
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        assert table.sent == [PASS, PASS]
+        # Typing anything stops it: the player means to play.
+        await typed(ui, keys, "m")
+        await on_screen(ui, "auto-pass stopped: you are typing")
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        assert table.sent == [PASS, PASS]
+        # So does an offer to answer ...
+        keys.send_text("\x15")
+        await until(lambda: not ui.buffer.text, "the line cleared")
+        table.push(None)
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        table.offer([ACCEPT, DECLINE])
+        await on_screen(ui, "auto-pass stopped: a trade is offered to you")
+        table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)
+        assert table.sent == [PASS, PASS]
+        # ... and the end of the round; the key again turns it off.
+        table.push(None)
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        table.push(None, phase="keep", round=round_now + 1)
+        await on_screen(ui, "auto-pass ended with the round")
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass off")
+        assert table.sent == [PASS, PASS, PASS]  # (on with a turn to pass: it passed)
+
+
+async def test_set_decline_on_declines_offers_one_lacks_the_cards_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(autopilot_module, "COURTESY_SECONDS", (0.01, 0.02))
+    counter = {"kind": "counter", "give": ["orange"], "get": ["green"]}
+    async with running() as (table, keys):
+        ui = table.ui
+        table.offer([DECLINE, counter])  # lacks the cards, could counter: the player's call
+        await on_screen(ui, "you cannot accept: decline, or counter")
+        keys.send_text("set\r")
+        await on_screen(ui, "set decline on|off (off)")
+        keys.send_text("set decline on\r")
+        await on_screen(ui, "decline is on")
+        await until(lambda: table.sent, "the offer declined")
+        assert table.sent == [DECLINE]
+        assert any("you lack the cards asked for: declined" in x.text for x in table.state.log)
+        # An offer one could accept is still the player's.
+        table.offer([ACCEPT, DECLINE, counter])
+        await on_screen(ui, "accept, decline or counter")
+        await asyncio.sleep(0.05)
+        assert table.sent == [DECLINE]

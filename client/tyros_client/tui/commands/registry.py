@@ -503,6 +503,26 @@ COMMANDS: dict[str, Command] = {
             phase="actions",
         ),
         Command(
+            "autopass",
+            "autopass",
+            "pass every card turn until this round ends (typing anything, an offer to you or "
+            "the key again stops it); a decision with one possible answer is always made for you",
+            local("autopass"),
+            ("autopass",),
+            always=True,
+            key="f6",
+        ),
+        Command(
+            "set",
+            "set [decline on|off]",
+            "your client's settings: 'set decline on' declines at once the offers you lack the "
+            "cards for, even when you could counter ('set' alone lists them)",
+            local("set"),
+            ("set", "set decline on"),
+            always=True,
+            words=_first_word(lambda ctx: [("decline", "on|off")]),
+        ),
+        Command(
             "answer",
             "answer",
             "open the dialog for what is asked of you now",

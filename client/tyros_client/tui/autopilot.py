@@ -1,0 +1,110 @@
+"""The answers the screen gives for the player (:mod:`~tyros_client.courtesy` says which):
+after a short pause, or at once; and the player's standing orders, with what ends them.
+
+``autopass`` (F6) passes every card turn of the round; anything typed, an offer to answer
+or the round's end stops it. ``set decline on`` declines at once the offers the player
+lacks the cards for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import Any
+
+from ..courtesy import COURTESY_SECONDS, Orders, courtesy
+from .state import ClientState
+
+SETTINGS = {
+    "decline": "decline at once the offers you lack the cards for, even when you could "
+    "counter (off: only those you could not counter either)",
+}
+"""What ``set NAME on|off`` changes, and what each means."""
+
+
+class Autopilot:
+    """Gives the courtesy answer due for each prompt, once, and keeps the player's orders."""
+
+    def __init__(self, state: ClientState, send: Callable[[dict[str, Any]], None]) -> None:
+        self.state = state
+        self.send = send
+        self.orders = Orders()
+        self._answered: dict[str, Any] | None = None
+        """The prompt an answer was given (or scheduled) for."""
+        self.timers: list[asyncio.TimerHandle] = []
+
+    def update(self) -> None:
+        """After each message: end the orders that no longer hold, and answer what the
+        client answers for the player (at once, or after a pause)."""
+        state, orders = self.state, self.orders
+        if orders.pass_round is not None:
+            view = state.view or {}
+            if state.over or view.get("round") != orders.pass_round:
+                orders.pass_round = None
+                state.note("auto-pass ended with the round", error=False)
+            elif any(action.get("kind") == "answer" for action in state.legal):
+                orders.pass_round = None
+                state.note("auto-pass stopped: a trade is offered to you", error=False)
+        prompt = state.prompt
+        if prompt is None or self._answered is prompt:
+            return
+        due = courtesy(state.view or {}, state.legal, state.seat, orders)
+        if due is None:
+            return
+        self._answered = prompt
+        if due.at_once:
+            self._answer(prompt)
+            return
+        delay = random.uniform(*COURTESY_SECONDS)
+        self.timers.append(asyncio.get_running_loop().call_later(delay, self._answer, prompt))
+
+    def _answer(self, prompt: dict[str, Any] | None) -> None:
+        if self.state.prompt is not prompt or prompt is None:
+            return  # the question changed (withdrawn, answered by hand, timed out)
+        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat, self.orders)
+        if due is not None:
+            if due.note:
+                self.state.note(due.note, error=False)
+            self.send(due.action)
+
+    def typed(self) -> None:
+        """The player typed: an ``autopass`` order ends (they mean to play)."""
+        if self.orders.pass_round is not None:
+            self.orders.pass_round = None
+            self.state.note("auto-pass stopped: you are typing", error=False)
+
+    def toggle_pass(self) -> str:
+        """``autopass``: on for the rest of the round, or off again; what to say."""
+        orders, view = self.orders, self.state.view or {}
+        if orders.pass_round is not None:
+            orders.pass_round = None
+            return "auto-pass off"
+        if self.state.seat is None or view.get("phase") in (None, "over", "setup"):
+            return "auto-pass is for a seat in a game being played"
+        orders.pass_round = int(view.get("round", 0))
+        self._answered = None  # (the prompt now may be a turn to pass)
+        self.update()
+        return (
+            f"auto-pass on: you pass every card turn until round {orders.pass_round} ends "
+            "(typing anything, an offer to you or F6 stops it)"
+        )
+
+    def setting(self, words: str) -> str:
+        """``set [NAME on|off]``: change a setting; what to say (the settings, without
+        words)."""
+        parts = words.split()
+        if len(parts) == 2 and parts[0] in SETTINGS and parts[1] in ("on", "off"):
+            setattr(self.orders, parts[0], parts[1] == "on")
+            self._answered = None
+            self.update()
+            return f"{parts[0]} is {parts[1]}: {SETTINGS[parts[0]]}"
+        return "; ".join(
+            f"set {name} on|off ({'on' if getattr(self.orders, name) else 'off'}): {about}"
+            for name, about in SETTINGS.items()
+        )
+
+    def cancel(self) -> None:
+        for timer in self.timers:
+            timer.cancel()
+        self.timers.clear()

@@ -71,6 +71,9 @@ class BotRun:
     token: str | None = None
     seat: int | None = None
     names: list[str | None] = field(default_factory=list)
+    people: frozenset[int] | None = None
+    """The seats people play (neither a program nor a bot for an absent player), as the
+    table says; None until it has (every other seat counts as a person)."""
     score: dict[str, Any] | None = None
     actions_sent: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -165,6 +168,11 @@ class _BotPlayer:
             self._acted = -1  # an action sent before a crash may not have landed
         elif isinstance(notice, TableChanged):
             run.names = [s["name"] for s in notice.info["seats"]]
+            run.people = frozenset(
+                s["seat"]
+                for s in notice.info["seats"]
+                if s.get("name") and not s.get("program") and not s.get("bot")
+            )
         elif isinstance(notice, Refused | JoinRefused):
             message = notice.message
             run.errors[str(message.get("code"))] += 1
@@ -279,27 +287,35 @@ def _offer_key(action: dict[str, Any]) -> str:
 
 
 ANSWER_GRACE = 8.0
-"""Seconds a proposing bot waits for the seats still answering before it completes with one
-that accepted: a player asked beside a bot would otherwise never see the offer."""
+"""Seconds a proposing bot waits for a person still answering before it completes with a
+seat that accepted: a player asked beside a bot would otherwise never see the offer."""
 
 
-def _waiting_for_answers(run: BotRun, message: dict[str, Any]) -> bool:
-    """Whether this bot's trade offer is out and some asked seat has not answered it."""
+def _waiting_for_answers(run: BotRun, message: dict[str, Any], *, people: bool = False) -> bool:
+    """Whether this bot's trade offer is out and some asked seat (a person, with
+    ``people``) has not answered it."""
     trade = message["view"].get("trade")
     return (
         trade is not None
         and trade["proposer"] == run.seat
-        and any(a["answer"] == "pending" for a in trade["answers"])
+        and any(
+            a["answer"] == "pending"
+            and (not people or run.people is None or a["seat"] in run.people)
+            for a in trade["answers"]
+        )
     )
 
 
 def _grace_left(run: BotRun, message: dict[str, Any], waited: float) -> float:
-    """Seconds this bot still gives the seats answering its offer before it completes with
-    one that accepted (0: none, or nobody to complete with yet: nothing to time)."""
+    """Seconds this bot still gives the people answering its offer before it completes with
+    one that accepted, within the time the table gives the trade (0: none, or nobody to
+    complete with yet: nothing to time). Programs answering are not waited for."""
     completes = any(entry["kind"] == "complete" for entry in message["prompt"]["legal"])
-    if not completes or not _waiting_for_answers(run, message):
+    if not completes or not _waiting_for_answers(run, message, people=True):
         return 0.0
-    return max(0.0, ANSWER_GRACE - waited)
+    deadline = message["prompt"].get("deadline")
+    grace = ANSWER_GRACE if deadline is None else min(ANSWER_GRACE, float(deadline))
+    return max(0.0, grace - waited)
 
 
 def _choose(

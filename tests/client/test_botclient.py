@@ -144,6 +144,14 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
     }
     assert bc._choose(bot, run, still, waited=0.5) is None
     assert bc._choose(bot, run, still, waited=bc.ANSWER_GRACE) == {"kind": "complete", "with": 1}
+    # A program still answering is not waited for: only people are.
+    run.people = frozenset({0})
+    assert bc._choose(bot, run, still, waited=0.5) == {"kind": "complete", "with": 1}
+    run.people = frozenset({0, 2})
+    assert bc._choose(bot, run, still, waited=0.5) is None
+    # Within the time the table gives the trade.
+    short = {**still, "prompt": {**accepted["prompt"], "deadline": 3.0}}
+    assert bc._choose(bot, run, short, waited=3.0) == {"kind": "complete", "with": 1}
 
 
 async def test_a_bot_started_again_takes_its_seat_back_with_the_kept_token(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from tyros_server.engine import score_game, state_from_view
 
+from ..scoresheet import running_scores, running_sheet
 from ..words import CARDS, cards_text, letter, who
 from . import commands
 from .text import score_sheet
@@ -363,34 +363,6 @@ def request_lines(ui: Screen) -> list[tuple[str, str]]:
         lines.append(("class:request.how", how))
     lines += [("class:request", line) for line in choice.text.split("\n") if line]
     return lines
-
-
-_SHEETS: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
-
-
-def running_sheet(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The score sheet if the game ended now, from public information only (the engine's
-    own scoring, on a state rebuilt from the view; the final sheet once the game is over);
-    None if it cannot be told."""
-    cached = _SHEETS.get(id(view))
-    if cached is not None and cached[0] is view:
-        return cached[1]
-    try:
-        sheet: dict[str, Any] = view.get("score") or score_game(state_from_view(view))
-    except (KeyError, TypeError, ValueError, IndexError):
-        return None
-    _SHEETS.clear()  # one view at a time is on screen
-    _SHEETS[id(view)] = (view, sheet)
-    return sheet
-
-
-def running_scores(view: dict[str, Any]) -> list[int] | None:
-    """What each seat would score if the game ended now (see :func:`running_sheet`)."""
-    sheet = running_sheet(view)
-    try:
-        return None if sheet is None else [int(p["total"]) for p in sheet["players"]]
-    except (KeyError, TypeError, ValueError):
-        return None
 
 
 def is_last_round(view: dict[str, Any]) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..scoresheet import point_changes, running_sheet
 from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
 from ..words import describe_action, describe_event, error_words, letter, name_of, who
 
@@ -107,6 +108,8 @@ class ClientState:
         """Words added to an event's log line (a replay's review marks)."""
         self.bot_names: set[str] = set()
         """Names of the seats this program knows are bots (``tyros-play`` starts them)."""
+        self._sheet: dict[str, Any] | None = None
+        """The running score sheet of the last view (a log line says what moves points)."""
 
     # What the screen asks ----------------------------------------------------------
 
@@ -228,6 +231,7 @@ class ClientState:
                 style = "class:log.event class:log.mine"
             at = event.get("version")
             self._log(text, style, event=True, version=at if isinstance(at, int) else -1)
+        self._points_moved(notice, names)
         if (
             self._my_turn
             and not my_turn_before
@@ -237,6 +241,27 @@ class ClientState:
         ):
             self._log(since_your_turn(self._since_mine, names, self._for_me), "class:log.summary")
             self._since_mine, self._for_me = [], []
+
+    def _points_moved(self, notice: Updated, names: list[str | None]) -> None:
+        """A log line when the points of seats that did not act move (a majority tied or
+        taken, an empire's rank, ship spaces lost): the table's ``pts`` never changes
+        without a word."""
+        before = self._sheet
+        after = None if self.over else running_sheet(notice.view)
+        self._sheet = after
+        if before is None or after is None or notice.resync or notice.restart:
+            return
+        actors = {
+            int(event["seat"])
+            for event in notice.events
+            if event.get("type") == "action" and isinstance(event.get("seat"), int)
+        }
+        try:
+            said = point_changes(before, after, actors, names)
+        except (KeyError, TypeError, IndexError, ValueError):
+            return  # (a sheet of another shape: nothing to say rather than a wrong line)
+        if said is not None:
+            self._log(said, "class:log.event class:log.points", event=True, version=self.version)
 
     def _table(self, info: dict[str, Any]) -> None:
         """Who sits where; a seat that leaves, comes back or is played by a bot is logged

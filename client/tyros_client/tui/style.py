@@ -54,6 +54,7 @@ _COLOUR_STYLE: dict[str, str] = {
     "frame.label": "bold",
     "request.title": "bg:#ffd700 #000000 bold",
     "log.summary": "#ffd700",
+    "log.points": "#ffaf5f",
     "request.how": "#ffd700",
 }
 _PLAIN_STYLE: dict[str, str] = {

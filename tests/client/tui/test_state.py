@@ -499,3 +499,74 @@ def test_a_bots_decision_for_this_seat_says_for_you() -> None:
     assert describe_event(event, names, 1) == "B Bob: pass (a bot, for you)"
     assert describe_event(event, names, 0) == "B Bob: pass (a bot, for them)"
     assert describe_event(event, names, None) == "B Bob: pass (a bot, for them)"
+
+
+def test_points_that_move_for_seats_that_did_not_act_are_said_in_the_log() -> None:
+    """A seeded random game as seat 0 sees it, an update per action: whenever the running
+    total of a seat that did not act moves, the log says why and by how much."""
+    from tyros_client.scoresheet import running_sheet
+    from tyros_server.engine import (
+        Options,
+        Phase,
+        event_view,
+        legal_actions,
+        new_game,
+        push,
+        seats_to_act,
+        view,
+    )
+
+    from tests.client.tui.harness import mid_game
+
+    table, _ = mid_game(players=3, steps=0)
+    state = FedState("ws://x:1", "t", "Ann")
+    state.feed(
+        {
+            "type": "welcome",
+            "re": 1,
+            "protocol": 1,
+            "table": "t",
+            "seat": 0,
+            "name": "Ann",
+            "token": "x",
+        }
+    )
+    state.feed(table)
+    game = new_game(Options(players=3, seed=5))
+    rng = random.Random(5)
+    seen = 0
+    moved = 0
+    while game.phase != Phase.OVER:
+        seat = seats_to_act(game)[0]
+        before = running_sheet(view(game, 0))
+        push(game, seat, rng.choice(legal_actions(game, seat)))
+        log = game.log or []
+        events = [e for e in (event_view(e, 0) for e in log[seen:]) if e is not None]
+        seen = len(log)
+        state.feed(
+            {
+                "type": "update",
+                "version": game.version,
+                "events": events,
+                "view": view(game, 0),
+                "prompt": None,
+            }
+        )
+        after = running_sheet(view(game, 0))
+        if game.phase == Phase.OVER or before is None or after is None:
+            continue
+        others = [
+            (p["seat"], p["total"] - q["total"])
+            for p, q in zip(after["players"], before["players"], strict=True)
+            if p["total"] != q["total"] and p["seat"] != seat
+        ]
+        said = [line.text for line in state.log if line.version == game.version]
+        points = [text for text in said if ": " in text and text.split(": ")[-1][:1] in "ABC"]
+        if others:
+            moved += 1
+            assert points, f"points moved without a word at version {game.version}: {others}"
+            for other, delta in others:
+                assert f"{'ABC'[other]} " in points[-1] and f"{delta:+d}" in points[-1]
+        else:
+            assert not [t for t in said if t.endswith(tuple(f"{d:+d}" for d in range(-30, 31)))]
+    assert moved >= 3, "the game should have moved others' points a few times"

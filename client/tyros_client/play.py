@@ -7,7 +7,9 @@ database, so that they do not scribble over the screen.
 
 A game left before its end is not lost: the seats' tokens are kept in
 ``play.json`` next to the database, and the next ``tyros-play`` takes the game
-up where it was (``--new`` starts another one instead).
+up where it was (``--new`` starts another one instead). Finished games stay in the
+database: ``--replay [N]`` opens the last one (or the Nth last) as a replay seen as
+the player, ``--review [N]`` with a review of the player's decisions.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 import logging
 import os
 import random
+import re
 import secrets
 import sys
 import time
@@ -26,12 +29,16 @@ from pathlib import Path
 from typing import Any
 
 from tyros_server.app import ServerConfig, TyrosServer
+from tyros_server.engine import RecordError
+from tyros_server.records import RecordUnavailable, stored_record
+from tyros_server.storage import Store, StoreOpenError
 
 from .botclient import BotGiveUp, BotRun, play_bot
 from .bots import STRATEGIES
 from .paths import data_dir
+from .replay import Replay
 from .tui.app import TyrosApp
-from .tui.main import build, default_name, name_problem
+from .tui.main import NEEDS_A_TERMINAL, build, build_replay, default_name, name_problem
 from .tui.net import JoinOptions, NetClient
 
 log = logging.getLogger("tyros.play")
@@ -83,6 +90,23 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one was left unfinished"
+    )
+    parser.add_argument(
+        "--replay",
+        type=int,
+        nargs="?",
+        const=1,
+        metavar="N",
+        help="watch your last finished game again (N: the Nth last), every hand open",
+    )
+    parser.add_argument(
+        "--review",
+        type=int,
+        nargs="?",
+        const=1,
+        metavar="N",
+        help="the same, with a review of your decisions (a bot weighs each against the others "
+        "you had; a minute or two)",
     )
     parser.add_argument(
         "--data",
@@ -244,9 +268,73 @@ async def _bot(run: BotRun, rng: random.Random) -> dict[str, Any]:
         return {}
 
 
+def finished_games(directory: Path) -> list[tuple[str, float]]:
+    """The finished games kept in ``play.db``, oldest first: (table, when it was created)."""
+    path = directory / "play.db"
+    if not path.exists():
+        return []
+    store = Store(str(path), create=False)
+    try:
+        return [(name, created) for name, created, done, _ in store.table_list() if done]
+    finally:
+        store.close()
+
+
+class NoGame(Exception):
+    """The game asked for cannot be looked back at (the message says why)."""
+
+
+def look_back_screen(args: argparse.Namespace, directory: Path) -> TyrosApp:
+    """``--replay [N]`` / ``--review [N]``: the screen of the Nth last finished game, a replay
+    seen as the player (raises :class:`NoGame`)."""
+    back = args.review if args.review is not None else args.replay
+    try:
+        games = finished_games(directory)
+    except StoreOpenError as exc:
+        raise NoGame(str(exc)) from exc
+    if not 1 <= back <= len(games):
+        kept = f"{len(games)} finished game{'s' * (len(games) != 1)}" if games else "none"
+        raise NoGame(f"no game {back} back: {kept} kept in {directory}")
+    table, created = games[-back]
+    store = Store(str(directory / "play.db"), create=False)
+    try:
+        replay = Replay(stored_record(store, table))
+    except (RecordUnavailable, RecordError, ValueError) as exc:
+        raise NoGame(f"cannot replay {table}: {exc}") from exc
+    finally:
+        store.close()
+    player = next(
+        (seat for seat, name in enumerate(replay.names) if not re.fullmatch(r"bot-\d+", name)), 0
+    )
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
+    return build_replay(replay, viewer=player, title=f"game of {when}")
+
+
+def look_back(args: argparse.Namespace, directory: Path) -> int:
+    try:
+        ui = look_back_screen(args, directory)
+    except NoGame as exc:
+        print(f"tyros-play: {exc}", file=sys.stderr)
+        return 1
+
+    def start_review() -> None:
+        ui.review_here()  # (it says itself on the message line how far it is)
+
+    try:
+        ui.application.run(pre_run=start_review if args.review is not None else None)
+    except KeyboardInterrupt:
+        return 130
+    except EOFError:
+        print(NEEDS_A_TERMINAL, file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     directory: Path = args.data or data_dir()
+    if args.replay is not None or args.review is not None:
+        return look_back(args, directory)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -264,6 +352,11 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "tyros-play: the game is saved; run the same command again (without --new) to "
             "take it up where you left it"
+        )
+    elif score is not None:
+        print(
+            "tyros-play: the game is kept: 'tyros-play --replay' watches it again, "
+            "'tyros-play --review' reviews your decisions"
         )
     return 0
 

@@ -19,7 +19,6 @@ Screen (100 x 30)::
 from __future__ import annotations
 
 import asyncio
-import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -47,10 +46,10 @@ from tyros_protocol.board import BOARD
 from tyros_server.engine import Action, parse_action
 
 from ..hints import hint, hint_line
-from ..review import DEFAULT_ITERATIONS, review_record
+from ..review import DEFAULT_ITERATIONS
 from ..session import ActionHandle, Fate
 from ..words import describe_action
-from . import commands, keys, render
+from . import commands, keys, lookback, render
 from .autopilot import Autopilot
 from .board import Marks
 from .commands import Act, Choose, Context, Local, Prefill, Say
@@ -113,6 +112,8 @@ class TyrosApp:
         """What feeds the screen: a live table, or a recorded game (``--replay``)."""
         self.hinter: Callable[[int], Awaitable[bool]] | None = None
         """Tells the server a hint is asked (the network task's)."""
+        self.fetcher: Callable[[], Awaitable[dict[str, Any]]] | None = None
+        """Fetches the table's record from the server (the network task's)."""
         self.hinting: asyncio.Future[Any] | None = None
         """The hint being thought about, off the interface thread."""
         self.review_iterations = DEFAULT_ITERATIONS
@@ -459,48 +460,12 @@ class TyrosApp:
         self.invalidate()
 
     def review_here(self) -> bool:
-        """``review`` in a replay: review the seat the game is seen as (as ``tyros-review``
-        does, at its default budget) in a worker thread, its progress on the message line;
-        then its marks show. True if refused."""
-        driver = self.replay
-        assert driver is not None
-        if driver.viewer is None:
-            self.screen.local = Note(
-                "see the game as a seat first (F6, or seat B)", self.state.clock()
-            )
-            return True
-        if driver.reviewing is not None:
-            self.screen.local = Note("a review is running already", self.state.clock())
-            return True
-        seat = driver.viewer
-        driver.reviewing = "reviewing..."
+        """``review`` in a replay (see :func:`.lookback.review_here`); True if refused."""
+        return lookback.review_here(self)
 
-        def progress(done: int, total: int) -> None:  # (in the worker thread)
-            driver.reviewing = f"reviewing {chr(ord('A') + seat)}: {done}/{total}"
-            self.application.invalidate()
-
-        async def run() -> None:
-            try:
-                review = await asyncio.to_thread(
-                    functools.partial(
-                        review_record,
-                        driver.replay.record,
-                        seat,
-                        iterations=self.review_iterations,
-                        progress=progress,
-                    )
-                )
-            except Exception as exc:  # say so, and let the next 'review' run
-                driver.reviewing = None
-                self.state.note(f"the review failed: {exc!r}")
-                self.invalidate()
-                return
-            driver.load_review(review.to_json())
-            self.state.note(driver.marks_line(), error=False)
-            self.on_state_change()
-
-        self.application.create_background_task(run())
-        return False
+    def look_back(self, review: bool) -> bool:
+        """``replay`` / ``review`` at a finished live table (see :mod:`.lookback`)."""
+        return lookback.look_back(self, review)
 
     @staticmethod
     async def _quietly(sending: Awaitable[bool]) -> None:
@@ -528,6 +493,8 @@ class TyrosApp:
             self.open_help(command.argument)
         elif command.command == "hint":
             return self.ask_hint()
+        elif command.command in ("replay", "review"):
+            return self.look_back(review=command.command == "review")
         elif command.command in ("autopass", "set"):
             turn = self.autopilot.toggle_pass if command.command == "autopass" else None
             said = turn() if turn else self.autopilot.setting(command.argument)

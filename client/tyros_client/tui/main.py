@@ -136,6 +136,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 async def run_client(ui: TyrosApp, net: NetClient) -> None:
     """Run the screen and the network task together until the player quits."""
     ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
+    ui.fetcher = net.fetch_record
     task = asyncio.create_task(net.run())
     try:
         await ui.application.run_async()
@@ -163,6 +164,7 @@ def build(
         state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust
     )
     ui.sender, ui.talker, ui.hinter = net.send_action, net.send_chat, net.send_hint
+    ui.fetcher = net.fetch_record
     return ui, net
 
 

@@ -19,6 +19,7 @@ from tyros_protocol.errors import ErrorCode
 from websockets.exceptions import InvalidURI
 
 from ..connection import Connection, lost_words
+from ..replay import fetch_record
 from ..session import ActionHandle, ClientSession, Handling, Join, Joined, JoinRefused, Notice
 from ..tls import ServerTrust
 from ..tokens import TokenStore
@@ -67,6 +68,7 @@ class NetClient:
     ) -> None:
         self.state = state
         self.url = url
+        self.trust = trust
         self.options = options or JoinOptions()
         self.tokens = tokens
         self.on_change = on_change
@@ -97,6 +99,11 @@ class NetClient:
             self.state.note(self.state.fatal)
             self.state.connection = "gave up"
             self._changed()
+
+    async def fetch_record(self) -> dict[str, Any]:
+        """The table's record, on a connection of its own (a finished game's in full);
+        a ValueError says why not."""
+        return await fetch_record(self.url, self.state.table, self.trust)
 
     def stop(self) -> None:
         self.connection.stop()

@@ -251,12 +251,25 @@ def message_text(ui: Screen) -> StyleAndTextTuples:
     if view is None:
         return [("class:dim", " waiting for the game to start (F1 help)")]
     if view.get("phase") == "over":
-        return [("class:message.turn", " the game is over: 'score' shows the sheet, Ctrl-C quits")]
+        return [("class:message.turn", " " + game_over_words(ui))]
     if ui.state.seat is None:  # a spectator has nothing to play: no F2, no Tab for it
         return [("class:dim", " watching (F1 help, F3 log, F5 say to the spectators)")]
     if ui.autopilot.orders.pass_round is not None:
         return [("class:message.info", " auto-pass on: waiting for your turn to pass (F6 stops)")]
     return [("class:dim", " waiting for the others (F1 help, F2 legal, Tab completes)")]
+
+
+def game_over_words(ui: Screen) -> str:
+    """The message line at the end: how to look back at the game (as short as the width
+    asks)."""
+    if not ui.driver.plays:
+        return "the end of the game: F9 shows the score sheet, Left steps back"
+    words = (
+        "the game is over: F9 the score sheet, 'replay' or 'review' looks back at it, Ctrl-C quits"
+    )
+    if len(words) + 1 > ui.size()[1]:
+        words = "game over: F9 score, 'replay' or 'review' looks back, Ctrl-C quits"
+    return words
 
 
 ERROR_READ = 10.0

@@ -580,6 +580,19 @@ async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None
                 assert "Winner" in text or "Shared win" in text
                 await until(lambda: all(run.score for run in runs), "the bots to finish")
                 assert all(run.score == ui.state.view["score"] for run in runs if ui.state.view)
+                # From the end to the review: the message line says how, 'review' does it.
+                keys.send_text("\x1b")
+                text = await on_screen(ui, "'replay' or 'review' looks back")
+                ui.review_iterations = 4  # a small budget: the screen is what is tested here
+                keys.send_text("review\r")
+                await until(lambda: ui.replay is not None, "the game's replay")
+                replay = ui.replay
+                assert replay is not None and replay.viewer == 0 and not replay.replay.public
+                await until(lambda: replay.marks, "the review's marks", 120)
+                assert replay.review_seat == 0
+                keys.send_text("\x1b[D")  # Left: one decision back
+                last = replay.replay.decisions
+                await on_screen(ui, f"replay {last - 1}/{last}")
 
 
 def test_a_request_too_long_for_its_panel_says_there_is_more(

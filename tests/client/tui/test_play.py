@@ -130,3 +130,39 @@ def test_client_arguments() -> None:
         with pytest.raises(SystemExit):
             main_module.parse_args(bad)
     assert main_module.default_name()
+
+
+def test_tyros_play_keeps_its_finished_games_for_a_replay_and_a_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import random
+
+    from tyros_server.session import Limits
+
+    from tests.server.harness import Harness, first
+
+    harness = Harness(tmp_path / "play.db", limits=Limits(tables_per_minute=10))
+    try:
+        for table, moves in (("local-1", None), ("local-2", 5)):
+            conns = []
+            for seat, name in enumerate(("bot-1", "Ann", "bot-2")):
+                conn = harness.connect()
+                out = harness.hello(conn, table, name, players=3, seed=seat + 1)
+                assert first(out, conn, "welcome")["seat"] == seat
+                conns.append(conn)
+            rng = random.Random(1)
+            played = 0
+            while harness.state(table).phase.name != "OVER" and played != moves:
+                harness.play_one(conns, rng)
+                played += 1
+    finally:
+        harness.close()
+    args = play_module.parse_args(["--data", str(tmp_path), "--replay"])
+    ui = play_module.look_back_screen(args, tmp_path)
+    assert ui.replay is not None and ui.replay.viewer == 1  # the player, not a bot
+    assert ui.replay.replay.names == ["bot-1", "Ann", "bot-2"]
+    assert play_module.parse_args(["--review"]).review == 1
+    assert play_module.parse_args(["--replay", "3"]).replay == 3
+    # Only finished games are kept for looking back; asking further back says so.
+    assert play_module.main(["--data", str(tmp_path), "--replay", "2"]) == 1
+    assert "no game 2 back: 1 finished game kept in" in capsys.readouterr().err

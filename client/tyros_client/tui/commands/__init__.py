@@ -32,14 +32,13 @@ Act(action={'kind': 'pass'})
 
 from .board import move_costs
 from .lexicon import parse_cards, resolve_player, resolve_space
+from .listing import help_lines, legal_lines
 from .registry import (
     ALIASES,
     COMMANDS,
     REQUESTS,
     SAY_LIMIT,
     completions,
-    help_lines,
-    legal_lines,
     parse,
 )
 from .spec import (

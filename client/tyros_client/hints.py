@@ -75,9 +75,21 @@ def hint_line(options: list[OptionValue]) -> str:
     return "hint: " + "  ".join(parts)
 
 
+def hint_headline(options: list[OptionValue]) -> str:
+    """The hint in a few words, for the message line (the log has it whole).
+
+    >>> from tyros_client.review import OptionValue
+    >>> hint_headline([OptionValue({}, "pass", 3.0, 0.5), OptionValue({}, "ship", 1.5, 0.4)])
+    'hint: pass is best (the log has 2 options)'
+    """
+    if not options:
+        return "hint: nothing to weigh"
+    return f"hint: {_typed(options[0])} is best (the log has {len(options)} options)"
+
+
 def _typed(option: OptionValue) -> str:
     """The command that makes the option (what to type), else its words."""
     return command_line(option.action) if option.action else option.text
 
 
-__all__ = ["HINT_ITERATIONS", "HINT_SECONDS", "hint", "hint_line"]
+__all__ = ["HINT_ITERATIONS", "HINT_SECONDS", "hint", "hint_headline", "hint_line"]

@@ -45,7 +45,7 @@ from prompt_toolkit.widgets import Frame
 from tyros_protocol.board import BOARD
 from tyros_server.engine import Action, parse_action
 
-from ..hints import hint, hint_line
+from ..hints import hint, hint_headline, hint_line
 from ..review import DEFAULT_ITERATIONS
 from ..session import ActionHandle, Fate
 from ..words import describe_action
@@ -456,7 +456,7 @@ class TyrosApp:
         if self.state.version != version:
             self.state.note("the hint came after the game moved on: ask again", error=False)
         else:
-            self.state.note(hint_line(options), error=False)
+            self.state.note(hint_line(options), error=False, short=hint_headline(options))
         self.invalidate()
 
     def review_here(self) -> bool:

@@ -210,20 +210,34 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
     if tag:
         head.append(("class:tag", f" {tag}"))
     lines = [_fit(head, width, style)]
+    # The city and the ships go under the name, indented past the number, so that they
+    # read as this cell's and not as the end of the cell on their left (or the one above).
     if height == 2:
         left = [*city, ("", " ") if city and body_ships else ("", ""), *body_ships]
         gap = width - _length(left) - _length(cost)
         if gap < 1 and cost:
             left = _fit(left, max(0, width - _length(cost) - 1), "")
             gap = 1
+        indent = min(INDENT, max(0, gap - 1))
+        left = [("", " " * indent), *left]
+        gap -= indent
         lines.append(_fit([*left, ("", " " * max(0, gap)), *cost], width, style))
         return lines
-    gap = width - _length(city) - _length(cost)
-    lines.append(_fit([*city, ("", " " * max(1, gap)), *cost], width, style))
-    lines.append(_fit(body_ships, width, style))
+    both = [*city, ("", " ") if city and body_ships else ("", ""), *body_ships]
+    if _length(both) + INDENT <= width:
+        lines.append(_fit([("", " " * INDENT), *both], width, style))
+        lines.append(_fit([("", " " * max(0, width - _length(cost))), *cost], width, style))
+    else:
+        gap = width - _length(city) - _length(cost)
+        lines.append(_fit([*city, ("", " " * max(1, gap)), *cost], width, style))
+        lines.append(_fit(body_ships, width, style))
     while len(lines) < height:
         lines.append(_fit([], width, style))
     return lines
+
+
+INDENT = 3
+"""Columns the city and the ships stand in from the cell's left edge (past its number)."""
 
 
 def _shortened(name: str, room: int) -> str:

@@ -62,6 +62,8 @@ class PanelControl(UIControl):
         title = f" {titles[ui.screen.panel]} "
         keys = fit_words(" F1 help F2 legal F3 log PgUp/PgDn", width - len(title))
         head: StyleAndTextTuples = [("class:title", title), ("class:dim", keys)]
+        if ui.state.view is not None and render.round_over_log(ui):
+            head = render.status_line(ui, width)  # (no room for it over the table)
         room = max(0, height - 1)
         entries = ui.panel_lines()
         if ui.screen.panel == "log":

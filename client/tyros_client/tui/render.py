@@ -93,19 +93,19 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
             out += [(f"class:player.{seat}", f" {letter(seat)} "), ("", f" {name}\n")]
         return out
     compact = ui.compact()
-    out += _status_line(ui, view, names, table_width(compact))
-    out.append(("", "\n"))
-    # The header is built like the rows: its words stand over their columns. It gives way
-    # when the panel is too short for it and four players (F1 explains the columns).
-    if ui.panel_rows() >= 4 + len(view.get("seats", [])):
-        out.append(
-            (
-                "class:dim",
-                f"    {' player':<8} {'crd':>3} {'til':>3} {'s/c':>5} {'pts':>3}\n"
-                if compact
-                else f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n",
-            )
+    # The header is built like the rows: its words stand over their columns. When the panel
+    # is too short for it and four players, the round's line goes over the log instead.
+    if not round_over_log(ui):
+        out += status_line(ui, table_width(compact))
+        out.append(("", "\n"))
+    out.append(
+        (
+            "class:dim",
+            f"    {' player':<8} {'crd':>3} {'til':>3} {'s/c':>5} {'pts':>3}\n"
+            if compact
+            else f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n",
         )
+    )
     to_act = set(view.get("to_act") or [])
     points = running_scores(view)
     for info in view.get("seats", []):
@@ -136,13 +136,13 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
         supply = f"{info['ships_in_supply']}/{info['cities_in_supply']}"
         score = str(points[seat]) if points is not None else "?"
         if compact:
-            out.append(
-                ("", f" {name[:7]:<7} {info['cards']:>3} {tiles:>3} {supply:>5} {score:>3} ")
-            )
+            row = f" {name[:7]:<7} {info['cards']:>3} {tiles:>3} {supply:>5} {score:>3} "
         else:
-            out.append(
-                ("", f" {name[:9]:<9} {info['cards']:>5} {tiles:>5} {supply:>6} {score:>4} ")
-            )
+            row = f" {name[:9]:<9} {info['cards']:>5} {tiles:>5} {supply:>6} {score:>4} "
+        out.append(("", row))
+        room = table_width(compact) - 4 - len(row)  # (" > A" before the row)
+        while flags and len(" ".join(flags)) > room:
+            flags.pop()  # the least telling go: the row stays inside the panel
         out.append(("class:dim", " ".join(flags)))
         out.append(("", "\n"))
     out.append(("", " Empires "))
@@ -166,10 +166,17 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
     return out
 
 
-def _status_line(
-    ui: Screen, view: dict[str, Any], names: list[str | None], width: int
-) -> StyleAndTextTuples:
+def round_over_log(ui: Screen) -> bool:
+    """Whether the table panel is too short for the round's line, the column header and
+    every seat (80 x 24, four players): the round's line then heads the log."""
+    view = ui.state.view or {}
+    return ui.panel_rows() < 4 + len(view.get("seats", []))
+
+
+def status_line(ui: Screen, width: int) -> StyleAndTextTuples:
     """Round, phase and whose turn, in as many words as ``width`` has room for."""
+    view = ui.state.view or {}
+    names = ui.state.names
     head: StyleAndTextTuples = [("class:title", f" Round {view.get('round')} ")]
     if is_last_round(view):
         head.append(("class:request.title", " LAST ROUND "))

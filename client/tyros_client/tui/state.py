@@ -148,9 +148,13 @@ class ClientState:
         clock = self.clock_left(self.seat) if self.seat is not None else None
         return left if clock is None else min(left, clock)
 
-    def note(self, text: str, *, error: bool = True, connection: bool = False) -> None:
-        """A message from the client itself (for instance about the connection)."""
-        self.error = Note(text, self.clock(), error, connection)
+    def note(
+        self, text: str, *, error: bool = True, connection: bool = False, short: str = ""
+    ) -> None:
+        """A message from the client itself (for instance about the connection), logged;
+        the message line shows ``short`` instead when given (a long text is read in the
+        log, not wrapped over the panels)."""
+        self.error = Note(short or text, self.clock(), error, connection)
         self._log(text, "class:log.error" if error else "class:log.info")
         self.changes += 1
 

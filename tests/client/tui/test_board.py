@@ -107,19 +107,20 @@ def test_ships_per_player_on_both_coasts_of_italy() -> None:
     ]
     lines = render_board(full_view(ships=ships), 100, 19)
     italy = cell_text(lines, "16", 100, 19)
-    assert italy[2].strip() == "W:B E:D"
+    # Ships under the name, past the number: they read as this cell's.
+    assert italy[1] == "   W:B E:D".ljust(len(italy[1]))
     top, left = cell_origin("16", 100, 19)
-    row = lines_text(lines)[top + 2]
-    assert "class:player.1" in styles_at(lines, top + 2, left + row[left:].index("B"))
-    assert "class:player.3" in styles_at(lines, top + 2, left + row[left:].index("D"))
-    assert cell_text(lines, "12", 100, 19)[2].strip() == "CC"
+    row = lines_text(lines)[top + 1]
+    assert "class:player.1" in styles_at(lines, top + 1, left + row[left:].index("B"))
+    assert "class:player.3" in styles_at(lines, top + 1, left + row[left:].index("D"))
+    assert cell_text(lines, "12", 100, 19)[1].strip() == "CC"
     # One coast only still says which.
     lines = render_board(full_view(ships=[{"port": "16E", "seat": 0, "count": 2}]), 100, 19)
-    assert cell_text(lines, "16", 100, 19)[2].strip() == "E:AA"
-    # Costs per coast.
+    assert cell_text(lines, "16", 100, 19)[1].strip() == "E:AA"
+    # Costs per coast, on a line of their own.
     lines = render_board(full_view(), 100, 19, Marks(costs={"16W": 2, "16E": 4, "27": 1}))
-    assert cell_text(lines, "16", 100, 19)[1].strip() == "W$2 E$4"
-    assert cell_text(lines, "27", 100, 19)[1].strip() == "$1"
+    assert cell_text(lines, "16", 100, 19)[2].strip() == "W$2 E$4"
+    assert cell_text(lines, "27", 100, 19)[2].strip() == "$1"
 
 
 def test_a_full_tyros() -> None:
@@ -139,9 +140,9 @@ def test_a_full_tyros() -> None:
 def test_city_owner_and_ships_in_the_small_layouts() -> None:
     v = full_view(cities={"23": 1}, ships=[{"port": "23", "seat": 1, "count": 1}])
     big = cell_text(render_board(v, 100, 19), "23", 100, 19)
-    assert big[1].startswith("city B") and big[2].strip() == "B"
+    assert big[1].startswith("   city B B")
     two = cell_text(render_board(v, 80, 14), "23", 80, 14)
-    assert len(two) == 2 and two[1].startswith("[B] B")
+    assert len(two) == 2 and two[1].lstrip().startswith("[B] B")
     one = cell_text(render_board(v, 42, 5), "23", 42, 5)
     assert len(one) == 1 and one[0].startswith("23") and "[B]" in one[0]
 

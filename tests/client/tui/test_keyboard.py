@@ -346,6 +346,8 @@ async def test_the_screen_at_80x24_100x30_and_160x50_cuts_no_word(rows: int, col
 
     for _, shown in render.request_lines(table.ui):
         words.update(shown.split())
+    for _, shown, *_ in render.status_line(table.ui, columns):  # (over the log at 80 x 24)
+        words.update(shown.split())
     for line in lines[len(board.splitlines()) + 1 : -2]:
         right = line.split("|", 1)[1] if "|" in line else ""
         for word in right.split():

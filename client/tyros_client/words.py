@@ -196,7 +196,8 @@ ERROR_WORDS: dict[str, str] = {
     "already_joined": "this connection has joined a table already",
     "no_such_table": "there is no table of that name to watch",
     "table_full": "the table is full (watch it with --spectate, or choose another table)",
-    "table_finished": "the game at that table is over: choose another table name",
+    "table_finished": "the game at that table is over: choose another table name, or watch "
+    "its replay (--replay TABLE)",
     "not_finished": "that game is not over: its record would show every hand (watch it with "
     "--spectate)",
     "hints_off": "hints are off at this table (it was created without them)",

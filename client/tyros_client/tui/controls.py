@@ -128,11 +128,17 @@ class RequestControl(UIControl):
     def create_content(self, width: int, height: int) -> UIContent:
         lines = self.lines(width)
         if len(lines) > height > 0:  # never a cut that reads as the whole offer
+            rest = lines[height - 1 :]
             lines = lines[:height]
             style = lines[-1][0][0] if lines[-1] else ""
-            text = "".join(piece for _, piece, *_ in lines[-1])
+            # The last line takes as many of the words left as fit beside the "more".
+            text = " ".join("".join(piece for _, piece, *_ in line).strip() for line in rest)
+            indent = (
+                " " * (len(lines[-1][0][1]) - len(lines[-1][0][1].lstrip())) if lines[-1] else ""
+            )
             more = " ... (F4 shows all)"
-            lines[-1] = [(style, fit_words(text, max(0, width - len(more))).rstrip() + more)]
+            cut = fit_words(indent + text, max(0, width - len(more))).rstrip()
+            lines[-1] = [(style, cut + more)]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     def is_focusable(self) -> bool:

@@ -35,6 +35,9 @@ def hand_text(ui: Screen) -> StyleAndTextTuples:
         ]
     elif state.spectate:
         out.append(("class:bar", f" watching table {state.table} "))
+    if view is None and state.table_info is None and state.fatal:
+        out.append(("", f" table {state.table}: not joined"))
+        return out
     if view is None:
         seated = sum(1 for s in (state.table_info or {}).get("seats", []) if s.get("name"))
         players = (state.table_info or {}).get("players", "?")
@@ -82,6 +85,8 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
     view = state.view
     names = state.names
     out: StyleAndTextTuples = []
+    if view is None and state.table_info is None and state.fatal:  # refused: no seats to draw
+        return [("class:title", f" Table {state.table} "), ("", " not joined (see the log)")]
     if view is None:
         out.append(("class:title", f" Table {state.table} "))
         clock = (state.table_info or {}).get("clock")

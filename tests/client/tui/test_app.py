@@ -608,6 +608,13 @@ def test_a_request_too_long_for_its_panel_says_there_is_more(
     cut = panel.create_content(30, 2)
     last = "".join(t for _, t, *_ in cut.get_line(1))
     assert last.endswith("... (F4 shows all)") and len(last) <= 30
+    # The cut line takes the words that fit beside the "more", from the lines it hides too.
+    monkeypatch.setattr(
+        render, "request_lines", lambda ui: [("class:request.how", "accept"), ("", offer)]
+    )
+    cut = panel.create_content(60, 1)
+    only = "".join(t for _, t, *_ in cut.get_line(0))
+    assert only == "accept C bot-2 offers you green for your ... (F4 shows all)", only
 
 
 def test_a_cut_request_or_message_ends_on_a_whole_word(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -570,3 +570,18 @@ def test_points_that_move_for_seats_that_did_not_act_are_said_in_the_log() -> No
         else:
             assert not [t for t in said if t.endswith(tuple(f"{d:+d}" for d in range(-30, 31)))]
     assert moved >= 3, "the game should have moved others' points a few times"
+
+
+def test_a_refused_join_draws_no_free_seats() -> None:
+    """Refused at a finished 3-player table: no seats A-D drawn as if waiting."""
+    from tyros_client.tui import render
+    from tyros_client.tui.app import TyrosApp
+    from tyros_client.words import error_words
+
+    state = FedState("ws://x:1", "done", "Dan")
+    state.fatal = error_words("table_finished", None)  # (what the network task sets)
+    assert "--replay TABLE" in state.fatal
+    ui = TyrosApp(state, colour=False)
+    table = "".join(text for _, text, *_ in render.table_text(ui))
+    hand = "".join(text for _, text, *_ in render.hand_text(ui))
+    assert "free seat" not in table and "not joined" in table and "not joined" in hand

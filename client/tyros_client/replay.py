@@ -66,6 +66,24 @@ class Replay:
             self.players = final.players
             self.finished = final.score is not None
         self.names = [str(p.get("name", f"seat {p.get('seat')}")) for p in record["players"]]
+        self.decided_by: dict[int, str] = {
+            int(d["version"]): str(d["by"])
+            for d in record.get("decided_by") or []
+            if isinstance(d, dict) and isinstance(d.get("version"), int)
+        }
+        """Decisions the server made for a seat, by version: ``clock`` or ``takeover``."""
+        self.hinted: set[int] = {
+            int(h["version"])
+            for h in record.get("hinted") or []
+            if isinstance(h, dict) and isinstance(h.get("version"), int)
+        }
+        """Decisions made after their seat asked for a hint, by version."""
+        self.chat: list[dict[str, Any]] = [
+            line
+            for line in record.get("chat") or []
+            if isinstance(line, dict) and isinstance(line.get("version"), int)
+        ]
+        """The table talk, each line with the game version it was said at."""
         self.action_at = [at for at, e in enumerate(self.events) if e.get("type") == "action"]
         """The index of each decision's event, in order."""
         self.round_at = [at for at, e in enumerate(self.events) if e.get("type") == "round_start"]

@@ -43,6 +43,7 @@ from typing import Any
 
 from tyros_protocol.board import BOARD
 from tyros_server.engine import (
+    CITY_POINTS,
     K_PROPOSE,
     P_ACTIONS,
     P_GIVE_CARD,
@@ -112,6 +113,12 @@ class DecisionReview:
     """The standard error of ``cost`` (paired over the same determinizations)."""
     options: list[OptionValue] = field(default_factory=list)
     """The best three options found, best first."""
+    why: dict[str, float] = field(default_factory=dict)
+    """What the best option gains over the one played, in the evaluation's :data:`PARTS`
+    (those over a fifth of a point)."""
+    by: str | None = None
+    """Who made the decision if not the player alone: ``takeover`` (a bot, for the absent
+    player), ``clock`` (the server, as time ran out) or ``hint`` (after asking for one)."""
 
 
 @dataclass(slots=True)
@@ -174,9 +181,11 @@ def weigh_options(
     move_time: float | None = None,
     played: Action | None = None,
     rollout_depth: int = ROLLOUT_DEPTH,
+    breakdown: dict[Action, list[float]] | None = None,
 ) -> tuple[list[tuple[Action, list[float]]], int]:
     """Each option's sampled values (the seat's lead in points, one per determinization,
-    the same determinizations for every option) and how many determinizations were used.
+    the same determinizations for every option) and how many determinizations were used;
+    ``breakdown`` receives each option's mean value in its :data:`PARTS`.
 
     Only ``seen`` (the seat's view) and ``memory`` (its events) are used: the search
     bot's own determinizer deals the hidden cards and tiles.
@@ -186,6 +195,7 @@ def weigh_options(
     if played is not None and played not in options:
         options.append(played)
     samples: list[list[float]] = [[] for _ in options]
+    sums = [[0.0] * len(PARTS) for _ in options]
     deadline = None if move_time is None else time.perf_counter() + move_time
     done = 0
     while True:
@@ -196,16 +206,30 @@ def weigh_options(
         state = search.determinizer.sample(rng)
         seed = rng.getrandbits(62)
         for at, option in enumerate(options):
-            samples[at].append(_value_after(state, seat, option, seed, rollout_depth))
+            parts = _value_after(state, seat, option, seed, rollout_depth)
+            samples[at].append(sum(parts))
+            sums[at] = [total + part for total, part in zip(sums[at], parts, strict=True)]
         done += 1
+    if breakdown is not None and done:
+        breakdown.update(
+            (option, [total / done for total in totals])
+            for option, totals in zip(options, sums, strict=True)
+        )
     return list(zip(options, samples, strict=True)), done
+
+
+PARTS = ("cities", "ships", "bonuses", "hand", "rivals")
+"""What an option's value is made of, in the evaluation's terms: the seat's cities, the
+spaces its ships hold, its bonuses (majorities, all four empires), what its hand can still
+buy, and the best other seat's value (counted against it)."""
 
 
 def _value_after(
     state: GameState, seat: int, option: Action, seed: int, rollout_depth: int
-) -> float:
+) -> tuple[float, ...]:
     """The seat's lead after ``option`` and a short rollout (seeded: the same for every
-    option of one determinization), by the bots' evaluation (or the score, if over)."""
+    option of one determinization), by the bots' evaluation (or the score, if over), in
+    its :data:`PARTS` (they add up to the lead)."""
     after = state.copy(seed=seed)
     rng = random.Random(seed)
     push_unchecked(after, seat, option)
@@ -223,10 +247,18 @@ def _value_after(
         actor = seats_to_act(after)[0]
         push_unchecked(after, actor, rollout_action(after, actor, rng))
     if after.phase == P_OVER and after.score is not None:
-        values = [float(p["total"]) for p in after.score["players"]]
-    else:
-        values = Analysis(after).values()
-    return values[seat] - max(v for s, v in enumerate(values) if s != seat)
+        players = after.score["players"]
+        mine = players[seat]
+        rank = {e["colour"]: e["rank"] - 1 for e in after.score["empires"]}
+        cities = float(sum(e["cities"] * CITY_POINTS[rank[e["colour"]]] for e in mine["empires"]))
+        ships = float(sum(e["points"] for e in mine["empires"])) - cities
+        bonuses = float(mine["majority_points"] + mine["all_four_bonus"])
+        rival = max(float(p["total"]) for s, p in enumerate(players) if s != seat)
+        return cities, ships, bonuses, 0.0, -rival
+    analysis = Analysis(after)
+    values = analysis.values()
+    rival = max(v for s, v in enumerate(values) if s != seat)
+    return (*analysis.parts(seat), -rival)
 
 
 def ranked(
@@ -270,36 +302,37 @@ def review_record(
         raise RecordError(f"the game has seats A to {chr(ord('A') + replay.players - 1)}")
     names: list[str | None] = list(replay.names)
     mine = [n for n, at in enumerate(replay.action_at, 1) if replay.events[at]["seat"] == seat]
+    weighed_ones = [n for n in mine if not _forced(replay, seat, n)]
+    forced = len(mine) - len(weighed_ones)
     memory = Memory(seat)
     seen = events_seen(replay.events, seat)
     fed = 0  # how many of ``seen`` the memory has observed
     reviews: list[DecisionReview] = []
-    forced = 0
-    for count, number in enumerate(mine, 1):
+    for count, number in enumerate(weighed_ones, 1):
         at = replay.action_at[number - 1]
         while fed < len(seen) and seen[fed][0] < at:  # what the seat had been shown by then
             memory.observe(seen[fed][1])
             fed += 1
         state = replay.states[number - 1]
-        legal = legal_actions(state, seat)
         played = parse_action(replay.events[at]["action"], BOARD)
-        if len(legal) <= 1 and played[0] != K_PROPOSE:
-            forced += 1
-            continue
         rng = random.Random(seed * 1_000_003 + number)
+        breakdown: dict[Action, list[float]] = {}
         weighed, _ = weigh_options(
             view(state, seat),
             seat,
-            legal,
+            legal_actions(state, seat),
             memory.copy(),
             rng,
             iterations=iterations,
             move_time=move_time,
             played=played,
+            breakdown=breakdown,
         )
-        reviews.append(_decision_review(number, state, played, weighed, names))
+        review = _decision_review(number, state, played, weighed, names, breakdown)
+        review.by = replay.decided_by.get(number) or ("hint" if number in replay.hinted else None)
+        reviews.append(review)
         if progress is not None:
-            progress(count, len(mine))
+            progress(count, len(weighed_ones))
     budget: dict[str, Any] = (
         {"iterations": iterations} if move_time is None else {"move_time": move_time}
     )
@@ -315,17 +348,30 @@ def review_record(
     )
 
 
+def _forced(replay: Replay, seat: int, number: int) -> bool:
+    """Whether decision ``number`` had one option only (not weighed; an offer always is)."""
+    played = parse_action(replay.events[replay.action_at[number - 1]]["action"], BOARD)
+    return played[0] != K_PROPOSE and len(legal_actions(replay.states[number - 1], seat)) <= 1
+
+
 def _decision_review(
     number: int,
     state: GameState,
     played: Action,
     weighed: list[tuple[Action, list[float]]],
     names: Sequence[str | None],
+    breakdown: dict[Action, list[float]],
 ) -> DecisionReview:
     options = ranked(weighed, names)
     values = dict(weighed)
     diffs = _held_out_gains(weighed, values[played])
     played_text = describe_action(action_to_json(played, BOARD), list(names))
+    best = max(weighed, key=lambda item: statistics.fmean(item[1]))[0]
+    why = {
+        part: round(gain, 1)
+        for part, gain in zip(PARTS, _gains(breakdown, best, played), strict=True)
+        if abs(gain) >= 0.2
+    }
     return DecisionReview(
         decision=number,
         round=state.round,
@@ -335,7 +381,25 @@ def _decision_review(
         cost=round(statistics.fmean(diffs), 2),  # unclipped: noise averages out in sums
         spread=round(_stderr(diffs), 2),
         options=options[:3],
+        why=why if best != played else {},
     )
+
+
+def _gains(breakdown: dict[Action, list[float]], best: Action, played: Action) -> list[float]:
+    """Part by part, what ``best`` gives over ``played`` (nothing known: no gains)."""
+    if best not in breakdown or played not in breakdown:
+        return [0.0] * len(PARTS)
+    return [b - p for b, p in zip(breakdown[best], breakdown[played], strict=True)]
+
+
+def why_text(why: dict[str, float]) -> str:
+    """What the best option gains over the one played, in words, largest first.
+
+    >>> why_text({"ships": 2.14, "hand": -0.8, "rivals": 0.5})
+    'ships +2.1, hand -0.8, rivals +0.5'
+    """
+    ordered = sorted(why.items(), key=lambda item: -abs(item[1]))
+    return ", ".join(f"{part} {gain:+.1f}" for part, gain in ordered)
 
 
 def _held_out_gains(weighed: list[tuple[Action, list[float]]], played: list[float]) -> list[float]:
@@ -388,27 +452,34 @@ def report(review: Review) -> str:
     budget = review.budget
     how = f"{budget['iterations']} deals" if "iterations" in budget else f"{budget['move_time']} s"
     clear = [d for d in review.decisions if is_clear(d)]
+    made = len(review.decisions) + review.forced
     lines = [
         *textwrap.wrap(
-            f"Review of seat {letter} ({review.name}): {len(review.decisions)} decisions "
-            f"weighed ({review.forced} with one option only), {how} each, "
-            f"{review.seconds:.1f} s.",
+            f"Review of seat {letter} ({review.name}): {_plural(made, 'decision')}, "
+            f"{len(review.decisions)} weighed ({review.forced} with one option only), {how} "
+            f"each, {review.seconds:.1f} s.",
             88,
         ),
         *textwrap.wrap(
             "Each option is played on random deals of the cards and tiles this seat could not "
             "see; a cost is the points the move played is estimated to give away against the "
-            "best one found, +/- its spread. A cost within twice its spread may be no mistake "
-            f"at all; {_plural(len(clear), 'decision')} cost more (marked ! below).",
+            "best one found, +/- its spread, and where the best one gains, in the evaluation's "
+            "terms: cities, ships (spaces held), bonuses (majorities, all four empires), hand "
+            "(what the cards can still buy) and rivals (the best other player held back). A "
+            "cost within twice its spread may be no mistake "
+            f"at all; {_plural(len(clear), 'decision')} cost more (marked ! below). Decisions "
+            "marked (bot), (clock) or (hint) were a bot's for an absent player, the server's "
+            "as time ran out, or made after a hint.",
             88,
         ),
         "",
         "The three costliest decisions:",
     ]
     for d in review.costliest():
+        why = f" ({why_text(d.why)})" if d.why else ""
         lines.append(
-            f"  #{d.decision} (round {d.round}, {PHASE_NAMES.get(d.phase, d.phase)}): "
-            f"played {d.played}; best found {d.best}: costs {d.cost:.1f} +/- {d.spread:.1f}"
+            f"  #{d.decision} (round {d.round}, {PHASE_NAMES.get(d.phase, d.phase)}){_by(d)}: "
+            f"played {d.played}; best found {d.best}: costs {d.cost:.1f} +/- {d.spread:.1f}" + why
         )
     lines += ["", "By phase (estimated points given away, all decisions added up):"]
     for phase, row in review.phases().items():
@@ -424,11 +495,16 @@ def report(review: Review) -> str:
     ]
     for d in review.decisions:
         mark = "! " if is_clear(d) else "  "
+        why = f"; {why_text(d.why)}" if d.why else ""
         lines.append(
-            f"{mark}#{d.decision} r{d.round} {d.phase}: {d.played}"
-            + ("" if d.cost <= 0.05 else f" (best {d.best}: -{d.cost:.1f} +/- {d.spread:.1f})")
+            f"{mark}#{d.decision} r{d.round} {d.phase}{_by(d)}: {d.played}"
+            + ("" if d.cost <= 0.05 else f" (best {d.best}: -{d.cost:.1f} +/- {d.spread:.1f}{why})")
         )
     return "\n".join(lines)
+
+
+def _by(decision: DecisionReview) -> str:
+    return {"takeover": " (bot)", "clock": " (clock)", "hint": " (hint)"}.get(decision.by or "", "")
 
 
 def is_clear(decision: DecisionReview) -> bool:

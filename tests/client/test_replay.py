@@ -338,3 +338,57 @@ def test_the_replay_help_fits_80_columns() -> None:
     text = "\n".join(lines)
     for word in ("Right / Left", "F6", "F7", "goto N", "review", "marks"):
         assert word in text
+
+
+def test_a_replay_shows_who_decided_the_hints_and_the_talk(record: dict[str, Any]) -> None:
+    """What the record holds beside the game shows in the replay's log: a bot playing for
+    an absent player (away, then back), a clock running out, a hint asked, the talk."""
+    from tyros_client.tui.replaying import ReplayDriver
+    from tyros_client.tui.state import ClientState
+
+    bare = Replay(record)
+    seat_b = [n for n, at in enumerate(bare.action_at, 1) if bare.events[at]["seat"] == 1]
+    away, still_away, back, timed, hinted = seat_b[2], seat_b[3], seat_b[4], seat_b[6], seat_b[7]
+    marked = {
+        **record,
+        "decided_by": [
+            {"version": away, "seat": 1, "by": "takeover"},
+            {"version": still_away, "seat": 1, "by": "takeover"},
+            {"version": timed, "seat": 1, "by": "clock"},
+        ],
+        "hinted": [{"version": hinted, "seat": 1}],
+        "chat": [
+            {"seq": 1, "version": 2, "seat": 0, "name": "Ann", "audience": "table", "text": "hi"},
+            {
+                "seq": 2,
+                "version": 3,
+                "seat": None,
+                "name": "Eve",
+                "audience": "spectators",
+                "text": "only spectators hear this",
+            },
+        ],
+    }
+    state = ClientState("replay", "game", "you")
+    driver = ReplayDriver(Replay(marked), state, viewer=0)
+    driver.go(driver.replay.end)
+    said: dict[int, list[str]] = {}
+    for line in state.log:
+        said.setdefault(line.version, []).append(line.text)
+
+    def action_line(version: int) -> str:  # (a trade's outcome follows on a line of its own)
+        return next(text for text in said[version] if text.startswith("B "))
+
+    assert action_line(away).endswith("(a bot, for them: away)")
+    assert action_line(still_away).endswith("(a bot, for them)")
+    assert action_line(back).endswith("(back)")
+    assert action_line(timed).endswith("(their clock ran out)")
+    assert action_line(hinted).endswith("(after a hint)")
+    talk = [line.text for line in state.log if "says:" in line.text]
+    assert talk == ["A Ann says: hi"]  # a seat hears no spectator's talk
+    driver.viewer = None
+    driver.show()
+    assert len([line for line in state.log if "says:" in line.text]) == 2
+    # Shown again (each step redraws the position): every line once.
+    driver.go(driver.replay.end)
+    assert len([line for line in state.log if "says:" in line.text]) == 2

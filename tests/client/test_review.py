@@ -106,3 +106,34 @@ def test_a_hint_uses_nothing_the_seat_could_not_see() -> None:
         for s in (first, second)
     ]
     assert hints[0] == hints[1] and 1 <= len(hints[0]) <= 3
+
+
+def test_a_review_says_where_the_best_option_gains_and_who_decided(
+    record: dict[str, Any],
+) -> None:
+    from tyros_client.replay import Replay
+    from tyros_client.review import PARTS, report
+
+    replay = Replay(record)
+    mine = [n for n, at in enumerate(replay.action_at, 1) if replay.events[at]["seat"] == 1]
+    marked = {
+        **record,
+        "decided_by": [{"version": mine[3], "seat": 1, "by": "takeover"}],
+        "hinted": [{"version": mine[5], "seat": 1}],
+    }
+    review = review_record(marked, seat=1, iterations=4)
+    by = {d.decision: d.by for d in review.decisions}
+    assert by.get(mine[3], "takeover") == "takeover" and by.get(mine[5], "hint") == "hint"
+    assert sum(1 for d in review.decisions if d.by) >= 1
+    costly = [d for d in review.decisions if d.cost > 0.5 and d.best != d.played]
+    assert costly and all(d.why and set(d.why) <= set(PARTS) for d in costly)
+    text = report(review)
+    assert "decisions, " in text and "weighed (" in text
+    assert any(f"{part} " in text for part in PARTS)
+    # The parts add up to the value the bots' evaluation gives, at every stage of a game.
+    from tyros_client.bots.evaluate import Analysis
+
+    for state in replay.states[::25]:
+        analysis = Analysis(state)
+        for seat in range(state.players):
+            assert sum(analysis.parts(seat)) == pytest.approx(analysis.value(seat))

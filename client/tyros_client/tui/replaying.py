@@ -19,7 +19,7 @@ on the message line when that decision is the one just shown.
 >>> from tyros_client.arena import play_game
 >>> from tyros_server.engine import export_record
 >>> from tyros_client.replay import Replay
->>> from .state import ClientState
+>>> from .state import TALK, ClientState
 >>> state = ClientState("replay", "game", "you")
 >>> driver = ReplayDriver(Replay(export_record(play_game(["random"] * 3, seed=4).state)), state)
 >>> driver.command("end"), driver.position == driver.replay.end, state.over
@@ -43,10 +43,11 @@ from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEve
 from tyros_protocol.cards import CARD_NAMES
 
 from ..replay import Replay, Viewer
-from ..session import TableChanged, Updated
+from ..review import why_text
+from ..session import Heard, TableChanged, Updated
 from ..words import command_line, letter
 from .drivers import Handoff
-from .state import ClientState
+from .state import TALK, ClientState
 
 USAGE = (
     "replay commands: next, back, turn, round, start, end, goto N, seat X, open, review, "
@@ -83,6 +84,8 @@ class ReplayDriver:
         self._keys: KeyBindingsBase | None = None
         self.reviewing: str | None = None
         """Progress of a review running in a worker thread (``review``), for the status."""
+        self._previous: dict[int, int | None] | None = None
+        """Each decision's version -> the version of its seat's decision before it."""
         self.position = replay.at_decision(0)  # the deal shown, before the first decision
         state.annotate = self.annotation
         state.connected = True
@@ -232,8 +235,16 @@ class ReplayDriver:
             "events": replay.events_seen(at, self.viewer),
             "prompt": None,
         }
-        # Each position is shown afresh: its events as the viewer saw them, all of them.
+        # Each position is shown afresh: its events as the viewer saw them, all of them,
+        # and the talk they heard by then.
         state.apply(Updated(update, update["events"], resync=True, restart=True))
+        state.log = [line for line in state.log if line.style != TALK]
+        version = int(view.get("version", 0))
+        for line in replay.chat:
+            if line["version"] <= version and (
+                self.viewer is None or line.get("audience") == "table"
+            ):
+                state.apply(Heard(line))
 
     def _last_seat_reviewed(self, done: int) -> bool:
         if not done or self.review_seat is None:
@@ -266,6 +277,8 @@ class ReplayDriver:
         if mark is not None and self.review_seat is not None:
             said = mark_text(mark, self.review_seat)
             if len(text) + 3 + len(said) > width:
+                said = mark_text(mark, self.review_seat, why=False)
+            if len(text) + 3 + len(said) > width:
                 text = f"{done}/{replay.decisions} r{view.get('round', '?')} as {who}"
                 said = mark_text(mark, self.review_seat, short=True)
             text += " | " + said
@@ -276,13 +289,47 @@ class ReplayDriver:
         return text
 
     def annotation(self, event: dict[str, Any]) -> str:
-        """The review's mark after a reviewed decision's log line: `` [-2.5 +/-0.8]``."""
-        if event.get("type") != "action" or event.get("seat") != self.review_seat:
+        """What the record says of a decision beside its log line: who made it (a bot for
+        an absent player, the clock; and when the player was away or back), whether after a
+        hint, and the review's mark (`` [-2.5 +/-0.8]``)."""
+        if event.get("type") != "action":
             return ""
-        mark = self.marks.get(int(event.get("version", -1)))
-        if mark is None or float(mark.get("cost", 0.0)) <= 0.05:
-            return ""
-        return f" [-{float(mark['cost']):.1f} +/-{float(mark.get('spread', 0.0)):.1f}]"
+        version, seat = int(event.get("version", -1)), event.get("seat")
+        replay = self.replay
+        words = ""
+        by = replay.decided_by.get(version)
+        if by == "takeover":
+            words += " (a bot, for them"
+            words += ": away)" if self._first_of_run(version, seat, by) else ")"
+        elif by == "clock":
+            words += " (their clock ran out)"
+        elif self._back_from_takeover(version, seat):
+            words += " (back)"
+        if version in replay.hinted:
+            words += " (after a hint)"
+        mark = self.marks.get(version) if seat == self.review_seat else None
+        if mark is not None and float(mark.get("cost", 0.0)) > 0.05:
+            words += f" [-{float(mark['cost']):.1f} +/-{float(mark.get('spread', 0.0)):.1f}]"
+        return words
+
+    def _previous_of_seat(self, version: int, seat: Any) -> int | None:
+        """The version of the seat's decision before ``version`` (None: its first)."""
+        if self._previous is None:
+            replay, self._previous = self.replay, {}
+            last: dict[Any, int] = {}
+            for done, at in enumerate(replay.action_at, 1):
+                acting = replay.events[at].get("seat")
+                self._previous[done] = last.get(acting)
+                last[acting] = done
+        return self._previous.get(version)
+
+    def _first_of_run(self, version: int, seat: Any, by: str) -> bool:
+        before = self._previous_of_seat(version, seat)
+        return before is None or self.replay.decided_by.get(before) != by
+
+    def _back_from_takeover(self, version: int, seat: Any) -> bool:
+        before = self._previous_of_seat(version, seat)
+        return before is not None and self.replay.decided_by.get(before) == "takeover"
 
     def load_review(self, review: dict[str, Any]) -> None:
         """Show a review's marks (``tyros-review --json``, or one made here)."""
@@ -343,8 +390,9 @@ def help_lines() -> list[str]:
     ]
 
 
-def mark_text(mark: dict[str, Any], seat: int = 0, *, short: bool = False) -> str:
-    """The review's word on one decision of ``seat`` (``short``: for a narrow screen).
+def mark_text(mark: dict[str, Any], seat: int = 0, *, short: bool = False, why: bool = True) -> str:
+    """The review's word on one decision of ``seat`` (``short``: for a narrow screen;
+    ``why``: with what the best option gains, if the review says).
 
     >>> mark_text({"cost": 0.0, "spread": 0.4, "played": "pass", "best": "pass"})
     "A's move: no better one found"
@@ -356,6 +404,8 @@ def mark_text(mark: dict[str, Any], seat: int = 0, *, short: bool = False) -> st
     >>> mark_text({"cost": 2.5, "spread": 0.8, "best": "...", "options": [{"action": ship}]}, 1,
     ...           short=True)
     'B: -2.5 +/-0.8, best: ship 23 pay g'
+    >>> mark_text({"cost": 2.5, "spread": 0.8, "best": "pass", "why": {"hand": 2.6}}, 1)
+    "B's move: -2.5 (+/-0.8); best: pass (hand +2.6)"
     """
     cost = float(mark.get("cost", 0.0))
     spread = float(mark.get("spread", 0.0))
@@ -368,7 +418,9 @@ def mark_text(mark: dict[str, Any], seat: int = 0, *, short: bool = False) -> st
         best = command_line(options[0]["action"])  # shorter, and what to type
     if short:
         return f"{who}: -{cost:.1f} +/-{spread:.1f}, best: {best}"
-    return f"{who}: -{cost:.1f} (+/-{spread:.1f}); best: {best}"
+    parts = mark.get("why") if why else None
+    gains = f" ({why_text(parts)})" if isinstance(parts, dict) and parts else ""
+    return f"{who}: -{cost:.1f} (+/-{spread:.1f}); best: {best}{gains}"
 
 
 def _short(name: str) -> str:

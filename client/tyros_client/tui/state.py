@@ -30,6 +30,8 @@ from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, Tab
 from ..words import describe_action, describe_event, error_words, letter, name_of, who
 
 LOG_LIMIT = 2000
+TALK = "class:log.chat"
+"""The style of a line of table talk in the log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,9 +342,9 @@ class ClientState:
             if version > said_at >= 0:
                 at = back  # an event after it was said: talk heard late (resent) goes before
         if at < len(self.log):
-            self.log.insert(at, LogLine(text, "class:log.chat", version=said_at))
+            self.log.insert(at, LogLine(text, TALK, version=said_at))
         else:
-            self._log(text, "class:log.chat", version=said_at)
+            self._log(text, TALK, version=said_at)
 
     def _log(self, text: str, style: str, *, event: bool = False, version: int = -1) -> None:
         self.log.append(LogLine(text, style, event, version))

@@ -17,26 +17,28 @@ import gc
 import itertools
 import json
 import logging
-import resource
 import signal
 import socket
 import sqlite3
-import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
-from .backups import DatabaseLock, backup, restore, write_check
-from .buckets import TokenBucket
+from .backups import DatabaseLock, backup, open_or_repair
 from .deputies import Decision
+from .gate import HandshakeGate, raise_fd_limit
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
-from .storage import Store, StoreDamagedError, summary
+from .storage import Store
 from .tls import tls_context
+from .web import WebFiles, same_origin
 from .wire import Encoder
 
 log = logging.getLogger("tyros.server")
@@ -157,97 +159,6 @@ class _Peer:
             await asyncio.sleep(0.01)
 
 
-class _HandshakeGate:
-    """Sockets that have connected but not finished the websocket handshake, oldest first.
-
-    Half-open sockets cost a file descriptor each until the open timeout: when there are
-    too many (in all, or from one address) the oldest is let go, so a newcomer always gets
-    its turn and the process never runs out of descriptors. New sockets from one address
-    beyond ``rate`` a second (after a burst of ``per_address``) are let go at once, before
-    the handshake costs anything: a machine that connects and hangs up in a loop cannot
-    keep the server busy with handshakes.
-    """
-
-    def __init__(self, total: int, per_address: int, rate: float | None = None) -> None:
-        self.total = total
-        self.per_address = per_address
-        self.rate = rate
-        self.waiting: OrderedDict[asyncio.BaseTransport, str] = OrderedDict()
-        self.by_address: Counter[str] = Counter()
-        self.allowance: dict[str, TokenBucket] = {}
-        """The sockets each address seen lately may still open."""
-
-    def _welcome(self, address: str) -> bool:
-        if self.rate is None:
-            return True
-        now = time.monotonic()
-        if len(self.allowance) > 4096:  # forget the addresses that are back to full
-            self.allowance = {a: b for a, b in self.allowance.items() if not b.full_at(now)}
-        bucket = self.allowance.get(address)
-        if bucket is None:
-            bucket = self.allowance[address] = TokenBucket.full(self.rate, self.per_address, now)
-        return bucket.take(now)
-
-    def arrive(self, transport: asyncio.BaseTransport) -> None:
-        peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if peer else "?"
-        if not self._welcome(address):
-            if isinstance(transport, asyncio.WriteTransport):
-                transport.abort()
-            return
-        if self.by_address[address] >= self.per_address:
-            self._let_go(next(t for t, a in self.waiting.items() if a == address))
-        if len(self.waiting) >= self.total:
-            self._let_go(next(iter(self.waiting)))
-        self.waiting[transport] = address
-        self.by_address[address] += 1
-
-    def leave(self, transport: asyncio.BaseTransport) -> None:
-        address = self.waiting.pop(transport, None)
-        if address is not None:
-            self.by_address[address] -= 1
-            if not self.by_address[address]:
-                del self.by_address[address]
-
-    def _let_go(self, transport: asyncio.BaseTransport) -> None:
-        self.leave(transport)
-        if isinstance(transport, asyncio.WriteTransport):
-            transport.abort()
-        else:
-            transport.close()
-
-
-def raise_fd_limit() -> int:
-    """Raise this process's soft limit of open files to its hard limit; the soft limit."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or hard > soft:
-        target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
-        with contextlib.suppress(ValueError, OSError):
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-            soft = target
-    return soft
-
-
-def open_or_repair(path: str) -> Store:
-    """Open the database; if SQLite finds damaged pages, put its whole verdict in a file,
-    say so in one line, and restore: the newest backup and every table still readable and
-    newer (the damaged file kept beside), so that the damage costs only what it touched."""
-    try:
-        return Store(path)
-    except StoreDamagedError as exc:
-        check = write_check(path, exc.problems)
-        log.error(
-            "the database %s is damaged (%s; the whole check is in %s): restoring it from "
-            "its newest backup and every table it still holds readable",
-            path,
-            summary(exc.problems),
-            check,
-        )
-    for line in restore(path).lines():
-        log.warning("%s", line)
-    return Store(path)
-
-
 class TyrosServer:
     """A running server: the session plus the sockets attached to it."""
 
@@ -294,9 +205,26 @@ class TyrosServer:
         self.max_connections = config.max_connections
         """The connection cap in force: the configured one, or less to fit the process's
         file-descriptor limit (set by :meth:`start`)."""
-        self.handshakes = _HandshakeGate(
+        self.web = WebFiles.packaged()
+        """The browser's page and its files, served on the websocket's port."""
+        self.handshakes = HandshakeGate(
             config.max_handshakes, config.max_per_address, config.connections_per_second
         )
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """A plain GET gets the page's files (:mod:`.web`); a websocket upgrade goes on,
+        unless a page of another site asks for it."""
+        headers = request.headers
+        if headers.get("Upgrade", "").lower() == "websocket":
+            if same_origin(headers.get("Origin"), headers.get("Host")):
+                return None
+            return connection.respond(
+                HTTPStatus.FORBIDDEN, "a page of another site may not connect here\n"
+            )
+        reply = self.web.answer(request.path, headers)
+        out = Headers(reply.headers)
+        out["Content-Length"] = str(len(reply.body))
+        return Response(reply.status, reply.reason, out, reply.body)
 
     @property
     def port(self) -> int:
@@ -342,7 +270,8 @@ class TyrosServer:
             config.port,
             max_size=MAX_MESSAGE_BYTES,
             compression=None,
-            origins=[None],
+            process_request=self._http,
+            origins=None,  # (checked in _http: a program, or this server's own page)
             ping_interval=20,
             ping_timeout=20,
             max_queue=16,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import logging
 import os
 import sqlite3
 import time
@@ -20,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .storage import OUR_TABLES, Store, StoreOpenError, quick_check
+from .storage import OUR_TABLES, Store, StoreDamagedError, StoreOpenError, quick_check, summary
+
+log = logging.getLogger("tyros.server")
 
 KEYS = {"tables": "name", "seats": "table_name", "actions": "table_name", "chat": "table_name"}
 """Each stored SQL table, and the column naming the game table a row belongs to."""
@@ -307,6 +310,26 @@ def _move_aside(path: str) -> Path | None:
         with contextlib.suppress(FileNotFoundError):
             os.replace(path + suffix, f"{moved}{suffix}")
     return moved
+
+
+def open_or_repair(path: str) -> Store:
+    """Open the database; if SQLite finds damaged pages, put its whole verdict in a file,
+    say so in one line, and restore: the newest backup and every table still readable and
+    newer (the damaged file kept beside), so that the damage costs only what it touched."""
+    try:
+        return Store(path)
+    except StoreDamagedError as exc:
+        check = write_check(path, exc.problems)
+        log.error(
+            "the database %s is damaged (%s; the whole check is in %s): restoring it from "
+            "its newest backup and every table it still holds readable",
+            path,
+            summary(exc.problems),
+            check,
+        )
+    for line in restore(path).lines():
+        log.warning("%s", line)
+    return Store(path)
 
 
 class DatabaseLock:

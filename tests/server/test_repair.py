@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from tyros_protocol.errors import ErrorCode
 from tyros_server import cli
-from tyros_server.app import open_or_repair
-from tyros_server.backups import backup, restore
+from tyros_server.backups import backup, open_or_repair, restore
 from tyros_server.session import Limits
 from tyros_server.storage import Store, StoreDamagedError
 

@@ -512,10 +512,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def prompt_id(prompt: dict[str, Any]) -> int:
     """A prompt's id: the version it was first issued at (it stays while other seats act
     and what this seat may do is unchanged); a server from before ids gave only a version.
@@ -524,3 +520,7 @@ def prompt_id(prompt: dict[str, Any]) -> int:
     (3, 5)
     """
     return int(prompt.get("id", prompt["version"]))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -58,7 +58,8 @@ async def test_the_page_and_its_files_are_served_with_their_headers(server: Tyro
     # Every file the page refers to is served, with its own type.
     kinds = {".js": "text/javascript", ".css": "text/css", ".json": "application/json"}
     total = len(body)
-    for name in [*re.findall(r'(?:src|href)="([^"]+)"', page), "board.json"]:
+    refs = [r for r in re.findall(r'(?:src|href)="([^"]+)"', page) if not r.startswith("data:")]
+    for name in [*refs, "board.json"]:
         status, headers, content = await get(server.port, "/" + name)
         assert status == 200, name
         assert headers["content-type"].startswith(kinds[name[name.rfind(".") :]]), name

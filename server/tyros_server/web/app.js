@@ -1,5 +1,6 @@
-// The browser's page: the tables on this server, and a table watched as a spectator
-// (the board drawn as SVG from the server's own board.json, the seats, the log).
+// The browser's page: the tables on this server; a seat played, or a table watched (the
+// board drawn as SVG from the server's own board.json, the seats, the log, what you may
+// do: the server's legal actions, as buttons, a space's own when it is clicked).
 // Plain ES module, no build step; the protocol is the one the terminal client speaks.
 
 const PROTOCOL = 1;
@@ -14,9 +15,19 @@ const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}
 let board = null; // board.json: the grid, names, links, coasts
 let socket = null;
 let nextId = 1;
-let watching = null; // the table watched, if any
+let watching = null; // the table watched or played, if any
+let seating = null; // {name, players, spectate} of the hello that took us there
+let seat = null; // our seat (null: a spectator)
 let names = [];
 let retry = 500;
+let lastEvent = -1; // the version of the newest event shown (repeats are skipped)
+let prompt = null; // the decision asked of us (legal actions), if any
+let sent = false; // an action for this prompt is on its way: nothing more is sent
+let picked = null; // the space clicked: its actions are shown
+let lastView = null;
+
+const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
+const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
 
 function say(text) {
   $("status").textContent = text;
@@ -33,8 +44,11 @@ function connect() {
   socket.addEventListener("open", () => {
     retry = 500;
     say("connected");
+    const last = localStorage.getItem(lastKey);
     if (watching) {
-      watch(watching);
+      sit(watching, seating);
+    } else if (last && localStorage.getItem(tokenKey(last))) {
+      sit(last, { spectate: false }); // a reload: back to the seat
     } else {
       send({ type: "list_tables" });
     }
@@ -56,19 +70,18 @@ function receive(message) {
       names = message.table.seats.map((s) => s.name);
       break;
     case "welcome":
-      say(`watching table ${message.table}`);
+      seat = message.seat;
+      if (message.token) localStorage.setItem(tokenKey(message.table), message.token);
+      if (seat !== null) localStorage.setItem(lastKey, message.table);
+      say(seat === null ? `watching table ${message.table}` : `playing at table ${message.table} as ${LETTERS[seat]}`);
       break;
     case "update":
       showGame(message);
       break;
+    case "accepted":
+      break;
     case "error":
-      say(message.message || message.code);
-      if (watching && message.re !== null) {
-        watching = null;
-        $("game").hidden = true;
-        $("lobby").hidden = false;
-        send({ type: "list_tables" });
-      }
+      refused(message);
       break;
     default:
       break;
@@ -98,39 +111,97 @@ function showTables(tables) {
     }
     const cell = document.createElement("td");
     if (!table.unavailable && !table.finished) {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = "Watch";
-      button.addEventListener("click", () => watch(table.name));
-      cell.append(button);
+      if (!table.started || localStorage.getItem(tokenKey(table.name))) {
+        cell.append(button(table.started ? "Back to my seat" : "Join", () => join(table.name, table.players)));
+      }
+      cell.append(button("Watch", () => sit(table.name, { spectate: true })));
     }
     row.append(cell);
     body.append(row);
   }
 }
 
-function watch(table) {
+function button(text, action) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = text;
+  node.addEventListener("click", action);
+  return node;
+}
+
+function join(table, players) {
+  sit(table, { spectate: false, players });
+}
+
+// Take a seat (back, with the token this browser keeps for the table) or watch.
+function sit(table, how) {
   watching = table;
+  seating = how;
   const name = ($("name").value || "Guest").trim() || "Guest";
   localStorage.setItem("tyros-name", name);
   $("lobby").hidden = true;
   $("game").hidden = false;
   $("game-title").textContent = `Table ${table}`;
   $("log").replaceChildren();
-  send({ type: "hello", protocol: PROTOCOL, name, table, spectate: true });
+  lastEvent = -1;
+  const token = how.spectate ? null : localStorage.getItem(tokenKey(table));
+  if (token) {
+    send({ type: "resume", protocol: PROTOCOL, token });
+  } else {
+    const hello = { type: "hello", protocol: PROTOCOL, name, table, spectate: !!how.spectate };
+    if (how.players) hello.players = Number(how.players);
+    send(hello);
+  }
+}
+
+function refused(message) {
+  const words = message.message || message.code;
+  if (message.code === "bad_token" && watching) {
+    localStorage.removeItem(tokenKey(watching)); // a seat this browser no longer holds
+    localStorage.removeItem(lastKey);
+    seating = { ...seating, spectate: false };
+    const name = ($("name").value || "Guest").trim() || "Guest";
+    send({ type: "hello", protocol: PROTOCOL, name, table: watching, spectate: false });
+    return;
+  }
+  if (seat === null && lastView === null && watching) {
+    // The hello was refused: back to the tables, saying why.
+    watching = null;
+    $("game").hidden = true;
+    $("lobby").hidden = false;
+    say(words);
+    send({ type: "list_tables" });
+    return;
+  }
+  sent = false;
+  const alert = $("refusal");
+  alert.textContent = `Refused: ${words}`;
+  alert.hidden = false;
+  if (lastView) showRequest(lastView);
 }
 
 // The game ----------------------------------------------------------------------------
 
 function showGame(update) {
   const view = update.view;
+  lastView = view;
+  prompt = update.prompt || null;
+  sent = false;
+  $("refusal").hidden = true;
   $("where").textContent = `Round ${view.round}, ${phaseWords(view)}`;
   drawBoard(view);
   showSeats(view);
+  showHand(view);
+  showRequest(view);
+  showScore(view);
   $("empires").textContent =
     "Empires: " + view.empires.map((e) => `${e.colour} ${e.size} (#${e.rank})`).join(", ");
   const log = $("log");
   for (const event of update.events || []) {
+    if (typeof event.version === "number") {
+      if (event.version <= lastEvent) continue; // shown already (a resent update)
+      lastEvent = event.version;
+    }
     const item = document.createElement("li");
     item.textContent = describe(event);
     if (event.type === "round_start") item.className = "round";
@@ -141,6 +212,128 @@ function showGame(update) {
 
 function who(seat) {
   return `${LETTERS[seat]} ${names[seat] || ""}`.trim();
+}
+
+function showHand(view) {
+  const hand = $("hand");
+  if (!view.hand) {
+    hand.hidden = true;
+    return;
+  }
+  const counts = ["orange", "yellow", "green", "violet", "wild"].map(
+    (card) => `${card} ${view.hand.filter((c) => c === card).length}`,
+  );
+  hand.textContent = `Your hand: ${counts.join(", ")}. Your tiles: ${(view.tiles || []).join(", ") || "none"}.`;
+  hand.hidden = false;
+}
+
+// What you may do: the prompt's legal actions, grouped by kind; a clicked space shows
+// only its own.
+function showRequest(view) {
+  const box = $("request");
+  const choices = $("choices");
+  choices.replaceChildren();
+  if (!prompt || !prompt.legal || !prompt.legal.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  let legal = prompt.legal;
+  const filter = $("filter");
+  if (picked) {
+    const here = legal.filter((a) => touches(a, picked));
+    filter.hidden = false;
+    filter.replaceChildren(`Space ${picked}: ${here.length ? "" : "nothing to do there now. "}`, button("Show everything", () => pick(null)));
+    if (here.length) legal = here;
+  } else {
+    filter.hidden = true;
+  }
+  $("request-title").textContent = requestTitle(view);
+  const groups = new Map();
+  for (const action of legal) {
+    if (!groups.has(action.kind)) groups.set(action.kind, []);
+    groups.get(action.kind).push(action);
+  }
+  for (const [kind, actions] of groups) {
+    const head = document.createElement("h4");
+    head.textContent = `${kind.replace("_", " ")} (${actions.length})`;
+    choices.append(head);
+    for (const action of actions.slice(0, 60)) {
+      const choice = button(actionWords(action), () => act(action));
+      choice.disabled = sent;
+      choices.append(choice);
+    }
+    if (actions.length > 60) {
+      const more = document.createElement("p");
+      more.textContent = `... and ${actions.length - 60} more: click a space to see its own`;
+      choices.append(more);
+    }
+  }
+}
+
+function requestTitle(view) {
+  if (view.trade && view.trade.proposer !== seat) {
+    const t = view.trade;
+    return `${who(t.proposer)} offers ${t.give.join(", ")} for your ${t.get.join(", ")}`;
+  }
+  return view.phase === "keep" ? "End of round: the cards you keep" : "Your decision";
+}
+
+function touches(action, space) {
+  return [action.space, action.from, action.to, action.tile]
+    .filter((s) => s !== undefined)
+    .some((s) => String(s).replace(/[WE]$/, "") === space);
+}
+
+function act(action) {
+  if (sent || !prompt) return; // never an action twice for one decision
+  sent = true;
+  send({ type: "action", version: prompt.version, action });
+  for (const choice of $("choices").querySelectorAll("button")) choice.disabled = true;
+  say("sent: " + actionWords(action));
+}
+
+function pick(space) {
+  picked = space;
+  if (lastView) {
+    drawBoard(lastView);
+    showRequest(lastView);
+  }
+}
+
+function showScore(view) {
+  const box = $("score");
+  if (!view.score) {
+    box.hidden = true;
+    return;
+  }
+  localStorage.removeItem(lastKey);
+  const lines = ["Final score"];
+  for (const player of view.score.players) {
+    const bonus = player.majority_points + player.all_four_bonus;
+    lines.push(`${who(player.seat).padEnd(12)} ${String(player.total).padStart(3)} points (bonuses ${bonus})`);
+  }
+  const winners = view.score.winners.map(who).join(" and ");
+  lines.push(`${view.score.winners.length === 1 ? "Winner" : "Shared win"}: ${winners}`);
+  box.textContent = lines.join("\n");
+  box.hidden = false;
+}
+
+function actionWords(action) {
+  const parts = [action.kind.replace("_", " ")];
+  if (action.kind === "answer") return action.accept ? "accept" : "decline";
+  if (action.kind === "complete") return `complete with ${who(action.with)}`;
+  if (action.kind === "propose") {
+    const to = action.to && action.to.length ? ` to ${action.to.map(who).join(", ")}` : "";
+    return `offer ${action.give.join(", ")} for ${action.get.join(", ")}${to}`;
+  }
+  for (const key of ["tile", "colour", "space", "from", "to", "card"]) {
+    if (action[key] !== undefined) parts.push(key === "to" ? `to ${action[key]}` : String(action[key]));
+  }
+  for (const key of ["give", "get", "pay", "cards"]) {
+    if (action[key] && action[key].length) parts.push(`${key} ${action[key].join(", ")}`);
+  }
+  return parts.join(" ");
 }
 
 function phaseWords(view) {
@@ -182,17 +375,8 @@ function describe(event) {
       return `Round ${event.round}`;
     case "round_end":
       return `round ${event.round} ends`;
-    case "action": {
-      const action = event.action;
-      const parts = [action.kind.replace("_", " ")];
-      for (const key of ["tile", "space", "from", "to", "with", "card"]) {
-        if (action[key] !== undefined) parts.push(`${key} ${action[key]}`);
-      }
-      for (const key of ["give", "get", "pay", "cards"]) {
-        if (action[key] && action[key].length) parts.push(`${key} ${action[key].join(", ")}`);
-      }
-      return `${who(event.seat)}: ${parts.join(" ")}`;
-    }
+    case "action":
+      return `${who(event.seat)}: ${actionWords(event.action)}`;
     case "cards_drawn":
       return `${who(event.seat)} draws ${event.count} card${event.count === 1 ? "" : "s"}`;
     case "game_over":
@@ -243,9 +427,22 @@ function drawBoard(view) {
       continue;
     }
     const colour = (view.chips || {})[label];
-    svg.append(element("rect", { x, y, width: w, height: h, rx: 6, class: `cell ${colour || ""}` }));
+    const cell = element("rect", {
+      x, y, width: w, height: h, rx: 6,
+      class: `cell ${colour || ""}${picked === label ? " picked" : ""}`,
+      tabindex: 0,
+      "aria-label": `space ${label} ${board.names[label] || ""}`,
+    });
+    cell.addEventListener("click", () => pick(label));
+    cell.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") pick(label);
+    });
+    svg.append(cell);
     svg.append(element("text", { x: x + 5, y: y + 15, class: "label" }, label));
-    svg.append(element("text", { x: x + 28, y: y + 14, class: "name" }, board.names[label] || ""));
+    const name = board.names[label] || "";
+    const room = colour ? 9 : 11; // (the empire's letter takes the right corner)
+    const short = name.length > room ? name.slice(0, room - 1) + "." : name;
+    svg.append(element("text", { x: x + 28, y: y + 14, class: "name" }, short));
     if (colour) {
       svg.append(element("text", { x: x + w - 14, y: y + 15, class: "tag" }, colour[0].toUpperCase()));
     }
@@ -287,12 +484,21 @@ function boardWords(view) {
 
 async function start() {
   $("name").value = localStorage.getItem("tyros-name") || "";
+  $("join").addEventListener("submit", (event) => {
+    event.preventDefault();
+    join($("table-name").value.trim(), $("players").value);
+  });
   $("leave").addEventListener("click", () => {
     watching = null;
+    localStorage.removeItem(lastKey);
     socket.close();
     $("game").hidden = true;
     $("lobby").hidden = false;
   });
+  // The list of tables stays fresh while it is on screen (tables start and end).
+  setInterval(() => {
+    if (!watching && !document.hidden) send({ type: "list_tables" });
+  }, 3000);
   const answer = await fetch("/board.json");
   board = await answer.json();
   connect();

@@ -1,0 +1,199 @@
+"""The browser's page in a real browser: Chromium headless, driven by Playwright, against a
+real server on loopback with real bots. Skipped, saying so, where no Chromium is found."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import free_port
+
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+CHROMIUM = (
+    os.environ.get("TYROS_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no Chromium found: the browser tests are skipped (.ci/run installs it)",
+)
+TIMEOUT_MS = 30_000
+"""Milliseconds any awaited condition may take (a bound that only catches a stuck test)."""
+
+
+class Server:
+    """``tyros-server`` in a subprocess on loopback, and bots seated with ``tyros-bot``."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.proc = self.run(
+            "tyros_server.cli", "--port", str(self.port), "--db", str(tmp / "t.db")
+        )
+        deadline = time.monotonic() + 30
+        import socket
+
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+
+    def run(self, module: str, *args: str) -> subprocess.Popen[bytes]:
+        with open(self.tmp / f"{module}-{len(self.procs)}.log", "wb") as log:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", module, *args], stdout=log, stderr=subprocess.STDOUT
+            )
+        self.procs.append(proc)
+        return proc
+
+    def bots(self, table: str, count: int, players: int) -> None:
+        self.run(
+            "tyros_client.botclient",
+            f"127.0.0.1:{self.port}",
+            "--table",
+            table,
+            "--count",
+            str(count),
+            "--players",
+            str(players),
+            "--strategy",
+            "greedy",
+            "--quiet",
+            "--forget",
+        )
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            proc.wait(10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def browser() -> Iterator[object]:
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def open_page(browser: object, url: str, width: int = 1280, height: int = 800) -> object:
+    page = browser.new_page(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_selector("#status:text('connected')")
+    return page
+
+
+def join(page: object, name: str, table: str, players: int) -> None:
+    page.fill("#name", name)  # type: ignore[attr-defined]
+    page.fill("#table-name", table)  # type: ignore[attr-defined]
+    page.select_option("#players", str(players))  # type: ignore[attr-defined]
+    page.click("#join button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_selector(f"#status:text('playing at table {table} as A')")  # type: ignore[attr-defined]
+
+
+def play_on(page: object, until: str, most: int = 800) -> int:
+    """Click the page's own choices (pass when it may, else the first) until ``until``
+    shows; the clicks made."""
+    for clicks in range(most):
+        if page.locator(until).count():  # type: ignore[attr-defined]
+            return clicks
+        try:
+            page.wait_for_selector(f"#choices button:not([disabled]), {until}")  # type: ignore[attr-defined]
+        except playwright.Error:
+            page.screenshot(path="/tmp/exp/stuck.png", full_page=True)  # type: ignore[attr-defined]
+            raise
+        choices = page.locator("#choices button:not([disabled])")  # type: ignore[attr-defined]
+        if not choices.count():
+            continue
+        texts = choices.all_inner_texts()
+        choice = texts.index("pass") if "pass" in texts else 0
+        try:
+            choices.nth(choice).click(timeout=2_000)
+        except playwright.Error:
+            pass  # the decision went while clicking (a trade's time): the next one comes
+    raise AssertionError(f"{until} never showed")
+
+
+def test_a_whole_game_played_through_the_page_against_bots(server: Server, browser: object) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "web", 3)
+    server.bots("web", 2, 3)
+    page.wait_for_selector("#board svg")
+    assert "Your hand:" in page.inner_text("#hand")  # type: ignore[attr-defined]
+    clicks = play_on(page, "#score:not([hidden])")
+    assert clicks > 10
+    sheet = page.inner_text("#score")  # type: ignore[attr-defined]
+    assert "Final score" in sheet and ("Winner" in sheet or "Shared win" in sheet)
+    assert page.errors == []  # type: ignore[attr-defined]
+    Path("docs").mkdir(exist_ok=True)
+    if os.environ.get("TYROS_SCREENSHOTS"):
+        page.screenshot(path="docs/browser-desktop.png", full_page=True)  # type: ignore[attr-defined]
+
+
+def test_a_reload_takes_the_seat_back(server: Server, browser: object) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "again", 3)
+    server.bots("again", 2, 3)
+    page.wait_for_selector("#choices button:not([disabled])")
+    before = page.inner_text("#hand")  # type: ignore[attr-defined]
+    page.reload()  # type: ignore[attr-defined]
+    page.wait_for_selector("#status:text('playing at table again as A')")
+    page.wait_for_selector("#hand:not([hidden])")
+    assert page.inner_text("#hand").startswith("Your hand:") and before  # type: ignore[attr-defined]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_spectator_follows_a_bot_game_on_a_phone(server: Server, browser: object) -> None:
+    server.bots("bots", 3, 3)
+    page = open_page(browser, server.url, 390, 844)
+    page.wait_for_selector("#tables td:text('bots')")
+    page.click("#tables tr:has(td:text('bots')) button:text('Watch')")  # type: ignore[attr-defined]
+    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#where:text('game over')", timeout=120_000)
+    assert page.locator("#log li").count() > 20  # type: ignore[attr-defined]
+    assert page.locator("#request:not([hidden])").count() == 0  # a spectator is asked nothing
+    wide = page.evaluate("document.scrollingElement.scrollWidth")  # type: ignore[attr-defined]
+    assert wide <= 390  # no sideways scrolling on a phone
+    assert page.errors == []  # type: ignore[attr-defined]
+    if os.environ.get("TYROS_SCREENSHOTS"):
+        page.screenshot(path="docs/browser-phone.png", full_page=True)  # type: ignore[attr-defined]
+
+
+def test_a_refused_join_is_said_in_words(server: Server, browser: object) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "full", 3)
+    other = open_page(browser, server.url)
+    other.evaluate("localStorage.clear()")  # type: ignore[attr-defined]
+    other.fill("#name", "Pat")  # type: ignore[attr-defined]
+    other.fill("#table-name", "full")  # type: ignore[attr-defined]
+    other.click("#join button[type=submit]")  # type: ignore[attr-defined]
+    other.wait_for_selector("#lobby:not([hidden])")
+    status = other.inner_text("#status")  # type: ignore[attr-defined]
+    assert "Pat" in status or "name" in status, status

@@ -3,8 +3,10 @@ real server on loopback with real bots. Skipped, saying so, where no Chromium is
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -39,8 +41,6 @@ class Server:
             "tyros_server.cli", "--port", str(self.port), "--db", str(tmp / "t.db")
         )
         deadline = time.monotonic() + 30
-        import socket
-
         while True:
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
@@ -134,10 +134,8 @@ def play_on(page: object, until: str, most: int = 800) -> int:
             continue
         texts = choices.all_inner_texts()
         choice = texts.index("pass") if "pass" in texts else 0
-        try:
+        with contextlib.suppress(playwright.Error):  # the decision went while clicking
             choices.nth(choice).click(timeout=2_000)
-        except playwright.Error:
-            pass  # the decision went while clicking (a trade's time): the next one comes
     raise AssertionError(f"{until} never showed")
 
 

@@ -57,10 +57,12 @@ class Server:
         self.procs.append(proc)
         return proc
 
-    def bots(self, table: str, count: int, players: int) -> None:
+    def bots(self, table: str, count: int, players: int, name: str = "bot") -> None:
         self.run(
             "tyros_client.botclient",
             f"127.0.0.1:{self.port}",
+            "--name",
+            name,
             "--table",
             table,
             "--count",
@@ -169,10 +171,12 @@ def test_a_reload_takes_the_seat_back(server: Server, browser: object) -> None:
 
 
 def test_a_spectator_follows_a_bot_game_on_a_phone(server: Server, browser: object) -> None:
-    server.bots("bots", 3, 3)
+    server.bots("bots", 2, 3)  # the table waits for its third player: watched from the start
     page = open_page(browser, server.url, 390, 844)
-    page.wait_for_selector("#tables td:text('bots')")
+    page.wait_for_selector("#tables td:text('waiting (2 of 3)')")
     page.click("#tables tr:has(td:text('bots')) button:text('Watch')")  # type: ignore[attr-defined]
+    page.wait_for_selector("#status:text('watching table bots')")
+    server.bots("bots", 1, 3, name="late")
     page.wait_for_selector("#board svg")
     page.wait_for_selector("#where:text('game over')", timeout=120_000)
     assert page.locator("#log li").count() > 20  # type: ignore[attr-defined]

@@ -3,14 +3,14 @@ that has only one sensible answer, and the player's standing orders (:class:`Ord
 
 After a short pause (its timing says nothing):
 
-- an offer the seat can neither accept (it lacks the cards) nor counter is declined, and
-  with the order ``decline`` any offer it lacks the cards for;
+- an offer the seat can neither accept (it lacks the cards) nor counter is declined;
 - the seat's own offer that every asked seat declined is withdrawn (only ``withdraw`` is
   left, and the table would wait for it).
 
 At once (:attr:`Courtesy.at_once`):
 
 - a decision with one possible answer (``pass`` with no cards, the one card to give ...);
+- with the order ``decline``, any offer the seat lacks the cards for;
 - with the order ``autopass``, every card turn of the round (an offer to answer stops it).
 
 >>> offer = {"proposer": 1, "answers": [{"seat": 0, "answer": "pending"}]}
@@ -100,8 +100,10 @@ def courtesy(
         decline = next(a for a in answers if not a.get("accept"))
         if "counter" not in kinds:
             return Courtesy(decline, "you do not hold the cards asked for: declined the offer")
-        if orders.decline:
+        if orders.decline:  # the player's order: at once
             return Courtesy(
-                decline, "you lack the cards asked for: declined the offer ('set decline off')"
+                decline,
+                "you lack the cards asked for: declined the offer ('set decline off')",
+                at_once=True,
             )
     return None

@@ -363,9 +363,11 @@ class TyrosApp:
 
     def run_line(self, line: str) -> bool:
         """Act on one command line; True when the text should stay (it was refused)."""
+        self.lines_run += 1
+        if not line.strip():
+            return False  # Enter on an empty line, as in a shell: nothing to say
         self.screen.cleared_at = self.state.clock()
         self.screen.local = None
-        self.lines_run += 1
         done = self.driver.command(line)
         if done is None:
             self.on_state_change()
@@ -652,5 +654,8 @@ class TyrosApp:
         answers for the player (:mod:`.autopilot`)."""
         if self.dialog is not None and not self.dialog.relevant():
             self.close_dialog()
+            self.screen.local = Note(
+                "the question went before you answered: the table moved on", self.state.clock()
+            )
         if self.driver.plays:
             self.autopilot.update()

@@ -43,7 +43,9 @@ class Autopilot:
             if state.over or view.get("round") != orders.pass_round:
                 orders.pass_round = None
                 state.note("auto-pass ended with the round", error=False)
-            elif any(action.get("kind") == "answer" for action in state.legal):
+            elif any(action.get("kind") == "answer" for action in state.legal) and (
+                courtesy(state.view or {}, state.legal, state.seat, orders) is None
+            ):  # (an offer the client declines for the player leaves the order on)
                 orders.pass_round = None
                 state.note("auto-pass stopped: a trade is offered to you", error=False)
         prompt = state.prompt
@@ -98,7 +100,7 @@ class Autopilot:
             setattr(self.orders, parts[0], parts[1] == "on")
             self._answered = None
             self.update()
-            return f"{parts[0]} is {parts[1]}: {SETTINGS[parts[0]]}"
+            return f"{parts[0]} is {parts[1]}"
         return "; ".join(
             f"set {name} on|off ({'on' if getattr(self.orders, name) else 'off'}): {about}"
             for name, about in SETTINGS.items()

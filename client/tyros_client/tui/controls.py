@@ -84,7 +84,7 @@ class PanelControl(UIControl):
             end = len(body) - ui.screen.scroll
             shown = body[max(0, end - room) : end]
             if ui.screen.scroll > 0:  # not following the game: say so, and how to come back
-                more = f" v {ui.screen.scroll} newer lines below: PgDn, End v "
+                more = f" v {ui.screen.scroll} newer below: PgDn, End v "
                 head = [
                     ("class:title", title),
                     ("class:request.title", more[: max(0, width - len(title))]),

@@ -182,7 +182,7 @@ class NetClient:
         elif status == "waiting":
             delay = float(detail)
             state.connection = (
-                f"offline: retrying in {delay:.0f} s" if delay >= 1 else "offline: retrying"
+                f"offline, retry {delay:.0f} s" if delay >= 1 else "offline, retrying"
             )
         else:
             state.connected = False

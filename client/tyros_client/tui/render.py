@@ -341,7 +341,7 @@ def score_text(ui: Screen) -> StyleAndTextTuples:
 REQUESTS = commands.REQUESTS
 
 _HOW = {
-    "_offer": "accept, decline or counter (F4)",  # short: the panel has 4 lines at 80 x 24
+    "_offer": "accept/decline/counter (F4)",  # short: the panel has 4 lines at 80 x 24
     "keep": "type keep CARDS, e.g. keep o,g,w (F4 to choose)",
     "give": "type give CARD (F4 to choose)",
     "return": "type return TILE (F4 to choose)",
@@ -375,7 +375,7 @@ def request_lines(ui: Screen) -> list[tuple[str, str]]:
                 else "you cannot accept: your client declines in a moment"
             )
         elif left is not None:
-            how += f"; {left:.0f} s left"
+            how += f", {left:.0f} s"
     elif command == "complete" and "complete" not in kinds:
         how = "waiting for the answers (type withdraw to take the offer back)"
         trade = ui.state.view.get("trade") if ui.state.view else None

@@ -101,7 +101,7 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                     if "answer" in kinds:
                         text = await on_screen(ui, "Trade offer from B Bob")
                         assert "You give nothing and get" in text
-                        assert "accept, decline or counter (F4)" in text and ui.dialog is None
+                        assert "accept/decline/counter (F4)" in text and ui.dialog is None
                         answered = True
                     await play_my_turn(ui, keys, moved)
                     await until(
@@ -592,7 +592,11 @@ async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None
                 assert replay.review_seat == 0
                 keys.send_text("\x1b[D")  # Left: one decision back
                 last = replay.replay.decisions
-                await on_screen(ui, f"replay {last - 1}/{last}")
+                await until(
+                    lambda: replay.replay.decisions_before(replay.position) == last - 1,
+                    "one decision back",
+                )
+                assert f"replay {last - 1}/{last}" in (replay.status() or "")
 
 
 def test_a_request_too_long_for_its_panel_says_there_is_more(

@@ -770,3 +770,14 @@ def test_answering_ones_own_offer_points_to_withdraw(line: str) -> None:
         "this offer is yours: withdraw it, or complete it with a player who accepted"
     )
     assert parse(line, ctx({"kind": "pass"})) == Problem("nobody is asking you for a trade now")
+
+
+def test_move_destinations_are_offered_cheapest_first() -> None:
+    from tyros_client.tui.commands.board import move_words
+
+    legal = [
+        {"kind": "move", "from": "TY", "to": to, "pay": ["wild"] * cost}
+        for to, cost in (("20", 5), ("31", 1), ("26", 3), ("30", 2), ("21", 3))
+    ]
+    words = move_words(["ty"], Context(legal=legal))
+    assert [w for w, _ in words] == ["31", "30", "21", "26", "20"]

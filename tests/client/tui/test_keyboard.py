@@ -141,7 +141,7 @@ async def test_an_offer_arriving_while_decline_is_typed_is_declined() -> None:
         await typed(ui, keys, "decl")
         table.offer([ACCEPT, DECLINE])
         text = await on_screen(ui, "Trade offer from B Bob")
-        assert "accept, decline or counter (F4)" in text
+        assert "accept/decline/counter (F4)" in text
         assert ui.dialog is None and ui.buffer.text == "decl"
         keys.send_text("ine\r")
         await until(lambda: table.sent, "an action sent")
@@ -293,7 +293,7 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
             table.state.note(f"line {i}", error=False)
         keys.send_text("\x1b[5~")  # PageUp: older lines, and the log stops following
         await until(lambda: ui.screen.scroll > 0, "the log scrolled")
-        text = await on_screen(ui, "5 newer lines below: PgDn")
+        text = await on_screen(ui, "5 newer below: PgDn")
 
         def log_read(text: str) -> list[str]:
             return [line.split("|")[-1] for line in text.splitlines() if "|line " in line]
@@ -302,12 +302,12 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
         assert read and "line 39" not in read
         for i in range(40, 43):  # the game goes on: what the player reads holds still
             table.state.note(f"line {i}", error=False)
-        text = await on_screen(ui, "8 newer lines below: PgDn")
+        text = await on_screen(ui, "8 newer below: PgDn")
         assert log_read(text) == read
         keys.send_text("\x1b[6~" * 10)
         await until(lambda: ui.screen.scroll == 0, "the log following again")
         text = await on_screen(ui, "line 42")
-        assert "newer lines below" not in text
+        assert "newer below" not in text
         keys.send_text("\x1b[5~\x1b[5~")
         await until(lambda: ui.screen.scroll == 10, "scrolled back again")
         keys.send_text("\x1b[F")  # End, on the empty command line: the newest at once
@@ -709,3 +709,30 @@ async def test_set_decline_on_declines_offers_one_lacks_the_cards_for(
         await on_screen(ui, "accept, decline or counter")
         await asyncio.sleep(0.05)
         assert table.sent == [DECLINE]
+
+
+async def test_autopass_goes_on_past_an_offer_the_client_declines_for_the_player() -> None:
+    counter = {"kind": "counter", "give": ["orange"], "get": ["green"]}
+    async with running() as (table, keys):
+        ui = table.ui
+        keys.send_text("set decline on\r")
+        await on_screen(ui, "decline is on")
+        table.push(None)
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        table.offer([DECLINE, counter])  # lacks the cards: declined at once, by order
+        assert table.sent == [DECLINE]
+        assert ui.autopilot.orders.pass_round is not None
+        table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)
+        assert table.sent == [DECLINE, PASS]
+
+
+async def test_a_dialog_whose_question_went_says_so() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        table.offer([ACCEPT, DECLINE])
+        keys.send_text(F4)
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn, "the dialog")
+        table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)  # completed meanwhile
+        await on_screen(ui, "the question went before you answered")
+        assert ui.dialog is None and table.sent == []

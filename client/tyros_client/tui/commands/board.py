@@ -255,7 +255,10 @@ def move_words(args: list[str], ctx: Context) -> Words:
         for a in moves:
             if port_matches(a["from"], wanted):
                 costs[a["to"]] = min(costs.get(a["to"], 99), len(a["pay"]))
-        return [(t, f"cost {c}") for t, c in sorted(costs.items(), key=lambda i: order(i[0]))]
+        # Cheapest first: a menu with room for a few shows the likeliest.
+        return [
+            (t, f"cost {c}") for t, c in sorted(costs.items(), key=lambda i: (i[1], order(i[0])))
+        ]
     if len(args) == 2:
         return payment_words(parse_move(f"{args[0]} {args[1]}", ctx))
     return []

@@ -211,9 +211,9 @@ class TyrosApp:
             Frame(
                 self.score_window,
                 title=lambda: (
-                    "Final score (Esc closes; 'score' shows it again)"
+                    "Final score (Esc closes, Down scrolls; 'score' shows it again)"
                     if self.state.over
-                    else "Score now (Esc closes; F9 or 'score' shows it again)"
+                    else "Score now (Esc closes, Down scrolls; F9 shows it again)"
                 ),
                 width=D(min=30, preferred=96),
             ),
@@ -602,6 +602,7 @@ class TyrosApp:
 
     def open_score(self) -> None:
         self.screen.score_open = True
+        self.screen.score_top = 0
         self.layout.focus(self.score_window)
         self.application.invalidate()
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def score_keys(ui: Screen) -> KeyBindings:
-    """Keys of the score sheet: Esc, Enter or q close it."""
+    """Keys of the score sheet: Esc, Enter or q close it; arrows and pages scroll it."""
     keys = KeyBindings()
 
     @keys.add("escape", eager=True)
@@ -25,6 +25,13 @@ def score_keys(ui: Screen) -> KeyBindings:
     @keys.add("q")
     def _close(event: KeyPressEvent) -> None:
         ui.close_score()
+
+    for key, step in (("down", 1), ("up", -1), ("pagedown", 8), ("pageup", -8)):
+
+        @keys.add(key)
+        def _scroll(event: KeyPressEvent, step: int = step) -> None:
+            """A sheet longer than a short screen: Down and PageDown show the rest."""
+            ui.screen.score_top = max(0, ui.screen.score_top + step)
 
     return keys
 

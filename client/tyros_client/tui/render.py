@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
 
 from ..scoresheet import running_scores, running_sheet
 from ..words import CARDS, cards_text, letter, who
@@ -325,6 +326,18 @@ def _asked(ui: Screen) -> str:
 
 
 def score_text(ui: Screen) -> StyleAndTextTuples:
+    """The score sheet, from the line it is scrolled to (Down, PageDown)."""
+    lines = list(split_lines(_score_sheet(ui)))
+    ui.screen.score_top = max(0, min(ui.screen.score_top, len(lines) - 1))
+    out: StyleAndTextTuples = []
+    for at, line in enumerate(lines[ui.screen.score_top :]):
+        if at:
+            out.append(("", "\n"))
+        out += line
+    return out
+
+
+def _score_sheet(ui: Screen) -> StyleAndTextTuples:
     """The score sheet: the final one, or before the end what each seat would score if the
     game ended now (the reckoning of the table's ``pts``, from public information)."""
     view = ui.state.view or {}

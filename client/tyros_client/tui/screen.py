@@ -34,6 +34,8 @@ class ScreenState:
     """The score sheet was closed (it opens by itself once, at the end)."""
     scroll: int = 0
     """Lines the log is scrolled back by (0: its newest lines)."""
+    score_top: int = 0
+    """Lines of the score sheet scrolled past (a short screen shows it in parts)."""
     log_lines_seen: int = 0
     """Log entries when the panel was last drawn: those since then, when the log is
     scrolled back, scroll it by their lines, so that the text being read holds still."""

@@ -736,3 +736,17 @@ async def test_a_dialog_whose_question_went_says_so() -> None:
         table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)  # completed meanwhile
         await on_screen(ui, "the question went before you answered")
         assert ui.dialog is None and table.sent == []
+
+
+async def test_the_score_sheet_scrolls_on_a_short_screen() -> None:
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        keys.send_text(F9)
+        first = await on_screen(ui, "Score now")
+        keys.send_text("\x1b[B")  # Down
+        await until(lambda: ui.screen.score_top == 1, "the sheet scrolled")
+        await until(lambda: screen(ui) != first, "the sheet redrawn")
+        keys.send_text("\x1b[6~")  # PageDown: as far as the sheet goes, no further
+        await until(lambda: ui.screen.score_top > 1, "a page further")
+        keys.send_text("\x1b")
+        await until(lambda: not ui.screen.score_open, "the sheet closed")

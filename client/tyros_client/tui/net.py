@@ -156,8 +156,9 @@ class NetClient:
                 "the server did not know our seat any more; joining afresh", error=False
             )
             return
-        self.state.refused(message)
-        if self.session.fatal is not None:
+        if self.session.fatal is None:
+            self.state.refused(message)  # (a refusal the session gets over: said once)
+        else:
             words = error_words(code)
             if code in SERVER_EXPLAINS and isinstance(message.get("message"), str):
                 words = printable(message["message"])[:300]

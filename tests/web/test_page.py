@@ -199,3 +199,25 @@ def test_a_refused_join_is_said_in_words(server: Server, browser: object) -> Non
     other.wait_for_selector("#lobby:not([hidden])")
     status = other.inner_text("#status")  # type: ignore[attr-defined]
     assert "Pat" in status or "name" in status, status
+
+
+def test_an_offer_refused_is_said_in_words_and_the_table_talks(
+    server: Server, browser: object
+) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "talk", 3)
+    server.bots("talk", 2, 3)
+    # Expansion first (a tile each), then Pat's card actions: the offer form shows.
+    play_on(page, "#offer:not([hidden])")
+    page.fill("#give", "wild, wild, wild, wild, wild, wild, wild, wild, wild")  # type: ignore[attr-defined]
+    page.fill("#get", "orange")  # type: ignore[attr-defined]
+    page.click("#offer button[type=submit]")  # type: ignore[attr-defined]
+    refusal = page.wait_for_selector("#refusal:not([hidden])")  # type: ignore[attr-defined]
+    words = refusal.inner_text()
+    assert words == "Refused: you do not hold the cards you offer", words
+    assert page.locator("#choices button:not([disabled])").count()  # type: ignore[attr-defined]
+    page.fill("#say", "good luck")  # type: ignore[attr-defined]
+    page.click("#talk button[type=submit]")  # type: ignore[attr-defined]
+    page.wait_for_selector("#log li.chat:text('A Pat says: good luck')")
+    page.wait_for_selector("#seats td:text('(bot)')")
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ let prompt = null; // the decision asked of us (legal actions), if any
 let sent = false; // an action for this prompt is on its way: nothing more is sent
 let picked = null; // the space clicked: its actions are shown
 let lastView = null;
+let seatStatus = []; // who is connected, who is a bot (the table's news)
 
 const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
@@ -68,6 +69,11 @@ function receive(message) {
       break;
     case "table":
       names = message.table.seats.map((s) => s.name);
+      seatStatus = message.table.seats;
+      if (lastView) showSeats(lastView);
+      break;
+    case "chat":
+      heard(message);
       break;
     case "welcome":
       seat = message.seat;
@@ -187,6 +193,7 @@ function showGame(update) {
   lastView = view;
   prompt = update.prompt || null;
   sent = false;
+  $("offer").hidden = !(prompt && prompt.legal.some((a) => a.kind === "propose" || a.kind === "pass") && view.phase === "actions");
   $("refusal").hidden = true;
   $("where").textContent = `Round ${view.round}, ${phaseWords(view)}`;
   drawBoard(view);
@@ -208,6 +215,22 @@ function showGame(update) {
     log.append(item);
   }
   log.scrollTop = log.scrollHeight;
+}
+
+function heard(line) {
+  const item = document.createElement("li");
+  item.className = "chat";
+  const speaker = line.seat === null ? `(spectator) ${line.name}` : `${LETTERS[line.seat]} ${line.name}`;
+  item.textContent = `${speaker} says: ${line.text}`;
+  $("log").append(item);
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function offer(event) {
+  event.preventDefault();
+  const cards = (text) => text.split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase());
+  const others = [...Array(names.length).keys()].filter((s) => s !== seat);
+  act({ kind: "propose", to: others, give: cards($("give").value), get: cards($("get").value) });
 }
 
 function who(seat) {
@@ -352,14 +375,12 @@ function phaseWords(view) {
 function showSeats(view) {
   const body = $("seats").querySelector("tbody");
   body.replaceChildren();
-  for (const seat of view.seats) {
+  for (const info of view.seats) {
     const row = document.createElement("tr");
-    const cells = [
-      who(seat.seat),
-      seat.cards,
-      seat.tiles,
-      `${seat.ships_in_supply}/${seat.cities_in_supply}`,
-    ];
+    const status = seatStatus.find((s) => s.seat === info.seat) || {};
+    const bot = status.bot || status.program;
+    const marks = (bot ? " (bot)" : status.connected === false ? " (away)" : "") + (info.seat === seat ? " (you)" : "");
+    const cells = [who(info.seat) + marks, info.cards, info.tiles, `${info.ships_in_supply}/${info.cities_in_supply}`];
     for (const text of cells) {
       const cell = document.createElement("td");
       cell.textContent = String(text);
@@ -484,6 +505,13 @@ function boardWords(view) {
 
 async function start() {
   $("name").value = localStorage.getItem("tyros-name") || "";
+  $("offer").addEventListener("submit", offer);
+  $("talk").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("say").value.trim();
+    if (text) send({ type: "chat", text });
+    $("say").value = "";
+  });
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
     join($("table-name").value.trim(), $("players").value);

@@ -151,6 +151,7 @@ def test_a_whole_game_played_through_the_page_against_bots(server: Server, brows
     assert clicks > 10
     sheet = page.inner_text("#score")  # type: ignore[attr-defined]
     assert "Final score" in sheet and ("Winner" in sheet or "Shared win" in sheet)
+    assert page.locator("#offer").is_hidden() and page.locator("#request").is_hidden()  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
     Path("docs").mkdir(exist_ok=True)
     if os.environ.get("TYROS_SCREENSHOTS"):

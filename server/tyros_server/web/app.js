@@ -193,7 +193,10 @@ function showGame(update) {
   lastView = view;
   prompt = update.prompt || null;
   sent = false;
-  $("offer").hidden = !(prompt && prompt.legal.some((a) => a.kind === "propose" || a.kind === "pass") && view.phase === "actions");
+  const turn = !!prompt && view.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
+  $("offer").hidden = !(turn || countering());
+  $("offer-what").textContent = countering() ? "Counter: you give" : "Offer: give";
+  $("offer-send").textContent = countering() ? "Counter" : "Offer to everyone";
   $("refusal").hidden = true;
   $("where").textContent = `Round ${view.round}, ${phaseWords(view)}`;
   drawBoard(view);
@@ -229,8 +232,19 @@ function heard(line) {
 function offer(event) {
   event.preventDefault();
   const cards = (text) => text.split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase());
+  const give = cards($("give").value);
+  const get = cards($("get").value);
+  if (countering()) {
+    // A counter is written from the proposer's side: they would give what you ask for.
+    act({ kind: "counter", give: get, get: give });
+    return;
+  }
   const others = [...Array(names.length).keys()].filter((s) => s !== seat);
-  act({ kind: "propose", to: others, give: cards($("give").value), get: cards($("get").value) });
+  act({ kind: "propose", to: others, give, get });
+}
+
+function countering() {
+  return !!prompt && prompt.legal.some((a) => a.kind === "answer");
 }
 
 function who(seat) {

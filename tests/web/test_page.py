@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -126,14 +127,10 @@ def play_on(page: object, until: str, most: int = 800) -> int:
     for clicks in range(most):
         if page.locator(until).count():  # type: ignore[attr-defined]
             return clicks
-        try:
-            page.wait_for_selector(f"#choices button:not([disabled]), {until}")  # type: ignore[attr-defined]
-        except playwright.Error:
-            page.screenshot(path="/tmp/exp/stuck.png", full_page=True)  # type: ignore[attr-defined]
-            raise
+        page.wait_for_selector(f"#choices button:not([disabled]), {until}")  # type: ignore[attr-defined]
         choices = page.locator("#choices button:not([disabled])")  # type: ignore[attr-defined]
-        if not choices.count():
-            continue
+        if page.locator(until).count() or not choices.count():  # type: ignore[attr-defined]
+            continue  # (both came with one update: nothing is clicked past ``until``)
         texts = choices.all_inner_texts()
         choice = texts.index("pass") if "pass" in texts else 0
         with contextlib.suppress(playwright.Error):  # the decision went while clicking
@@ -209,7 +206,7 @@ def test_an_offer_refused_is_said_in_words_and_the_table_talks(
     join(page, "Pat", "talk", 3)
     server.bots("talk", 2, 3)
     # Expansion first (a tile each), then Pat's card actions: the offer form shows.
-    play_on(page, "#offer:not([hidden])")
+    play_on(page, "#offer:not([hidden]) #offer-send:text('Offer to everyone')")
     page.fill("#give", "wild, wild, wild, wild, wild, wild, wild, wild, wild")  # type: ignore[attr-defined]
     page.fill("#get", "orange")  # type: ignore[attr-defined]
     page.click("#offer button[type=submit]")  # type: ignore[attr-defined]
@@ -222,3 +219,52 @@ def test_an_offer_refused_is_said_in_words_and_the_table_talks(
     page.wait_for_selector("#log li.chat:text('A Pat says: good luck')")
     page.wait_for_selector("#seats td:text('(bot)')")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_three_people_in_browsers_offer_and_counter(server: Server, browser: object) -> None:
+    """Three people, each in a page: the one whose card turn comes offers a card they hold;
+    another counters in their own words ("you give ... for ..."); the proposer may then
+    complete with them."""
+    pages = []
+    for name in ("Pat", "Quin", "Rae"):
+        page = open_page(browser, server.url)
+        page.fill("#name", name)  # type: ignore[attr-defined]
+        page.fill("#table-name", "three")  # type: ignore[attr-defined]
+        page.select_option("#players", "3")  # type: ignore[attr-defined]
+        page.click("#join button[type=submit]")  # type: ignore[attr-defined]
+        page.wait_for_selector("#status:text('playing at table three')")
+        pages.append(page)
+
+    def proposer() -> object | None:
+        return next((p for p in pages if p.locator("#offer:not([hidden])").count()), None)  # type: ignore[attr-defined]
+
+    for _ in range(200):  # the expansion, each page clicking its own first choice
+        if proposer() is not None:
+            break
+        for page in pages:
+            choices = page.locator("#choices button:not([disabled])")  # type: ignore[attr-defined]
+            if choices.count():
+                with contextlib.suppress(playwright.Error):
+                    choices.first.click(timeout=2_000)
+        time.sleep(0.1)
+    offering = proposer()
+    assert offering is not None, "nobody's card turn came"
+
+    def held(page: object) -> list[str]:
+        hand = page.inner_text("#hand")  # type: ignore[attr-defined]
+        return [c for c, n in re.findall(r"(orange|yellow|green|violet) (\d+)", hand) if int(n)]
+
+    card = held(offering)[0]
+    offering.fill("#give", card)  # type: ignore[attr-defined]
+    offering.fill("#get", "wild")  # type: ignore[attr-defined]
+    offering.click("#offer button[type=submit]")  # type: ignore[attr-defined]
+    others = [p for p in pages if p is not offering]
+    for page in others:
+        page.wait_for_selector("#offer-what:text('Counter: you give')")
+    # (one of two hands of ten cards or more holds another colour than the one offered)
+    other = next(p for p in others if any(c != card for c in held(p)))
+    other.fill("#give", next(c for c in held(other) if c != card))  # type: ignore[attr-defined]
+    other.fill("#get", card)  # type: ignore[attr-defined]
+    other.click("#offer button[type=submit]")  # type: ignore[attr-defined]
+    offering.wait_for_selector("#choices button:text('complete with')")
+    assert all(page.errors == [] for page in pages)  # type: ignore[attr-defined]

@@ -195,7 +195,13 @@ function showGame(update) {
   sent = false;
   const turn = !!prompt && view.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
   $("offer").hidden = !(turn || countering());
-  $("offer-what").textContent = countering() ? "Counter: you give" : "Offer: give";
+  const mode = countering() ? "Counter: you give" : "Offer: give";
+  if ($("offer-what").textContent !== mode) {
+    // Words typed for an offer of one's own are never sent as a counter, nor the reverse.
+    $("give").value = "";
+    $("get").value = "";
+  }
+  $("offer-what").textContent = mode;
   $("offer-send").textContent = countering() ? "Counter" : "Offer to everyone";
   $("refusal").hidden = true;
   $("where").textContent = `Round ${view.round}, ${phaseWords(view)}`;

@@ -38,7 +38,7 @@ from .bots import STRATEGIES
 from .paths import data_dir
 from .replay import Replay
 from .tui.app import TyrosApp
-from .tui.main import NEEDS_A_TERMINAL, build, build_replay, default_name, name_problem
+from .tui.main import build, build_replay, default_name, name_problem, run_screen
 from .tui.net import JoinOptions, NetClient
 
 log = logging.getLogger("tyros.play")
@@ -316,18 +316,7 @@ def look_back(args: argparse.Namespace, directory: Path) -> int:
     except NoGame as exc:
         print(f"tyros-play: {exc}", file=sys.stderr)
         return 1
-
-    def start_review() -> None:
-        ui.review_here()  # (it says itself on the message line how far it is)
-
-    try:
-        ui.application.run(pre_run=start_review if args.review is not None else None)
-    except KeyboardInterrupt:
-        return 130
-    except EOFError:
-        print(NEEDS_A_TERMINAL, file=sys.stderr)
-        return 2
-    return 0
+    return run_screen(ui, review=args.review is not None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,12 +16,19 @@ import fcntl
 import logging
 import os
 import sqlite3
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .storage import OUR_TABLES, Store, StoreDamagedError, StoreOpenError, quick_check, summary
+from .storage import (
+    OUR_TABLES,
+    Store,
+    StoreDamagedError,
+    StoreOpenError,
+    quick_check,
+    stamp,
+    summary,
+)
 
 log = logging.getLogger("tyros.server")
 
@@ -30,10 +37,6 @@ KEYS = {"tables": "name", "seats": "table_name", "actions": "table_name", "chat"
 
 Rows = dict[str, list[tuple[Any, ...]]]
 """One game table's rows in each stored SQL table."""
-
-
-def stamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S")
 
 
 def backup_paths(path: str, keep: int) -> list[Path]:

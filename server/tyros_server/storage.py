@@ -93,6 +93,11 @@ ADDED_COLUMNS = (
 """Columns added since the first schema: a database from before gets them on opening."""
 
 
+def stamp() -> str:
+    """Now, as the date and time in the names of the files kept beside a database."""
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -206,7 +211,7 @@ class Store:
         the actions acknowledged so far included, to ``PATH.rescued-DATE`` (returned)."""
         self.broken = why
         self._rollback()
-        target = Path(f"{self.path}.rescued-{time.strftime('%Y%m%d-%H%M%S')}")
+        target = Path(f"{self.path}.rescued-{stamp()}")
         os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o600))
         copy = sqlite3.connect(target)
         try:

@@ -112,10 +112,14 @@ def test_a_review_says_where_the_best_option_gains_and_who_decided(
     record: dict[str, Any],
 ) -> None:
     from tyros_client.replay import Replay
-    from tyros_client.review import PARTS, report
+    from tyros_client.review import PARTS, _forced, report
 
     replay = Replay(record)
-    mine = [n for n, at in enumerate(replay.action_at, 1) if replay.events[at]["seat"] == 1]
+    mine = [
+        n
+        for n, at in enumerate(replay.action_at, 1)
+        if replay.events[at]["seat"] == 1 and not _forced(replay, 1, n)  # (weighed ones)
+    ]
     marked = {
         **record,
         "decided_by": [{"version": mine[3], "seat": 1, "by": "takeover"}],
@@ -123,8 +127,8 @@ def test_a_review_says_where_the_best_option_gains_and_who_decided(
     }
     review = review_record(marked, seat=1, iterations=4)
     by = {d.decision: d.by for d in review.decisions}
-    assert by.get(mine[3], "takeover") == "takeover" and by.get(mine[5], "hint") == "hint"
-    assert sum(1 for d in review.decisions if d.by) >= 1
+    assert by[mine[3]] == "takeover" and by[mine[5]] == "hint"
+    assert sum(1 for d in review.decisions if d.by) == 2
     costly = [d for d in review.decisions if d.cost > 0.5 and d.best != d.played]
     assert costly and all(d.why and set(d.why) <= set(PARTS) for d in costly)
     text = report(review)

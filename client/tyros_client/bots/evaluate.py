@@ -221,8 +221,6 @@ class Analysis:
     __slots__ = (
         "alone",
         "best_other",
-        "by_board",
-        "by_cities",
         "city_counts",
         "city_value",
         "colours_of",
@@ -245,10 +243,8 @@ class Analysis:
         # ships, majorities and the all-four-empires bonus.
         points = self.points = [0.0] * state.players
         self._cities(points)
-        self.by_cities = points[:]
         self._count_ships()
         self._holdings(points)
-        self.by_board = points[:]
         self._bonuses(points)
 
     def _forecast(self) -> None:
@@ -375,8 +371,13 @@ class Analysis:
 
     def parts(self, seat: int) -> tuple[float, float, float, float]:
         """The seat's value in its parts (they add up to :meth:`value`): its cities, the
-        spaces its ships hold, the bonuses (majorities, all four empires), its hand."""
-        cities, board = self.by_cities[seat], self.by_board[seat]
+        spaces its ships hold, the bonuses (majorities, all four empires), its hand. The
+        stages are added up again here (a review asks; the bots' search never does)."""
+        points = [0.0] * self.state.players
+        self._cities(points)
+        cities = points[seat]
+        self._holdings(points)
+        board = points[seat]
         hand = self.plan(seat).hand_value(self.state.hands[seat])
         return cities, board - cities, self.points[seat] - board, hand
 

@@ -242,9 +242,18 @@ def replay_main(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             print(f"tyros-client: cannot use the review {args.review}: {exc}", file=sys.stderr)
             return 1
-    ui = build_replay(replay, viewer=viewer, review=review, title=str(args.replay))
+    return run_screen(build_replay(replay, viewer=viewer, review=review, title=str(args.replay)))
+
+
+def run_screen(ui: TyrosApp, *, review: bool = False) -> int:
+    """Run a screen with nothing connected (a replay) until it is quit; its exit status.
+    ``review``: start reviewing the seat it shows at once."""
+
+    def start_review() -> None:
+        ui.review_here()  # (it says itself on the message line how far it is)
+
     try:
-        ui.application.run()
+        ui.application.run(pre_run=start_review if review else None)
     except KeyboardInterrupt:
         return 130
     except EOFError:
@@ -253,7 +262,7 @@ def replay_main(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["TyrosApp", "build", "build_replay", "main", "run_client"]
+__all__ = ["TyrosApp", "build", "build_replay", "main", "run_client", "run_screen"]
 
 
 if __name__ == "__main__":

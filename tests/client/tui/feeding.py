@@ -36,3 +36,17 @@ class FedState(ClientState):
         """One message from the server, through the session, into the state."""
         for notice in self.session.receive(json.dumps(message)):
             self.apply(notice)
+
+    def welcomed(self, seat: int | None = 0, token: str | None = "x") -> None:
+        """The server's welcome to this state's table and name: seated at ``seat``."""
+        self.feed(
+            {
+                "type": "welcome",
+                "re": 1,
+                "protocol": 1,
+                "table": self.table,
+                "seat": seat,
+                "name": self.name,
+                "token": token,
+            }
+        )

@@ -416,17 +416,7 @@ async def test_the_screen_at_every_size(rows: int, columns: int, expected: tuple
         create_app_session(input=keys, output=Terminal(rows, columns)),
     ):
         state = FedState("ws://nowhere:1", "t", "Ann")
-        state.feed(
-            {
-                "type": "welcome",
-                "re": 1,
-                "protocol": 1,
-                "table": "t",
-                "seat": 0,
-                "name": "Ann",
-                "token": "x",
-            }
-        )
+        state.welcomed()
         state.feed(table)
         for update in updates:
             state.feed(update)

@@ -48,17 +48,7 @@ class Table:
         table, updates = mid_game()
         self.update = updates[-1]
         self.state = FedState("ws://nowhere:1", "t", "Ann")
-        self.state.feed(
-            {
-                "type": "welcome",
-                "re": 1,
-                "protocol": 1,
-                "table": "t",
-                "seat": 0,
-                "name": "Ann",
-                "token": "x",
-            }
-        )
+        self.state.welcomed()
         self.state.feed(table)
         self.state.connected = True
         self.sent: list[dict[str, Any]] = []

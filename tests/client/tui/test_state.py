@@ -66,17 +66,7 @@ def test_welcome_table_update_and_prompt() -> None:
     game = new_game(Options(players=3, seed=2))
     clock = Clock()
     state = FedState("ws://x:1", "t", "Ann", clock=clock)
-    state.feed(
-        {
-            "type": "welcome",
-            "re": 1,
-            "protocol": 1,
-            "table": "t",
-            "seat": 0,
-            "name": "Ann",
-            "token": "tok",
-        }
-    )
+    state.welcomed(token="tok")
     state.feed(table(NAMES))
     assert state.names == NAMES
     assert state.seat_status(1)["name"] == "Bob"
@@ -133,17 +123,7 @@ def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
         "round 1 ends",
         "connection lost; reconnecting",
     ]
-    state.feed(
-        {
-            "type": "welcome",
-            "re": 1,
-            "protocol": 1,
-            "table": "t",
-            "seat": 0,
-            "name": "Ann",
-            "token": None,
-        }
-    )
+    state.welcomed(token=None)
     state.feed(update)
     assert [line.text for line in state.log] == [
         "connection lost; reconnecting",
@@ -325,17 +305,7 @@ def test_a_refused_action_shows_the_engines_reason() -> None:
 def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
 
     state = FedState("ws://x:1", "t", "Ann")
-    state.feed(
-        {
-            "type": "welcome",
-            "re": 1,
-            "protocol": 1,
-            "table": "t",
-            "seat": 0,
-            "name": "Ann",
-            "token": "x",
-        }
-    )
+    state.welcomed()
 
     def update(version: int, current: int, events: list[dict[str, object]], mine: bool) -> None:
         state.feed(
@@ -520,17 +490,7 @@ def test_points_that_move_for_seats_that_did_not_act_are_said_in_the_log() -> No
 
     table, _ = mid_game(players=3, steps=0)
     state = FedState("ws://x:1", "t", "Ann")
-    state.feed(
-        {
-            "type": "welcome",
-            "re": 1,
-            "protocol": 1,
-            "table": "t",
-            "seat": 0,
-            "name": "Ann",
-            "token": "x",
-        }
-    )
+    state.welcomed()
     state.feed(table)
     game = new_game(Options(players=3, seed=5))
     rng = random.Random(5)

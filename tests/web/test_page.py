@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -26,6 +27,10 @@ pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
     reason="no Chromium found: the browser tests are skipped (.ci/run installs it)",
 )
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+ERRORS: dict[Page, list[str]] = {}
+"""The script errors each page met (none is allowed)."""
 TIMEOUT_MS = 30_000
 """Milliseconds any awaited condition may take (a bound that only catches a stuck test)."""
 
@@ -93,7 +98,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 @pytest.fixture
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     with playwright.sync_playwright() as p:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
@@ -102,34 +107,33 @@ def browser() -> Iterator[object]:
             launched.close()
 
 
-def open_page(browser: object, url: str, width: int = 1280, height: int = 800) -> object:
-    page = browser.new_page(viewport={"width": width, "height": height})  # type: ignore[attr-defined]
-    errors: list[str] = []
+def open_page(browser: Browser, url: str, width: int = 1280, height: int = 800) -> Page:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    errors = ERRORS[page] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(url)
     page.wait_for_selector("#status:text('connected')")
     return page
 
 
-def join(page: object, name: str, table: str, players: int) -> None:
-    page.fill("#name", name)  # type: ignore[attr-defined]
-    page.fill("#table-name", table)  # type: ignore[attr-defined]
-    page.select_option("#players", str(players))  # type: ignore[attr-defined]
-    page.click("#join button[type=submit]")  # type: ignore[attr-defined]
-    page.wait_for_selector(f"#status:text('playing at table {table} as A')")  # type: ignore[attr-defined]
+def join(page: Page, name: str, table: str, players: int) -> None:
+    page.fill("#name", name)
+    page.fill("#table-name", table)
+    page.select_option("#players", str(players))
+    page.click("#join button[type=submit]")
+    page.wait_for_selector(f"#status:text('playing at table {table} as A')")
 
 
-def play_on(page: object, until: str, most: int = 800) -> int:
+def play_on(page: Page, until: str, most: int = 800) -> int:
     """Click the page's own choices (pass when it may, else the first) until ``until``
     shows; the clicks made."""
     for clicks in range(most):
-        if page.locator(until).count():  # type: ignore[attr-defined]
+        if page.locator(until).count():
             return clicks
-        page.wait_for_selector(f"#choices button:not([disabled]), {until}")  # type: ignore[attr-defined]
-        choices = page.locator("#choices button:not([disabled])")  # type: ignore[attr-defined]
-        if page.locator(until).count() or not choices.count():  # type: ignore[attr-defined]
+        page.wait_for_selector(f"#choices button:not([disabled]), {until}")
+        choices = page.locator("#choices button:not([disabled])")
+        if page.locator(until).count() or not choices.count():
             continue  # (both came with one update: nothing is clicked past ``until``)
         texts = choices.all_inner_texts()
         choice = texts.index("pass") if "pass" in texts else 0
@@ -138,111 +142,114 @@ def play_on(page: object, until: str, most: int = 800) -> int:
     raise AssertionError(f"{until} never showed")
 
 
-def test_a_whole_game_played_through_the_page_against_bots(server: Server, browser: object) -> None:
+def test_a_whole_game_played_through_the_page_against_bots(
+    server: Server, browser: Browser
+) -> None:
     page = open_page(browser, server.url)
     join(page, "Pat", "web", 3)
     server.bots("web", 2, 3)
     page.wait_for_selector("#board svg")
-    assert "Your hand:" in page.inner_text("#hand")  # type: ignore[attr-defined]
+    assert "Your hand:" in page.inner_text("#hand")
     clicks = play_on(page, "#score:not([hidden])")
     assert clicks > 10
-    sheet = page.inner_text("#score")  # type: ignore[attr-defined]
+    sheet = page.inner_text("#score")
     assert "Final score" in sheet and ("Winner" in sheet or "Shared win" in sheet)
-    assert page.locator("#offer").is_hidden() and page.locator("#request").is_hidden()  # type: ignore[attr-defined]
-    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.locator("#offer").is_hidden() and page.locator("#request").is_hidden()
+    assert ERRORS[page] == []
     Path("docs").mkdir(exist_ok=True)
     if os.environ.get("TYROS_SCREENSHOTS"):
-        page.screenshot(path="docs/browser-desktop.png", full_page=True)  # type: ignore[attr-defined]
+        page.screenshot(path="docs/browser-desktop.png", full_page=True)
 
 
-def test_a_reload_takes_the_seat_back(server: Server, browser: object) -> None:
+def test_a_reload_takes_the_seat_back(server: Server, browser: Browser) -> None:
     page = open_page(browser, server.url)
     join(page, "Pat", "again", 3)
     server.bots("again", 2, 3)
     page.wait_for_selector("#choices button:not([disabled])")
-    before = page.inner_text("#hand")  # type: ignore[attr-defined]
-    page.reload()  # type: ignore[attr-defined]
+    before = page.inner_text("#hand")
+    page.reload()
     page.wait_for_selector("#status:text('playing at table again as A')")
     page.wait_for_selector("#hand:not([hidden])")
-    assert page.inner_text("#hand").startswith("Your hand:") and before  # type: ignore[attr-defined]
-    assert page.errors == []  # type: ignore[attr-defined]
+    assert page.inner_text("#hand").startswith("Your hand:") and before
+    assert ERRORS[page] == []
 
 
-def test_a_spectator_follows_a_bot_game_on_a_phone(server: Server, browser: object) -> None:
+def test_a_spectator_follows_a_bot_game_on_a_phone(server: Server, browser: Browser) -> None:
     server.bots("bots", 2, 3)  # the table waits for its third player: watched from the start
     page = open_page(browser, server.url, 390, 844)
     page.wait_for_selector("#tables td:text('waiting (2 of 3)')")
-    page.click("#tables tr:has(td:text('bots')) button:text('Watch')")  # type: ignore[attr-defined]
+    page.click("#tables tr:has(td:text('bots')) button:text('Watch')")
     page.wait_for_selector("#status:text('watching table bots')")
     server.bots("bots", 1, 3, name="late")
     page.wait_for_selector("#board svg")
     page.wait_for_selector("#where:text('game over')", timeout=120_000)
-    assert page.locator("#log li").count() > 20  # type: ignore[attr-defined]
+    assert page.locator("#log li").count() > 20
     assert page.locator("#request:not([hidden])").count() == 0  # a spectator is asked nothing
-    wide = page.evaluate("document.scrollingElement.scrollWidth")  # type: ignore[attr-defined]
+    wide = page.evaluate("document.scrollingElement.scrollWidth")
     assert wide <= 390  # no sideways scrolling on a phone
-    assert page.errors == []  # type: ignore[attr-defined]
+    assert ERRORS[page] == []
     if os.environ.get("TYROS_SCREENSHOTS"):
-        page.screenshot(path="docs/browser-phone.png", full_page=True)  # type: ignore[attr-defined]
+        page.screenshot(path="docs/browser-phone.png", full_page=True)
 
 
-def test_a_refused_join_is_said_in_words(server: Server, browser: object) -> None:
+def test_a_refused_join_is_said_in_words(server: Server, browser: Browser) -> None:
     page = open_page(browser, server.url)
     join(page, "Pat", "full", 3)
     other = open_page(browser, server.url)
-    other.evaluate("localStorage.clear()")  # type: ignore[attr-defined]
-    other.fill("#name", "Pat")  # type: ignore[attr-defined]
-    other.fill("#table-name", "full")  # type: ignore[attr-defined]
-    other.click("#join button[type=submit]")  # type: ignore[attr-defined]
+    other.evaluate("localStorage.clear()")
+    other.fill("#name", "Pat")
+    other.fill("#table-name", "full")
+    other.click("#join button[type=submit]")
     other.wait_for_selector("#lobby:not([hidden])")
-    status = other.inner_text("#status")  # type: ignore[attr-defined]
+    status = other.inner_text("#status")
     assert "Pat" in status or "name" in status, status
 
 
 def test_an_offer_refused_is_said_in_words_and_the_table_talks(
-    server: Server, browser: object
+    server: Server, browser: Browser
 ) -> None:
     page = open_page(browser, server.url)
     join(page, "Pat", "talk", 3)
     server.bots("talk", 2, 3)
     # Expansion first (a tile each), then Pat's card actions: the offer form shows.
     play_on(page, "#offer:not([hidden]) #offer-send:text('Offer to everyone')")
-    page.fill("#give", "wild, wild, wild, wild, wild, wild, wild, wild, wild")  # type: ignore[attr-defined]
-    page.fill("#get", "orange")  # type: ignore[attr-defined]
-    page.click("#offer button[type=submit]")  # type: ignore[attr-defined]
-    refusal = page.wait_for_selector("#refusal:not([hidden])")  # type: ignore[attr-defined]
+    page.fill("#give", "wild, wild, wild, wild, wild, wild, wild, wild, wild")
+    page.fill("#get", "orange")
+    page.click("#offer button[type=submit]")
+    refusal = page.wait_for_selector("#refusal:not([hidden])")
+    assert refusal is not None
     words = refusal.inner_text()
     assert words == "Refused: you do not hold the cards you offer", words
-    assert page.locator("#choices button:not([disabled])").count()  # type: ignore[attr-defined]
-    page.fill("#say", "good luck")  # type: ignore[attr-defined]
-    page.click("#talk button[type=submit]")  # type: ignore[attr-defined]
+    assert page.locator("#choices button:not([disabled])").count()
+    page.fill("#say", "good luck")
+    page.click("#talk button[type=submit]")
     page.wait_for_selector("#log li.chat:text('A Pat says: good luck')")
     page.wait_for_selector("#seats td:text('(bot)')")
-    assert page.errors == []  # type: ignore[attr-defined]
+    assert ERRORS[page] == []
 
 
-def test_three_people_in_browsers_offer_and_counter(server: Server, browser: object) -> None:
+def test_three_people_in_browsers_offer_and_counter(server: Server, browser: Browser) -> None:
     """Three people, each in a page: the one whose card turn comes offers a card they hold;
     another counters in their own words ("you give ... for ..."); the proposer may then
     complete with them."""
     pages = []
     for name in ("Pat", "Quin", "Rae"):
         page = open_page(browser, server.url)
-        page.fill("#name", name)  # type: ignore[attr-defined]
-        page.fill("#table-name", "three")  # type: ignore[attr-defined]
-        page.select_option("#players", "3")  # type: ignore[attr-defined]
-        page.click("#join button[type=submit]")  # type: ignore[attr-defined]
+        page.fill("#name", name)
+        page.fill("#table-name", "three")
+        page.select_option("#players", "3")
+        page.click("#join button[type=submit]")
         page.wait_for_selector("#status:text('playing at table three')")
         pages.append(page)
 
-    def proposer() -> object | None:
-        return next((p for p in pages if p.locator("#offer:not([hidden])").count()), None)  # type: ignore[attr-defined]
+    def proposer() -> Page | None:
+        return next((p for p in pages if p.locator("#offer:not([hidden])").count()), None)
 
     for _ in range(200):  # the expansion, each page clicking its own first choice
         if proposer() is not None:
             break
         for page in pages:
-            choices = page.locator("#choices button:not([disabled])")  # type: ignore[attr-defined]
+            choices = page.locator("#choices button:not([disabled])")
             if choices.count():
                 with contextlib.suppress(playwright.Error):
                     choices.first.click(timeout=2_000)
@@ -250,21 +257,21 @@ def test_three_people_in_browsers_offer_and_counter(server: Server, browser: obj
     offering = proposer()
     assert offering is not None, "nobody's card turn came"
 
-    def held(page: object) -> list[str]:
-        hand = page.inner_text("#hand")  # type: ignore[attr-defined]
+    def held(page: Page) -> list[str]:
+        hand = page.inner_text("#hand")
         return [c for c, n in re.findall(r"(orange|yellow|green|violet) (\d+)", hand) if int(n)]
 
     card = held(offering)[0]
-    offering.fill("#give", card)  # type: ignore[attr-defined]
-    offering.fill("#get", "wild")  # type: ignore[attr-defined]
-    offering.click("#offer button[type=submit]")  # type: ignore[attr-defined]
+    offering.fill("#give", card)
+    offering.fill("#get", "wild")
+    offering.click("#offer button[type=submit]")
     others = [p for p in pages if p is not offering]
     for page in others:
         page.wait_for_selector("#offer-what:text('Counter: you give')")
     # (one of two hands of ten cards or more holds another colour than the one offered)
     other = next(p for p in others if any(c != card for c in held(p)))
-    other.fill("#give", next(c for c in held(other) if c != card))  # type: ignore[attr-defined]
-    other.fill("#get", card)  # type: ignore[attr-defined]
-    other.click("#offer button[type=submit]")  # type: ignore[attr-defined]
+    other.fill("#give", next(c for c in held(other) if c != card))
+    other.fill("#get", card)
+    other.click("#offer button[type=submit]")
     offering.wait_for_selector("#choices button:text('complete with')")
-    assert all(page.errors == [] for page in pages)  # type: ignore[attr-defined]
+    assert all(ERRORS[page] == [] for page in pages)

@@ -144,6 +144,9 @@ class Hint(Model):
     id: MessageId | None = None
     """Echoed as an error's ``re`` (null when the message has none)."""
     version: Annotated[int, Field(ge=0)]
+    advice: bool = False
+    """Ask the server for its bot's choice too (a client with no bot of its own, such as
+    the browser's page): answered by ``advice``."""
 
 
 class Act(Model):
@@ -308,6 +311,17 @@ class Accepted(Model):
     version: int
 
 
+class AdviceMessage(Model):
+    """The server's bot's choice for the seat that asked for a hint with ``advice``."""
+
+    type: Literal["advice"] = "advice"
+    re: MessageId | None
+    version: int
+    """The game's version the advice is about (stale once the game has moved on)."""
+    action: Action | None
+    """What the bot would do (null: no advice, e.g. nothing to decide)."""
+
+
 class Error(Model):
     type: Literal["error"] = "error"
     re: MessageId | None
@@ -316,7 +330,7 @@ class Error(Model):
 
 
 ServerMessage = Annotated[
-    Welcome | Tables | Record | TableUpdate | Update | ChatLine | Accepted | Error,
+    Welcome | Tables | Record | TableUpdate | Update | ChatLine | Accepted | AdviceMessage | Error,
     Field(discriminator="type"),
 ]
 
@@ -360,6 +374,7 @@ __all__ = [
     "Accepted",
     "Act",
     "Action",
+    "AdviceMessage",
     "AnswerAction",
     "BankDrawAction",
     "BankPickAction",

@@ -33,7 +33,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from .backups import DatabaseLock, backup, open_or_repair
-from .deputies import Decision
+from .deputies import Advice, Decision
 from .gate import HandshakeGate, raise_fd_limit
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .storage import Store
@@ -443,6 +443,19 @@ class TyrosServer:
             done = loop.run_in_executor(self._deputy, job.run)
             if isinstance(job, Decision):
                 done.add_done_callback(functools.partial(self._decided, job))
+            elif isinstance(job, Advice):
+                done.add_done_callback(functools.partial(self._advised, job))
+
+    def _advised(self, advice: Advice, done: asyncio.Future[Any]) -> None:
+        """Advice came back from the worker: the session sends it to whoever asked."""
+        if done.cancelled():
+            return
+        action = None if done.exception() is not None else done.result()
+        try:
+            self.session.advised(advice, action)
+            self.deliver(self.session.data_to_send())
+        except Exception:
+            log.exception("sending advice failed")
 
     def _decided(self, decision: Decision, done: asyncio.Future[Any]) -> None:
         """A decision came back from the worker: the session applies it (or not, if the

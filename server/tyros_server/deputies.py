@@ -122,7 +122,30 @@ class Farewell:
             forget(self.table)
 
 
-Job = Decision | Farewell
+@dataclass(eq=False, slots=True)
+class Advice:
+    """What the takeover bot would do in ``seat``'s place at ``version``, asked by the seat's
+    own connection ``conn`` (message ``re``) as a hint: from the seat's view, never played."""
+
+    conn: int
+    re: int | None
+    table: str
+    seat: int
+    version: int
+    view: dict[str, Any]
+    legal: list[Action]
+    policy: TakeoverPolicy
+
+    def run(self) -> Action | None:
+        """The policy's choice (None if it failed: no advice is better than a crash)."""
+        try:
+            return self.policy(self.table, self.seat, self.view, self.legal)
+        except Exception:
+            log.exception("the takeover policy failed to advise at table %s", self.table)
+            return None
+
+
+Job = Decision | Farewell | Advice
 """Work for the shell's worker, in the order the session asked for it."""
 
 
@@ -138,6 +161,8 @@ class Deputies:
     """When each table may have its next takeover decision."""
     jobs: list[Job] = field(default_factory=list)
     """Asked for and not yet taken by the shell (:meth:`drain`)."""
+    advising: set[int] = field(default_factory=set)
+    """Connections with advice under way (one at a time each)."""
 
     def busy(self, table: str, seat: int) -> bool:
         return (table, seat) in self.in_flight
@@ -158,6 +183,17 @@ class Deputies:
         decision = Decision(table, seat, version, by, seen, legal, self.policy)
         self.in_flight[(table, seat)] = decision
         self.jobs.append(decision)
+
+    def advise(self, advice: Advice) -> bool:
+        """Ask for ``advice``; False if its connection has one under way already."""
+        if self.policy is None or advice.conn in self.advising:
+            return False
+        self.advising.add(advice.conn)
+        self.jobs.append(advice)
+        return True
+
+    def advised(self, advice: Advice) -> None:
+        self.advising.discard(advice.conn)
 
     def answered(self, decision: Decision) -> bool:
         """Take ``decision`` off the books; False if it was not on them (an old one)."""

@@ -63,7 +63,17 @@ from tyros_server.engine import (
 )
 
 CLIENT_TYPES = ("hello", "resume", "list_tables", "get_record", "hint", "action", "chat")
-SERVER_TYPES = ("welcome", "tables", "record", "table", "update", "chat", "accepted", "error")
+SERVER_TYPES = (
+    "welcome",
+    "tables",
+    "record",
+    "table",
+    "update",
+    "chat",
+    "accepted",
+    "advice",
+    "error",
+)
 
 # One example of every action kind, as a client sends it.
 ACTION_EXAMPLES: dict[str, tuple[dict[str, Any], type]] = {

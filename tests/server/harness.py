@@ -19,7 +19,7 @@ from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.basics import Model
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import ACTION_ADAPTER, SERVER_ADAPTER, Act, Hello, Resume
-from tyros_server.deputies import Decision, TakeoverPolicy
+from tyros_server.deputies import Advice, Decision, TakeoverPolicy
 from tyros_server.engine import (
     Action,
 )
@@ -155,6 +155,9 @@ class Harness:
             for job in jobs:
                 if isinstance(job, Decision):
                     self.session.decided(job, job.run())
+                    out += self.drained()
+                elif isinstance(job, Advice):
+                    self.session.advised(job, job.run())
                     out += self.drained()
                 else:
                     job.run()

@@ -12,12 +12,21 @@ from collections.abc import Callable
 from typing import Any
 
 from tyros_protocol.board import BOARD
-from tyros_server.deputies import Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
-from tyros_server.engine import Action, Kind, Phase, action_to_json, seats_to_act
-from tyros_server.session import Limits
+from tyros_protocol.errors import ErrorCode
+from tyros_server.deputies import Advice, Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
+from tyros_server.engine import (
+    Action,
+    Kind,
+    Phase,
+    action_to_json,
+    legal_actions,
+    seats_to_act,
+    view,
+)
+from tyros_server.session import Limits, Send
 
 from .conftest import STEP_TIMEOUT, RawClient, ServerFactory, url_of
-from .harness import Harness, first_legal
+from .harness import Harness, first, first_legal, only_error
 
 ABSENT = Limits(takeover_seconds=5, bot_pace_seconds=2)
 
@@ -198,3 +207,89 @@ async def test_a_slow_bot_never_holds_up_the_server(make_server: ServerFactory) 
     finally:
         release.set()
         await watcher.close()
+
+
+# Advice: a hint for a client with no bot of its own ------------------------------------
+
+
+def advice_asked(harness: Harness) -> list[Advice]:
+    return [job for job in harness.session.drain_jobs() if isinstance(job, Advice)]
+
+
+def test_advice_is_the_bots_choice_sent_to_the_seat_that_asked_and_marks_its_decision(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness(takeover=first_legal)
+    seated = harness.join("t", 3, seed=4)
+    state = harness.state("t")
+    conn = seated[state.current].conn
+    before = state.version
+    hint = {"type": "hint", "id": 7, "version": before, "advice": True}
+    assert harness.send(conn, hint) == []  # thought about off the loop
+    [advice] = advice_asked(harness)
+    assert advice.seat == state.current and advice.legal == legal_actions(state, advice.seat)
+    assert advice.view == view(state, advice.seat)  # the seat's own view: nothing more
+    harness.session.advised(advice, advice.run())
+    out = harness.drained()
+    assert [(item.conn, item.message) for item in out if isinstance(item, Send)] == [
+        (
+            conn,
+            {
+                "type": "advice",
+                "re": 7,
+                "version": before,
+                "action": action_to_json(advice.legal[0], BOARD),
+            },
+        )
+    ]
+    assert state.version == before  # advice is never played
+    harness.act(conn, action_to_json(advice.legal[0], BOARD))
+    stored = harness.store.load_table("t")
+    assert stored is not None and stored.hinted == [True]
+
+
+def test_one_advice_at_a_time_and_none_for_a_connection_that_left(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness(takeover=first_legal)
+    seated = harness.join("t", 3, seed=4)
+    state = harness.state("t")
+    conn = seated[state.current].conn
+    hint = {"type": "hint", "id": 7, "version": state.version, "advice": True}
+    harness.send(conn, hint)
+    only_error(harness.send(conn, {**hint, "id": 8}), conn, ErrorCode.RATE_LIMITED, 8)
+    [advice] = advice_asked(harness)
+    harness.disconnect(conn)
+    harness.session.advised(advice, advice.run())
+    assert harness.drained() == []
+    again = harness.connect()
+    harness.send(
+        again, {"type": "resume", "id": 9, "protocol": 1, "token": seated[state.current].token}
+    )
+    harness.send(again, {**hint, "id": 10})
+    assert len(advice_asked(harness)) == 1  # the seat may ask again
+
+
+def test_no_advice_without_a_bot_or_a_decision_and_none_at_a_table_without_hints(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness()  # no takeover policy: no bot to ask
+    seated = harness.join("t", 3, seed=4)
+    state = harness.state("t")
+    current = seated[state.current].conn
+    idle = next(s.conn for s in seated if s.conn != current)
+    for conn in (current, idle):
+        out = harness.send(
+            conn, {"type": "hint", "id": 3, "version": state.version, "advice": True}
+        )
+        assert first(out, conn, "advice") == {
+            "type": "advice",
+            "re": 3,
+            "version": state.version,
+            "action": None,
+        }
+    plain = make_harness(takeover=first_legal)
+    seated = plain.join("off", 3, seed=4, hints=False)
+    hint = {"type": "hint", "id": 4, "version": 0, "advice": True}
+    only_error(plain.send(seated[0].conn, hint), seated[0].conn, ErrorCode.HINTS_OFF, 4)
+    assert advice_asked(plain) == []

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,15 +36,17 @@ TIMEOUT_MS = 30_000
 
 
 class Server:
-    """``tyros-server`` in a subprocess on loopback, and bots seated with ``tyros-bot``."""
+    """``tyros-server`` in a subprocess on loopback, and bots seated with ``tyros-bot``.
+    ``extra``: more options for the server; ``https``: its page is served as ``https://``
+    (``extra`` then names a certificate and key with ``--certfile`` and ``--keyfile``)."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, extra: Sequence[str] = (), https: bool = False) -> None:
         self.tmp = tmp
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
+        self.url = f"{'https' if https else 'http'}://127.0.0.1:{self.port}/"
         self.procs: list[subprocess.Popen[bytes]] = []
         self.proc = self.run(
-            "tyros_server.cli", "--port", str(self.port), "--db", str(tmp / "t.db")
+            "tyros_server.cli", "--port", str(self.port), "--db", str(tmp / "t.db"), *extra
         )
         deadline = time.monotonic() + 30
         while True:
@@ -87,8 +90,18 @@ class Server:
             proc.wait(10)
 
 
-def open_page(browser: Browser, url: str, width: int = 1280, height: int = 800) -> Page:
-    page = browser.new_page(viewport={"width": width, "height": height})
+def open_page(
+    browser: Browser,
+    url: str,
+    width: int = 1280,
+    height: int = 800,
+    ignore_https_errors: bool = False,
+) -> Page:
+    """A new page at ``url``, once it says it is connected. ``ignore_https_errors``: a
+    certificate the browser does not trust (the tests' own) is accepted."""
+    page = browser.new_page(
+        viewport={"width": width, "height": height}, ignore_https_errors=ignore_https_errors
+    )
     errors = ERRORS[page] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(TIMEOUT_MS)

@@ -36,13 +36,15 @@ from tyros_protocol.messages import (
 )
 
 from ..chat import CHAT_BURST, CHAT_PER_SECOND, TableTalk
-from ..deputies import Decision, Job, TakeoverPolicy
+from ..deputies import Advice, Decision, Job, TakeoverPolicy
 from ..engine import (
     Action,
     IllegalActionError,
     Kind,
     check_action,
     encode_action,
+    legal_actions,
+    view,
 )
 from ..storage import StorageError, Store
 from ..tables import ConnId, Table
@@ -122,6 +124,13 @@ class Session:
     def decided(self, decision: Decision, action: Action | None) -> None:
         """Apply the choice made for ``decision`` (see :meth:`.Timers.decided`)."""
         self._out += self.timers.decided(decision, action)
+
+    def advised(self, advice: Advice, action: Action | None) -> None:
+        """Send the advice asked for (None: the policy failed) to the connection that asked,
+        if it is still here; its ``version`` says which decision it was about."""
+        self.deputies.advised(advice)
+        if advice.conn in self.conns:
+            self._out.append(self.outbox.advice(advice.conn, advice.re, advice.version, action))
 
     def begin_batch(self) -> None:
         """Frames received until :meth:`end_batch` store their actions in one transaction
@@ -253,11 +262,27 @@ class Session:
                     conn, hint.id, ErrorCode.HINTS_OFF, "this table was created without hints"
                 )
             ]
-        if info.spectator or info.seat is None or table.state is None:
+        state = table.state
+        if info.spectator or info.seat is None or state is None:
             return []  # a spectator's or an early hint marks no decision
-        since = table.prompts.get(info.seat)
-        if since is not None and since <= hint.version <= table.state.version:
-            table.hint_asked[info.seat] = hint.version  # about the decision it has now
+        seat = info.seat
+        since = table.prompts.get(seat)
+        if since is not None and since <= hint.version <= state.version:
+            table.hint_asked[seat] = hint.version  # about the decision it has now
+        if not hint.advice:
+            return []
+        legal = legal_actions(state, seat)
+        if self.takeover is None or not legal:
+            return [self.outbox.advice(conn, hint.id, state.version, None)]
+        advice = Advice(
+            conn, hint.id, table.name, seat, state.version, view(state, seat), legal, self.takeover
+        )
+        if not self.deputies.advise(advice):
+            return [
+                self.outbox.error(
+                    conn, hint.id, ErrorCode.RATE_LIMITED, "one hint at a time: it is coming"
+                )
+            ]
         return []
 
     def _chat(self, conn: ConnId, info: Connection, chat: Chat) -> Output:

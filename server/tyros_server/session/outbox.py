@@ -17,6 +17,7 @@ from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
 
 from ..engine import (
+    Action,
     Phase,
     action_to_json,
     event_versions,
@@ -63,6 +64,18 @@ class Outbox:
     def error(self, conn: ConnId, re: int | None, code: ErrorCode, message: str) -> Send:
         log.debug("error %s to connection %d", code.value, conn)
         return Send(conn, {"type": "error", "re": re, "code": code.value, "message": message})
+
+    def advice(self, conn: ConnId, re: int | None, version: int, action: Action | None) -> Send:
+        """The takeover bot's choice for a seat that asked for a hint (None: no advice)."""
+        return Send(
+            conn,
+            {
+                "type": "advice",
+                "re": re,
+                "version": version,
+                "action": None if action is None else action_to_json(action, BOARD),
+            },
+        )
 
     def welcome(
         self, re: int | None, table: Table, seat: int | None, name: str | None, token: str | None

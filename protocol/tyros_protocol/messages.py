@@ -134,6 +134,9 @@ class GetRecord(Model):
     id: MessageId | None = None
     """Echoed as the answer's ``re`` (null when the message has none)."""
     table: TableName
+    public: bool = False
+    """Ask for the game as a spectator saw it (``tyros-public-replay/1``: views after each
+    decision), finished or not: for a client with no engine of its own to replay a record."""
 
 
 class Hint(Model):

@@ -9,18 +9,18 @@ from typing import Any
 from tyros_protocol.board import BOARD
 
 from .engine import EngineError, Options, export_record, new_game, parse_action, push
+from .engine.state import GameState
 from .fairness import fairness
-from .storage import Store
+from .storage import Store, StoredTable
 
 
 class RecordUnavailable(ValueError):
     """A stored table that gives no record: unknown, never started, or not replayable."""
 
 
-def stored_record(store: Store, table: str) -> dict[str, Any]:
-    """A stored game as a record (as ``tyros-server export`` writes it): the engine's
-    record with the fairness proof, the decisions the server made for a seat and the
-    table talk beside it. Raises :class:`RecordUnavailable`."""
+def stored_game(store: Store, table: str) -> tuple[StoredTable, GameState]:
+    """A stored table and its game replayed to where it stands. Raises
+    :class:`RecordUnavailable`."""
     stored = store.load_table(table)
     if stored is None:
         raise RecordUnavailable(f"no table named {table!r}")
@@ -32,6 +32,14 @@ def stored_record(store: Store, table: str) -> dict[str, Any]:
             push(state, seat, parse_action(action, BOARD))
     except EngineError as exc:
         raise RecordUnavailable(f"table {table!r} does not replay: {exc}") from exc
+    return stored, state
+
+
+def stored_record(store: Store, table: str) -> dict[str, Any]:
+    """A stored game as a record (as ``tyros-server export`` writes it): the engine's
+    record with the fairness proof, the decisions the server made for a seat and the
+    table talk beside it. Raises :class:`RecordUnavailable`."""
+    stored, state = stored_game(store, table)
     record = export_record(state, [seat.name for seat in stored.seats])
     if stored.salt:
         record["fairness"] = fairness(state.options.seed, stored.salt, stored.finished)

@@ -3,6 +3,7 @@ are marked as made after a hint."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,13 +17,16 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
+from tyros_server.session import Limits
 
 from .harness import Harness, first, only_error
 
 
-def get_record(harness: Harness, conn: int, table: str, id_: int = 5) -> dict[str, Any]:
+def get_record(
+    harness: Harness, conn: int, table: str, id_: int = 5, **options: Any
+) -> dict[str, Any]:
     harness.clock.advance(1.5)  # one record a second per connection
-    out = harness.send(conn, {"type": "get_record", "id": id_, "table": table})
+    out = harness.send(conn, {"type": "get_record", "id": id_, "table": table, **options})
     (message,) = [i.message for i in out if i.conn == conn]
     assert message["re"] == id_
     return message
@@ -78,6 +82,36 @@ def test_a_finished_games_record_is_the_full_one_though_a_spectator_asked_before
         record = get_record(harness, asker, "t", id_)["record"]
         assert record["format"] == "tyros-record/1" and record["finished"]
         assert record["options"]["seed"] == 4
+
+
+def test_a_finished_game_as_a_spectator_saw_it_for_a_client_without_an_engine(
+    make_harness: Callable[..., Harness],
+) -> None:
+    """``public``: the views after each decision, from memory or, once the finished table
+    has left it, from the store; the same either way, and never a hand."""
+    harness = make_harness(limits=Limits(finished_in_memory=0))
+    seated = harness.join("t", 3, seed=4)
+    state = harness.state("t")
+    while state.phase != Phase.OVER:
+        [seat, *_] = seats_to_act(state)
+        harness.act(seated[seat].conn, action_to_json(legal_actions(state, seat)[0], BOARD))
+    asker = harness.connect()
+    record = get_record(harness, asker, "t", public=True)["record"]
+    assert record["format"] == "tyros-public-replay/1" and record["finished"]
+    views = public_views(record)
+    assert len(views) == state.version + 1 and views[-1] == view(state, None)
+    assert views[-1]["score"] == state.score and all("hand" not in v for v in views)
+    assert [p["name"] for p in record["players"]] == ["P0", "P1", "P2"]
+    for s in seated:
+        harness.disconnect(s.conn)
+    harness.disconnect(asker)
+    harness.clock.advance(1.0)
+    harness.tick()
+    asker = harness.connect()
+    assert "t" not in harness.session.tables  # gone from memory: the store answers
+    assert get_record(harness, asker, "t", 6, public=True)["record"] == record
+    unknown = get_record(harness, asker, "nobody", 7, public=True)
+    assert unknown["type"] == "error" and unknown["code"] == "no_such_table"
 
 
 def test_records_are_rate_limited_per_connection(harness: Harness) -> None:

@@ -31,7 +31,7 @@ from ..engine import (
     public_record,
     push,
 )
-from ..records import RecordUnavailable, stored_record
+from ..records import RecordUnavailable, stored_game, stored_record
 from ..storage import StorageError, token_digest
 from ..tables import ConnId, SeatSlot, Table
 from .admission import Connection
@@ -148,6 +148,8 @@ class Lobby(Part):
         if table is not None and table.state is not None and table.state.score is None:
             # Not over: only what a spectator saw (every hand in it would be a leak).
             return self._public_record_reply(conn, request, table)
+        if request.public:
+            return self._finished_public_reply(conn, request, table)
         version = table.state.version if table is not None and table.state is not None else 0
         cached = table.record_cache if table is not None else None
         if cached is not None and cached[:2] == (RECORD_FORMAT, version):
@@ -179,6 +181,23 @@ class Lobby(Part):
             cached = table.record_cache = (PUBLIC_FORMAT, state.version, record)
         return Send(
             conn, {"type": "record", "re": request.id, "table": request.table, "record": cached[2]}
+        )
+
+    def _finished_public_reply(self, conn: ConnId, request: GetRecord, table: Table | None) -> Send:
+        """A finished game as a spectator saw it, from memory or else from the store."""
+        if table is not None and table.state is not None:
+            return self._public_record_reply(conn, request, table)
+        try:
+            stored, state = stored_game(self.store, request.table)
+        except RecordUnavailable as exc:
+            return self.outbox.error(conn, request.id, ErrorCode.NO_SUCH_TABLE, str(exc))
+        if state.score is None:  # (a stored game not loaded: cannot be, but never leak)
+            return self.outbox.error(
+                conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
+            )
+        record = public_record(state, [seat.name for seat in stored.seats])
+        return Send(
+            conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
         )
 
     def _info_by_name(self, name: str) -> dict[str, Any]:

@@ -96,7 +96,7 @@ def test_an_offer_refused_is_said_in_words_and_the_table_talks(
     join(page, "Pat", "talk", 3)
     server.bots("talk", 2, 3)
     # Expansion first (a tile each), then Pat's card actions: the offer form shows.
-    play_on(page, "#offer:not([hidden]) #offer-send:text('Offer to everyone')")
+    play_on(page, "#offer:not([hidden]) #offer-send:text-is('Offer')")
     page.fill("#give", "wild, wild, wild, wild, wild, wild, wild, wild, wild")
     page.fill("#get", "orange")
     page.click("#offer button[type=submit]")

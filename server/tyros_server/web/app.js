@@ -1,14 +1,14 @@
-// The browser's page: the tables on this server; a seat played, or a table watched (the
-// board drawn as SVG from the server's own board.json, the seats, the log, what you may
-// do: the server's legal actions, as buttons, a space's own when it is clicked).
-// Plain ES module, no build step; the protocol is the one the terminal client speaks.
+// The browser's page: the tables on this server; a seat played, a table watched, or a
+// finished game replayed. What you may do comes from the server's legal actions (as
+// buttons, a space's own when it is clicked, a payment chooser where several payments do
+// the same thing); hints come from the server's bot. Plain ES modules, no build step; the
+// protocol is the one the terminal client speaks (docs/protocol.md).
+
+import { boardWords, drawBoard } from "./board.js";
+import { renderChoices } from "./choices.js";
+import { LETTERS, actionWords, clockWords, describe, phaseWords } from "./words.js";
 
 const PROTOCOL = 1;
-const COLOURS = ["orange", "yellow", "green", "violet"];
-const LETTERS = "ABCD";
-const CELL = { w: 100, h: 72 };
-const SVG = "http://www.w3.org/2000/svg";
-
 const $ = (id) => document.getElementById(id);
 const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
 
@@ -16,19 +16,25 @@ let board = null; // board.json: the grid, names, links, coasts
 let socket = null;
 let nextId = 1;
 let watching = null; // the table watched or played, if any
-let seating = null; // {name, players, spectate} of the hello that took us there
+let seating = null; // {spectate, players, options} of the hello that took us there
 let seat = null; // our seat (null: a spectator)
 let names = [];
 let retry = 500;
 let lastEvent = -1; // the version of the newest event shown (repeats are skipped)
+let lastChat = 0; // the seq of the newest line of talk shown
 let prompt = null; // the decision asked of us (legal actions), if any
 let sent = false; // an action for this prompt is on its way: nothing more is sent
 let picked = null; // the space clicked: its actions are shown
 let lastView = null;
 let seatStatus = []; // who is connected, who is a bot (the table's news)
+let hintsAllowed = true;
+let advice = null; // {version, action}: the server's bot's choice for this decision
+let clocks = null; // {at, seats}: the seats' clocks, as of performance.now() = at
+let replay = null; // {views, events, step}: a finished game replayed
 
 const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
+const who = (s) => `${LETTERS[s]} ${names[s] || ""}`.trim();
 
 function say(text) {
   $("status").textContent = text;
@@ -46,9 +52,9 @@ function connect() {
     retry = 500;
     say("connected");
     const last = localStorage.getItem(lastKey);
-    if (watching) {
+    if (watching && !replay) {
       sit(watching, seating);
-    } else if (last && localStorage.getItem(tokenKey(last))) {
+    } else if (!replay && last && localStorage.getItem(tokenKey(last))) {
       sit(last, { spectate: false }); // a reload: back to the seat
     } else {
       send({ type: "list_tables" });
@@ -70,7 +76,11 @@ function receive(message) {
     case "table":
       names = message.table.seats.map((s) => s.name);
       seatStatus = message.table.seats;
-      if (lastView) showSeats(lastView);
+      hintsAllowed = message.table.hints !== false;
+      if (lastView) {
+        showSeats(lastView);
+        showRequest(lastView);
+      }
       break;
     case "chat":
       heard(message);
@@ -84,7 +94,11 @@ function receive(message) {
     case "update":
       showGame(message);
       break;
-    case "accepted":
+    case "advice":
+      advised(message);
+      break;
+    case "record":
+      startReplay(message);
       break;
     case "error":
       refused(message);
@@ -110,15 +124,19 @@ function showTables(tables) {
         : table.started
           ? "playing"
           : `waiting (${seated} of ${table.players})`;
-    for (const text of [table.name, table.seats.map((s) => s.name || "-").join(", "), state]) {
+    const clock = table.clock ? `, clock ${table.clock.decision}+${table.clock.reserve} s` : "";
+    const about = `${table.players} players, ${table.setup} setup${clock}${table.hints === false ? ", no hints" : ""}`;
+    for (const text of [table.name, table.seats.map((s) => s.name || "-").join(", "), state, about]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.append(cell);
     }
     const cell = document.createElement("td");
-    if (!table.unavailable && !table.finished) {
+    if (table.finished) {
+      cell.append(button("Replay", () => askReplay(table.name)));
+    } else if (!table.unavailable) {
       if (!table.started || localStorage.getItem(tokenKey(table.name))) {
-        cell.append(button(table.started ? "Back to my seat" : "Join", () => join(table.name, table.players)));
+        cell.append(button(table.started ? "Back to my seat" : "Join", () => sit(table.name, { spectate: false })));
       }
       cell.append(button("Watch", () => sit(table.name, { spectate: true })));
     }
@@ -135,33 +153,59 @@ function button(text, action) {
   return node;
 }
 
-function join(table, players) {
-  sit(table, { spectate: false, players });
+// How a table the hello creates is set up (ignored by the server for a table that exists).
+function newTableOptions() {
+  const options = { players: Number($("players").value), setup: $("setup").value, hints: $("hints").checked };
+  const decision = Number($("clock-decision").value);
+  if (decision > 0) options.clock = { decision, reserve: Number($("clock-reserve").value) || 0 };
+  const trade = Number($("trade-seconds").value);
+  if (trade > 0) options.trade_seconds = trade;
+  return options;
+}
+
+function showScreen(which) {
+  $("lobby").hidden = which !== "lobby";
+  $("game").hidden = which === "lobby";
+  $("talk").hidden = which !== "game";
+  $("offer").hidden = true; // (until an update says whether you may offer)
+  $("replay-controls").hidden = which !== "replay";
 }
 
 // Take a seat (back, with the token this browser keeps for the table) or watch.
 function sit(table, how) {
   watching = table;
   seating = how;
+  replay = null;
   const name = ($("name").value || "Guest").trim() || "Guest";
   localStorage.setItem("tyros-name", name);
-  $("lobby").hidden = true;
-  $("game").hidden = false;
+  showScreen("game");
   $("game-title").textContent = `Table ${table}`;
   $("log").replaceChildren();
   lastEvent = -1;
+  lastChat = 0;
   const token = how.spectate ? null : localStorage.getItem(tokenKey(table));
   if (token) {
     send({ type: "resume", protocol: PROTOCOL, token });
   } else {
-    const hello = { type: "hello", protocol: PROTOCOL, name, table, spectate: !!how.spectate };
-    if (how.players) hello.players = Number(how.players);
-    send(hello);
+    send({ type: "hello", protocol: PROTOCOL, name, table, spectate: !!how.spectate, ...(how.options || {}) });
   }
+}
+
+function backToTables(words) {
+  watching = null;
+  replay = null;
+  lastView = null;
+  showScreen("lobby");
+  if (words) say(words);
+  send({ type: "list_tables" });
 }
 
 function refused(message) {
   const words = message.message || message.code;
+  if (replay !== null && replay.views === null) {
+    backToTables(`no replay: ${words}`);
+    return;
+  }
   if (message.code === "bad_token" && watching) {
     localStorage.removeItem(tokenKey(watching)); // a seat this browser no longer holds
     localStorage.removeItem(lastKey);
@@ -171,12 +215,7 @@ function refused(message) {
     return;
   }
   if (seat === null && lastView === null && watching) {
-    // The hello was refused: back to the tables, saying why.
-    watching = null;
-    $("game").hidden = true;
-    $("lobby").hidden = false;
-    say(words);
-    send({ type: "list_tables" });
+    backToTables(words); // the hello was refused: back to the tables, saying why
     return;
   }
   sent = false;
@@ -190,10 +229,65 @@ function refused(message) {
 
 function showGame(update) {
   const view = update.view;
-  lastView = view;
+  if (prompt === null || !update.prompt || update.prompt.id !== prompt.id) advice = null;
   prompt = update.prompt || null;
   sent = false;
-  const turn = !!prompt && view.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
+  clocks = update.clocks ? { at: performance.now(), seats: update.clocks } : null;
+  $("refusal").hidden = true;
+  showView(view);
+  showOfferForm();
+  showHand(view);
+  showRequest(view);
+  appendEvents(update.events || []);
+}
+
+// What a player and a spectator see alike, in play or in a replay.
+function showView(view) {
+  lastView = view;
+  $("where").textContent = `Round ${view.round}, ${phaseWords(view, who)}`;
+  drawBoard($("board"), board, view, picked, pick);
+  $("board").setAttribute("aria-label", boardWords(view));
+  showSeats(view);
+  showScore(view);
+  $("empires").textContent =
+    "Empires: " + view.empires.map((e) => `${e.colour} (${e.colour[0].toUpperCase()}) ${e.size}, #${e.rank}`).join("; ");
+}
+
+function appendEvents(events) {
+  const log = $("log");
+  const shown = lastEvent; // (one decision's events share its version)
+  for (const event of events) {
+    if (typeof event.version === "number") {
+      if (event.version <= shown) continue; // shown already (a resent update)
+      lastEvent = Math.max(lastEvent, event.version);
+    }
+    const item = document.createElement("li");
+    item.textContent = describe(event, who);
+    if (event.type === "round_start") item.className = "round";
+    log.append(item);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function heard(line) {
+  if (line.seq <= lastChat) return; // repeated after a welcome
+  lastChat = line.seq;
+  const item = document.createElement("li");
+  item.className = "chat";
+  const speaker = line.seat === null ? `(spectator) ${line.name}` : `${LETTERS[line.seat]} ${line.name}`;
+  item.textContent = `${speaker} says: ${line.text}`;
+  $("log").append(item);
+  $("log").scrollTop = $("log").scrollHeight;
+}
+
+function countering() {
+  return !!prompt && prompt.legal.some((a) => a.kind === "answer");
+}
+
+// The trade form: an offer of one's own on one's card turn (to the players ticked), or a
+// counter to an offer made to you, in your own words.
+function showOfferForm() {
+  const turn = !!prompt && lastView.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
   $("offer").hidden = !(turn || countering());
   const mode = countering() ? "Counter: you give" : "Offer: give";
   if ($("offer-what").textContent !== mode) {
@@ -202,37 +296,23 @@ function showGame(update) {
     $("get").value = "";
   }
   $("offer-what").textContent = mode;
-  $("offer-send").textContent = countering() ? "Counter" : "Offer to everyone";
-  $("refusal").hidden = true;
-  $("where").textContent = `Round ${view.round}, ${phaseWords(view)}`;
-  drawBoard(view);
-  showSeats(view);
-  showHand(view);
-  showRequest(view);
-  showScore(view);
-  $("empires").textContent =
-    "Empires: " + view.empires.map((e) => `${e.colour} ${e.size} (#${e.rank})`).join(", ");
-  const log = $("log");
-  for (const event of update.events || []) {
-    if (typeof event.version === "number") {
-      if (event.version <= lastEvent) continue; // shown already (a resent update)
-      lastEvent = event.version;
+  $("offer-send").textContent = countering() ? "Counter" : "Offer";
+  const to = $("offer-to");
+  to.hidden = countering();
+  const others = [...Array(names.length).keys()].filter((s) => s !== seat);
+  if (to.dataset.seats !== others.join(",")) {
+    to.dataset.seats = others.join(",");
+    to.replaceChildren("to ");
+    for (const other of others) {
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.checked = true;
+      box.value = String(other);
+      const label = document.createElement("label");
+      label.append(box, ` ${who(other)}`);
+      to.append(label);
     }
-    const item = document.createElement("li");
-    item.textContent = describe(event);
-    if (event.type === "round_start") item.className = "round";
-    log.append(item);
   }
-  log.scrollTop = log.scrollHeight;
-}
-
-function heard(line) {
-  const item = document.createElement("li");
-  item.className = "chat";
-  const speaker = line.seat === null ? `(spectator) ${line.name}` : `${LETTERS[line.seat]} ${line.name}`;
-  item.textContent = `${speaker} says: ${line.text}`;
-  $("log").append(item);
-  $("log").scrollTop = $("log").scrollHeight;
 }
 
 function offer(event) {
@@ -245,16 +325,8 @@ function offer(event) {
     act({ kind: "counter", give: get, get: give });
     return;
   }
-  const others = [...Array(names.length).keys()].filter((s) => s !== seat);
-  act({ kind: "propose", to: others, give, get });
-}
-
-function countering() {
-  return !!prompt && prompt.legal.some((a) => a.kind === "answer");
-}
-
-function who(seat) {
-  return `${LETTERS[seat]} ${names[seat] || ""}`.trim();
+  const to = [...$("offer-to").querySelectorAll("input:checked")].map((box) => Number(box.value));
+  act({ kind: "propose", to, give, get });
 }
 
 function showHand(view) {
@@ -271,12 +343,11 @@ function showHand(view) {
 }
 
 // What you may do: the prompt's legal actions, grouped by kind; a clicked space shows
-// only its own.
+// only its own; one thing done by several payments is one choice with a payment chooser.
 function showRequest(view) {
   const box = $("request");
-  const choices = $("choices");
-  choices.replaceChildren();
-  if (!prompt || !prompt.legal || !prompt.legal.length) {
+  $("choices").replaceChildren();
+  if (!prompt || !prompt.legal || !prompt.legal.length || replay) {
     box.hidden = true;
     return;
   }
@@ -286,32 +357,17 @@ function showRequest(view) {
   if (picked) {
     const here = legal.filter((a) => touches(a, picked));
     filter.hidden = false;
-    filter.replaceChildren(`Space ${picked}: ${here.length ? "" : "nothing to do there now. "}`, button("Show everything", () => pick(null)));
+    filter.replaceChildren(`Space ${picked} ${board.names[picked] || ""}: ${here.length ? "" : "nothing to do there now. "}`, button("Show everything", () => pick(null)));
     if (here.length) legal = here;
   } else {
     filter.hidden = true;
   }
   $("request-title").textContent = requestTitle(view);
-  const groups = new Map();
-  for (const action of legal) {
-    if (!groups.has(action.kind)) groups.set(action.kind, []);
-    groups.get(action.kind).push(action);
-  }
-  for (const [kind, actions] of groups) {
-    const head = document.createElement("h4");
-    head.textContent = `${kind.replace("_", " ")} (${actions.length})`;
-    choices.append(head);
-    for (const action of actions.slice(0, 60)) {
-      const choice = button(actionWords(action), () => act(action));
-      choice.disabled = sent;
-      choices.append(choice);
-    }
-    if (actions.length > 60) {
-      const more = document.createElement("p");
-      more.textContent = `... and ${actions.length - 60} more: click a space to see its own`;
-      choices.append(more);
-    }
-  }
+  $("hint").hidden = !hintsAllowed || seat === null;
+  $("hint").disabled = sent || (advice !== null && advice.version === prompt.version);
+  $("advice").hidden = !advice;
+  if (advice) $("advice").textContent = advice.action ? `Hint: ${actionWords(advice.action, who)}` : "Hint: no advice for this decision";
+  renderChoices($("choices"), legal, { who, advice: advice && advice.action, disabled: sent, act });
 }
 
 function requestTitle(view) {
@@ -332,14 +388,26 @@ function act(action) {
   if (sent || !prompt) return; // never an action twice for one decision
   sent = true;
   send({ type: "action", version: prompt.version, action });
-  for (const choice of $("choices").querySelectorAll("button")) choice.disabled = true;
-  say("sent: " + actionWords(action));
+  for (const node of $("request").querySelectorAll("button")) node.disabled = true;
+  say("sent: " + actionWords(action, who));
+}
+
+function askHint() {
+  if (!prompt || sent) return;
+  $("hint").disabled = true;
+  send({ type: "hint", version: prompt.version, advice: true });
+}
+
+function advised(message) {
+  if (!prompt || message.version !== prompt.version) return; // about a decision gone by
+  advice = { version: message.version, action: message.action };
+  if (lastView) showRequest(lastView);
 }
 
 function pick(space) {
   picked = space;
   if (lastView) {
-    drawBoard(lastView);
+    drawBoard($("board"), board, lastView, picked, pick);
     showRequest(lastView);
   }
 }
@@ -350,7 +418,7 @@ function showScore(view) {
     box.hidden = true;
     return;
   }
-  localStorage.removeItem(lastKey);
+  if (!replay) localStorage.removeItem(lastKey);
   const lines = ["Final score"];
   for (const player of view.score.players) {
     const bonus = player.majority_points + player.all_four_bonus;
@@ -362,45 +430,22 @@ function showScore(view) {
   box.hidden = false;
 }
 
-function actionWords(action) {
-  const parts = [action.kind.replace("_", " ")];
-  if (action.kind === "answer") return action.accept ? "accept" : "decline";
-  if (action.kind === "complete") return `complete with ${who(action.with)}`;
-  if (action.kind === "propose") {
-    const to = action.to && action.to.length ? ` to ${action.to.map(who).join(", ")}` : "";
-    return `offer ${action.give.join(", ")} for ${action.get.join(", ")}${to}`;
-  }
-  for (const key of ["tile", "colour", "space", "from", "to", "card"]) {
-    if (action[key] !== undefined) parts.push(key === "to" ? `to ${action[key]}` : String(action[key]));
-  }
-  for (const key of ["give", "get", "pay", "cards"]) {
-    if (action[key] && action[key].length) parts.push(`${key} ${action[key].join(", ")}`);
-  }
-  return parts.join(" ");
-}
-
-function phaseWords(view) {
-  const phases = {
-    expand: "expansion",
-    actions: "card actions",
-    trade: "a trade",
-    give_card: "a card for a city owner",
-    keep: "keeping cards",
-    over: "game over",
-  };
-  const phase = phases[view.phase] || view.phase;
-  return view.phase === "over" ? phase : `${phase}: ${who(view.current)} to act`;
-}
-
 function showSeats(view) {
   const body = $("seats").querySelector("tbody");
   body.replaceChildren();
+  const since = clocks ? (performance.now() - clocks.at) / 1000 : 0;
   for (const info of view.seats) {
-    const row = document.createElement("tr");
     const status = seatStatus.find((s) => s.seat === info.seat) || {};
     const bot = status.bot || status.program;
     const marks = (bot ? " (bot)" : status.connected === false ? " (away)" : "") + (info.seat === seat ? " (you)" : "");
-    const cells = [who(info.seat) + marks, info.cards, info.tiles, `${info.ships_in_supply}/${info.cities_in_supply}`];
+    const clock = clocks && clocks.seats.find((c) => c.seat === info.seat);
+    const time = !clock
+      ? "-"
+      : clock.left === null
+        ? `reserve ${clockWords(clock.reserve)}`
+        : `${clockWords(clock.left - since)} left`;
+    const row = document.createElement("tr");
+    const cells = [who(info.seat) + marks, info.cards, info.tiles, `${info.ships_in_supply}/${info.cities_in_supply}`, time];
     for (const text of cells) {
       const cell = document.createElement("td");
       cell.textContent = String(text);
@@ -408,124 +453,67 @@ function showSeats(view) {
     }
     body.append(row);
   }
+  $("clock-head").hidden = !clocks;
+  for (const row of body.rows) row.cells[4].hidden = !clocks;
 }
 
-function describe(event) {
-  switch (event.type) {
-    case "round_start":
-      return `Round ${event.round}`;
-    case "round_end":
-      return `round ${event.round} ends`;
-    case "action":
-      return `${who(event.seat)}: ${actionWords(event.action)}`;
-    case "cards_drawn":
-      return `${who(event.seat)} draws ${event.count} card${event.count === 1 ? "" : "s"}`;
-    case "game_over":
-      return "the game is over";
-    default:
-      return event.type.replaceAll("_", " ");
+// A finished game, replayed as a spectator saw it ---------------------------------------
+
+function askReplay(table) {
+  watching = null;
+  replay = { table, views: null, events: [], step: 0 };
+  send({ type: "get_record", table, public: true });
+  say(`fetching the game at table ${table}`);
+}
+
+function startReplay(message) {
+  if (!replay || replay.table !== message.table) return;
+  const record = message.record;
+  const views = [record.view];
+  for (const change of record.changes) views.push({ ...views[views.length - 1], ...change });
+  names = record.players.map((p) => p.name);
+  seatStatus = [];
+  clocks = null;
+  prompt = null;
+  seat = null;
+  replay = { table: message.table, views, events: record.events, step: views.length - 1 };
+  showScreen("replay");
+  $("game-title").textContent = `Replay of table ${message.table}`;
+  $("replay-step").max = String(views.length - 1);
+  say(`replaying table ${message.table}: ${views.length - 1} decisions`);
+  showStep(views.length - 1);
+}
+
+function showStep(step) {
+  replay.step = Math.max(0, Math.min(step, replay.views.length - 1));
+  const view = replay.views[replay.step];
+  showView(view);
+  showHand(view);
+  showRequest(view);
+  $("replay-step").value = String(replay.step);
+  $("replay-where").textContent = `decision ${replay.step} of ${replay.views.length - 1}`;
+  $("log").replaceChildren();
+  lastEvent = -1;
+  appendEvents(replay.events.filter((e) => e.version <= replay.step));
+}
+
+function replayControls() {
+  const moves = { "replay-first": () => 0, "replay-back": (s) => s - 1, "replay-next": (s) => s + 1, "replay-last": () => Infinity };
+  for (const [id, move] of Object.entries(moves)) {
+    $(id).addEventListener("click", () => replay && replay.views && showStep(move(replay.step)));
   }
-}
-
-// The board, as SVG -------------------------------------------------------------------
-
-function element(tag, attributes, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function positions() {
-  const out = {};
-  board.grid.forEach((row, r) => row.forEach((label, c) => (out[label] = [r, c])));
-  return out;
-}
-
-function drawBoard(view) {
-  const at = positions();
-  const rows = board.grid.length;
-  const cols = board.grid[0].length;
-  const svg = element("svg", {
-    viewBox: `0 0 ${cols * CELL.w} ${rows * CELL.h}`,
-    role: "img",
-    "aria-label": boardWords(view),
+  $("replay-step").addEventListener("input", () => replay && replay.views && showStep(Number($("replay-step").value)));
+  document.addEventListener("keydown", (event) => {
+    if (!replay || !replay.views || event.target.tagName === "INPUT") return;
+    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+    if (step) showStep(replay.step + step);
   });
-  const ships = {};
-  for (const stack of view.ships || []) {
-    const space = stack.port.replace(/[WE]$/, "");
-    (ships[space] ||= []).push(stack);
-  }
-  for (const [label, [r, c]] of Object.entries(at)) {
-    const x = c * CELL.w + 3;
-    const y = r * CELL.h + 3;
-    const w = CELL.w - 6;
-    const h = CELL.h - 6;
-    if (label === board.serpent || label === board.desert) {
-      const serpent = label === board.serpent;
-      svg.append(element("rect", { x, y, width: w, height: h, rx: 6, class: serpent ? "serpent" : "blocked" }));
-      svg.append(element("text", { x: x + 8, y: y + h / 2 + 4, class: "name" }, serpent ? "sea serpent" : "desert"));
-      continue;
-    }
-    const colour = (view.chips || {})[label];
-    const cell = element("rect", {
-      x, y, width: w, height: h, rx: 6,
-      class: `cell ${colour || ""}${picked === label ? " picked" : ""}`,
-      tabindex: 0,
-      "aria-label": `space ${label} ${board.names[label] || ""}`,
-    });
-    cell.addEventListener("click", () => pick(label));
-    cell.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") pick(label);
-    });
-    svg.append(cell);
-    svg.append(element("text", { x: x + 5, y: y + 15, class: "label" }, label));
-    const name = board.names[label] || "";
-    const room = colour ? 9 : 11; // (the empire's letter takes the right corner)
-    const short = name.length > room ? name.slice(0, room - 1) + "." : name;
-    svg.append(element("text", { x: x + 28, y: y + 14, class: "name" }, short));
-    if (colour) {
-      svg.append(element("text", { x: x + w - 14, y: y + 15, class: "tag" }, colour[0].toUpperCase()));
-    }
-    const owner = (view.cities || {})[label];
-    if (owner !== undefined) {
-      svg.append(element("text", { x: x + 5, y: y + 36, class: "city" }, `city ${LETTERS[owner]}`));
-    }
-    const here = (ships[label] || []).map((s) => {
-      const coast = /[WE]$/.test(s.port) ? `${s.port.slice(-1)}:` : "";
-      return coast + LETTERS[s.seat].repeat(s.count);
-    });
-    if (here.length) {
-      svg.append(element("text", { x: x + 5, y: y + h - 8, class: "ships" }, here.join(" ")));
-    }
-  }
-  for (const link of board.links) {
-    const [a, b] = link.split("-").map((p) => p.replace(/[WE]$/, ""));
-    if (!(a in at) || !(b in at)) continue;
-    const [ra, ca] = at[a];
-    const [rb, cb] = at[b];
-    if (ra === rb && Math.abs(ca - cb) === 1) {
-      const x = Math.max(ca, cb) * CELL.w;
-      const y = ra * CELL.h + CELL.h / 2;
-      svg.append(element("line", { x1: x - 6, y1: y, x2: x + 6, y2: y, class: "link" }));
-    } else if (ca === cb && Math.abs(ra - rb) === 1) {
-      const x = ca * CELL.w + CELL.w / 2;
-      const y = Math.max(ra, rb) * CELL.h;
-      svg.append(element("line", { x1: x, y1: y - 6, x2: x, y2: y + 6, class: "link" }));
-    }
-  }
-  $("board").replaceChildren(svg);
-}
-
-function boardWords(view) {
-  const cities = Object.entries(view.cities || {}).map(([s, o]) => `a city of ${LETTERS[o]} in ${s}`);
-  const ships = (view.ships || []).map((s) => `${s.count} ship${s.count === 1 ? "" : "s"} of ${LETTERS[s.seat]} in ${s.port}`);
-  return ["The board.", ...cities, ...ships].join(" ");
 }
 
 async function start() {
   $("name").value = localStorage.getItem("tyros-name") || "";
   $("offer").addEventListener("submit", offer);
+  $("hint").addEventListener("click", askHint);
   $("talk").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("say").value.trim();
@@ -534,19 +522,27 @@ async function start() {
   });
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
-    join($("table-name").value.trim(), $("players").value);
+    sit($("table-name").value.trim(), { spectate: false, options: newTableOptions() });
   });
   $("leave").addEventListener("click", () => {
-    watching = null;
     localStorage.removeItem(lastKey);
-    socket.close();
-    $("game").hidden = true;
-    $("lobby").hidden = false;
+    if (replay) {
+      backToTables("");
+      return;
+    }
+    watching = null;
+    socket.close(); // (it reconnects to the list of tables)
+    showScreen("lobby");
   });
-  // The list of tables stays fresh while it is on screen (tables start and end).
+  replayControls();
+  // The list of tables stays fresh while it is on screen (tables start and end); the
+  // clocks count down between updates.
   setInterval(() => {
-    if (!watching && !document.hidden) send({ type: "list_tables" });
+    if (!watching && !replay && !document.hidden) send({ type: "list_tables" });
   }, 3000);
+  setInterval(() => {
+    if (clocks && lastView && !replay) showSeats(lastView);
+  }, 1000);
   const answer = await fetch("/board.json");
   board = await answer.json();
   connect();

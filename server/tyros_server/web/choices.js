@@ -1,0 +1,81 @@
+// What a player may do, as controls: the legal actions grouped by kind, one button each,
+// except that one thing done by several payments is one choice with a payment chooser
+// (cheapest first). ``advised``, the server's bot's choice, is marked.
+
+import { actionWords, targetWords } from "./words.js";
+
+const SHOWN = 60; // choices of one kind shown at once (a space clicked shows its own)
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+export function renderChoices(container, legal, { who, advice, disabled, act }) {
+  container.replaceChildren();
+  const groups = new Map();
+  for (const action of legal) {
+    if (!groups.has(action.kind)) groups.set(action.kind, []);
+    groups.get(action.kind).push(action);
+  }
+  const context = { who, advice, disabled, act };
+  for (const [kind, actions] of groups) {
+    const head = document.createElement("h4");
+    head.textContent = `${kind.replace("_", " ")} (${actions.length})`;
+    container.append(head);
+    const targets = [...byTarget(actions).values()];
+    for (const [words, payments] of targets.slice(0, SHOWN)) {
+      container.append(payments.length === 1 ? choice(payments[0], context) : paymentChooser(words, payments, context));
+    }
+    if (targets.length > SHOWN) {
+      const more = document.createElement("p");
+      more.textContent = `... and ${targets.length - SHOWN} more: click a space to see its own`;
+      container.append(more);
+    }
+  }
+}
+
+function button(text, onClick, disabled) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = text;
+  node.disabled = disabled;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function choice(action, { who, advice, disabled, act }) {
+  const node = button(actionWords(action, who), () => act(action), disabled);
+  if (advice && same(advice, action)) node.classList.add("advised");
+  return node;
+}
+
+// Actions that differ only in their payment, under the words of what they do.
+function byTarget(actions) {
+  const targets = new Map();
+  for (const action of actions) {
+    const key = action.pay ? targetWords(action) : JSON.stringify(action);
+    if (!targets.has(key)) targets.set(key, [action.pay ? targetWords(action) : null, []]);
+    targets.get(key)[1].push(action);
+  }
+  const cost = (a) => a.pay.length * 10 + a.pay.filter((c) => c === "wild").length;
+  for (const [, payments] of targets.values()) {
+    if (payments[0].pay) payments.sort((a, b) => cost(a) - cost(b));
+  }
+  return targets;
+}
+
+function paymentChooser(words, payments, { advice, disabled, act }) {
+  const group = document.createElement("span");
+  group.className = "payment";
+  const label = document.createElement("label");
+  const select = document.createElement("select");
+  payments.forEach((action, index) => {
+    const option = document.createElement("option");
+    option.value = String(index);
+    option.textContent = `pay ${action.pay.join(", ")}`;
+    if (advice && same(advice, action)) option.selected = true;
+    select.append(option);
+  });
+  label.append(`${words}: `, select);
+  const go = button("Do it", () => act(payments[Number(select.value)]), disabled);
+  if (advice && payments.some((a) => same(advice, a))) group.classList.add("advised");
+  group.append(label, go);
+  return group;
+}

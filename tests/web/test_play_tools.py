@@ -1,0 +1,103 @@
+"""The page's tools for a player, in a real browser: a new table's settings, a hint from the
+server's bot, the payment chooser, and the replay of a finished game."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tests.web.harness import ERRORS, Server, join, needs_chromium, open_page, play_on
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+pytestmark = needs_chromium
+
+
+def test_a_new_tables_settings_show_in_the_list_and_at_the_table(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    page.click("#new-table summary")
+    page.fill("#clock-decision", "30")
+    page.fill("#clock-reserve", "90")
+    page.uncheck("#hints")
+    join(page, "Pat", "timed", 3)
+    other = open_page(browser, server.url)
+    row = other.wait_for_selector("#tables tr:has(td:text('timed'))")
+    assert row is not None
+    assert "3 players, first setup, clock 30+90 s, no hints" in row.inner_text()
+    server.bots("timed", 2, 3)
+    page.wait_for_selector("#clock-head:not([hidden])")
+    clocks = page.locator("#seats tbody td:nth-child(5)").all_inner_texts()
+    assert len(clocks) == 3 and all(re.fullmatch(r"(reserve 1:30|\d:\d\d left)", c) for c in clocks)
+    page.wait_for_selector("#choices button:not([disabled])")
+    assert page.locator("#hint").is_hidden()  # a table without hints shows none
+    assert ERRORS[page] == [] and ERRORS[other] == []
+
+
+def test_a_hint_is_the_servers_bot_choice_marked_among_the_choices(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "hinted", 3)
+    server.bots("hinted", 2, 3)
+    page.wait_for_selector("#hint:not([hidden]):not([disabled])")
+    page.click("#hint")
+    advice = page.wait_for_selector("#advice:not([hidden])")
+    assert advice is not None and advice.inner_text().startswith("Hint: ")
+    words = advice.inner_text().removeprefix("Hint: ")
+    marked = page.locator("#choices .advised")
+    assert marked.count() == 1
+    assert page.locator("#hint").is_disabled()  # one hint a decision
+    if marked.evaluate("node => node.tagName") == "BUTTON":
+        assert marked.inner_text() == words
+        marked.click()
+    else:  # a payment chooser: the advised payment is the one chosen
+        assert words.endswith(marked.locator("option:checked").inner_text())
+        marked.locator("button").click()
+    page.wait_for_selector(f"#log li:text('A Pat: {words}')")
+    assert ERRORS[page] == []
+
+
+def test_the_payment_chooser_pays_as_chosen(server: Server, browser: Browser) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "paying", 3)
+    server.bots("paying", 2, 3)
+    play_on(page, "#choices .payment")
+    chooser = page.locator("#choices .payment").first
+    options = chooser.locator("option").all_inner_texts()
+    assert len(options) > 1 and all(o.startswith("pay ") for o in options)
+    label = chooser.locator("label").inner_text()
+    target = label.split(":")[0]
+    chooser.locator("select").select_option(index=len(options) - 1)
+    chooser.locator("button").click()
+    paid = f"A Pat: {target} {options[-1]}"
+    page.wait_for_selector(f"#log li:text('{paid}')")
+    assert ERRORS[page] == []
+
+
+def test_a_finished_game_is_replayed_decision_by_decision(server: Server, browser: Browser) -> None:
+    server.bots("done", 3, 3)  # three bots play a whole game
+    page = open_page(browser, server.url)
+    row = "#tables tr:has(td:text('done')):has(td:text('finished'))"
+    page.wait_for_selector(row, timeout=180_000)
+    page.click(f"{row} button:text('Replay')")
+    where = page.wait_for_selector("#replay-where:text('decision')")
+    assert where is not None
+    last = int(where.inner_text().split()[-1])
+    assert where.inner_text() == f"decision {last} of {last}" and last > 50
+    assert page.locator("#score").is_visible() and page.locator("#request").is_hidden()
+    full_log = page.locator("#log li").count()
+    page.click("#replay-back")
+    page.wait_for_selector(f"#replay-where:text('decision {last - 1} of {last}')")
+    page.click("#replay-first")
+    page.wait_for_selector(f"#replay-where:text('decision 0 of {last}')")
+    assert page.locator("#score").is_hidden()
+    assert page.locator("#log li").count() < full_log
+    assert page.inner_text("#where").startswith("Round 1")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector(f"#replay-where:text('decision 1 of {last}')")
+    page.click("#leave")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert ERRORS[page] == []

@@ -44,6 +44,8 @@ class Server:
         self.tmp = tmp
         self.port = free_port()
         self.url = f"{'https' if https else 'http'}://127.0.0.1:{self.port}/"
+        self.address = f"wss://127.0.0.1:{self.port}" if https else f"127.0.0.1:{self.port}"
+        """What the bots are given to reach the server (``wss://`` if it serves TLS)."""
         self.procs: list[subprocess.Popen[bytes]] = []
         self.proc = self.run(
             "tyros_server.cli", "--port", str(self.port), "--db", str(tmp / "t.db"), *extra
@@ -65,10 +67,14 @@ class Server:
         self.procs.append(proc)
         return proc
 
-    def bots(self, table: str, count: int, players: int, name: str = "bot") -> None:
+    def bots(
+        self, table: str, count: int, players: int, name: str = "bot", extra: Sequence[str] = ()
+    ) -> None:
+        """``count`` greedy bots at ``table``; ``extra``: more options for ``tyros-bot``
+        (``--cafile F`` for a server with a certificate of its own)."""
         self.run(
             "tyros_client.botclient",
-            f"127.0.0.1:{self.port}",
+            self.address,
             "--name",
             name,
             "--table",
@@ -81,6 +87,7 @@ class Server:
             "greedy",
             "--quiet",
             "--forget",
+            *extra,
         )
 
     def stop(self) -> None:

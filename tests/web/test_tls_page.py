@@ -4,6 +4,7 @@ Skipped, saying so, where no Chromium is found."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,7 +36,7 @@ def test_a_game_starts_in_a_page_served_over_https(tls_server: Server, browser: 
     page = open_page(browser, tls_server.url, ignore_https_errors=True)  # "connected": wss://
     assert page.evaluate("location.protocol") == "https:"
     join(page, "Pat", "secure", 3)
-    tls_server.bots("secure", 2, 3)
+    tls_server.bots("secure", 2, 3, extra=("--cafile", CERT))
     page.wait_for_selector("#board svg")
     page.wait_for_selector("#hand:not([hidden])")
     assert page.inner_text("#hand").startswith("Your hand:")
@@ -43,10 +44,14 @@ def test_a_game_starts_in_a_page_served_over_https(tls_server: Server, browser: 
 
 
 def test_plain_http_to_the_tls_port_gets_no_page(tls_server: Server, browser: Browser) -> None:
+    # The server expects a TLS handshake: a plain request gets the connection closed, not a
+    # byte of answer (no redirect to https:// either).
+    with socket.create_connection(("127.0.0.1", tls_server.port), timeout=10) as plain_socket:
+        plain_socket.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert plain_socket.recv(100) == b""
     plain = tls_server.url.replace("https://", "http://")
     page = browser.new_page()
     try:
-        # The server expects a TLS handshake: it closes the connection without a byte.
         with pytest.raises(playwright.Error, match="ERR_EMPTY_RESPONSE"):
             page.goto(plain, timeout=10_000)
     finally:

@@ -289,6 +289,9 @@ class Update(Model):
     prompt: Prompt | None = None
     clocks: list[SeatClock] | None = None
     """At a table with a clock: every seat's time."""
+    points: list[int] | None = None
+    """While the game runs: each seat's points if it ended now (the board alone decides
+    them, so everyone may know)."""
 
 
 class ChatLine(Model):

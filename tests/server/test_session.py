@@ -28,6 +28,7 @@ from tyros_server.engine import (
     event_view,
     legal_actions,
     parse_action,
+    score_game,
     seats_to_act,
     view,
 )
@@ -408,6 +409,29 @@ def test_a_full_game_of_random_play(harness: Harness, players: int, seed: int) -
     assert "game" not in harness.store.table_names(unfinished_only=True)
     [info] = harness.list_tables(watcher)["tables"]
     assert info["finished"] is True and info["started"] is True
+
+
+def test_updates_carry_every_seats_points_if_the_game_ended_now(harness: Harness) -> None:
+    """The same for every seat and spectator (the board alone decides them); none once the
+    score sheet is there."""
+    seated = harness.join("game", 3, seed=5)
+    watcher = harness.connect()
+    harness.hello(watcher, "game", "W", spectate=True)
+    conns = [s.conn for s in seated]
+    rng = random.Random(5)
+    state = harness.state("game")
+    seen = set()
+    while state.phase != Phase.OVER:
+        harness.play_one(conns, rng)
+        expected = [p["total"] for p in score_game(state)["players"]]
+        if state.phase != Phase.OVER:
+            for conn in [*conns, watcher]:
+                assert harness.latest[conn]["points"] == expected
+            seen.add(tuple(expected))
+    assert len(seen) > 5  # the points moved during the game
+    for conn in [*conns, watcher]:
+        assert "points" not in harness.latest[conn]
+        assert harness.latest[conn]["view"]["score"] is not None
 
 
 # Resuming and disconnecting ------------------------------------------------------------------

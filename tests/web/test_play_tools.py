@@ -29,7 +29,7 @@ def test_a_new_tables_settings_show_in_the_list_and_at_the_table(
     assert "3 players, first setup, clock 30+90 s, no hints" in row.inner_text()
     server.bots("timed", 2, 3)
     page.wait_for_selector("#clock-head:not([hidden])")
-    clocks = page.locator("#seats tbody td:nth-child(5)").all_inner_texts()
+    clocks = page.locator("#seats tbody td:nth-child(6)").all_inner_texts()
     assert len(clocks) == 3 and all(re.fullmatch(r"(reserve 1:30|\d:\d\d left)", c) for c in clocks)
     page.wait_for_selector("#choices button:not([disabled])")
     assert page.locator("#hint").is_hidden()  # a table without hints shows none
@@ -50,6 +50,8 @@ def test_a_hint_is_the_servers_bot_choice_marked_among_the_choices(
     marked = page.locator("#choices .advised")
     assert marked.count() == 1
     assert page.locator("#hint").is_disabled()  # one hint a decision
+    points = page.locator("#seats tbody td:nth-child(2)").all_inner_texts()
+    assert len(points) == 3 and all(p.isdigit() for p in points)  # if the game ended now
     if marked.evaluate("node => node.tagName") == "BUTTON":
         assert marked.inner_text() == words
         marked.click()

@@ -23,6 +23,7 @@ from ..engine import (
     event_versions,
     event_view,
     legal_actions,
+    score_game,
     seats_to_act,
     view,
 )
@@ -182,6 +183,9 @@ class Outbox:
         }
         if table.clocks is not None and not table.finished:
             update["clocks"] = table.clocks.shown(self.clock())
+        if state.score is None:
+            # Public: the score sheet reads the board alone (cities, ships, empires).
+            update["points"] = [p["total"] for p in score_game(state)["players"]]
         return update
 
     def broadcast(self, table: Table, *, resync: bool = False) -> Output:

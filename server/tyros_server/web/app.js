@@ -13,6 +13,9 @@ const $ = (id) => document.getElementById(id);
 const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`;
 
 let board = null; // board.json: the grid, names, links, coasts
+const boardLoaded = fetch("/board.json")
+  .then((answer) => answer.json())
+  .then((data) => (board = data));
 let socket = null;
 let nextId = 1;
 let watching = null; // the table watched or played, if any
@@ -31,6 +34,7 @@ let hintsAllowed = true;
 let advice = null; // {version, action}: the server's bot's choice for this decision
 let clocks = null; // {at, seats}: the seats' clocks, as of performance.now() = at
 let replay = null; // {views, events, step}: a finished game replayed
+let points = null; // each seat's points if the game ended now (the server's count)
 
 const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
@@ -60,7 +64,8 @@ function connect() {
       send({ type: "list_tables" });
     }
   });
-  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  // (messages wait for the board's data, fetched meanwhile; they keep their order)
+  socket.addEventListener("message", (event) => boardLoaded.then(() => receive(JSON.parse(event.data))));
   socket.addEventListener("close", () => {
     say(`connection lost: trying again in ${Math.round(retry / 1000) || 1} s`);
     setTimeout(connect, retry);
@@ -126,7 +131,7 @@ function showTables(tables) {
           : `waiting (${seated} of ${table.players})`;
     const clock = table.clock ? `, clock ${table.clock.decision}+${table.clock.reserve} s` : "";
     const about = `${table.players} players, ${table.setup} setup${clock}${table.hints === false ? ", no hints" : ""}`;
-    for (const text of [table.name, table.seats.map((s) => s.name || "-").join(", "), state, about]) {
+    for (const text of [table.name, table.seats.map((s) => s.name || "-").join(", "), `${state}: ${about}`]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.append(cell);
@@ -233,6 +238,7 @@ function showGame(update) {
   prompt = update.prompt || null;
   sent = false;
   clocks = update.clocks ? { at: performance.now(), seats: update.clocks } : null;
+  points = update.points || null;
   $("refusal").hidden = true;
   showView(view);
   showOfferForm();
@@ -445,7 +451,8 @@ function showSeats(view) {
         ? `reserve ${clockWords(clock.reserve)}`
         : `${clockWords(clock.left - since)} left`;
     const row = document.createElement("tr");
-    const cells = [who(info.seat) + marks, info.cards, info.tiles, `${info.ships_in_supply}/${info.cities_in_supply}`, time];
+    const total = view.score ? view.score.players[info.seat].total : points ? points[info.seat] : "-";
+    const cells = [who(info.seat) + marks, total, info.cards, info.tiles, `${info.ships_in_supply}/${info.cities_in_supply}`, time];
     for (const text of cells) {
       const cell = document.createElement("td");
       cell.textContent = String(text);
@@ -454,7 +461,7 @@ function showSeats(view) {
     body.append(row);
   }
   $("clock-head").hidden = !clocks;
-  for (const row of body.rows) row.cells[4].hidden = !clocks;
+  for (const row of body.rows) row.cells[5].hidden = !clocks;
 }
 
 // A finished game, replayed as a spectator saw it ---------------------------------------
@@ -472,6 +479,7 @@ function startReplay(message) {
   const views = [record.view];
   for (const change of record.changes) views.push({ ...views[views.length - 1], ...change });
   names = record.players.map((p) => p.name);
+  points = null;
   seatStatus = [];
   clocks = null;
   prompt = null;
@@ -510,7 +518,7 @@ function replayControls() {
   });
 }
 
-async function start() {
+function start() {
   $("name").value = localStorage.getItem("tyros-name") || "";
   $("offer").addEventListener("submit", offer);
   $("hint").addEventListener("click", askHint);
@@ -543,8 +551,6 @@ async function start() {
   setInterval(() => {
     if (clocks && lastView && !replay) showSeats(lastView);
   }, 1000);
-  const answer = await fetch("/board.json");
-  board = await answer.json();
   connect();
 }
 

@@ -132,20 +132,30 @@ def play_game(
     seed: int = 0,
     game: int = 0,
     bot_options: dict[str, Any] | None = None,
+    seat_options: Sequence[dict[str, Any]] | None = None,
     max_actions: int = MAX_ACTIONS,
 ) -> GameResult:
     """Play one game to the end: seat ``s`` is played by strategy ``seat_strategies[s]``.
 
-    The engine's seed and each bot's RNG come from ``seed`` and ``game``. A bot
+    ``seat_options``: each seat's own bot options, over ``bot_options``. The engine's seed
+    and each bot's RNG come from ``seed`` and ``game``. A bot
     that chooses an illegal action makes :func:`push` raise
     :class:`IllegalActionError` (with a note naming the bot).
     """
     players = len(seat_strategies)
     options = bot_options or {}
+    own = seat_options or [{} for _ in seat_strategies]
     bots: list[Bot] = [
-        make_bot(name, seat, random.Random(derive_seed(seed, "bot", game, seat)), **options)
+        make_bot(
+            name,
+            seat,
+            random.Random(derive_seed(seed, "bot", game, seat)),
+            **{**options, **own[seat]},
+        )
         for seat, name in enumerate(seat_strategies)
     ]
+    # An upper bound for the ladder: a bot that asked to may see the whole game.
+    seers = [bot for bot in bots if getattr(bot, "omniscient", False)]
     state = new_game(Options(players=players, setup=setup, seed=derive_seed(seed, "game", game)))
     log = state.log
     assert log is not None
@@ -162,6 +172,8 @@ def play_game(
                 f"seat {seat} is to act but has no legal action "
                 f"(game {game}, action {state.version})"
             )
+        if bot in seers:
+            bot.reveal(state)  # type: ignore[attr-defined]
         action = bot.choose(view(state, seat) if bot.wants_view else {}, legal)
         try:
             push(state, seat, action)

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from tyros_client import arena
 from tyros_client.bots import STRATEGIES, make_bot
 from tyros_client.bots.evaluate import rewards
 from tyros_client.bots.ismcts import DEFAULT_MOVE_TIME, ISMCTSBot, Search, tree_options
@@ -190,3 +191,36 @@ def test_it_decides_from_its_view_alone() -> None:
     first, second = twin_positions()
     assert view(first, 0) == view(second, 0)
     assert search_choice(first, 0, 40, seed=3) == search_choice(second, 0, 40, seed=3)
+
+
+def test_an_omniscient_search_sees_only_what_the_arena_reveals_and_only_if_asked() -> None:
+    """The ladder's upper bound: ``omniscient`` searches the true game that the arena shows
+    it before each decision; without the option a revealed game is ignored."""
+    seen: list[int] = []
+
+    class Seer(ISMCTSBot):
+        def reveal(self, state: GameState) -> None:
+            super().reveal(state)
+            seen.append(state.version)
+
+    setattr(arena, "make_bot", lambda name, seat, rng, **o: Seer(seat, rng, **o))  # noqa: B010
+    try:
+        result = arena.play_game(
+            ["ismcts"] * 3,
+            seed=2,
+            seat_options=[{"iterations": 5, "omniscient": True}, *[{"iterations": 5}] * 2],
+        )
+    finally:
+        setattr(arena, "make_bot", make_bot)  # noqa: B010
+    assert result.state.phase == Phase.OVER
+    assert seen and len(seen) < result.actions  # seat 0's decisions only
+    first, _ = twin_positions()
+    blind = ISMCTSBot(0, random.Random(1), iterations=40)
+    blind.reveal(first)
+    assert blind.truth is None  # not omniscient: it searches its view alone
+    seer = ISMCTSBot(0, random.Random(1), iterations=40, omniscient=True)
+    seer.reveal(first)
+    assert seer.truth is first
+    search = Search(view(first, 0), 0, legal_actions(first, 0), random.Random(3), truth=first)
+    sampled = search.determinizer.sample(random.Random(4))
+    assert sampled.hands == first.hands and sampled is not first

@@ -67,7 +67,7 @@ from tyros_server.engine import (
 )
 
 from .base import Bot, register
-from .determinize import Determinizer, InconsistentView, Memory
+from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import Analysis, rewards
 from .greedy import Greedy, action_key, card_options
 
@@ -210,6 +210,21 @@ def leaf_rewards(state: GameState, temperature: float, share: float = 0.0) -> li
 # The search -----------------------------------------------------------------------
 
 
+class Truth:
+    """The game as it is, every hand included, in place of sampled determinizations: what an
+    ISMCTS that sees everything searches (an upper bound, for the ladder only)."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+
+    def sample(self, rng: random.Random) -> GameState:
+        return self.state.copy()
+
+    def holdings(self) -> Holdings:
+        return Holdings.of_state(self.state, self.seat)
+
+
 class Search:
     """One ISMCTS decision for ``seat``, from its ``view`` and ``memory``."""
 
@@ -225,6 +240,7 @@ class Search:
         rollout_depth: int = ROLLOUT_DEPTH,
         root_width: int = ROOT_WIDTH,
         score_share: float = SCORE_SHARE,
+        truth: GameState | None = None,
     ) -> None:
         self.seat = seat
         self.score_share = score_share
@@ -232,10 +248,14 @@ class Search:
         self.exploration = exploration
         self.temperature = temperature
         self.rollout_depth = rollout_depth
-        try:
-            self.determinizer = Determinizer(view, seat, memory)
-        except InconsistentView:
-            self.determinizer = Determinizer(view, seat, None)
+        self.determinizer: Determinizer | Truth
+        if truth is not None:
+            self.determinizer = Truth(truth, seat)
+        else:
+            try:
+                self.determinizer = Determinizer(view, seat, memory)
+            except InconsistentView:
+                self.determinizer = Determinizer(view, seat, None)
         self.root = Node(-1)
         self.iterations = 0
         self.root_options = self._root_options(legal, root_width)
@@ -362,7 +382,8 @@ class ISMCTSBot(Bot):
 
     Options: ``move_time`` (seconds per decision, default 1), ``iterations``
     (a fixed budget; with it and no ``move_time`` the time is unlimited),
-    ``exploration``, ``temperature``, ``rollout_depth``, ``root_width``, ``score_share``.
+    ``exploration``, ``temperature``, ``rollout_depth``, ``root_width``, ``score_share``,
+    ``omniscient`` (see :meth:`reveal`).
     """
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
@@ -379,10 +400,18 @@ class ISMCTSBot(Bot):
         self.rollout_depth = int(options.get("rollout_depth", ROLLOUT_DEPTH))
         self.root_width = int(options.get("root_width", ROOT_WIDTH))
         self.score_share = float(options.get("score_share", SCORE_SHARE))
+        self.omniscient = bool(options.get("omniscient", False))
+        """Search the true game (the arena shows it with :meth:`reveal`): for the ladder's
+        upper bound only; a bot at a table never sees more than its view."""
+        self.truth: GameState | None = None
         self.stats = {"decisions": 0, "searches": 0, "iterations": 0, "seconds": 0.0}
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
+
+    def reveal(self, state: GameState) -> None:
+        """The true game, before a decision (only if ``omniscient``: the arena's ladder)."""
+        self.truth = state if self.omniscient else None
 
     def forget(self) -> None:
         self.memory = Memory(self.seat)
@@ -403,6 +432,7 @@ class ISMCTSBot(Bot):
             rollout_depth=self.rollout_depth,
             root_width=self.root_width,
             score_share=self.score_share,
+            truth=self.truth,
         )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)
             return next(iter(search.root_options.values()))

@@ -1,0 +1,241 @@
+"""A rating ladder for the bots: a pool plays rotated, seeded 4-player games, and a
+Plackett-Luce model of the placements rates each entrant, with bootstrap intervals.
+
+    python bench/ladder.py --games 240 --jobs 2                 # play (or go on) and fit
+    python bench/ladder.py --games 480 --jobs 2                 # go on to 480 games
+    python bench/ladder.py --fit                                # fit what is played only
+    python bench/ladder.py --pool easy,normal,hard --games 60   # a smaller pool
+
+Game ``g`` seats four entrants of the pool, drawn and ordered by a generator seeded with
+``--seed`` and ``g``, on the arena's game ``g`` (the same deal and bots' seeds as
+``tyros-arena``), so it is the same game whenever and wherever it is played. Each game is
+one line of ``--results`` (JSON); games already there are not played again, so a long
+ladder is made in as many runs as convenient, split over ``--jobs`` processes.
+
+The pool (search budgets in iterations, so that every game reproduces exactly):
+
+- ``random``: uniform among the legal actions;
+- ``greedy-plain``: the one-step greedy bot that never offers a trade;
+- ``easy``: the greedy bot that trades (``tyros-play --level easy``);
+- ``normal``, ``hard``: ISMCTS at the iterations ``tyros-play``'s 0.3 s and 1 s make on
+  one core of this machine (``--normal``, ``--hard``);
+- ``seer``: ISMCTS at ``hard``'s budget that sees every hand: an upper bound of what the
+  hidden information costs the search.
+
+The fit: a Plackett-Luce model of each game's placements (by score, the winners first),
+strengths found by Hunter's MM algorithm with one win and one loss against a fixed
+average entrant (a weak prior, so that an entrant that never wins still has a finite
+rating), reported on the Elo scale (400 log10) with ``easy`` at 0. Intervals: 95% from
+refits on games resampled with replacement. Beside them: each entrant's wins (a shared win
+counts) and, for each pair, how often the first placed above the second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from tyros_client import arena
+
+NORMAL_ITERATIONS = 540
+"""About what 0.3 s a decision makes (1,790 iterations a second, bench/bots.py speed)."""
+HARD_ITERATIONS = 1_800
+"""About what 1 s a decision makes."""
+POOL = ("random", "greedy-plain", "easy", "normal", "hard", "seer")
+ANCHOR = "easy"
+RESULTS = Path("bench/ladder-results.jsonl")
+
+
+def entrants(normal: int, hard: int) -> dict[str, tuple[str, dict[str, Any]]]:
+    """name -> (the arena's strategy, its options)."""
+    return {
+        "random": ("random", {}),
+        "greedy-plain": ("greedy-plain", {}),
+        "easy": ("greedy", {}),
+        "normal": ("ismcts", {"iterations": normal}),
+        "hard": ("ismcts", {"iterations": hard}),
+        "seer": ("ismcts", {"iterations": hard, "omniscient": True}),
+    }
+
+
+def seating(pool: Sequence[str], seed: int, game: int, players: int = 4) -> list[str]:
+    """The entrants of game ``game`` in seat order (the same for every run)."""
+    rng = random.Random(arena.derive_seed(seed, "ladder", game))
+    return rng.sample(list(pool), players)
+
+
+def play(job: tuple[list[str], dict[str, tuple[str, dict[str, Any]]], int, int]) -> dict[str, Any]:
+    """Play one game (in a worker); its line of results."""
+    seats, known, seed, game = job
+    result = arena.play_game(
+        [known[name][0] for name in seats],
+        setup=arena.game_setup("first", game, len(seats)),
+        seed=seed,
+        game=game,
+        seat_options=[known[name][1] for name in seats],
+    )
+    return {"game": game, "seats": seats, "scores": result.scores, "winners": result.winners}
+
+
+def placements(line: dict[str, Any]) -> list[str]:
+    """A game's entrants from first to last: the winners first, then by score."""
+    seats, scores, winners = line["seats"], line["scores"], set(line["winners"])
+    order = sorted(range(len(seats)), key=lambda s: (s not in winners, -scores[s]))
+    return [seats[s] for s in order]
+
+
+def fit(
+    rankings: Sequence[Sequence[str]], names: Sequence[str], rounds: int = 500
+) -> dict[str, float]:
+    """Plackett-Luce strengths by Hunter's MM algorithm, as Elo-scale ratings (``ANCHOR``, or
+    the first name, at 0).
+
+    >>> r = fit([["a", "b"]] * 30 + [["b", "a"]] * 10, ["a", "b"])
+    >>> round(r["a"] - r["b"])  # about 3 to 1 (with the prior's pull towards even)
+    185
+    """
+    gamma = dict.fromkeys(names, 1.0)
+    for _ in range(rounds):
+        wins = dict.fromkeys(names, 1.0)  # the prior: one win against the average ...
+        denominators = {name: 2.0 / (gamma[name] + 1.0) for name in names}  # ... and one loss
+        for ranking in rankings:
+            for stage in range(len(ranking) - 1):
+                left = ranking[stage:]
+                wins[ranking[stage]] += 1.0
+                share = 1.0 / sum(gamma[name] for name in left)
+                for name in left:
+                    denominators[name] += share
+        updated = {name: wins[name] / denominators[name] for name in names}
+        change = max(abs(math.log(updated[n] / gamma[n])) for n in names)
+        gamma = updated
+        if change < 1e-9:
+            break
+    anchor = ANCHOR if ANCHOR in names else names[0]
+    return {name: 400.0 * math.log10(gamma[name] / gamma[anchor]) for name in names}
+
+
+def intervals(
+    rankings: Sequence[Sequence[str]], names: Sequence[str], resamples: int, seed: int
+) -> dict[str, tuple[float, float]]:
+    """95% bootstrap intervals of the ratings (games resampled with replacement)."""
+    rng = random.Random(seed)
+    fits = [
+        fit([rankings[rng.randrange(len(rankings))] for _ in rankings], names, rounds=200)
+        for _ in range(resamples)
+    ]
+    out = {}
+    for name in names:
+        values = sorted(f[name] for f in fits)
+        out[name] = (values[int(0.025 * len(values))], values[int(0.975 * len(values)) - 1])
+    return out
+
+
+def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int) -> str:
+    """The ladder as a Markdown table: ratings with intervals, wins, games, and the
+    pairwise record."""
+    rankings = [placements(line) for line in lines]
+    names = [name for name in POOL if any(name in line["seats"] for line in lines)]
+    ratings = fit(rankings, names)
+    bounds = intervals(rankings, names, resamples, seed)
+    played = {n: sum(n in line["seats"] for line in lines) for n in names}
+    won = {
+        n: sum(line["seats"].index(n) in line["winners"] for line in lines if n in line["seats"])
+        for n in names
+    }
+    order = sorted(names, key=lambda n: -ratings[n])
+    rows = [
+        "| entrant | rating | 95% interval | games | wins (win rate) |",
+        "| --- | ---: | --- | ---: | --- |",
+    ]
+    for n in order:
+        low, high = bounds[n]
+        rate = won[n] / played[n] if played[n] else 0.0
+        rows.append(
+            f"| {n} | {ratings[n]:+.0f} | [{low:+.0f}, {high:+.0f}] | {played[n]} "
+            f"| {won[n]} ({rate:.0%}) |"
+        )
+    rows += ["", "Placed above, in the games both played (row above column):", ""]
+    rows.append("| | " + " | ".join(order) + " |")
+    rows.append("| --- |" + " ---: |" * len(order))
+    for a in order:
+        cells = []
+        for b in order:
+            both = [r for r in rankings if a in r and b in r]
+            above = sum(r.index(a) < r.index(b) for r in both)
+            cells.append("-" if a == b or not both else f"{above}/{len(both)}")
+        rows.append(f"| {a} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def read_results(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def run(
+    pool: Sequence[str],
+    games: int,
+    jobs: int,
+    seed: int,
+    path: Path,
+    known: dict[str, tuple[str, dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """Play the games of ``range(games)`` not in ``path`` yet, appending each as it ends."""
+    lines = read_results(path)
+    done = {line["game"] for line in lines}
+    work = [(seating(pool, seed, g), known, seed, g) for g in range(games) if g not in done]
+    if not work:
+        return lines
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as out, ProcessPoolExecutor(max_workers=jobs) as workers:
+        futures = [workers.submit(play, job) for job in work]
+        for finished in as_completed(futures):
+            line = finished.result()
+            out.write(json.dumps(line) + "\n")
+            out.flush()  # a run stopped half-way keeps every game it finished
+            lines.append(line)
+            print(f"game {line['game']}: {' > '.join(placements(line))}", file=sys.stderr)
+    return sorted(lines, key=lambda line: line["game"])
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=240, help="games 0 to N-1 (default 240)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pool", default=",".join(POOL), help="entrants, comma-separated")
+    parser.add_argument("--normal", type=int, default=NORMAL_ITERATIONS, help="its iterations")
+    parser.add_argument("--hard", type=int, default=HARD_ITERATIONS, help="its iterations")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="one JSON line a game")
+    parser.add_argument("--fit", action="store_true", help="fit the games played, play none")
+    parser.add_argument("--resamples", type=int, default=200, help="bootstrap refits")
+    args = parser.parse_args(None if argv is None else list(argv))
+    known = entrants(args.normal, args.hard)
+    pool = [name.strip() for name in args.pool.split(",") if name.strip()]
+    unknown = [name for name in pool if name not in known]
+    if unknown or len(pool) < 4:
+        parser.error(f"--pool needs 4 or more of {', '.join(POOL)}")
+    if args.fit:
+        lines = read_results(args.results)
+    else:
+        lines = run(pool, args.games, args.jobs, args.seed, args.results, known)
+    if not lines:
+        parser.error(f"no games in {args.results}")
+    print(
+        f"{len(lines)} games, seed {args.seed}, normal {args.normal} and hard {args.hard} "
+        "iterations a decision\n"
+    )
+    print(report(lines, args.resamples, args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

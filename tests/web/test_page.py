@@ -30,8 +30,8 @@ def test_a_whole_game_played_through_the_page_against_bots(
     server: Server, browser: Browser
 ) -> None:
     page = open_page(browser, server.url)
-    join(page, "Pat", "web", 3)
-    server.bots("web", 2, 3)
+    join(page, "Pat", "web", 4)
+    server.bots("web", 3, 4)
     page.wait_for_selector("#board svg")
     assert "Your hand:" in page.inner_text("#hand")
     clicks = play_on(page, "#score:not([hidden])")

@@ -424,7 +424,10 @@ function showScore(view) {
     box.hidden = true;
     return;
   }
-  if (!replay) localStorage.removeItem(lastKey);
+  if (!replay) {
+    localStorage.removeItem(lastKey);
+    say(`table ${watching}: the game is over`);
+  }
   const lines = ["Final score"];
   for (const player of view.score.players) {
     const bonus = player.majority_points + player.all_four_bonus;

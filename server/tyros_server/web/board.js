@@ -58,7 +58,7 @@ export function drawBoard(container, board, view, picked, onPick) {
     svg.append(cell);
     svg.append(element("text", { x: x + 5, y: y + 15, class: "label" }, label));
     const name = board.names[label] || "";
-    const room = colour ? 9 : 11; // (the empire's letter takes the right corner)
+    const room = colour ? 8 : 11; // (the empire's letter takes the right corner)
     const short = name.length > room ? name.slice(0, room - 1) + "." : name;
     svg.append(element("text", { x: x + 28, y: y + 14, class: "name" }, short));
     if (colour) {

@@ -131,8 +131,8 @@ def play_on(page: Page, until: str, most: int = 800) -> int:
     for clicks in range(most):
         if page.locator(until).count():
             return clicks
-        page.wait_for_selector(f"#choices button:not([disabled]), {until}")
-        choices = page.locator("#choices button:not([disabled])")
+        page.wait_for_selector(f"#choices button:visible:not([disabled]), {until}")
+        choices = page.locator("#choices button:visible:not([disabled])")
         if page.locator(until).count() or not choices.count():
             continue  # (both came with one update: nothing is clicked past ``until``)
         texts = choices.all_inner_texts()

@@ -133,7 +133,7 @@ def test_three_people_in_browsers_offer_and_counter(server: Server, browser: Bro
         if proposer() is not None:
             break
         for page in pages:
-            choices = page.locator("#choices button:not([disabled])")
+            choices = page.locator("#choices button:visible:not([disabled])")
             if choices.count():
                 with contextlib.suppress(playwright.Error):
                     choices.first.click(timeout=2_000)

@@ -6,7 +6,7 @@
 
 import { boardWords, drawBoard } from "./board.js";
 import { renderChoices } from "./choices.js";
-import { LETTERS, actionWords, clockWords, describe, phaseWords } from "./words.js";
+import { LETTERS, actionWords, clockWords, describe, parseCards, phaseWords } from "./words.js";
 
 const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
@@ -35,6 +35,8 @@ let advice = null; // {version, action}: the server's bot's choice for this deci
 let clocks = null; // {at, seats}: the seats' clocks, as of performance.now() = at
 let replay = null; // {views, events, step}: a finished game replayed
 let points = null; // each seat's points if the game ended now (the server's count)
+let statusLine = ""; // where we are, said again once a "sent: ..." has had its answer
+let offerKey = null; // the offer the counter form answers (it empties when that changes)
 
 const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
@@ -54,7 +56,7 @@ function connect() {
   socket = new WebSocket(url);
   socket.addEventListener("open", () => {
     retry = 500;
-    say("connected");
+    if (!replay) say("connected");
     const last = localStorage.getItem(lastKey);
     if (watching && !replay) {
       sit(watching, seating);
@@ -82,6 +84,7 @@ function receive(message) {
       names = message.table.seats.map((s) => s.name);
       seatStatus = message.table.seats;
       hintsAllowed = message.table.hints !== false;
+      if (!message.table.started && !replay) showWaiting(message.table);
       if (lastView) {
         showSeats(lastView);
         showRequest(lastView);
@@ -94,7 +97,8 @@ function receive(message) {
       seat = message.seat;
       if (message.token) localStorage.setItem(tokenKey(message.table), message.token);
       if (seat !== null) localStorage.setItem(lastKey, message.table);
-      say(seat === null ? `watching table ${message.table}` : `playing at table ${message.table} as ${LETTERS[seat]}`);
+      statusLine = seat === null ? `watching table ${message.table}` : `playing at table ${message.table} as ${LETTERS[seat]}`;
+      say(statusLine);
       break;
     case "update":
       showGame(message);
@@ -224,17 +228,27 @@ function refused(message) {
     return;
   }
   sent = false;
-  const alert = $("refusal");
-  alert.textContent = `Refused: ${words}`;
-  alert.hidden = false;
+  showRefusal(`Refused: ${words}`);
   if (lastView) showRequest(lastView);
+}
+
+function showRefusal(text) {
+  const alert = $("refusal");
+  alert.textContent = text;
+  alert.hidden = false;
+  alert.scrollIntoView({ block: "nearest" });
 }
 
 // The game ----------------------------------------------------------------------------
 
 function showGame(update) {
   const view = update.view;
-  if (prompt === null || !update.prompt || update.prompt.id !== prompt.id) advice = null;
+  const fresh = prompt === null || !update.prompt || update.prompt.id !== prompt.id;
+  if (fresh) {
+    advice = null;
+    picked = null; // a space clicked for one decision does not filter the next
+  }
+  if (sent) say(statusLine);
   prompt = update.prompt || null;
   sent = false;
   clocks = update.clocks ? { at: performance.now(), seats: update.clocks } : null;
@@ -275,6 +289,15 @@ function appendEvents(events) {
   log.scrollTop = log.scrollHeight;
 }
 
+function showWaiting(table) {
+  const seated = table.seats.filter((s) => s.name);
+  const missing = table.players - seated.length;
+  $("where").textContent =
+    `Waiting for ${missing} more player${missing === 1 ? "" : "s"} (${table.players} in all; seated: ` +
+    `${seated.map((s) => who(s.seat)).join(", ") || "nobody"}). Friends join this table by its name; ` +
+    `bots with tyros-bot HOST:PORT --table ${table.name} --count ${missing}.`;
+}
+
 function heard(line) {
   if (line.seq <= lastChat) return; // repeated after a welcome
   lastChat = line.seq;
@@ -294,9 +317,13 @@ function countering() {
 // counter to an offer made to you, in your own words.
 function showOfferForm() {
   const turn = !!prompt && lastView.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
+  const wasHidden = $("offer").hidden;
   $("offer").hidden = !(turn || countering());
   const mode = countering() ? "Counter: you give" : "Offer: give";
-  if ($("offer-what").textContent !== mode) {
+  const trade = lastView.trade;
+  const key = countering() && trade ? JSON.stringify([trade.proposer, trade.give, trade.get]) : null;
+  if ($("offer-what").textContent !== mode || (wasHidden && !$("offer").hidden) || key !== offerKey) {
+    offerKey = key;
     // Words typed for an offer of one's own are never sent as a counter, nor the reverse.
     $("give").value = "";
     $("get").value = "";
@@ -323,9 +350,18 @@ function showOfferForm() {
 
 function offer(event) {
   event.preventDefault();
-  const cards = (text) => text.split(/[\s,]+/).filter(Boolean).map((c) => c.toLowerCase());
-  const give = cards($("give").value);
-  const get = cards($("get").value);
+  let give = parseCards($("give").value);
+  let get = parseCards($("get").value);
+  const unknown = give.unknown || get.unknown;
+  if (unknown !== undefined) {
+    showRefusal(`"${unknown}" is not a card: write colours, e.g. "2 orange, wild" (orange, yellow, green, violet, wild)`);
+    return;
+  }
+  if (!give.cards.length || !get.cards.length) {
+    showRefusal("Write the cards given and the cards asked for, e.g. give \"2 orange\" for \"violet\"");
+    return;
+  }
+  [give, get] = [give.cards, get.cards];
   if (countering()) {
     // A counter is written from the proposer's side: they would give what you ask for.
     act({ kind: "counter", give: get, get: give });
@@ -372,14 +408,19 @@ function showRequest(view) {
   $("hint").hidden = !hintsAllowed || seat === null;
   $("hint").disabled = sent || (advice !== null && advice.version === prompt.version);
   $("advice").hidden = !advice;
-  if (advice) $("advice").textContent = advice.action ? `Hint: ${actionWords(advice.action, who)}` : "Hint: no advice for this decision";
+  if (advice) {
+    const action = advice.action;
+    const written = action && (action.kind === "propose" || action.kind === "counter") ? " (written in the form below)" : "";
+    $("advice").textContent = action ? `Hint: ${actionWords(action, who)}${written}` : "Hint: no advice for this decision";
+  }
   renderChoices($("choices"), legal, { who, advice: advice && advice.action, disabled: sent, act });
 }
 
 function requestTitle(view) {
   if (view.trade && view.trade.proposer !== seat) {
     const t = view.trade;
-    return `${who(t.proposer)} offers ${t.give.join(", ")} for your ${t.get.join(", ")}`;
+    const left = prompt && prompt.deadline ? ` (answer within ${Math.round(prompt.deadline)} s)` : "";
+    return `${who(t.proposer)} offers ${t.give.join(", ")} for your ${t.get.join(", ")}${left}`;
   }
   return view.phase === "keep" ? "End of round: the cards you keep" : "Your decision";
 }
@@ -407,6 +448,16 @@ function askHint() {
 function advised(message) {
   if (!prompt || message.version !== prompt.version) return; // about a decision gone by
   advice = { version: message.version, action: message.action };
+  const action = message.action;
+  if (action && (action.kind === "propose" || action.kind === "counter") && !$("offer").hidden) {
+    // Written in the form, as you would: a counter from your side (you give what they get).
+    const mine = action.kind === "counter" ? [action.get, action.give] : [action.give, action.get];
+    $("give").value = mine[0].join(", ");
+    $("get").value = mine[1].join(", ");
+    for (const box of $("offer-to").querySelectorAll("input")) {
+      box.checked = action.kind !== "propose" || action.to.includes(Number(box.value));
+    }
+  }
   if (lastView) showRequest(lastView);
 }
 
@@ -430,8 +481,11 @@ function showScore(view) {
   }
   const lines = ["Final score"];
   for (const player of view.score.players) {
-    const bonus = player.majority_points + player.all_four_bonus;
-    lines.push(`${who(player.seat).padEnd(12)} ${String(player.total).padStart(3)} points (bonuses ${bonus})`);
+    const empires = player.empires.filter((e) => e.points).map((e) => `${e.colour} ${e.points}`).join(", ") || "none";
+    const majority = player.majority_bonus.length ? `${player.majority_points} (most cities in ${player.majority_bonus.join(", ")})` : "0";
+    const allFour = player.all_four_bonus ? `, all four empires ${player.all_four_bonus}` : "";
+    lines.push(`${who(player.seat)}: ${player.total} points`);
+    lines.push(`    empires: ${empires}; majority bonus ${majority}${allFour}`);
   }
   const winners = view.score.winners.map(who).join(" and ");
   lines.push(`${view.score.winners.length === 1 ? "Winner" : "Shared win"}: ${winners}`);
@@ -516,8 +570,11 @@ function replayControls() {
   $("replay-step").addEventListener("input", () => replay && replay.views && showStep(Number($("replay-step").value)));
   document.addEventListener("keydown", (event) => {
     if (!replay || !replay.views || event.target.tagName === "INPUT") return;
-    const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
-    if (step) showStep(replay.step + step);
+    const moves = { ArrowLeft: replay.step - 1, ArrowRight: replay.step + 1, Home: 0, End: Infinity };
+    if (event.key in moves) {
+      event.preventDefault();
+      showStep(moves[event.key]);
+    }
   });
 }
 

@@ -19,13 +19,19 @@ function positions(board) {
   return out;
 }
 
+// One tab stop for the whole board (the picked space, else the first); the arrow keys move
+// between spaces, Enter or Space picks one; focus stays on its space when it is redrawn.
 export function drawBoard(container, board, view, picked, onPick) {
+  const focused = container.contains(document.activeElement) ? document.activeElement.dataset.space : null;
   const at = positions(board);
+  const spaceAt = {};
+  for (const [label, [r, c]] of Object.entries(at)) spaceAt[`${r},${c}`] = label;
+  const stop = picked || focused || board.grid[0][0];
   const rows = board.grid.length;
   const cols = board.grid[0].length;
   const svg = element("svg", {
     viewBox: `0 0 ${cols * CELL.w} ${rows * CELL.h}`,
-    role: "img",
+    role: "group",
     "aria-label": boardWords(view),
   });
   const ships = {};
@@ -45,15 +51,36 @@ export function drawBoard(container, board, view, picked, onPick) {
       continue;
     }
     const colour = (view.chips || {})[label];
+    const owner = (view.cities || {})[label];
+    const fleet = (ships[label] || []).map((s) => `${s.count} ship${s.count === 1 ? "" : "s"} of ${LETTERS[s.seat]}${s.port === label ? "" : ` on the ${s.port.endsWith("W") ? "west" : "east"} coast`}`);
+    const said = [`space ${label} ${board.names[label] || ""}`, colour ? `${colour} empire` : "no empire"];
+    if (owner !== undefined) said.push(`a city of ${LETTERS[owner]}`);
+    said.push(...fleet);
     const cell = element("rect", {
       x, y, width: w, height: h, rx: 6,
       class: `cell ${colour || ""}${picked === label ? " picked" : ""}`,
-      tabindex: 0,
-      "aria-label": `space ${label} ${board.names[label] || ""}`,
+      tabindex: label === stop ? 0 : -1,
+      role: "button",
+      "data-space": label,
+      "aria-label": said.join(", "),
     });
     cell.addEventListener("click", () => onPick(label));
     cell.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") onPick(label);
+      const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[event.key];
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        onPick(label);
+      } else if (step) {
+        event.preventDefault();
+        let [row, col] = [r + step[0], c + step[1]];
+        while (`${row},${col}` in spaceAt && !isSpace(board, spaceAt[`${row},${col}`])) [row, col] = [row + step[0], col + step[1]];
+        const next = container.querySelector(`[data-space="${spaceAt[`${row},${col}`]}"]`);
+        if (next) {
+          cell.setAttribute("tabindex", "-1");
+          next.setAttribute("tabindex", "0");
+          next.focus();
+        }
+      }
     });
     svg.append(cell);
     svg.append(element("text", { x: x + 5, y: y + 15, class: "label" }, label));
@@ -64,7 +91,6 @@ export function drawBoard(container, board, view, picked, onPick) {
     if (colour) {
       svg.append(element("text", { x: x + w - 14, y: y + 15, class: "tag" }, colour[0].toUpperCase()));
     }
-    const owner = (view.cities || {})[label];
     if (owner !== undefined) {
       svg.append(element("text", { x: x + 5, y: y + 36, class: "city" }, `city ${LETTERS[owner]}`));
     }
@@ -92,6 +118,14 @@ export function drawBoard(container, board, view, picked, onPick) {
     }
   }
   container.replaceChildren(svg);
+  if (focused) {
+    const again = container.querySelector(`[data-space="${focused}"]`);
+    if (again) again.focus();
+  }
+}
+
+function isSpace(board, label) {
+  return label !== board.serpent && label !== board.desert;
 }
 
 export function boardWords(view) {

@@ -16,20 +16,38 @@ export function renderChoices(container, legal, { who, advice, disabled, act }) 
   }
   const context = { who, advice, disabled, act };
   for (const [kind, actions] of groups) {
-    const head = document.createElement("h4");
-    head.textContent = `${kind.replace("_", " ")} (${actions.length})`;
-    container.append(head);
     const targets = [...byTarget(actions).values()];
+    const title = `${TITLES[kind] || kind.replace("_", " ")} (${targets.length})`;
+    // Beside other choices, long lists (and the ready-made offers) fold away: a click on a
+    // space shows its own.
+    const folded = groups.size > 1 && (kind === "propose" || targets.length > FOLDED);
+    const box = document.createElement(folded ? "details" : "div");
+    box.className = "group";
+    const head = document.createElement(folded ? "summary" : "h4");
+    head.textContent = folded && kind !== "propose" ? `${title}: show them all, or click a space` : title;
+    box.append(head);
     for (const [words, payments] of targets.slice(0, SHOWN)) {
-      container.append(payments.length === 1 ? choice(payments[0], context) : paymentChooser(words, payments, context));
+      box.append(payments.length === 1 ? choice(payments[0], context) : paymentChooser(words, payments, context));
     }
     if (targets.length > SHOWN) {
       const more = document.createElement("p");
       more.textContent = `... and ${targets.length - SHOWN} more: click a space to see its own`;
-      container.append(more);
+      box.append(more);
     }
+    if (folded && advice && actions.some((a) => same(advice, a))) box.open = true;
+    container.append(box);
   }
 }
+
+const FOLDED = 12; // more choices of one kind than this are folded away
+const TITLES = {
+  propose: "ready-made offers (or write your own below)",
+  bank_draw: "bank: draw",
+  bank_pick: "bank: pick a card",
+  return_tile: "put a tile back",
+  give_card: "give a card",
+  keep: "cards to keep",
+};
 
 function button(text, onClick, disabled) {
   const node = document.createElement("button");

@@ -6,6 +6,11 @@ export function actionWords(action, who) {
   if (action.kind === "answer") return action.accept ? "accept" : "decline";
   if (action.kind === "complete") return `complete with ${who(action.with)}`;
   if (action.kind === "withdraw") return "withdraw the offer";
+  if (action.kind === "counter") {
+    // A counter is written from the proposer's side: the one countering gives ``get``.
+    return `counter: give ${action.get.join(", ")} for ${action.give.join(", ")}`;
+  }
+  if (action.kind === "keep") return action.cards ? `keep ${action.cards.join(", ") || "nothing"}` : "keep cards";
   if (action.kind === "propose") {
     const to = action.to && action.to.length ? ` to ${action.to.map(who).join(", ")}` : "";
     return `offer ${action.give.join(", ")} for ${action.get.join(", ")}${to}`;
@@ -39,26 +44,80 @@ export function phaseWords(view, who) {
   return view.phase === "over" ? phase : `${phase}: ${who(view.current)} to act`;
 }
 
+const s_ = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 export function describe(event, who) {
+  const seat = event.seat !== undefined && event.seat !== null ? who(event.seat) : "";
   switch (event.type) {
+    case "starting_seat":
+      return `${seat} starts`;
+    case "start_tile":
+      return `start tile ${event.tile} ${event.accepted ? "taken" : "turned down"}`;
+    case "empire_founded":
+      return `the ${event.colour} empire is founded in ${event.space}`;
+    case "tyros_coloured":
+      return `Tyros takes the colour ${event.colour}`;
+    case "tiles_dealt":
+      return `${seat} is dealt ${s_(event.count, "tile")}${event.tiles ? `: ${event.tiles.join(", ")}` : ""}`;
     case "round_start":
       return `Round ${event.round}`;
+    case "cards_dealt":
+      return `${seat} is dealt ${s_(event.count, "card")}${event.cards ? `: ${event.cards.join(", ")}` : ""}`;
+    case "expansion_skipped":
+      return `${seat} cannot expand (${event.reason === "no_tiles" ? "no tiles" : "no tiles left to draw"})`;
+    case "tiles_revealed":
+      return `${seat} can play none of their tiles: ${event.tiles.join(", ")}`;
+    case "tile_drawn":
+      return `${seat} draws ${s_(event.count, "tile")}${event.tile ? `: ${event.tile}` : ""}`;
+    case "actions_start":
+      return `card actions: ${seat} first`;
     case "round_end":
       return `round ${event.round} ends`;
     case "action": {
       const by = { takeover: " (a bot, for them: away)", clock: " (their clock ran out)" }[event.by] || "";
-      return `${who(event.seat)}: ${actionWords(event.action, who)}${by}`;
+      const to = event.action.kind === "give_card" && event.to !== undefined ? ` to ${who(event.to)}` : "";
+      return `${seat}: ${actionWords(event.action, who)}${to}${by}`;
     }
     case "cards_drawn":
-      return `${who(event.seat)} draws ${event.count} card${event.count === 1 ? "" : "s"}`;
+      return `${seat} draws ${s_(event.count, "card")}${event.cards ? `: ${event.cards.join(", ")}` : ""}`;
     case "trade_completed":
-      return `${who(event.seat)} gives ${event.give.join(", ")} to ${who(event.with)} for ${event.get.join(", ")}`;
+      return `${seat} gives ${event.give.join(", ")} to ${who(event.with)} for ${event.get.join(", ")}`;
+    case "all_four_empires":
+      return `${seat} is the first with a city in all four empires`;
+    case "cards_discarded":
+      return `${seat} discards ${event.cards.join(", ") || "nothing"}`;
     case "game_end":
-    case "game_over":
       return "the game is over";
     default:
       return event.type.replaceAll("_", " ");
   }
+}
+
+const CARDS = ["orange", "yellow", "green", "violet", "wild"];
+
+// Cards as a person writes them ("2 orange, wild", "oranges", "green x2"); null, with the
+// word not understood, if one is not a card.
+export function parseCards(text) {
+  const out = [];
+  let count = 1;
+  for (const word of text.toLowerCase().split(/[\s,;+&]+|\band\b/).filter(Boolean)) {
+    const spelled = { one: 1, two: 2, three: 3, four: 4, five: 5 }[word];
+    if (spelled) {
+      count = spelled;
+      continue;
+    }
+    const number = word.match(/^x?(\d+)x?$/);
+    if (number) {
+      if (out.length && word.startsWith("x")) out.push(...Array(Number(number[1]) - 1).fill(out[out.length - 1]));
+      else count = Number(number[1]);
+      continue;
+    }
+    const card = CARDS.find((c) => word === c || word === `${c}s`);
+    if (!card) return { unknown: word };
+    out.push(...Array(count).fill(card));
+    count = 1;
+  }
+  return { cards: out };
 }
 
 // Seconds as m:ss.

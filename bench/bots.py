@@ -6,6 +6,7 @@
     python bench/bots.py greedy-vs-plain                # 200 games, 2 seats each: negotiating
                                                         # greedy against greedy-plain
     python bench/bots.py speed                          # ISMCTS iterations per second
+    python bench/bots.py convergence                    # does more search change the choice?
     python bench/bots.py ismcts-vs-greedy --games 20 --iterations 300 --jobs 2 --json
 
 Every match is exactly ``tyros-arena --players ... --seed ... [--move-time S]
@@ -154,10 +155,15 @@ def run_match(
 # Search speed -----------------------------------------------------------------------
 
 
-def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
-    """ISMCTS iterations per second from positions of seeded greedy games (4 players)."""
+Position = tuple[dict[str, Any], list[tuple[int, ...]], int, list[dict[str, Any]]]
+"""A decision of a seeded greedy game: the seat's view, its legal actions, the seat, and the
+events it was shown."""
+
+
+def sample_positions(positions: int, seed: int) -> list[Position]:
+    """Decisions (of more than one option) drawn from seeded 4-player greedy games."""
     rng = random.Random(seed)
-    samples: list[tuple[dict[str, Any], list[tuple[int, ...]], int, list[dict[str, Any]]]] = []
+    samples: list[Position] = []
     game = 0
     while len(samples) < positions:
         state = new_game(Options(players=4, seed=seed + game))
@@ -171,6 +177,21 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
                 samples.append((view(state, seat), legal, seat, events))
             push(state, seat, bots[seat].choose(view(state, seat), legal))
         game += 1
+    return samples
+
+
+def searched(position: Position, iterations: int, seed: int) -> tuple[tuple[int, ...], ISMCTSBot]:
+    """The choice of an ISMCTS bot at ``position`` with ``iterations``, and the bot."""
+    seen, legal, seat, events = position
+    bot = ISMCTSBot(seat, random.Random(seed), iterations=iterations)
+    for event in events:
+        bot.observe(event)
+    return bot.choose(seen, legal), bot
+
+
+def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
+    """ISMCTS iterations per second from positions of seeded greedy games (4 players)."""
+    samples = sample_positions(positions, seed)
     total_iterations = 0
     total_seconds = 0.0
     for number, (seen, legal, seat, events) in enumerate(samples):
@@ -188,12 +209,32 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
     }
 
 
+def convergence(budgets: list[int], positions: int, seed: int) -> dict[str, Any]:
+    """How often a search at each budget picks what the largest budget picks, beside how
+    often two searches at the largest budget (other seeds) agree with each other: the
+    noise floor. Where more search cannot change the choice, it cannot make a bot stronger."""
+    samples = sample_positions(positions, seed)
+    top = max(budgets)
+    agree = dict.fromkeys(budgets, 0)
+    for number, position in enumerate(samples):
+        reference, _ = searched(position, top, number)
+        for budget in budgets:  # (other seeds: at ``top`` this is the twin search)
+            choice, _ = searched(position, budget, 10_000 + number)
+            agree[budget] += choice == reference
+    return {
+        "positions": len(samples),
+        "reference_iterations": top,
+        "agreement_with_reference": {str(b): round(agree[b] / len(samples), 3) for b in budgets},
+        "note": f"the {top} entry is two searches of {top} with different seeds (the noise floor)",
+    }
+
+
 # The command line ---------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/bots.py", description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=[*MATCHES, "speed"])
+    parser.add_argument("what", choices=[*MATCHES, "speed", "convergence"])
     parser.add_argument("--games", type=int, help="games (default 400 or 200)")
     parser.add_argument(
         "--start",
@@ -208,10 +249,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--move-time", type=float, help="seconds per search decision")
     parser.add_argument("--iterations", type=int, help="iterations per search decision")
     parser.add_argument("--positions", type=int, default=40, help="positions timed by speed")
+    parser.add_argument(
+        "--budgets", default="150,450,1500,5000", help="convergence: iterations to compare"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     if args.what == "speed":
         out = speed(args.iterations or 1000, args.positions, args.seed)
+    elif args.what == "convergence":
+        budgets = sorted({int(b) for b in args.budgets.split(",")})
+        out = convergence(budgets, args.positions, args.seed)
     else:
         hero, others, games, move_time = MATCHES[args.what]
         if args.what in HALF_AND_HALF:

@@ -11,7 +11,7 @@ from tyros_client import arena
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
 from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
-from tyros_client.bots.greedy import Greedy, card_options, group_actions
+from tyros_client.bots.greedy import CardChoices, Greedy, card_options, group_actions
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
     CITY_PAY,
@@ -403,3 +403,38 @@ def test_a_seat_that_declined_an_offer_this_round_is_not_made_it_again() -> None
     assert asked == 0b1100 and worth > 0.0  # seat 1 left out, the others still asked
     assert greedy.weigh_offer(0b1110, 1.0, one_orange, (0, 0, 1, 0, 0))[0] == 0b1110  # less
     assert greedy.weigh_offer(0b1110, 1.0, (2, 0, 0, 0, 0), two_green)[0] == 0b1110  # better
+
+
+# Banking ------------------------------------------------------------------------------
+
+
+def test_a_small_bank_draw_is_valued_exactly_by_the_chance_of_each_card() -> None:
+    """Every outcome weighed by its chance: no sampling noise to make a draw look useful."""
+    state = make_state(4, chips=START, hands={0: "o o y g v w"}, draw_pile="o o o v g w")
+    plan = Analysis(state).plan(0)
+    hand = state.hands[0]
+    pay = (1, 0, 0, 0, 0)  # one orange for one card drawn
+    rest = (1, 1, 1, 1, 1)
+    pile = {0: 3, 2: 1, 3: 1, 4: 1}  # orange x3, green, violet, wild
+    expected = sum(
+        n / 6 * plan.hand_value(tuple(r + (k == kind) for k, r in enumerate(rest)))
+        for kind, n in pile.items()
+    )
+    for seed in (1, 2):  # the same whatever the generator
+        greedy = Greedy(state, 0, random.Random(seed))
+        assert abs(greedy.expected_draw(plan, hand, pay) - expected) < 1e-9
+
+
+def test_a_bank_trade_must_beat_passing_by_the_margin_and_other_actions_need_not() -> None:
+    """A bank trade whose gain is within the value's noise only makes the others wait."""
+    state = make_state(4, chips=START, hands={0: "o o o y g v w"}, discard="v g")
+    greedy = Greedy(state, 0, random.Random(1), bank_margin=0.1)
+    plan = Analysis(state).plan(0)
+    choices = CardChoices(plan, state.hands[0], base=10.0)
+    draw = next(a for a in legal_actions(state, 0) if a[0] == Kind.BANK_DRAW)
+    pick = next(a for a in legal_actions(state, 0) if a[0] == Kind.BANK_PICK)
+    offer = next(a for a in legal_actions(state, 0) if a[0] == Kind.PROPOSE)
+    for bank in (draw, pick):
+        assert not greedy.worth_banking(choices, 10.05, bank)
+        assert greedy.worth_banking(choices, 10.2, bank)
+    assert greedy.worth_banking(choices, 10.01, offer)

@@ -29,6 +29,7 @@ the others (a card to a city owner, a trade partner's gain, a blocked space).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -90,7 +91,12 @@ from .evaluate import Analysis, Plan
 OPPONENT_WEIGHT = 0.35
 """How much the best opponent's value counts against the bot's own."""
 DRAW_SAMPLES = 6
-"""Sampled draws when valuing a bank draw."""
+"""Sampled draws when valuing a bank draw of more than :data:`EXACT_DRAW` cards."""
+EXACT_DRAW = 3
+"""Bank draws of up to this many cards are valued exactly: every outcome by its chance."""
+BANK_MARGIN = 0.1
+"""A bank trade must beat passing by this much: a trade whose gain is within the value's
+noise only makes everyone else wait (and empties the draw pile one card at a time)."""
 PROPOSE_MARGIN = 0.4
 """A trade proposal must beat the best other action by this much."""
 ACCEPT_MARGIN = 0.15
@@ -279,8 +285,10 @@ class Greedy:
         weight: float = OPPONENT_WEIGHT,
         holdings: Holdings | None = None,
         negotiate: bool = True,
+        bank_margin: float = BANK_MARGIN,
     ) -> None:
         self.state = state
+        self.bank_margin = bank_margin
         self.seat = seat
         self.rng = rng
         self.weight = weight
@@ -344,7 +352,7 @@ class Greedy:
         best_action: Action = (K_PASS,)
         best = choices.base
         for score, _key, action in choices.scored:
-            if score > best + 1e-9:
+            if score > best + 1e-9 and self.worth_banking(choices, score, action):
                 best, best_action = score, action
         if choices.proposals:
             offer, gain = self.best_proposal(choices.plan, choices.hand, choices.proposals)
@@ -381,11 +389,31 @@ class Greedy:
             choices.scored.append((score, key, action))
         return choices
 
+    def worth_banking(self, choices: CardChoices, score: float, action: Action) -> bool:
+        """Whether ``action``, if a bank trade, beats passing by :data:`BANK_MARGIN` (any
+        other action is worth what it scores)."""
+        if action[0] not in (K_BANK_DRAW, K_BANK_PICK):
+            return True
+        return score > choices.base + self.bank_margin
+
     def expected_draw(self, plan: Plan, hand: CardCounts, pay: tuple[int, ...]) -> float:
-        """The hand's expected value after paying ``pay`` and drawing as many cards."""
+        """The hand's expected value after paying ``pay`` and drawing as many cards: exact
+        for a few cards (each outcome weighed by its chance), else by samples."""
         pile = self.state.draw_pile
         count = sum(pay)
         rest = minus(hand, pay)
+        if count <= EXACT_DRAW:
+            left = [0, 0, 0, 0, 0]
+            for card in pile:
+                left[card] += 1
+            a, b, c, d, e = left
+            ways = math.comb(len(pile), count)
+            return sum(
+                math.prod(math.comb(n, k) for n, k in zip(left, drawn, strict=True))
+                / ways
+                * plan.hand_value(plus(rest, drawn))
+                for drawn in submultisets((a, b, c, d, e), count)
+            )
         total = 0.0
         for _ in range(DRAW_SAMPLES):
             drawn = [0, 0, 0, 0, 0]
@@ -601,7 +629,8 @@ class GreedyBot(Bot):
     """One-step lookahead on a determinization built from the seat's own view and events.
 
     Options: ``opponent_weight`` (default :data:`OPPONENT_WEIGHT`); ``negotiate`` (default
-    true; false: offers of one card for one card only and no counter-offers).
+    true; false: offers of one card for one card only and no counter-offers);
+    ``bank_margin`` (default :data:`BANK_MARGIN`).
     """
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
@@ -609,6 +638,7 @@ class GreedyBot(Bot):
         self.memory = Memory(seat)
         self.weight = float(options.get("opponent_weight", OPPONENT_WEIGHT))
         self.negotiate = options.get("negotiate", True) not in (False, "false", "0", "no", 0)
+        self.bank_margin = float(options.get("bank_margin", BANK_MARGIN))
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
@@ -622,7 +652,13 @@ class GreedyBot(Bot):
         determinizer = make_determinizer(view, self.seat, self.memory)
         state = determinizer.sample(self.rng)
         greedy = Greedy(
-            state, self.seat, self.rng, self.weight, determinizer.holdings(), self.negotiate
+            state,
+            self.seat,
+            self.rng,
+            self.weight,
+            determinizer.holdings(),
+            self.negotiate,
+            self.bank_margin,
         )
         action = greedy.choose(legal)
         if action in legal or action[0] in (K_PROPOSE, K_COUNTER):

@@ -293,7 +293,9 @@ class Search:
         self, greedy: Greedy, legal: list[Action], width: int
     ) -> dict[Key, Action]:
         choices = greedy.card_choices(legal)
-        scored = sorted(choices.scored, key=lambda item: -item[0])
+        # (a bank trade within the value's noise of passing is not worth searching)
+        worth = [item for item in choices.scored if greedy.worth_banking(choices, item[0], item[2])]
+        scored = sorted(worth, key=lambda item: -item[0])
         options: dict[Key, Action] = {(K_PASS,): (K_PASS,)}
         for _score, key, action in scored[:width]:
             options[key] = action

@@ -11,7 +11,13 @@ from tyros_client import arena
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
 from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
-from tyros_client.bots.greedy import CardChoices, Greedy, card_options, group_actions
+from tyros_client.bots.greedy import (
+    PLAUSIBLE,
+    CardChoices,
+    Greedy,
+    card_options,
+    group_actions,
+)
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
     CITY_PAY,
@@ -360,12 +366,31 @@ def test_it_asks_only_the_seats_that_could_accept() -> None:
         4,
         chips=START,
         ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-        hands={0: "g g g g v", 1: "g o", 2: "", 3: "y w"},
+        hands={0: "g g g g v", 1: "g o o y y v v w g o", 2: "", 3: "y w o o y v g g v y"},
     )
     action = greedy_choice(state, 0)
     assert action[0] == Kind.PROPOSE
     assert action[1] == 0b1010
     check_action(state, 0, action)  # still a legal offer
+
+
+def test_it_asks_only_the_seats_likely_to_hold_what_it_asks_for() -> None:
+    """A seat of two cards nobody has seen most likely lacks a wild (there are few): asking
+    it only holds it up. A seat seen to take a wild is asked."""
+    state = make_state(4, hands={0: "o o y", 1: "g v", 2: "y g", 3: "o o y g v w y g"})
+    nothing = (0, 0, 0, 0, 0)
+    unseen = Holdings.of_state(state, 0)
+    wild, orange = (0, 0, 0, 0, 1), (1, 0, 0, 0, 0)
+    assert unseen.chance_to_give(1, wild) < PLAUSIBLE < unseen.chance_to_give(3, wild)
+    asked, worth = Greedy(state, 0, random.Random(1), holdings=unseen).weigh_offer(
+        0b1110, 1.0, orange, wild
+    )
+    assert asked == 0b1000 and worth > 0.0
+    seen = replace(unseen, known=(nothing, wild, nothing, nothing))
+    asked, _ = Greedy(state, 0, random.Random(1), holdings=seen).weigh_offer(
+        0b1110, 1.0, orange, wild
+    )
+    assert asked == 0b1010
 
 
 def test_its_offers_never_ask_a_seat_for_more_cards_than_it_holds() -> None:
@@ -393,12 +418,13 @@ def test_a_seat_that_declined_an_offer_this_round_is_not_made_it_again() -> None
     state = make_state(4, hands={0: "o o y", 1: "g g v", 2: "g g y", 3: "g g"})
     holdings = Holdings.of_state(state, 0)
     two_green, one_orange = (0, 0, 2, 0, 0), (1, 0, 0, 0, 0)
-    asked, _ = Greedy(state, 0, random.Random(1), holdings=holdings).weigh_offer(
+    anyone = {"plausible": 0.0}  # (every seat that could hold them is asked)
+    asked, _ = Greedy(state, 0, random.Random(1), holdings=holdings, **anyone).weigh_offer(
         0b1110, 1.0, one_orange, two_green
     )
     assert asked == 0b1110
     turned = replace(holdings, declined=((), ((one_orange, two_green),), (), ()))
-    greedy = Greedy(state, 0, random.Random(1), holdings=turned)
+    greedy = Greedy(state, 0, random.Random(1), holdings=turned, **anyone)
     asked, worth = greedy.weigh_offer(0b1110, 1.0, one_orange, two_green)
     assert asked == 0b1100 and worth > 0.0  # seat 1 left out, the others still asked
     assert greedy.weigh_offer(0b1110, 1.0, one_orange, (0, 0, 1, 0, 0))[0] == 0b1110  # less

@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -111,6 +112,31 @@ class Holdings:
                 unknown += more
         return unknown <= self.counts[seat] - sum(known)
 
+    def chance_to_give(self, seat: int, cards: Sequence[int]) -> float:
+        """The chance that ``seat`` holds every card of ``cards``, as far as one can tell:
+        its unknown cards drawn from the unseen ones (each kind taken apart, a close
+        estimate for the one or two cards a trade asks).
+
+        >>> holdings = Holdings(counts=(0, 5), known=((0,) * 5, (0, 0, 0, 0, 0)),
+        ...                     pool=(10, 10, 10, 9, 1))
+        >>> round(holdings.chance_to_give(1, (0, 0, 0, 0, 1)), 3)  # 5 cards of 40, 1 wild
+        0.125
+        >>> known = Holdings((0, 5), ((0,) * 5, (0, 0, 0, 0, 1)), (10, 10, 10, 9, 0))
+        >>> known.chance_to_give(1, (0, 0, 0, 0, 1))  # a wild it was seen to take
+        1.0
+        """
+        if not self.could_give(seat, cards):
+            return 0.0
+        known = self.known[seat]
+        unknown = self.counts[seat] - sum(known)
+        unseen = sum(self.pool)
+        chance = 1.0
+        for kind in range(5):
+            need = cards[kind] - known[kind]
+            if need > 0:
+                chance *= _at_least(need, unseen, self.pool[kind], unknown)
+        return chance
+
     @classmethod
     def of_state(cls, state: GameState, seat: int) -> Holdings:
         """Holdings knowing nothing but the counts: what ``seat`` sees in a full ``state``."""
@@ -127,6 +153,22 @@ class Holdings:
             tuple(nothing for _ in range(state.players)),
             tuple(pool),
         )
+
+
+def _at_least(need: int, total: int, good: int, drawn: int) -> float:
+    """The chance of ``need`` or more good ones among ``drawn`` taken from ``total``, of
+    which ``good`` are good (hypergeometric).
+
+    >>> _at_least(1, 40, 1, 5)
+    0.125
+    """
+    if drawn > total:
+        drawn = total
+    ways = math.comb(total, drawn)
+    if ways == 0:
+        return 0.0
+    fewer = sum(math.comb(good, k) * math.comb(total - good, drawn - k) for k in range(need))
+    return 1.0 - fewer / ways
 
 
 def _clip_minus(known: list[int], cards: CardCounts | tuple[int, ...]) -> None:

@@ -112,6 +112,9 @@ PROPOSALS_WEIGHED = 12
 LIKELY_ACCEPT = 0.6
 UNLIKELY_ACCEPT = 0.1
 """The chance an asked seat accepts when its own plan gains by the offer, or does not."""
+PLAUSIBLE = 0.3
+"""An offer asks only the seats at least this likely to hold what it asks for: asking a
+person for cards they most likely lack only holds them up."""
 
 
 # Utilities ------------------------------------------------------------------------
@@ -286,9 +289,11 @@ class Greedy:
         holdings: Holdings | None = None,
         negotiate: bool = True,
         bank_margin: float = BANK_MARGIN,
+        plausible: float = PLAUSIBLE,
     ) -> None:
         self.state = state
         self.bank_margin = bank_margin
+        self.plausible = plausible
         self.seat = seat
         self.rng = rng
         self.weight = weight
@@ -470,11 +475,9 @@ class Greedy:
         net = float("-inf")
         holdings = self.holdings
         for seat in range(self.state.players):
-            if (
-                not others >> seat & 1
-                or not holdings.could_give(seat, get)
-                or holdings.turned_down(seat, give, get)
-            ):
+            if not others >> seat & 1 or holdings.turned_down(seat, give, get):
+                continue
+            if holdings.chance_to_give(seat, get) < self.plausible:
                 continue
             asked |= 1 << seat
             theirs = self.partner_gain(seat, give, get)
@@ -630,7 +633,7 @@ class GreedyBot(Bot):
 
     Options: ``opponent_weight`` (default :data:`OPPONENT_WEIGHT`); ``negotiate`` (default
     true; false: offers of one card for one card only and no counter-offers);
-    ``bank_margin`` (default :data:`BANK_MARGIN`).
+    ``bank_margin`` (default :data:`BANK_MARGIN`); ``plausible`` (default :data:`PLAUSIBLE`).
     """
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
@@ -639,6 +642,7 @@ class GreedyBot(Bot):
         self.weight = float(options.get("opponent_weight", OPPONENT_WEIGHT))
         self.negotiate = options.get("negotiate", True) not in (False, "false", "0", "no", 0)
         self.bank_margin = float(options.get("bank_margin", BANK_MARGIN))
+        self.plausible = float(options.get("plausible", PLAUSIBLE))
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
@@ -659,6 +663,7 @@ class GreedyBot(Bot):
             determinizer.holdings(),
             self.negotiate,
             self.bank_margin,
+            self.plausible,
         )
         action = greedy.choose(legal)
         if action in legal or action[0] in (K_PROPOSE, K_COUNTER):

@@ -97,10 +97,16 @@ def test_an_offer_refused_is_said_in_words_and_the_table_talks(
     server.bots("talk", 2, 3)
     # Expansion first (a tile each), then Pat's card actions: the offer form shows.
     play_on(page, "#offer:not([hidden]) #offer-send:text-is('Offer')")
-    page.fill("#give", "wild, wild, wild, wild, wild, wild, wild, wild, wild")
+    # Words that are not cards are refused by the page itself, saying how to write them.
+    page.fill("#give", "two oranges")
+    page.fill("#get", "purple")
+    page.click("#offer button[type=submit]")
+    local = page.wait_for_selector("#refusal:text('\"purple\" is not a card')")
+    assert local is not None and "2 orange, wild" in local.inner_text()
+    page.fill("#give", "9 wilds")  # (written as people write cards)
     page.fill("#get", "orange")
     page.click("#offer button[type=submit]")
-    refusal = page.wait_for_selector("#refusal:not([hidden])")
+    refusal = page.wait_for_selector("#refusal:text('Refused:')")
     assert refusal is not None
     words = refusal.inner_text()
     assert words == "Refused: you do not hold the cards you offer", words

@@ -103,3 +103,25 @@ def test_a_finished_game_is_replayed_decision_by_decision(server: Server, browse
     page.click("#leave")
     page.wait_for_selector("#lobby:not([hidden])")
     assert ERRORS[page] == []
+
+
+def test_the_board_is_one_tab_stop_walked_with_the_arrow_keys(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "keys", 3)
+    server.bots("keys", 2, 3)
+    page.wait_for_selector("#choices button:visible:not([disabled])")
+    assert page.locator("#board [tabindex='0']").count() == 1  # one stop for the board
+    page.focus("#board [data-space='1']")
+    page.keyboard.press("ArrowRight")  # space 6 is right of space 1 on the board
+    focused = page.evaluate("document.activeElement.dataset.space")
+    assert focused == "6", focused
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label.startswith("space 6 Massalia, ") and "empire" in label
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#filter:text('Space 6 Massalia')")
+    assert page.evaluate("document.activeElement.dataset.space") == "6"  # focus stays
+    page.click("#filter button:text('Show everything')")
+    page.wait_for_selector("#filter", state="hidden")
+    assert ERRORS[page] == []

@@ -102,6 +102,9 @@ class Hello(Model):
     """If this hello creates the table: whether its players may ask for hints."""
     program: bool = False
     """This seat is played by a program (``tyros-bot``): the table shows it as a bot."""
+    bots: Annotated[int, Field(ge=0, le=3)] = 0
+    """If this hello creates the table: seats the server's own bots take at once (fewer
+    than the players: the one saying hello takes a seat too)."""
     spectate: bool = False
 
 

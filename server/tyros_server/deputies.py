@@ -26,8 +26,11 @@ TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
 """(table, seat, view, legal) -> action: plays a seat from that seat's view only. It may
 also have ``forget(table)``, called (on the same worker) once a table needs it no more."""
 
-DecidedBy = Literal["takeover", "clock"]
-"""Who decides: a bot for an absent owner, or the server when the seat's time ran out."""
+DecidedBy = Literal["takeover", "clock", "seat"]
+"""Who decides: a bot for an absent owner, the server when the seat's time ran out, or the
+server's own bot that holds the seat for good (``seat``: it plays for itself, trades too)."""
+PACED: tuple[DecidedBy, ...] = ("takeover", "seat")
+"""The decisions made at a table's pace, one at a time."""
 
 
 class SeatPlayer(Protocol):
@@ -167,8 +170,8 @@ class Deputies:
     def busy(self, table: str, seat: int) -> bool:
         return (table, seat) in self.in_flight
 
-    def table_busy(self, table: str, by: DecidedBy) -> bool:
-        return any(d.table == table and d.by == by for d in self.in_flight.values())
+    def table_busy(self, table: str, by: tuple[DecidedBy, ...]) -> bool:
+        return any(d.table == table and d.by in by for d in self.in_flight.values())
 
     def ask(
         self,

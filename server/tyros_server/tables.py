@@ -15,6 +15,9 @@ from .clocks import Clocks
 from .engine import GameState, Options, Phase, seats_to_act
 
 ConnId = int
+HOUSE = "house:"
+"""How the token digest of a seat the server's own bot holds begins (``house:TABLE:SEAT``,
+unique as digests are, and never the hex digest of a token)."""
 
 
 @dataclass(slots=True)
@@ -27,6 +30,12 @@ class SeatSlot:
     """A takeover bot is playing this seat until its owner returns."""
     program: bool = False
     """The seat's owner is a program (it said so in its ``hello``)."""
+
+    @property
+    def house(self) -> bool:
+        """A bot of the server's own holds this seat for good (asked for by the ``hello``
+        that created the table): no token takes it (see :data:`HOUSE`)."""
+        return self.digest.startswith(HOUSE)
 
 
 @dataclass(slots=True)

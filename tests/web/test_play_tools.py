@@ -4,6 +4,7 @@ server's bot, the payment chooser, and the replay of a finished game."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tests.web.harness import ERRORS, Server, join, needs_chromium, open_page, play_on
@@ -125,3 +126,25 @@ def test_the_board_is_one_tab_stop_walked_with_the_arrow_keys(
     page.click("#filter button:text('Show everything')")
     page.wait_for_selector("#filter", state="hidden")
     assert ERRORS[page] == []
+
+
+def test_nothing_but_a_browser_plays_a_whole_game_against_the_servers_bots(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """No terminal: the page creates a table whose other seats the server's own bots take."""
+    server = Server(tmp_path, extra=["--bot-pace", "0"])  # (a person's pace is 1 s a decision)
+    try:
+        page = open_page(browser, server.url)
+        page.fill("#name", "Pat")
+        page.fill("#table-name", "alone")
+        page.select_option("#players", "3")
+        page.select_option("#bots", "2")
+        page.click("#join button[type=submit]")
+        page.wait_for_selector("#status:text('playing at table alone as A')")
+        page.wait_for_selector("#board svg")
+        assert page.locator("#seats td:text('(bot)')").count() == 2
+        play_on(page, "#score:not([hidden])")
+        assert "Final score" in page.inner_text("#score")
+        assert ERRORS[page] == []
+    finally:
+        server.stop()

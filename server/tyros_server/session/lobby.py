@@ -33,7 +33,7 @@ from ..engine import (
 )
 from ..records import RecordUnavailable, stored_game, stored_record
 from ..storage import StorageError, token_digest
-from ..tables import ConnId, SeatSlot, Table
+from ..tables import HOUSE, ConnId, SeatSlot, Table
 from .admission import Connection
 from .ledger import Ledger
 from .outbox import Close, Output, Send, clip
@@ -64,7 +64,8 @@ class Lobby(Part):
             return None
         self.tables[name] = table
         for seat, slot in enumerate(table.seats):
-            self.shared.by_digest[slot.digest] = (name, seat)
+            if not slot.house:
+                self.shared.by_digest[slot.digest] = (name, seat)
         return table
 
     def _load_table(self, name: str) -> Table:
@@ -88,9 +89,10 @@ class Lobby(Part):
             hints=stored.hints,
         )
         for slot in stored.seats:
-            table.seats.append(
-                SeatSlot(slot.name, slot.token_digest, absent_since=now, program=slot.program)
-            )
+            loaded = SeatSlot(slot.name, slot.token_digest, absent_since=now, program=slot.program)
+            if loaded.house:  # the server's own bot: back at once, as it never left
+                loaded.absent_since, loaded.bot = float("-inf"), True
+            table.seats.append(loaded)
         table.talk = TableTalk.from_stored(self.store.load_chat(name, KEPT_LINES))
         if len(table.seats) == table.options.players:
             state = new_game(table.options)
@@ -227,6 +229,7 @@ class Lobby(Part):
                 )
             ]
         table = self.tables.get(hello.table)
+        creating = False
         known = hello.table in self.quarantined or table is not None
         if not known and self.store.has_table(hello.table):
             # A finished game: kept on disk only, until somebody asks for it.
@@ -255,7 +258,11 @@ class Lobby(Part):
                     info,
                     self.outbox.error(conn, hello.id, ErrorCode.TOO_MANY_TABLES, refusal),
                 )
+            refusal = self._house_refusal(hello) if hello.bots else None
+            if refusal is not None:
+                return [self.outbox.error(conn, hello.id, ErrorCode.BAD_MESSAGE, refusal)]
             table = self._create_table(hello, info.address)
+            creating = True
             if table is None:
                 return [self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
         taken = self._name_taken(table, hello.name)
@@ -303,6 +310,8 @@ class Lobby(Part):
         info.table, info.seat = table.name, seat
         log.info("%s took seat %d of table %s", hello.name, seat, table.name)
         out: Output = [Send(conn, self.outbox.welcome(hello.id, table, seat, hello.name, token))]
+        if creating and hello.bots and not self._seat_house_bots(table, hello.bots, hello.name):
+            out.append(self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not seat bots"))
         if len(table.seats) == table.options.players:
             table.state = new_game(table.options)
             table.renew_prompts()
@@ -372,6 +381,32 @@ class Lobby(Part):
     def notice_later(self, table: Table) -> None:
         if table.notice_due is None:
             table.notice_due = self.clock() + self.limits.notice_seconds
+
+    def _house_refusal(self, hello: Hello) -> str | None:
+        """Why the server cannot seat its own bots as ``hello`` asks (None: it can)."""
+        if self.shared.takeover is None or self.limits.takeover_seconds is None:
+            return "this server plays no bots (it was started with --takeover off)"
+        if hello.bots >= hello.players:
+            return f"at most {hello.players - 1} bots: you take a seat too"
+        return None
+
+    def _seat_house_bots(self, table: Table, count: int, creator: str) -> bool:
+        """Seat ``count`` of the server's own bots after the creator (False if the store
+        refused). Nobody's token takes their seats; they play at the table's pace."""
+        names = (f"bot-{n}" for n in range(1, 10) if f"bot-{n}".casefold() != creator.casefold())
+        for name in list(names)[:count]:
+            seat = len(table.seats)
+            digest = f"{HOUSE}{table.name}:{seat}"
+            try:
+                self.store.add_seat(table.name, seat, name, digest, True)
+            except StorageError as exc:
+                self.shared.faults.failed("storing a bot's seat", exc)
+                return False
+            table.seats.append(
+                SeatSlot(name, digest, absent_since=float("-inf"), bot=True, program=True)
+            )
+            log.info("the server's bot %s took seat %d of table %s", name, seat, table.name)
+        return True
 
     def _create_table(self, hello: Hello, address: str) -> Table | None:
         seed = hello.seed if hello.seed is not None else secrets.randbits(63)

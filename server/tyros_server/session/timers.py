@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from ..deputies import DecidedBy, Decision, negotiates
+from ..deputies import PACED, DecidedBy, Decision, negotiates
 from ..engine import (
     Action,
     IllegalActionError,
@@ -89,11 +89,7 @@ class Timers(Part):
         takeover = limits.takeover_seconds
         if takeover is not None and self.shared.takeover is not None:
             for table in self.tables.values():
-                if (
-                    table.state is None
-                    or table.finished
-                    or deputies.table_busy(table.name, "takeover")
-                ):
+                if table.state is None or table.finished or deputies.table_busy(table.name, PACED):
                     continue
                 paced = deputies.ready_at.get(table.name, float("-inf"))
                 for seat in seats_to_act(table.state):
@@ -161,9 +157,11 @@ class Timers(Part):
         complete or withdraw the person's own offer."""
         state = table.state
         assert state is not None
-        legal = [a for a in legal_actions(state, seat) if not negotiates(a)]
+        legal = legal_actions(state, seat)
+        if by != "seat":
+            legal = [a for a in legal if not negotiates(a)]
         if self.shared.takeover is None:
-            return self.ledger.commit(table, seat, legal[0], by=by) or []
+            return self.ledger.commit(table, seat, legal[0], by=None if by == "seat" else by) or []
         self.deputies.ask(table.name, seat, state.version, by, view(state, seat), legal)
         return []
 
@@ -185,7 +183,8 @@ class Timers(Part):
         if decision.by == "takeover" and table.seats[seat].absent_since is None:
             return []  # its owner came back
         state = table.state
-        choice = decision.legal[0] if action is None or negotiates(action) else action
+        own = decision.by == "seat"  # (the server's own bot trades for itself)
+        choice = decision.legal[0] if action is None or (negotiates(action) and not own) else action
         try:
             check_action(state, seat, choice)
         except IllegalActionError as exc:
@@ -196,8 +195,8 @@ class Timers(Part):
                 exc.message,
             )
             choice = next(a for a in legal_actions(state, seat) if not negotiates(a))
-        out = self.ledger.commit(table, seat, choice, by=decision.by)
-        if decision.by == "takeover":
+        out = self.ledger.commit(table, seat, choice, by=None if own else decision.by)
+        if decision.by in PACED:
             self.deputies.played(table.name, self.clock())
         return out or []
 
@@ -296,7 +295,7 @@ class Timers(Part):
         if wait is None or self.shared.takeover is None or state is None or table.finished:
             return None
         deputies = self.deputies
-        if deputies.table_busy(table.name, "takeover"):
+        if deputies.table_busy(table.name, PACED):
             return None
         if now < deputies.ready_at.get(table.name, now):
             return None
@@ -311,7 +310,8 @@ class Timers(Part):
         if seat is None:
             return []
         out: Output = []
-        if not table.seats[seat].bot:
-            table.seats[seat].bot = True
+        slot = table.seats[seat]
+        if not slot.bot:
+            slot.bot = True
             out += self.outbox.table_update(table)
-        return out + self._deputize(table, seat, "takeover")
+        return out + self._deputize(table, seat, "seat" if slot.house else "takeover")

@@ -165,6 +165,8 @@ function button(text, action) {
 // How a table the hello creates is set up (ignored by the server for a table that exists).
 function newTableOptions() {
   const options = { players: Number($("players").value), setup: $("setup").value, hints: $("hints").checked };
+  const bots = Math.min(Number($("bots").value), options.players - 1);
+  if (bots > 0) options.bots = bots; // the server's own bots take the other seats at once
   const decision = Number($("clock-decision").value);
   if (decision > 0) options.clock = { decision, reserve: Number($("clock-reserve").value) || 0 };
   const trade = Number($("trade-seconds").value);
@@ -294,8 +296,8 @@ function showWaiting(table) {
   const missing = table.players - seated.length;
   $("where").textContent =
     `Waiting for ${missing} more player${missing === 1 ? "" : "s"} (${table.players} in all; seated: ` +
-    `${seated.map((s) => who(s.seat)).join(", ") || "nobody"}). Friends join this table by its name; ` +
-    `bots with tyros-bot HOST:PORT --table ${table.name} --count ${missing}.`;
+    `${seated.map((s) => who(s.seat)).join(", ") || "nobody"}). Friends join this table by its name ` +
+    `(bots are chosen when a table is created, or seated with tyros-bot HOST:PORT --table ${table.name}).`;
 }
 
 function heard(line) {

@@ -1,0 +1,93 @@
+"""The server's own bots: a hello that creates a table may ask for them in the other seats
+(a player with nothing but a browser has no tyros-bot to start). They take their seats at
+once, play at the table's pace for themselves (trades too), survive a restart, and no token
+takes their seats."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from tyros_protocol.errors import ErrorCode
+from tyros_server.deputies import Decision
+from tyros_server.engine import Phase, legal_actions, seats_to_act
+from tyros_server.session import Limits
+
+from .harness import Harness, first, first_legal
+
+PACED = Limits(takeover_seconds=60, bot_pace_seconds=2)
+
+
+def asked(harness: Harness) -> list[Decision]:
+    harness.session.tick()
+    harness.session.data_to_send()
+    return [job for job in harness.session.drain_jobs() if isinstance(job, Decision)]
+
+
+def test_a_table_created_with_bots_starts_at_once_and_they_play_for_themselves(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness(limits=PACED, takeover=first_legal)
+    conn = harness.connect()
+    out = harness.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
+    assert first(out, conn, "welcome")["seat"] == 0
+    info = harness.latest_table[conn]
+    assert info["started"] is True
+    assert [(s["name"], s["bot"], s["program"]) for s in info["seats"][1:]] == [
+        ("bot-1", True, True),
+        ("bot-2", True, True),
+    ]
+    state = harness.state("solo")
+    seen_decisions = 0
+    while state.phase != Phase.OVER and seen_decisions < 40:
+        [seat, *_] = seats_to_act(state)
+        if seat == 0:
+            harness.play_one([conn], random.Random(seen_decisions))
+            continue
+        [decision] = asked(harness)  # at once: no owner to wait for
+        assert decision.by == "seat" and decision.seat == seat
+        assert decision.legal == legal_actions(state, seat)  # trades too: it plays for itself
+        assert asked(harness) == []  # one at a time, at the table's pace
+        harness.decided(decision, decision.run())
+        harness.clock.advance(2)
+        seen_decisions += 1
+    assert seen_decisions == 40
+    stored = harness.store.load_table("solo")
+    assert stored is not None and all(by is None for by in stored.decided_by or [])
+
+
+def test_bots_are_refused_for_every_seat_and_by_a_server_that_plays_none(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness(limits=PACED, takeover=first_legal)
+    conn = harness.connect()
+    out = harness.hello(conn, "crowd", "Ann", players=3, bots=3)
+    refused = first(out, conn, "error")
+    assert refused["code"] == ErrorCode.BAD_MESSAGE and "at most 2 bots" in refused["message"]
+    assert harness.list_tables(conn)["tables"] == []  # nothing was created
+    harness.close()
+    without = make_harness(limits=Limits(takeover_seconds=None), takeover=first_legal)
+    conn = without.connect()
+    out = without.hello(conn, "solo", "Ann", players=3, bots=2)
+    refused = first(out, conn, "error")
+    assert refused["code"] == ErrorCode.BAD_MESSAGE and "plays no bots" in refused["message"]
+    assert without.list_tables(conn)["tables"] == []
+
+
+def test_after_a_restart_the_bots_play_on_at_once_and_no_token_takes_their_seats(
+    make_harness: Callable[..., Harness],
+) -> None:
+    before = make_harness(limits=PACED, takeover=first_legal)
+    conn = before.connect()
+    before.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
+    state = before.state("solo")
+    while seats_to_act(state)[0] == 0:
+        before.play_one([conn], random.Random(1))
+    before.close()
+    after = make_harness(limits=PACED, takeover=first_legal)
+    table = after.session.tables["solo"]
+    assert [slot.house for slot in table.seats] == [False, True, True]
+    assert all(slot.digest not in after.session.shared.by_digest for slot in table.seats[1:])
+    [decision] = asked(after)  # not takeover_seconds later: the bot never left
+    assert decision.by == "seat" and decision.seat != 0
+    assert decision.legal == legal_actions(after.state("solo"), decision.seat)

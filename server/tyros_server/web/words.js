@@ -41,7 +41,9 @@ export function phaseWords(view, who) {
     over: "game over",
   };
   const phase = phases[view.phase] || view.phase;
-  return view.phase === "over" ? phase : `${phase}: ${who(view.current)} to act`;
+  if (view.phase === "over") return phase;
+  const acting = view.to_act && view.to_act.length ? view.to_act : [view.current];
+  return `${phase}: ${acting.map(who).join(", ")} to act`; // (several keep, or answer, at once)
 }
 
 const s_ = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -6,7 +6,8 @@
 
 import { boardWords, drawBoard } from "./board.js";
 import { renderChoices } from "./choices.js";
-import { LETTERS, actionWords, clockWords, describe, parseCards, phaseWords } from "./words.js";
+import { renderHand, renderScore, renderSeats } from "./seats.js";
+import { LETTERS, actionWords, describe, parseCards, phaseWords } from "./words.js";
 
 const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
@@ -373,19 +374,6 @@ function offer(event) {
   act({ kind: "propose", to, give, get });
 }
 
-function showHand(view) {
-  const hand = $("hand");
-  if (!view.hand) {
-    hand.hidden = true;
-    return;
-  }
-  const counts = ["orange", "yellow", "green", "violet", "wild"].map(
-    (card) => `${card} ${view.hand.filter((c) => c === card).length}`,
-  );
-  hand.textContent = `Your hand: ${counts.join(", ")}. Your tiles: ${(view.tiles || []).join(", ") || "none"}.`;
-  hand.hidden = false;
-}
-
 // What you may do: the prompt's legal actions, grouped by kind; a clicked space shows
 // only its own; one thing done by several payments is one choice with a payment chooser.
 function showRequest(view) {
@@ -471,56 +459,20 @@ function pick(space) {
   }
 }
 
+function showHand(view) {
+  renderHand($("hand"), view);
+}
+
 function showScore(view) {
-  const box = $("score");
-  if (!view.score) {
-    box.hidden = true;
-    return;
-  }
-  if (!replay) {
+  if (view.score && !replay) {
     localStorage.removeItem(lastKey);
     say(`table ${watching}: the game is over`);
   }
-  const lines = ["Final score"];
-  for (const player of view.score.players) {
-    const empires = player.empires.filter((e) => e.points).map((e) => `${e.colour} ${e.points}`).join(", ") || "none";
-    const majority = player.majority_bonus.length ? `${player.majority_points} (most cities in ${player.majority_bonus.join(", ")})` : "0";
-    const allFour = player.all_four_bonus ? `, all four empires ${player.all_four_bonus}` : "";
-    lines.push(`${who(player.seat)}: ${player.total} points`);
-    lines.push(`    empires: ${empires}; majority bonus ${majority}${allFour}`);
-  }
-  const winners = view.score.winners.map(who).join(" and ");
-  lines.push(`${view.score.winners.length === 1 ? "Winner" : "Shared win"}: ${winners}`);
-  box.textContent = lines.join("\n");
-  box.hidden = false;
+  renderScore($("score"), view, who);
 }
 
 function showSeats(view) {
-  const body = $("seats").querySelector("tbody");
-  body.replaceChildren();
-  const since = clocks ? (performance.now() - clocks.at) / 1000 : 0;
-  for (const info of view.seats) {
-    const status = seatStatus.find((s) => s.seat === info.seat) || {};
-    const bot = status.bot || status.program;
-    const marks = (bot ? " (bot)" : status.connected === false ? " (away)" : "") + (info.seat === seat ? " (you)" : "");
-    const clock = clocks && clocks.seats.find((c) => c.seat === info.seat);
-    const time = !clock
-      ? "-"
-      : clock.left === null
-        ? `reserve ${clockWords(clock.reserve)}`
-        : `${clockWords(clock.left - since)} left`;
-    const row = document.createElement("tr");
-    const total = view.score ? view.score.players[info.seat].total : points ? points[info.seat] : "-";
-    const cells = [who(info.seat) + marks, total, info.cards, info.tiles, `${info.ships_in_supply}/${info.cities_in_supply}`, time];
-    for (const text of cells) {
-      const cell = document.createElement("td");
-      cell.textContent = String(text);
-      row.append(cell);
-    }
-    body.append(row);
-  }
-  $("clock-head").hidden = !clocks;
-  for (const row of body.rows) row.cells[5].hidden = !clocks;
+  renderSeats($("seats"), view, { who, seat, seatStatus, clocks, points });
 }
 
 // A finished game, replayed as a spectator saw it ---------------------------------------

@@ -42,6 +42,9 @@ ANY = 4
 """Index of the any-colour part of a purchase's price."""
 
 # Weights (points). They were set by hand and checked in arena games.
+HAND_WEIGHT = 1.0
+"""What a hand's value counts for beside the board's points (``bench/calibration.py`` weighs
+them against final scores)."""
 AFFORDABLE_NOW = 0.8
 """Share of a purchase's gain counted while its cards are in hand and can be spent this round."""
 AFFORDABLE_NEXT = 0.65
@@ -224,6 +227,7 @@ class Analysis:
         "city_counts",
         "city_value",
         "colours_of",
+        "hand_weight",
         "held_value",
         "hold",
         "own",
@@ -236,8 +240,10 @@ class Analysis:
         "total_ships",
     )
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, hand_weight: float = HAND_WEIGHT) -> None:
         self.state = state
+        self.hand_weight = hand_weight
+        """What a hand's value counts for beside the board's points (see :data:`HAND_WEIGHT`)."""
         self._forecast()
         # Each seat's expected points, added up in this order: cities, spaces held by
         # ships, majorities and the all-four-empires bonus.
@@ -582,8 +588,8 @@ class Plan:
                 used_targets.add(target)
         kept, spare = self.baseline
         if cards_left <= 3:
-            return value + cards_left * kept
-        return value + 3 * kept + (cards_left - 3) * spare
+            return (value + cards_left * kept) * self.analysis.hand_weight
+        return (value + 3 * kept + (cards_left - 3) * spare) * self.analysis.hand_weight
 
     def card_values(self, hand: CardCounts | Sequence[int]) -> list[float]:
         """The value each kind of card adds to ``hand`` (what losing one of them costs)."""

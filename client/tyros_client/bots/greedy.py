@@ -86,7 +86,7 @@ from tyros_server.engine import (
 
 from .base import Bot, register
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
-from .evaluate import Analysis, Plan
+from .evaluate import HAND_WEIGHT, Analysis, Plan
 
 OPPONENT_WEIGHT = 0.35
 """How much the best opponent's value counts against the bot's own."""
@@ -290,7 +290,9 @@ class Greedy:
         negotiate: bool = True,
         bank_margin: float = BANK_MARGIN,
         plausible: float = PLAUSIBLE,
+        hand_weight: float = HAND_WEIGHT,
     ) -> None:
+        self.hand_weight = hand_weight
         self.state = state
         self.bank_margin = bank_margin
         self.plausible = plausible
@@ -300,7 +302,7 @@ class Greedy:
         self.holdings = holdings if holdings is not None else Holdings.of_state(state, seat)
         self.negotiate = negotiate
         """Off: offers of one card for one card only, and no counter-offers."""
-        self.analysis = Analysis(state)
+        self.analysis = Analysis(state, hand_weight)
         self._plans: dict[int, Plan] = {}
 
     def plan(self, seat: int) -> Plan:
@@ -327,7 +329,8 @@ class Greedy:
         return state
 
     def utility_after(self, action: Action) -> float:
-        return utility(Analysis(self.after(action)).values(), self.seat, self.weight)
+        after = Analysis(self.after(action), self.hand_weight)
+        return utility(after.values(), self.seat, self.weight)
 
     def choose(self, legal: list[Action]) -> Action:
         if len(legal) == 1:
@@ -643,6 +646,7 @@ class GreedyBot(Bot):
         self.negotiate = options.get("negotiate", True) not in (False, "false", "0", "no", 0)
         self.bank_margin = float(options.get("bank_margin", BANK_MARGIN))
         self.plausible = float(options.get("plausible", PLAUSIBLE))
+        self.hand_weight = float(options.get("hand_weight", HAND_WEIGHT))
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
@@ -664,6 +668,7 @@ class GreedyBot(Bot):
             self.negotiate,
             self.bank_margin,
             self.plausible,
+            self.hand_weight,
         )
         action = greedy.choose(legal)
         if action in legal or action[0] in (K_PROPOSE, K_COUNTER):

@@ -68,7 +68,7 @@ from tyros_server.engine import (
 
 from .base import Bot, register
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
-from .evaluate import Analysis, rewards
+from .evaluate import HAND_WEIGHT, Analysis, rewards
 from .greedy import Greedy, action_key, card_options
 
 DEFAULT_MOVE_TIME = 1.0
@@ -200,11 +200,13 @@ def final_rewards(state: GameState, temperature: float, share: float = 0.0) -> l
     ]
 
 
-def leaf_rewards(state: GameState, temperature: float, share: float = 0.0) -> list[float]:
+def leaf_rewards(
+    state: GameState, temperature: float, share: float = 0.0, hand_weight: float = HAND_WEIGHT
+) -> list[float]:
     """Every seat's reward in [0, 1] for the position the iteration reached."""
     if state.phase == P_OVER:
         return final_rewards(state, temperature, share)
-    return rewards(Analysis(state).values(), temperature, share)
+    return rewards(Analysis(state, hand_weight).values(), temperature, share)
 
 
 # The search -----------------------------------------------------------------------
@@ -241,8 +243,10 @@ class Search:
         root_width: int = ROOT_WIDTH,
         score_share: float = SCORE_SHARE,
         truth: GameState | None = None,
+        hand_weight: float = HAND_WEIGHT,
     ) -> None:
         self.seat = seat
+        self.hand_weight = hand_weight
         self.score_share = score_share
         self.rng = rng
         self.exploration = exploration
@@ -263,7 +267,13 @@ class Search:
     def _root_options(self, legal: list[Action], width: int) -> dict[Key, Action]:
         """The bot's own options at the root, ordered and trimmed by the greedy values."""
         state = self.determinizer.sample(self.rng)
-        greedy = Greedy(state, self.seat, self.rng, holdings=self.determinizer.holdings())
+        greedy = Greedy(
+            state,
+            self.seat,
+            self.rng,
+            holdings=self.determinizer.holdings(),
+            hand_weight=self.hand_weight,
+        )
         phase = state.phase
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)
@@ -372,7 +382,7 @@ class Search:
                 break
             mover = seats_to_act(state)[0]
             push_unchecked(state, mover, rollout_action(state, mover, rng))
-        reward = leaf_rewards(state, self.temperature, self.score_share)
+        reward = leaf_rewards(state, self.temperature, self.score_share, self.hand_weight)
         for visited in path:
             visited.visits += 1
             visited.total += reward[visited.mover]
@@ -402,6 +412,7 @@ class ISMCTSBot(Bot):
         self.rollout_depth = int(options.get("rollout_depth", ROLLOUT_DEPTH))
         self.root_width = int(options.get("root_width", ROOT_WIDTH))
         self.score_share = float(options.get("score_share", SCORE_SHARE))
+        self.hand_weight = float(options.get("hand_weight", HAND_WEIGHT))
         self.omniscient = bool(options.get("omniscient", False))
         """Search the true game (the arena shows it with :meth:`reveal`): for the ladder's
         upper bound only; a bot at a table never sees more than its view."""
@@ -435,6 +446,7 @@ class ISMCTSBot(Bot):
             root_width=self.root_width,
             score_share=self.score_share,
             truth=self.truth,
+            hand_weight=self.hand_weight,
         )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)
             return next(iter(search.root_options.values()))

@@ -7,6 +7,8 @@
                                                         # greedy against greedy-plain
     python bench/bots.py speed                          # ISMCTS iterations per second
     python bench/bots.py convergence                    # does more search change the choice?
+    python bench/bots.py option --option bank_margin --value 0.1 --base 0 --seed 11
+                                                        # one greedy setting against another
     python bench/bots.py ismcts-vs-greedy --games 20 --iterations 300 --jobs 2 --json
 
 Every match is exactly ``tyros-arena --players ... --seed ... [--move-time S]
@@ -209,6 +211,28 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
     }
 
 
+def option_match(option: str, value: float, base: float, games: int, seed: int) -> dict[str, Any]:
+    """Greedy against greedy, two seats each (alternating, so every seat plays both), the
+    first pair with ``option`` at ``value``, the other at ``base``: what one setting is worth."""
+    wins = [0, 0]
+    points = [0.0, 0.0]
+    for game in range(games):
+        pair = [(seat + game) % 2 for seat in range(4)]
+        options = [{option: value if p == 0 else base} for p in pair]
+        result = arena.play_game(["greedy"] * 4, seed=seed, game=game, seat_options=options)
+        for seat, p in enumerate(pair):
+            points[p] += result.scores[seat] / (2 * games)
+            wins[p] += seat in result.winners
+    return {
+        "games": games,
+        "seed": seed,
+        "option": option,
+        f"wins at {value}": wins[0],
+        f"wins at {base}": wins[1],
+        "mean scores": [round(points[0], 1), round(points[1], 1)],
+    }
+
+
 def convergence(budgets: list[int], positions: int, seed: int) -> dict[str, Any]:
     """How often a search at each budget picks what the largest budget picks, beside how
     often two searches at the largest budget (other seeds) agree with each other: the
@@ -234,7 +258,10 @@ def convergence(budgets: list[int], positions: int, seed: int) -> dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/bots.py", description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=[*MATCHES, "speed", "convergence"])
+    parser.add_argument("what", choices=[*MATCHES, "speed", "convergence", "option"])
+    parser.add_argument("--option", help="option: a greedy option (bank_margin, plausible, ...)")
+    parser.add_argument("--value", type=float, help="option: its value on two seats")
+    parser.add_argument("--base", type=float, help="option: its value on the other two")
     parser.add_argument("--games", type=int, help="games (default 400 or 200)")
     parser.add_argument(
         "--start",
@@ -256,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.what == "speed":
         out = speed(args.iterations or 1000, args.positions, args.seed)
+    elif args.what == "option":
+        if args.option is None or args.value is None or args.base is None:
+            parser.error("option needs --option, --value and --base")
+        out = option_match(args.option, args.value, args.base, args.games or 200, args.seed)
     elif args.what == "convergence":
         budgets = sorted({int(b) for b in args.budgets.split(",")})
         out = convergence(budgets, args.positions, args.seed)

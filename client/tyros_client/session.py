@@ -133,6 +133,8 @@ class Join:
     """Whether players may ask for hints, if the table is created (None: yes)."""
     program: bool | None = None
     """True: a program plays this seat (a bot), and the table shows it."""
+    bots: int | None = None
+    """The seats the server's own bots take at once, if the table is created."""
 
 
 # Messages, built from the protocol's models ---------------------------------------------
@@ -156,6 +158,7 @@ def hello_message(join: Join, msg_id: int = 0) -> dict[str, Any]:
         "spectate": join.spectate,
         "hints": join.hints,
         "program": join.program,
+        "bots": join.bots,
         "clock": None
         if join.clock is None
         else {"decision": join.clock[0], "reserve": join.clock[1]},

@@ -112,6 +112,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="if the table is created: nobody there may ask for hints (shown to everyone)",
     )
     parser.add_argument(
+        "--bots",
+        type=int,
+        choices=(1, 2, 3),
+        default=None,
+        help="if the table is created: the server's own bots take this many of the other "
+        "seats at once (they trade and play at a person's pace)",
+    )
+    parser.add_argument(
         "--trade-seconds",
         type=int,
         default=None,
@@ -179,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         trade_seconds=args.trade_seconds,
         clock=args.clock,
         hints=None if args.hints else False,
+        bots=args.bots,
     )
     ui, net = build(
         args.address,

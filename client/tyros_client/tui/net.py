@@ -46,6 +46,8 @@ class JoinOptions:
     """(decision, reserve) seconds for the table's clock (None: the server's default)."""
     hints: bool | None = None
     """False: a table where nobody may ask for hints (None: the server's default, yes)."""
+    bots: int | None = None
+    """The seats the server's own bots take at once (None: none)."""
 
 
 class NetClient:
@@ -82,6 +84,7 @@ class NetClient:
             trade_seconds=self.options.trade_seconds,
             clock=self.options.clock,
             hints=self.options.hints,
+            bots=self.options.bots,
             spectate=state.spectate,
         )
         token = None if tokens is None or state.spectate else tokens.load(self.key)

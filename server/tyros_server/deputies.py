@@ -1,4 +1,5 @@
-"""Decisions the server makes for a seat: a bot for an absent owner, or for a slow one.
+"""Decisions the server makes for a seat: a bot for an absent owner, for a slow one, or
+for a seat the server's own bot holds; and advice, the same bot's choice shown as a hint.
 
 The session asks (a :class:`Decision`: the seat's view and legal actions, nothing else);
 the shell runs :meth:`Decision.run` off the event loop, in a worker thread, and hands the
@@ -96,8 +97,9 @@ class Decision:
     view: dict[str, Any]
     """The seat's own view: all the policy may know."""
     legal: list[Action]
-    """What the seat may do, less negotiation (see :func:`negotiates`); the first is the
-    cautious choice (pass, or decline)."""
+    """What the seat may do, less negotiation (see :func:`negotiates`) unless the server's
+    own bot holds the seat (``by`` is ``seat``); the first is the cautious choice (pass, or
+    decline)."""
     policy: TakeoverPolicy
 
     def run(self) -> Action | None:
@@ -149,6 +151,9 @@ class Advice:
 
 
 Job = Decision | Farewell | Advice
+
+MAX_ADVICE = 4
+"""Advice under way at once, server-wide."""
 """Work for the shell's worker, in the order the session asked for it."""
 
 
@@ -165,7 +170,8 @@ class Deputies:
     jobs: list[Job] = field(default_factory=list)
     """Asked for and not yet taken by the shell (:meth:`drain`)."""
     advising: set[int] = field(default_factory=set)
-    """Connections with advice under way (one at a time each)."""
+    """Connections with advice under way (one at a time each, and at most
+    :data:`MAX_ADVICE` in all: the worker plays absent seats too, who must not wait)."""
 
     def busy(self, table: str, seat: int) -> bool:
         return (table, seat) in self.in_flight
@@ -190,6 +196,8 @@ class Deputies:
     def advise(self, advice: Advice) -> bool:
         """Ask for ``advice``; False if its connection has one under way already."""
         if self.policy is None or advice.conn in self.advising:
+            return False
+        if len(self.advising) >= MAX_ADVICE:
             return False
         self.advising.add(advice.conn)
         self.jobs.append(advice)

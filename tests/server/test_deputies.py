@@ -293,3 +293,25 @@ def test_no_advice_without_a_bot_or_a_decision_and_none_at_a_table_without_hints
     hint = {"type": "hint", "id": 4, "version": 0, "advice": True}
     only_error(plain.send(seated[0].conn, hint), seated[0].conn, ErrorCode.HINTS_OFF, 4)
     assert advice_asked(plain) == []
+
+
+def test_advice_marks_the_decision_it_is_about_whatever_version_was_named(
+    make_harness: Callable[..., Harness],
+) -> None:
+    """Advice is always about the decision the seat has now: it is marked even if the hint
+    named another version. A spectator gets no advice."""
+    harness = make_harness(takeover=first_legal)
+    seated = harness.join("t", 3, seed=4)
+    state = harness.state("t")
+    conn = seated[state.current].conn
+    harness.send(conn, {"type": "hint", "id": 7, "version": 99, "advice": True})
+    [advice] = advice_asked(harness)
+    harness.session.advised(advice, advice.run())
+    harness.act(conn, action_to_json(advice.legal[0], BOARD))
+    stored = harness.store.load_table("t")
+    assert stored is not None and stored.hinted == [True]
+    watcher = harness.connect()
+    harness.hello(watcher, "t", "Zed", spectate=True)
+    out = harness.send(watcher, {"type": "hint", "id": 8, "version": 1, "advice": True})
+    assert first(out, watcher, "advice")["action"] is None
+    assert advice_asked(harness) == []

@@ -66,7 +66,7 @@ def test_bots_are_refused_for_every_seat_and_by_a_server_that_plays_none(
     assert refused["code"] == ErrorCode.BAD_MESSAGE and "at most 2 bots" in refused["message"]
     assert harness.list_tables(conn)["tables"] == []  # nothing was created
     harness.close()
-    without = make_harness(limits=Limits(takeover_seconds=None), takeover=first_legal)
+    without = make_harness(limits=PACED)  # no policy: nothing to play a seat with
     conn = without.connect()
     out = without.hello(conn, "solo", "Ann", players=3, bots=2)
     refused = first(out, conn, "error")
@@ -91,3 +91,24 @@ def test_after_a_restart_the_bots_play_on_at_once_and_no_token_takes_their_seats
     [decision] = asked(after)  # not takeover_seconds later: the bot never left
     assert decision.by == "seat" and decision.seat != 0
     assert decision.legal == legal_actions(after.state("solo"), decision.seat)
+
+
+def test_they_play_at_once_on_a_server_that_lets_no_bot_play_for_an_absent_owner(
+    make_harness: Callable[..., Harness],
+) -> None:
+    """``--takeover off`` is about absent people: the server's own bots play on, after a
+    restart too."""
+    off = Limits(takeover_seconds=None, bot_pace_seconds=2)
+    before = make_harness(limits=off, takeover=first_legal)
+    conn = before.connect()
+    before.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
+    state = before.state("solo")
+    while seats_to_act(state)[0] == 0:
+        before.play_one([conn], random.Random(1))
+    [decision] = asked(before)
+    assert decision.by == "seat"
+    before.close()
+    after = make_harness(limits=off, takeover=first_legal)
+    assert after.session.next_deadline() is not None
+    [decision] = asked(after)
+    assert decision.by == "seat" and decision.seat != 0

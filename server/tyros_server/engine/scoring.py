@@ -37,7 +37,8 @@ def empire_ranks(chips: list[int]) -> tuple[list[int], list[int]]:
 
 
 def score_game(state: GameState) -> dict[str, Any]:
-    """The score sheet of the state as it stands (called when the game ends)."""
+    """The score sheet of the state as it stands: the final one when the game ends, the
+    points so far while it runs (the board alone decides them)."""
     board = state.board
     n = state.players
     sizes, ranks = empire_ranks(state.chips)

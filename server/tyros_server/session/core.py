@@ -126,9 +126,21 @@ class Session:
         self._out += self.timers.decided(decision, action)
 
     def advised(self, advice: Advice, action: Action | None) -> None:
-        """Send the advice asked for (None: the policy failed) to the connection that asked,
-        if it is still here; its ``version`` says which decision it was about."""
+        """Send the advice asked for (None: the policy failed, or chose what the seat may
+        not do) to the connection that asked, if it is still here; its ``version`` says
+        which decision it was about."""
         self.deputies.advised(advice)
+        if action is not None and action not in advice.legal:
+            # An offer the policy made up is checked as the engine would check it.
+            table = self.tables.get(advice.table)
+            state = table.state if table is not None else None
+            if state is None or state.version != advice.version:
+                action = None
+            else:
+                try:
+                    check_action(state, advice.seat, action)
+                except IllegalActionError:
+                    action = None
         if advice.conn in self.conns:
             self._out.append(self.outbox.advice(advice.conn, advice.re, advice.version, action))
 
@@ -251,8 +263,9 @@ class Session:
         return self._act(conn, info, message, raw["action"])  # (the models checked it)
 
     def _hint(self, conn: ConnId, info: Connection, hint: Hint) -> Output:
-        """A seat asks its client for a hint: refused at a table with hints off, else its
-        decision at that version is marked as made after a hint (nothing is sent back)."""
+        """A seat asks for a hint: refused at a table with hints off, else its decision at
+        that version is marked as made after a hint. With ``advice`` the server's bot
+        weighs the decision (off the loop) and :meth:`advised` answers."""
         table = self.tables.get(info.table) if info.table is not None else None
         if table is None:
             return [self.outbox.error(conn, hint.id, ErrorCode.HELLO_FIRST, "join a table first")]
@@ -264,11 +277,13 @@ class Session:
             ]
         state = table.state
         if info.spectator or info.seat is None or state is None:
-            return []  # a spectator's or an early hint marks no decision
+            # A spectator's or an early hint marks no decision (and gets no advice).
+            return [self.outbox.advice(conn, hint.id, 0, None)] if hint.advice else []
         seat = info.seat
         since = table.prompts.get(seat)
-        if since is not None and since <= hint.version <= state.version:
-            table.hint_asked[seat] = hint.version  # about the decision it has now
+        if since is not None and (hint.advice or since <= hint.version <= state.version):
+            # About the decision it has now (advice always is: it is the server's own).
+            table.hint_asked[seat] = state.version if hint.advice else hint.version
         if not hint.advice:
             return []
         legal = legal_actions(state, seat)
@@ -280,7 +295,10 @@ class Session:
         if not self.deputies.advise(advice):
             return [
                 self.outbox.error(
-                    conn, hint.id, ErrorCode.RATE_LIMITED, "one hint at a time: it is coming"
+                    conn,
+                    hint.id,
+                    ErrorCode.RATE_LIMITED,
+                    "a hint is on its way: ask after it",
                 )
             ]
         return []

@@ -384,8 +384,8 @@ class Lobby(Part):
 
     def _house_refusal(self, hello: Hello) -> str | None:
         """Why the server cannot seat its own bots as ``hello`` asks (None: it can)."""
-        if self.shared.takeover is None or self.limits.takeover_seconds is None:
-            return "this server plays no bots (it was started with --takeover off)"
+        if self.shared.takeover is None:
+            return "this server plays no bots"
         if hello.bots >= hello.players:
             return f"at most {hello.players - 1} bots: you take a seat too"
         return None

@@ -86,16 +86,15 @@ class Timers(Part):
             if (end := table.clocks.deadline(seat)) is not None
             and not deputies.busy(table.name, seat)
         ]
-        takeover = limits.takeover_seconds
-        if takeover is not None and self.shared.takeover is not None:
+        if self.shared.takeover is not None:
             for table in self.tables.values():
                 if table.state is None or table.finished or deputies.table_busy(table.name, PACED):
                     continue
                 paced = deputies.ready_at.get(table.name, float("-inf"))
                 for seat in seats_to_act(table.state):
-                    since = table.seats[seat].absent_since
-                    if since is not None and not deputies.busy(table.name, seat):
-                        times.append(max(since + takeover, paced))
+                    due = self._due_at(table, seat)
+                    if due is not None and not deputies.busy(table.name, seat):
+                        times.append(max(due, paced))
         return min(times, default=None)
 
     def tick(self) -> Output:
@@ -151,10 +150,11 @@ class Timers(Part):
         """Have the seat's decision made for it: asked of the takeover policy (from the
         seat's view, off the loop), or with no policy the first legal action, now.
 
-        It decides for a person (slow, or away), so it never negotiates in their name: no
-        trade offer, no counter-offer, no acceptance of another's offer (that gives their
-        cards away), whatever the policy would like; it passes or declines instead. It may
-        complete or withdraw the person's own offer."""
+        Deciding for a person (slow, or away), it never negotiates in their name: no trade
+        offer, no counter-offer, no acceptance of another's offer (that gives their cards
+        away), whatever the policy would like; it passes or declines instead. It may
+        complete or withdraw the person's own offer. The server's own bot (``seat``) plays
+        for itself and trades like any player."""
         state = table.state
         assert state is not None
         legal = legal_actions(state, seat)
@@ -208,7 +208,12 @@ class Timers(Part):
             return []
         out: Output = []
         for _ in range(1000):  # a bound: each decision moves the game on
-            due = [seat for seat in clocks.due(now) if not self.deputies.busy(table.name, seat)]
+            # (the server's own bots decide at the table's pace: their clocks do not count)
+            due = [
+                seat
+                for seat in clocks.due(now)
+                if not self.deputies.busy(table.name, seat) and not table.seats[seat].house
+            ]
             if not due or state.phase == Phase.OVER:
                 break
             version = state.version
@@ -290,9 +295,8 @@ class Timers(Part):
     def _takeover_due(self, table: Table, now: float) -> int | None:
         """The absent seat whose takeover decision is asked for next (None: none yet),
         one at a time per table, at the table's pace."""
-        wait = self.limits.takeover_seconds
         state = table.state
-        if wait is None or self.shared.takeover is None or state is None or table.finished:
+        if self.shared.takeover is None or state is None or table.finished:
             return None
         deputies = self.deputies
         if deputies.table_busy(table.name, PACED):
@@ -300,10 +304,21 @@ class Timers(Part):
         if now < deputies.ready_at.get(table.name, now):
             return None
         for seat in seats_to_act(state):
-            since = table.seats[seat].absent_since
-            if since is not None and now >= since + wait and not deputies.busy(table.name, seat):
+            due = self._due_at(table, seat)
+            if due is not None and now >= due and not deputies.busy(table.name, seat):
                 return seat
         return None
+
+    def _due_at(self, table: Table, seat: int) -> float | None:
+        """When a bot may decide for ``seat``: at once for the server's own bot (whatever
+        ``--takeover`` says), ``takeover_seconds`` after an owner left (None: never)."""
+        slot = table.seats[seat]
+        if slot.house:
+            return float("-inf")
+        wait = self.limits.takeover_seconds
+        if wait is None or slot.absent_since is None:
+            return None
+        return slot.absent_since + wait
 
     def _takeovers(self, table: Table, now: float) -> Output:
         seat = self._takeover_due(table, now)

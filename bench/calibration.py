@@ -20,59 +20,38 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tyros_client import arena
-from tyros_client.bots import make_bot
 from tyros_client.bots.evaluate import Analysis
-from tyros_server.engine import (
-    Options,
-    Phase,
-    legal_actions,
-    new_game,
-    push,
-    seats_to_act,
-    view,
-)
+from tyros_server.engine import GameState, Phase
 
 PARTS = ("cities", "ships", "bonuses", "hand")
 
 
 def rows_of_game(job: tuple[str, int, int]) -> list[tuple[int, list[float], float]]:
-    """(round, parts, final total) of every seat at each round's first card action."""
+    """(round, parts, final total) of every seat at each round's first card action, in the
+    arena's game ``game`` (each bot shown only its own seat's view and events)."""
     strategy, seed, game = job
-    state = new_game(Options(players=4, seed=arena.derive_seed(seed, "game", game)))
-    bots = [
-        make_bot(strategy, s, random.Random(arena.derive_seed(seed, "bot", game, s)))
-        for s in range(4)
-    ]
     samples: list[tuple[int, int, list[float]]] = []
-    seen_round = 0
-    log = state.log
-    assert log is not None
-    fed = 0
-    while state.phase != Phase.OVER:
-        if state.phase == Phase.ACTIONS and state.round != seen_round:
-            seen_round = state.round
+    seen_round = [0]
+
+    def measure(state: GameState) -> None:
+        if state.phase == Phase.ACTIONS and state.round != seen_round[0]:
+            seen_round[0] = state.round
             analysis = Analysis(state)
-            for seat in range(4):
-                samples.append((state.round, seat, list(analysis.parts(seat))))
-        for event in log[fed:]:
-            for bot in bots:
-                if bot.wants_events:
-                    bot.observe(event)
-        fed = len(log)
-        seat = seats_to_act(state)[0]
-        bot = bots[seat]
-        legal = legal_actions(state, seat)
-        push(state, seat, bot.choose(view(state, seat) if bot.wants_view else {}, legal))
-    score = state.score
-    assert score is not None
-    totals = [float(p["total"]) for p in score["players"]]
-    return [(rnd, parts, totals[seat]) for rnd, seat, parts in samples]
+            samples.extend((state.round, seat, list(analysis.parts(seat))) for seat in range(4))
+
+    result = arena.play_game(
+        [strategy] * 4,
+        setup=arena.game_setup("first", game, 4),
+        seed=seed,
+        game=game,
+        before_decision=measure,
+    )
+    return [(rnd, parts, float(result.scores[seat])) for rnd, seat, parts in samples]
 
 
 def least_squares(xs: list[list[float]], ys: list[float]) -> list[float]:

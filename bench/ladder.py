@@ -4,13 +4,14 @@ Plackett-Luce model of the placements rates each entrant, with bootstrap interva
     python bench/ladder.py --games 240 --jobs 2                 # play (or go on) and fit
     python bench/ladder.py --games 480 --jobs 2                 # go on to 480 games
     python bench/ladder.py --fit                                # fit what is played only
-    python bench/ladder.py --pool easy,normal,hard --games 60   # a smaller pool
+    python bench/ladder.py --pool easy,normal,hard,seer --games 60   # a smaller pool
 
 Game ``g`` seats four entrants of the pool, drawn and ordered by a generator seeded with
 ``--seed`` and ``g``, on the arena's game ``g`` (the same deal and bots' seeds as
 ``tyros-arena``), so it is the same game whenever and wherever it is played. Each game is
-one line of ``--results`` (JSON); games already there are not played again, so a long
-ladder is made in as many runs as convenient, split over ``--jobs`` processes.
+one line of ``--results`` (JSON, with the settings it was played with: a file of other
+settings is refused); games already there are not played again, so a long ladder is made
+in as many runs as convenient, split over ``--jobs`` processes.
 
 The pool (search budgets in iterations, so that every game reproduces exactly):
 
@@ -19,11 +20,13 @@ The pool (search budgets in iterations, so that every game reproduces exactly):
 - ``easy``: the greedy bot that trades (``tyros-play --level easy``);
 - ``normal``, ``hard``: ISMCTS at the iterations ``tyros-play``'s 0.3 s and 1 s make on
   one core of this machine (``--normal``, ``--hard``);
-- ``seer``: ISMCTS at ``hard``'s budget that sees every hand: an upper bound of what the
-  hidden information costs the search.
+- ``seer``: ISMCTS at ``hard``'s budget that searches the true game (every hand, and the
+  piles in their order: the draws to come too): an upper bound of what the hidden
+  information costs the search.
 
-The fit: a Plackett-Luce model of each game's placements (by score, the winners first),
-strengths found by Hunter's MM algorithm with one win and one loss against a fixed
+The fit: a Plackett-Luce model of each game's placements (by score, the winners first;
+equal scores and shared wins in seat order), strengths found by Hunter's MM algorithm
+with one win and one loss against a fixed
 average entrant (a weak prior, so that an entrant that never wins still has a finite
 rating), reported on the Elo scale (400 log10) with ``easy`` at 0. Intervals: 95% from
 refits on games resampled with replacement. Beside them: each entrant's wins (a shared win
@@ -71,9 +74,12 @@ def seating(pool: Sequence[str], seed: int, game: int, players: int = 4) -> list
     return rng.sample(list(pool), players)
 
 
-def play(job: tuple[list[str], dict[str, tuple[str, dict[str, Any]]], int, int]) -> dict[str, Any]:
-    """Play one game (in a worker); its line of results."""
-    seats, known, seed, game = job
+def play(
+    job: tuple[list[str], dict[str, tuple[str, dict[str, Any]]], int, int, dict[str, Any]],
+) -> dict[str, Any]:
+    """Play one game (in a worker); its line of results, with the settings it was played
+    with."""
+    seats, known, seed, game, settings = job
     result = arena.play_game(
         [known[name][0] for name in seats],
         setup=arena.game_setup("first", game, len(seats)),
@@ -81,7 +87,13 @@ def play(job: tuple[list[str], dict[str, tuple[str, dict[str, Any]]], int, int])
         game=game,
         seat_options=[known[name][1] for name in seats],
     )
-    return {"game": game, "seats": seats, "scores": result.scores, "winners": result.winners}
+    return {
+        "game": game,
+        "seats": seats,
+        "scores": result.scores,
+        "winners": result.winners,
+        "settings": settings,
+    }
 
 
 def placements(line: dict[str, Any]) -> list[str]:
@@ -188,10 +200,21 @@ def run(
     path: Path,
     known: dict[str, tuple[str, dict[str, Any]]],
 ) -> list[dict[str, Any]]:
-    """Play the games of ``range(games)`` not in ``path`` yet, appending each as it ends."""
+    """Play the games of ``range(games)`` not in ``path`` yet, appending each as it ends.
+    Raises ValueError if ``path`` holds games played with other settings."""
+    # (as a line of the file holds them: JSON's lists for tuples)
+    settings = json.loads(json.dumps({"seed": seed, "pool": list(pool), "entrants": known}))
     lines = read_results(path)
+    other = next((line for line in lines if line.get("settings") != settings), None)
+    if other is not None:
+        raise ValueError(
+            f"{path} holds games played with other settings (game {other['game']}: "
+            f"{other.get('settings')}); give another --results"
+        )
     done = {line["game"] for line in lines}
-    work = [(seating(pool, seed, g), known, seed, g) for g in range(games) if g not in done]
+    work = [
+        (seating(pool, seed, g), known, seed, g, settings) for g in range(games) if g not in done
+    ]
     if not work:
         return lines
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -226,13 +249,14 @@ def main(argv: Iterable[str] | None = None) -> int:
     if args.fit:
         lines = read_results(args.results)
     else:
-        lines = run(pool, args.games, args.jobs, args.seed, args.results, known)
+        try:
+            lines = run(pool, args.games, args.jobs, args.seed, args.results, known)
+        except ValueError as exc:
+            parser.error(str(exc))
     if not lines:
         parser.error(f"no games in {args.results}")
-    print(
-        f"{len(lines)} games, seed {args.seed}, normal {args.normal} and hard {args.hard} "
-        "iterations a decision\n"
-    )
+    played = lines[0].get("settings") or {}
+    print(f"{len(lines)} games, played with {json.dumps(played)}\n")
     print(report(lines, args.resamples, args.seed))
     return 0
 

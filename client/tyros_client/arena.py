@@ -25,7 +25,7 @@ import random
 import secrets
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,10 +134,13 @@ def play_game(
     bot_options: dict[str, Any] | None = None,
     seat_options: Sequence[dict[str, Any]] | None = None,
     max_actions: int = MAX_ACTIONS,
+    before_decision: Callable[[GameState], None] | None = None,
 ) -> GameResult:
     """Play one game to the end: seat ``s`` is played by strategy ``seat_strategies[s]``.
 
-    ``seat_options``: each seat's own bot options, over ``bot_options``. The engine's seed
+    ``seat_options``: each seat's own bot options, over ``bot_options``;
+    ``before_decision`` sees the game before each decision (a bench's measurement; it must
+    not change it). The engine's seed
     and each bot's RNG come from ``seed`` and ``game``. A bot
     that chooses an illegal action makes :func:`push` raise
     :class:`IllegalActionError` (with a note naming the bot).
@@ -162,6 +165,8 @@ def play_game(
     listeners = [bot for bot in bots if bot.wants_events]
     seen = 0
     while state.phase != Phase.OVER:
+        if before_decision is not None:
+            before_decision(state)
         if listeners:
             seen = _feed(listeners, log, seen)
         seat = seats_to_act(state)[0]

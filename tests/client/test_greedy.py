@@ -451,8 +451,9 @@ def test_a_small_bank_draw_is_valued_exactly_by_the_chance_of_each_card() -> Non
         assert abs(greedy.expected_draw(plan, hand, pay) - expected) < 1e-9
 
 
-def test_a_bank_trade_must_beat_passing_by_the_margin_and_other_actions_need_not() -> None:
-    """A bank trade whose gain is within the value's noise only makes the others wait."""
+def test_a_one_card_draw_must_beat_passing_by_the_margin_and_other_actions_need_not() -> None:
+    """A draw of one card whose gain is within the value's noise only makes the others wait
+    (one card a turn, until the pile runs out)."""
     state = make_state(4, chips=START, hands={0: "o o o y g v w"}, discard="v g")
     greedy = Greedy(state, 0, random.Random(1), bank_margin=0.1)
     plan = Analysis(state).plan(0)
@@ -460,7 +461,8 @@ def test_a_bank_trade_must_beat_passing_by_the_margin_and_other_actions_need_not
     draw = next(a for a in legal_actions(state, 0) if a[0] == Kind.BANK_DRAW)
     pick = next(a for a in legal_actions(state, 0) if a[0] == Kind.BANK_PICK)
     offer = next(a for a in legal_actions(state, 0) if a[0] == Kind.PROPOSE)
-    for bank in (draw, pick):
-        assert not greedy.worth_banking(choices, 10.05, bank)
-        assert greedy.worth_banking(choices, 10.2, bank)
-    assert greedy.worth_banking(choices, 10.01, offer)
+    assert sum(draw[DRAW_PAY]) == 1  # (the first listed draw pays one card)
+    assert not greedy.worth_banking(choices, 10.05, draw)
+    assert greedy.worth_banking(choices, 10.2, draw)
+    for other in (pick, offer):  # a pick or an offer is worth what it scores
+        assert greedy.worth_banking(choices, 10.01, other)

@@ -90,13 +90,9 @@ from .evaluate import HAND_WEIGHT, Analysis, Plan
 
 OPPONENT_WEIGHT = 0.35
 """How much the best opponent's value counts against the bot's own."""
-DRAW_SAMPLES = 6
-"""Sampled draws when valuing a bank draw of more than :data:`EXACT_DRAW` cards."""
-EXACT_DRAW = 3
-"""Bank draws of up to this many cards are valued exactly: every outcome by its chance."""
 BANK_MARGIN = 0.1
-"""A bank trade must beat passing by this much: a trade whose gain is within the value's
-noise only makes everyone else wait (and empties the draw pile one card at a time)."""
+"""A one-card bank draw must beat passing by this much: a draw whose gain is within the
+value's noise only makes everyone else wait (and empties the draw pile one card a turn)."""
 PROPOSE_MARGIN = 0.4
 """A trade proposal must beat the best other action by this much."""
 ACCEPT_MARGIN = 0.15
@@ -398,37 +394,30 @@ class Greedy:
         return choices
 
     def worth_banking(self, choices: CardChoices, score: float, action: Action) -> bool:
-        """Whether ``action``, if a bank trade, beats passing by :data:`BANK_MARGIN` (any
-        other action is worth what it scores)."""
-        if action[0] not in (K_BANK_DRAW, K_BANK_PICK):
+        """Whether ``action``, if a one-card bank draw, beats passing by :data:`BANK_MARGIN`
+        (any other action is worth what it scores: the draw of one card after another,
+        each a turn the others wait, is what wears people out)."""
+        if action[0] != K_BANK_DRAW or sum(action[PAY_AT[K_BANK_DRAW]]) != 1:
             return True
         return score > choices.base + self.bank_margin
 
     def expected_draw(self, plan: Plan, hand: CardCounts, pay: tuple[int, ...]) -> float:
-        """The hand's expected value after paying ``pay`` and drawing as many cards: exact
-        for a few cards (each outcome weighed by its chance), else by samples."""
+        """The hand's expected value after paying ``pay`` and drawing as many cards (at most
+        three): every outcome weighed by its chance, the pile being this determinization's."""
         pile = self.state.draw_pile
         count = sum(pay)
         rest = minus(hand, pay)
-        if count <= EXACT_DRAW:
-            left = [0, 0, 0, 0, 0]
-            for card in pile:
-                left[card] += 1
-            a, b, c, d, e = left
-            ways = math.comb(len(pile), count)
-            return sum(
-                math.prod(math.comb(n, k) for n, k in zip(left, drawn, strict=True))
-                / ways
-                * plan.hand_value(plus(rest, drawn))
-                for drawn in submultisets((a, b, c, d, e), count)
-            )
-        total = 0.0
-        for _ in range(DRAW_SAMPLES):
-            drawn = [0, 0, 0, 0, 0]
-            for card in self.rng.sample(pile, count):
-                drawn[card] += 1
-            total += plan.hand_value(plus(rest, tuple(drawn)))
-        return total / DRAW_SAMPLES
+        left = [0, 0, 0, 0, 0]
+        for card in pile:
+            left[card] += 1
+        a, b, c, d, e = left
+        ways = math.comb(len(pile), count)
+        return sum(
+            math.prod(math.comb(n, k) for n, k in zip(left, drawn, strict=True))
+            / ways
+            * plan.hand_value(plus(rest, drawn))
+            for drawn in submultisets((a, b, c, d, e), count)
+        )
 
     def best_proposal(
         self, plan: Plan, hand: CardCounts, proposals: list[Action]

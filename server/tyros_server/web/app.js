@@ -16,7 +16,8 @@ const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}
 let board = null; // board.json: the grid, names, links, coasts
 const boardLoaded = fetch("/board.json")
   .then((answer) => answer.json())
-  .then((data) => (board = data));
+  .then((data) => (board = data))
+  .catch(() => say("the board's data could not be loaded: reload the page"));
 let socket = null;
 let nextId = 1;
 let watching = null; // the table watched or played, if any
@@ -27,7 +28,8 @@ let retry = 500;
 let lastEvent = -1; // the version of the newest event shown (repeats are skipped)
 let lastChat = 0; // the seq of the newest line of talk shown
 let prompt = null; // the decision asked of us (legal actions), if any
-let sent = false; // an action for this prompt is on its way: nothing more is sent
+let sent = null; // the id of the action on its way for this decision: nothing more is sent
+let hinting = null; // the id of the hint asked for this decision (one at a time)
 let picked = null; // the space clicked: its actions are shown
 let lastView = null;
 let seatStatus = []; // who is connected, who is a bot (the table's news)
@@ -48,9 +50,9 @@ function say(text) {
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) {
-    socket.send(JSON.stringify({ ...message, id: nextId++ }));
-  }
+  const id = nextId++;
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ ...message, id }));
+  return id;
 }
 
 function connect() {
@@ -185,9 +187,9 @@ function showScreen(which) {
 
 // Take a seat (back, with the token this browser keeps for the table) or watch.
 function sit(table, how) {
+  resetGame();
   watching = table;
   seating = how;
-  replay = null;
   const name = ($("name").value || "Guest").trim() || "Guest";
   localStorage.setItem("tyros-name", name);
   showScreen("game");
@@ -203,10 +205,23 @@ function sit(table, how) {
   }
 }
 
+// Nothing of a table left once we leave it (its board, choices, seats, marks).
+function resetGame() {
+  [watching, replay, seat, lastView, prompt, advice, picked, points, clocks, offerKey, sent, hinting] =
+    [null, null, null, null, null, null, null, null, null, null, null, null];
+  names = [];
+  seatStatus = [];
+  lastEvent = -1;
+  lastChat = 0;
+  for (const id of ["board", "choices", "log"]) $(id).replaceChildren();
+  for (const id of ["hand", "request", "offer", "score", "refusal"]) $(id).hidden = true;
+  $("seats").querySelector("tbody").replaceChildren();
+  $("where").textContent = "";
+  $("empires").textContent = "";
+}
+
 function backToTables(words) {
-  watching = null;
-  replay = null;
-  lastView = null;
+  resetGame();
   showScreen("lobby");
   if (words) say(words);
   send({ type: "list_tables" });
@@ -230,7 +245,12 @@ function refused(message) {
     backToTables(words); // the hello was refused: back to the tables, saying why
     return;
   }
-  sent = false;
+  if (message.re === hinting) hinting = null;
+  if (message.re !== sent) {
+    showRefusal(words); // (talk said too fast, a hint asked twice: the decision is untouched)
+    return;
+  }
+  sent = null;
   showRefusal(`Refused: ${words}`);
   if (lastView) showRequest(lastView);
 }
@@ -250,10 +270,11 @@ function showGame(update) {
   if (fresh) {
     advice = null;
     picked = null; // a space clicked for one decision does not filter the next
+    hinting = null;
+    if (sent !== null) say(statusLine);
+    sent = null; // (an update about the same decision keeps what was sent for it)
   }
-  if (sent) say(statusLine);
   prompt = update.prompt || null;
-  sent = false;
   clocks = update.clocks ? { at: performance.now(), seats: update.clocks } : null;
   points = update.points || null;
   $("refusal").hidden = true;
@@ -396,14 +417,14 @@ function showRequest(view) {
   }
   $("request-title").textContent = requestTitle(view);
   $("hint").hidden = !hintsAllowed || seat === null;
-  $("hint").disabled = sent || (advice !== null && advice.version === prompt.version);
+  $("hint").disabled = sent !== null || hinting !== null || (advice !== null && advice.version === prompt.version);
   $("advice").hidden = !advice;
   if (advice) {
     const action = advice.action;
     const written = action && (action.kind === "propose" || action.kind === "counter") ? " (written in the form below)" : "";
     $("advice").textContent = action ? `Hint: ${actionWords(action, who)}${written}` : "Hint: no advice for this decision";
   }
-  renderChoices($("choices"), legal, { who, advice: advice && advice.action, disabled: sent, act });
+  renderChoices($("choices"), legal, { who, advice: advice && advice.action, disabled: sent !== null, act });
 }
 
 function requestTitle(view) {
@@ -422,20 +443,20 @@ function touches(action, space) {
 }
 
 function act(action) {
-  if (sent || !prompt) return; // never an action twice for one decision
-  sent = true;
-  send({ type: "action", version: prompt.version, action });
+  if (sent !== null || !prompt) return; // never an action twice for one decision
+  sent = send({ type: "action", version: prompt.version, action });
   for (const node of $("request").querySelectorAll("button")) node.disabled = true;
   say("sent: " + actionWords(action, who));
 }
 
 function askHint() {
-  if (!prompt || sent) return;
+  if (!prompt || sent !== null || hinting !== null) return;
   $("hint").disabled = true;
-  send({ type: "hint", version: prompt.version, advice: true });
+  hinting = send({ type: "hint", version: prompt.version, advice: true });
 }
 
 function advised(message) {
+  if (message.re === hinting) hinting = null;
   if (!prompt || message.version !== prompt.version) return; // about a decision gone by
   advice = { version: message.version, action: message.action };
   const action = message.action;
@@ -478,7 +499,7 @@ function showSeats(view) {
 // A finished game, replayed as a spectator saw it ---------------------------------------
 
 function askReplay(table) {
-  watching = null;
+  resetGame();
   replay = { table, views: null, events: [], step: 0 };
   send({ type: "get_record", table, public: true });
   say(`fetching the game at table ${table}`);
@@ -523,7 +544,7 @@ function replayControls() {
   }
   $("replay-step").addEventListener("input", () => replay && replay.views && showStep(Number($("replay-step").value)));
   document.addEventListener("keydown", (event) => {
-    if (!replay || !replay.views || event.target.tagName === "INPUT") return;
+    if (!replay || !replay.views || event.target.tagName === "INPUT" || $("board").contains(event.target)) return;
     const moves = { ArrowLeft: replay.step - 1, ArrowRight: replay.step + 1, Home: 0, End: Infinity };
     if (event.key in moves) {
       event.preventDefault();
@@ -548,13 +569,9 @@ function start() {
   });
   $("leave").addEventListener("click", () => {
     localStorage.removeItem(lastKey);
-    if (replay) {
-      backToTables("");
-      return;
-    }
-    watching = null;
-    socket.close(); // (it reconnects to the list of tables)
-    showScreen("lobby");
+    const seated = watching !== null;
+    backToTables("");
+    if (seated) socket.close(); // (it reconnects, to the list of tables)
   });
   replayControls();
   // The list of tables stays fresh while it is on screen (tables start and end); the

@@ -108,8 +108,9 @@ export function parseCards(text) {
       count = spelled;
       continue;
     }
-    const number = word.match(/^x?(\d+)x?$/);
+    const number = word.match(/^x?([1-9])x?$/); // (1 to 9 of a kind: a hand holds no more)
     if (number) {
+      if (word.endsWith("x") && !word.startsWith("x")) return { unknown: word };
       if (out.length && word.startsWith("x")) out.push(...Array(Number(number[1]) - 1).fill(out[out.length - 1]));
       else count = Number(number[1]);
       continue;

@@ -211,9 +211,15 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
     }
 
 
+GREEDY_OPTIONS = ("opponent_weight", "bank_margin", "plausible", "hand_weight")
+"""The greedy bot's numeric options (a name it does not know would be ignored)."""
+
+
 def option_match(option: str, value: float, base: float, games: int, seed: int) -> dict[str, Any]:
     """Greedy against greedy, two seats each (alternating, so every seat plays both), the
     first pair with ``option`` at ``value``, the other at ``base``: what one setting is worth."""
+    if option not in GREEDY_OPTIONS:
+        raise ValueError(f"greedy has no option {option!r} (it has {', '.join(GREEDY_OPTIONS)})")
     wins = [0, 0]
     points = [0.0, 0.0]
     for game in range(games):
@@ -286,7 +292,10 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "option":
         if args.option is None or args.value is None or args.base is None:
             parser.error("option needs --option, --value and --base")
-        out = option_match(args.option, args.value, args.base, args.games or 200, args.seed)
+        try:
+            out = option_match(args.option, args.value, args.base, args.games or 200, args.seed)
+        except ValueError as exc:
+            parser.error(str(exc))
     elif args.what == "convergence":
         budgets = sorted({int(b) for b in args.budgets.split(",")})
         out = convergence(budgets, args.positions, args.seed)

@@ -18,6 +18,7 @@ from tyros_protocol.errors import ErrorCode
 
 from ..engine import (
     Action,
+    GameState,
     Phase,
     action_to_json,
     event_versions,
@@ -143,9 +144,11 @@ class Outbox:
         events: list[dict[str, Any]],
         public: dict[str, Any] | None = None,
         versions: list[int] | None = None,
+        points: list[int] | None = None,
     ) -> dict[str, Any]:
         """``viewer``'s update of ``events`` (the last of the log); ``public``, the state's
-        spectator view, and ``versions``, the events' versions, if already built."""
+        spectator view, ``versions``, the events' versions, and ``points``, the running
+        points, if already built."""
         state = table.state
         assert state is not None
         if versions is None:
@@ -184,8 +187,7 @@ class Outbox:
         if table.clocks is not None and not table.finished:
             update["clocks"] = table.clocks.shown(self.clock())
         if state.score is None:
-            # Public: the score sheet reads the board alone (cities, ships, empires).
-            update["points"] = [p["total"] for p in score_game(state)["players"]]
+            update["points"] = points if points is not None else running_points(state)
         return update
 
     def broadcast(self, table: Table, *, resync: bool = False) -> Output:
@@ -196,13 +198,14 @@ class Outbox:
         table.sent = len(state.log)
         public = view(state, None)  # the part of every view that all may see, built once
         versions = event_versions(events, state.version)
+        points = running_points(state) if state.score is None else None
         out: Output = [
-            Send(slot.conn, self.update(table, seat, events, public, versions))
+            Send(slot.conn, self.update(table, seat, events, public, versions, points))
             for seat, slot in enumerate(table.seats)
             if slot.conn is not None
         ]
         if table.spectators:
-            update = self.update(table, None, events, public, versions)  # one for all of them
+            update = self.update(table, None, events, public, versions, points)  # one for all
             out += [Send(conn, update) for conn in sorted(table.spectators)]
         return out
 
@@ -232,6 +235,12 @@ class Outbox:
     def talk_sync(self, conn: ConnId, table: Table, seat: int | None) -> Output:
         """The recent talk a connection that joins or comes back may hear."""
         return [Send(conn, line) for line in table.talk.recent(seat=seat)]
+
+
+def running_points(state: GameState) -> list[int]:
+    """Each seat's points if the game ended now: public, as the score sheet reads the
+    board alone (cities, ships, empires)."""
+    return [p["total"] for p in score_game(state)["players"]]
 
 
 def clip(text: str, limit: int = 80) -> str:

@@ -11,13 +11,8 @@ from tyros_client import arena
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
 from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
-from tyros_client.bots.greedy import (
-    PLAUSIBLE,
-    CardChoices,
-    Greedy,
-    card_options,
-    group_actions,
-)
+from tyros_client.bots.greedy import PLAUSIBLE, CardChoices, Greedy
+from tyros_client.bots.grouping import card_options, group_actions
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
     CITY_PAY,

@@ -16,7 +16,7 @@ decision; every iteration
 
 Large action sets are grouped so that the tree stays useful: a payment is
 not a separate action (one payment per target, the one that keeps the most
-useful cards, :func:`.greedy.group_actions`), bank draws are grouped by size,
+useful cards, :func:`.grouping.group_actions`), bank draws are grouped by size,
 bank picks by the card taken, trades by the cards they move, and the cards to
 keep are the best few of :class:`.evaluate.Plan`. At the root the greedy
 one-step values order the bot's options and only the best
@@ -69,7 +69,8 @@ from tyros_server.engine import (
 from .base import Bot, register
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import HAND_WEIGHT, Analysis, rewards
-from .greedy import Greedy, action_key, card_options
+from .greedy import Greedy
+from .grouping import action_key, card_options
 
 DEFAULT_MOVE_TIME = 1.0
 EXPLORATION = 0.7

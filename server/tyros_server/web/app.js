@@ -5,9 +5,9 @@
 // protocol is the one the terminal client speaks (docs/protocol.md).
 
 import { boardWords, drawBoard } from "./board.js";
-import { renderChoices } from "./choices.js";
+import { button, renderChoices } from "./choices.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actionWords, describe, parseCards, phaseWords } from "./words.js";
+import { LETTERS, actionWords, actorSide, counterOf, describe, parseCards, phaseWords } from "./words.js";
 
 const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
@@ -44,6 +44,8 @@ let offerKey = null; // the offer the counter form answers (it empties when that
 const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
 const who = (s) => `${LETTERS[s]} ${names[s] || ""}`.trim();
+
+const playerName = () => $("name").value.trim() || "Guest";
 
 function say(text) {
   $("status").textContent = text;
@@ -157,14 +159,6 @@ function showTables(tables) {
   }
 }
 
-function button(text, action) {
-  const node = document.createElement("button");
-  node.type = "button";
-  node.textContent = text;
-  node.addEventListener("click", action);
-  return node;
-}
-
 // How a table the hello creates is set up (ignored by the server for a table that exists).
 function newTableOptions() {
   const options = { players: Number($("players").value), setup: $("setup").value, hints: $("hints").checked };
@@ -190,7 +184,7 @@ function sit(table, how) {
   resetGame();
   watching = table;
   seating = how;
-  const name = ($("name").value || "Guest").trim() || "Guest";
+  const name = playerName();
   localStorage.setItem("tyros-name", name);
   showScreen("game");
   $("game-title").textContent = `Table ${table}`;
@@ -237,8 +231,7 @@ function refused(message) {
     localStorage.removeItem(tokenKey(watching)); // a seat this browser no longer holds
     localStorage.removeItem(lastKey);
     seating = { ...seating, spectate: false };
-    const name = ($("name").value || "Guest").trim() || "Guest";
-    send({ type: "hello", protocol: PROTOCOL, name, table: watching, spectate: false });
+    send({ type: "hello", protocol: PROTOCOL, name: playerName(), table: watching, spectate: false });
     return;
   }
   if (seat === null && lastView === null && watching) {
@@ -387,8 +380,7 @@ function offer(event) {
   }
   [give, get] = [give.cards, get.cards];
   if (countering()) {
-    // A counter is written from the proposer's side: they would give what you ask for.
-    act({ kind: "counter", give: get, get: give });
+    act(counterOf(give, get));
     return;
   }
   const to = [...$("offer-to").querySelectorAll("input:checked")].map((box) => Number(box.value));
@@ -461,8 +453,7 @@ function advised(message) {
   advice = { version: message.version, action: message.action };
   const action = message.action;
   if (action && (action.kind === "propose" || action.kind === "counter") && !$("offer").hidden) {
-    // Written in the form, as you would: a counter from your side (you give what they get).
-    const mine = action.kind === "counter" ? [action.get, action.give] : [action.give, action.get];
+    const mine = actorSide(action); // (written in the form as you would: from your side)
     $("give").value = mine[0].join(", ");
     $("get").value = mine[1].join(", ");
     for (const box of $("offer-to").querySelectorAll("input")) {

@@ -49,7 +49,7 @@ const TITLES = {
   keep: "cards to keep",
 };
 
-function button(text, onClick, disabled) {
+export function button(text, onClick, disabled = false) {
   const node = document.createElement("button");
   node.type = "button";
   node.textContent = text;

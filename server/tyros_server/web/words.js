@@ -7,8 +7,8 @@ export function actionWords(action, who) {
   if (action.kind === "complete") return `complete with ${who(action.with)}`;
   if (action.kind === "withdraw") return "withdraw the offer";
   if (action.kind === "counter") {
-    // A counter is written from the proposer's side: the one countering gives ``get``.
-    return `counter: give ${action.get.join(", ")} for ${action.give.join(", ")}`;
+    const [gives, gets] = actorSide(action);
+    return `counter: give ${gives.join(", ")} for ${gets.join(", ")}`;
   }
   if (action.kind === "keep") return action.cards ? `keep ${action.cards.join(", ") || "nothing"}` : "keep cards";
   if (action.kind === "propose") {
@@ -20,6 +20,17 @@ export function actionWords(action, who) {
     if (action[key] && action[key].length) parts.push(`${key} ${action[key].join(", ")}`);
   }
   return parts.join(" ");
+}
+
+// A trade's cards from the side of whoever makes it: [gives, gets]. A counter is written from
+// the proposer's side (the proposer would give ``give``), so whoever counters gives ``get``.
+export function actorSide(action) {
+  return action.kind === "counter" ? [action.get, action.give] : [action.give, action.get];
+}
+
+// The counter of whoever gives ``gives`` for ``gets``, as the protocol writes it.
+export function counterOf(gives, gets) {
+  return { kind: "counter", give: gets, get: gives };
 }
 
 // An action without what it costs: what a payment chooser offers payments for.

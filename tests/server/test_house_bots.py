@@ -8,10 +8,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
 from tyros_protocol.errors import ErrorCode
 from tyros_server.deputies import Decision
 from tyros_server.engine import Phase, legal_actions, seats_to_act
 from tyros_server.session import Limits
+from tyros_server.storage import StorageError
 
 from .harness import Harness, first, first_legal
 
@@ -112,3 +114,24 @@ def test_they_play_at_once_on_a_server_that_lets_no_bot_play_for_an_absent_owner
     assert after.session.next_deadline() is not None
     [decision] = asked(after)
     assert decision.by == "seat" and decision.seat != 0
+
+
+def test_bots_the_store_refuses_leave_the_seat_taken_and_the_table_waiting(
+    make_harness: Callable[..., Harness], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = make_harness(limits=PACED, takeover=first_legal)
+    add_seat = harness.store.add_seat
+
+    def refuse_bots(table: str, seat: int, name: str, digest: str, program: bool = False) -> None:
+        if name.startswith("bot-"):
+            raise StorageError("disk full")
+        add_seat(table, seat, name, digest, program)
+
+    monkeypatch.setattr(harness.store, "add_seat", refuse_bots)
+    conn = harness.connect()
+    out = harness.hello(conn, "solo", "Ann", players=3, bots=2)
+    assert first(out, conn, "welcome")["seat"] == 0
+    error = first(out, conn, "error")
+    assert error["re"] is None and error["code"] == ErrorCode.INTERNAL  # (not the hello's answer)
+    assert [s["name"] for s in harness.latest_table[conn]["seats"]] == ["Ann", None, None]
+    assert harness.latest_table[conn]["started"] is False

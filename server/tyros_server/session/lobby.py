@@ -311,7 +311,8 @@ class Lobby(Part):
         log.info("%s took seat %d of table %s", hello.name, seat, table.name)
         out: Output = [Send(conn, self.outbox.welcome(hello.id, table, seat, hello.name, token))]
         if creating and hello.bots and not self._seat_house_bots(table, hello.bots, hello.name):
-            out.append(self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not seat bots"))
+            # (not an answer to the hello, which took its seat: the table waits for people)
+            out.append(self.outbox.error(conn, None, ErrorCode.INTERNAL, "could not seat the bots"))
         if len(table.seats) == table.options.players:
             table.state = new_game(table.options)
             table.renew_prompts()

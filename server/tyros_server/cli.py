@@ -172,7 +172,8 @@ def serve_main(argv: list[str]) -> int:
         "--takeover-strategy",
         default="greedy",
         metavar="STRATEGY",
-        help="who plays a taken-over seat: greedy (the default) or ismcts (the client's bots, "
+        help="who plays a taken-over seat, the seats a table is created with bots in, and "
+        "gives hints to the page: greedy (the default) or ismcts (the client's bots, "
         f"entry points of {STRATEGY_GROUP}), "
         "random (built in), another entry point, or MODULE:NAME, a factory (seat, rng) of "
         "players with choose(view, legal)",

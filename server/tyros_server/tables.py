@@ -59,10 +59,10 @@ class Table:
     """When the spectators' comings and goings since the last notice are announced."""
     public_resync: tuple[int, dict[str, Any]] | None = None
     """(version, update) sent to every spectator who arrives at that version."""
-    record_cache: tuple[str, int, dict[str, Any]] | None = None
-    """(format, version, record) last sent for ``get_record``: asked again for the same
-    format at the same version, it costs nothing. The format keeps a spectator's record of
-    a game in progress from standing in for the full record once the game is over."""
+    record_cache: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """Format -> (version, record) last sent for ``get_record``: asked again for the same
+    format at the same version, it costs nothing (a full record and a spectator's are kept
+    apart, so that one never stands for the other)."""
     prompts: dict[int, int] = field(default_factory=dict)
     """Each seat to act: the version its current decision began at (its prompt's id). It
     stays while the seat has not acted, whatever the others do meanwhile (answer a trade,

@@ -153,9 +153,9 @@ class Lobby(Part):
         if request.public:
             return self._finished_public_reply(conn, request, table)
         version = table.state.version if table is not None and table.state is not None else 0
-        cached = table.record_cache if table is not None else None
-        if cached is not None and cached[:2] == (RECORD_FORMAT, version):
-            record = cached[2]
+        cached = table.record_cache.get(RECORD_FORMAT) if table is not None else None
+        if cached is not None and cached[0] == version:
+            record = cached[1]
         else:
             try:
                 record = stored_record(self.store, request.table)
@@ -167,7 +167,10 @@ class Lobby(Part):
                     conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
                 )
             if table is not None:
-                table.record_cache = (RECORD_FORMAT, version, record)
+                table.record_cache[RECORD_FORMAT] = (version, record)
+        return self._record_reply(conn, request, record)
+
+    def _record_reply(self, conn: ConnId, request: GetRecord, record: dict[str, Any]) -> Send:
         return Send(
             conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
         )
@@ -177,13 +180,11 @@ class Lobby(Part):
         version."""
         state = table.state
         assert state is not None
-        cached = table.record_cache
-        if cached is None or cached[:2] != (PUBLIC_FORMAT, state.version):
+        cached = table.record_cache.get(PUBLIC_FORMAT)
+        if cached is None or cached[0] != state.version:
             record = public_record(state, [slot.name for slot in table.seats])
-            cached = table.record_cache = (PUBLIC_FORMAT, state.version, record)
-        return Send(
-            conn, {"type": "record", "re": request.id, "table": request.table, "record": cached[2]}
-        )
+            cached = table.record_cache[PUBLIC_FORMAT] = (state.version, record)
+        return self._record_reply(conn, request, cached[1])
 
     def _finished_public_reply(self, conn: ConnId, request: GetRecord, table: Table | None) -> Send:
         """A finished game as a spectator saw it, from memory or else from the store."""
@@ -197,9 +198,8 @@ class Lobby(Part):
             return self.outbox.error(
                 conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
             )
-        record = public_record(state, [seat.name for seat in stored.seats])
-        return Send(
-            conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
+        return self._record_reply(
+            conn, request, public_record(state, [s.name for s in stored.seats])
         )
 
     def _info_by_name(self, name: str) -> dict[str, Any]:

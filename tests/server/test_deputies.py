@@ -16,6 +16,7 @@ from tyros_protocol.errors import ErrorCode
 from tyros_server.deputies import Advice, Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
 from tyros_server.engine import (
     Action,
+    GameState,
     Kind,
     Phase,
     action_to_json,
@@ -216,13 +217,18 @@ def advice_asked(harness: Harness) -> list[Advice]:
     return [job for job in harness.session.drain_jobs() if isinstance(job, Advice)]
 
 
-def test_advice_is_the_bots_choice_sent_to_the_seat_that_asked_and_marks_its_decision(
-    make_harness: Callable[..., Harness],
-) -> None:
+def seated_to_advise(make_harness: Callable[..., Harness]) -> tuple[Harness, int, GameState]:
+    """A 3-player table with a bot to advise, the connection of the seat to act, its game."""
     harness = make_harness(takeover=first_legal)
     seated = harness.join("t", 3, seed=4)
     state = harness.state("t")
-    conn = seated[state.current].conn
+    return harness, seated[state.current].conn, state
+
+
+def test_advice_is_the_bots_choice_sent_to_the_seat_that_asked_and_marks_its_decision(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness, conn, state = seated_to_advise(make_harness)
     before = state.version
     hint = {"type": "hint", "id": 7, "version": before, "advice": True}
     assert harness.send(conn, hint) == []  # thought about off the loop
@@ -300,10 +306,7 @@ def test_advice_marks_the_decision_it_is_about_whatever_version_was_named(
 ) -> None:
     """Advice is always about the decision the seat has now: it is marked even if the hint
     named another version. A spectator gets no advice."""
-    harness = make_harness(takeover=first_legal)
-    seated = harness.join("t", 3, seed=4)
-    state = harness.state("t")
-    conn = seated[state.current].conn
+    harness, conn, _ = seated_to_advise(make_harness)
     harness.send(conn, {"type": "hint", "id": 7, "version": 99, "advice": True})
     [advice] = advice_asked(harness)
     harness.session.advised(advice, advice.run())

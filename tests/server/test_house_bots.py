@@ -26,6 +26,15 @@ def asked(harness: Harness) -> list[Decision]:
     return [job for job in harness.session.drain_jobs() if isinstance(job, Decision)]
 
 
+def until_a_bot_acts(harness: Harness) -> None:
+    """Ann creates table ``solo`` with two of the server's bots and plays until one acts."""
+    conn = harness.connect()
+    harness.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
+    state = harness.state("solo")
+    while seats_to_act(state)[0] == 0:
+        harness.play_one([conn], random.Random(1))
+
+
 def test_a_table_created_with_bots_starts_at_once_and_they_play_for_themselves(
     make_harness: Callable[..., Harness],
 ) -> None:
@@ -80,11 +89,7 @@ def test_after_a_restart_the_bots_play_on_at_once_and_no_token_takes_their_seats
     make_harness: Callable[..., Harness],
 ) -> None:
     before = make_harness(limits=PACED, takeover=first_legal)
-    conn = before.connect()
-    before.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
-    state = before.state("solo")
-    while seats_to_act(state)[0] == 0:
-        before.play_one([conn], random.Random(1))
+    until_a_bot_acts(before)
     before.close()
     after = make_harness(limits=PACED, takeover=first_legal)
     table = after.session.tables["solo"]
@@ -102,11 +107,7 @@ def test_they_play_at_once_on_a_server_that_lets_no_bot_play_for_an_absent_owner
     restart too."""
     off = Limits(takeover_seconds=None, bot_pace_seconds=2)
     before = make_harness(limits=off, takeover=first_legal)
-    conn = before.connect()
-    before.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
-    state = before.state("solo")
-    while seats_to_act(state)[0] == 0:
-        before.play_one([conn], random.Random(1))
+    until_a_bot_acts(before)
     [decision] = asked(before)
     assert decision.by == "seat"
     before.close()

@@ -117,10 +117,12 @@ def open_page(
     return page
 
 
-def join(page: Page, name: str, table: str, players: int) -> None:
+def join(page: Page, name: str, table: str, players: int, bots: int = 0) -> None:
+    """Join (or create, with ``bots`` of the server's own) ``table`` from the lobby's form."""
     page.fill("#name", name)
     page.fill("#table-name", table)
     page.select_option("#players", str(players))
+    page.select_option("#bots", str(bots))
     page.click("#join button[type=submit]")
     page.wait_for_selector(f"#status:text('playing at table {table} as A')")
 

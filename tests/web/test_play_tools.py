@@ -135,12 +135,7 @@ def test_nothing_but_a_browser_plays_a_whole_game_against_the_servers_bots(
     server = Server(tmp_path, extra=["--bot-pace", "0"])  # (a person's pace is 1 s a decision)
     try:
         page = open_page(browser, server.url)
-        page.fill("#name", "Pat")
-        page.fill("#table-name", "alone")
-        page.select_option("#players", "3")
-        page.select_option("#bots", "2")
-        page.click("#join button[type=submit]")
-        page.wait_for_selector("#status:text('playing at table alone as A')")
+        join(page, "Pat", "alone", 3, bots=2)
         page.wait_for_selector("#board svg")
         assert page.locator("#seats td:text('(bot)')").count() == 2
         play_on(page, "#score:not([hidden])")
@@ -152,17 +147,11 @@ def test_nothing_but_a_browser_plays_a_whole_game_against_the_servers_bots(
 
 def test_a_table_left_leaves_nothing_behind_at_the_next(server: Server, browser: Browser) -> None:
     page = open_page(browser, server.url)
-    page.fill("#name", "Pat")
-    page.fill("#table-name", "first")
-    page.select_option("#players", "3")
-    page.select_option("#bots", "2")
-    page.click("#join button[type=submit]")
+    join(page, "Pat", "first", 3, bots=2)
     page.wait_for_selector("#choices button:visible:not([disabled])")
     page.click("#leave")
     page.wait_for_selector("#lobby:not([hidden])")
-    page.fill("#table-name", "second")
-    page.select_option("#bots", "0")
-    page.click("#join button[type=submit]")
+    join(page, "Pat", "second", 3)
     page.wait_for_selector("#where:text('Waiting for 2 more players')")
     assert page.locator("#board svg").count() == 0
     assert page.locator("#choices button").count() == 0 and page.locator("#request").is_hidden()

@@ -5,13 +5,18 @@ Plackett-Luce model of the placements rates each entrant, with bootstrap interva
     python bench/ladder.py --games 480 --jobs 2                 # go on to 480 games
     python bench/ladder.py --fit                                # fit what is played only
     python bench/ladder.py --pool easy,normal,hard,seer --games 60   # a smaller pool
+    python bench/ladder.py --table hard,normal,normal,normal --games 60 \\
+        --results bench/hard-vs-normal.jsonl                    # a match: one line-up, rotated
+    python bench/ladder.py --fit --results a.jsonl --results b.jsonl   # one fit of several
 
 Game ``g`` seats four entrants of the pool, drawn and ordered by a generator seeded with
 ``--seed`` and ``g``, on the arena's game ``g`` (the same deal and bots' seeds as
 ``tyros-arena``), so it is the same game whenever and wherever it is played. Each game is
 one line of ``--results`` (JSON, with the settings it was played with: a file of other
 settings is refused); games already there are not played again, so a long ladder is made
-in as many runs as convenient, split over ``--jobs`` processes.
+in as many runs as convenient, split over ``--jobs`` processes. ``--table`` plays a match
+instead: the same line-up every game (an entrant may take several seats), rotated one seat
+a game so that every entrant plays from every seat.
 
 The pool (search budgets in iterations, so that every game reproduces exactly):
 
@@ -29,8 +34,10 @@ equal scores and shared wins in seat order), strengths found by Hunter's MM algo
 with one win and one loss against a fixed
 average entrant (a weak prior, so that an entrant that never wins still has a finite
 rating), reported on the Elo scale (400 log10) with ``easy`` at 0. Intervals: 95% from
-refits on games resampled with replacement. Beside them: each entrant's wins (a shared win
-counts) and, for each pair, how often the first placed above the second.
+refits on games resampled with replacement. An entrant in several seats of a game is
+ranked once for each seat. Beside them: each entrant's wins a seat (a shared win counts),
+with a 95% Wilson interval, and for each pair of entrants, how often a seat of the first
+placed above a seat of the second.
 """
 
 from __future__ import annotations
@@ -72,6 +79,16 @@ def seating(pool: Sequence[str], seed: int, game: int, players: int = 4) -> list
     """The entrants of game ``game`` in seat order (the same for every run)."""
     rng = random.Random(arena.derive_seed(seed, "ladder", game))
     return rng.sample(list(pool), players)
+
+
+def rotated(table: Sequence[str], game: int) -> list[str]:
+    """A match's line-up in game ``game``: moved one seat on each game.
+
+    >>> [rotated(["hard", "normal", "normal"], g) for g in range(3)]
+    [['hard', 'normal', 'normal'], ['normal', 'hard', 'normal'], ['normal', 'normal', 'hard']]
+    """
+    shift = game % len(table)
+    return list(table[len(table) - shift :]) + list(table[: len(table) - shift])
 
 
 def play(
@@ -149,6 +166,22 @@ def intervals(
     return out
 
 
+def meetings(rankings: Sequence[Sequence[str]], a: str, b: str) -> tuple[int, int]:
+    """How often a seat of ``a`` placed above a seat of ``b``, of the pairs of such seats.
+
+    >>> meetings([["a", "b", "b"], ["b", "a", "b"]], "a", "b")
+    (3, 4)
+    """
+    pairs = [
+        i < j
+        for ranking in rankings
+        for i, first in enumerate(ranking)
+        for j, second in enumerate(ranking)
+        if first == a and second == b
+    ]
+    return sum(pairs), len(pairs)
+
+
 def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int) -> str:
     """The ladder as a Markdown table: ratings with intervals, wins, games, and the
     pairwise record."""
@@ -156,32 +189,29 @@ def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int) -> str:
     names = [name for name in POOL if any(name in line["seats"] for line in lines)]
     ratings = fit(rankings, names)
     bounds = intervals(rankings, names, resamples, seed)
-    played = {n: sum(n in line["seats"] for line in lines) for n in names}
-    won = {
-        n: sum(line["seats"].index(n) in line["winners"] for line in lines if n in line["seats"])
-        for n in names
-    }
+    seats = {n: sum(line["seats"].count(n) for line in lines) for n in names}
+    won = {n: sum(line["seats"][s] == n for line in lines for s in line["winners"]) for n in names}
     order = sorted(names, key=lambda n: -ratings[n])
     rows = [
-        "| entrant | rating | 95% interval | games | wins (win rate) |",
-        "| --- | ---: | --- | ---: | --- |",
+        "| entrant | rating | 95% interval | seats played | wins a seat | 95% interval |",
+        "| --- | ---: | --- | ---: | --- | --- |",
     ]
     for n in order:
         low, high = bounds[n]
-        rate = won[n] / played[n] if played[n] else 0.0
+        rate = won[n] / seats[n] if seats[n] else 0.0
+        w_low, w_high = arena.wilson_interval(won[n], seats[n])
         rows.append(
-            f"| {n} | {ratings[n]:+.0f} | [{low:+.0f}, {high:+.0f}] | {played[n]} "
-            f"| {won[n]} ({rate:.0%}) |"
+            f"| {n} | {ratings[n]:+.0f} | [{low:+.0f}, {high:+.0f}] | {seats[n]} "
+            f"| {won[n]} ({rate:.1%}) | [{w_low:.1%}, {w_high:.1%}] |"
         )
-    rows += ["", "Placed above, in the games both played (row above column):", ""]
+    rows += ["", "A seat of the row placed above a seat of the column, of their meetings:", ""]
     rows.append("| | " + " | ".join(order) + " |")
     rows.append("| --- |" + " ---: |" * len(order))
     for a in order:
         cells = []
         for b in order:
-            both = [r for r in rankings if a in r and b in r]
-            above = sum(r.index(a) < r.index(b) for r in both)
-            cells.append("-" if a == b or not both else f"{above}/{len(both)}")
+            above, met = meetings(rankings, a, b)
+            cells.append("-" if a == b or not met else f"{above}/{met}")
         rows.append(f"| {a} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -199,11 +229,14 @@ def run(
     seed: int,
     path: Path,
     known: dict[str, tuple[str, dict[str, Any]]],
+    table: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the games of ``range(games)`` not in ``path`` yet, appending each as it ends.
+    """Play the games of ``range(games)`` not in ``path`` yet, appending each as it ends:
+    seated from ``pool``, or by ``table`` rotated.
     Raises ValueError if ``path`` holds games played with other settings."""
+    lineup = {"table": list(table)} if table else {"pool": list(pool)}
     # (as a line of the file holds them: JSON's lists for tuples)
-    settings = json.loads(json.dumps({"seed": seed, "pool": list(pool), "entrants": known}))
+    settings = json.loads(json.dumps({"seed": seed, **lineup, "entrants": known}))
     lines = read_results(path)
     other = next((line for line in lines if line.get("settings") != settings), None)
     if other is not None:
@@ -213,7 +246,9 @@ def run(
         )
     done = {line["game"] for line in lines}
     work = [
-        (seating(pool, seed, g), known, seed, g, settings) for g in range(games) if g not in done
+        (rotated(table, g) if table else seating(pool, seed, g), known, seed, g, settings)
+        for g in range(games)
+        if g not in done
     ]
     if not work:
         return lines
@@ -237,7 +272,15 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--pool", default=",".join(POOL), help="entrants, comma-separated")
     parser.add_argument("--normal", type=int, default=NORMAL_ITERATIONS, help="its iterations")
     parser.add_argument("--hard", type=int, default=HARD_ITERATIONS, help="its iterations")
-    parser.add_argument("--results", type=Path, default=RESULTS, help="one JSON line a game")
+    parser.add_argument(
+        "--table", help="a match: this line-up every game (comma-separated), rotated"
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        action="append",
+        help=f"one JSON line a game (default {RESULTS}); with --fit, as many as wanted",
+    )
     parser.add_argument("--fit", action="store_true", help="fit the games played, play none")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap refits")
     args = parser.parse_args(None if argv is None else list(argv))
@@ -246,17 +289,25 @@ def main(argv: Iterable[str] | None = None) -> int:
     unknown = [name for name in pool if name not in known]
     if unknown or len(pool) < 4:
         parser.error(f"--pool needs 4 or more of {', '.join(POOL)}")
+    table = [name.strip() for name in (args.table or "").split(",") if name.strip()]
+    if args.table is not None and (len(table) not in (3, 4) or set(table) - set(known)):
+        parser.error(f"--table needs 3 or 4 of {', '.join(POOL)} (repeats allowed)")
+    paths = args.results or [RESULTS]
     if args.fit:
-        lines = read_results(args.results)
+        lines = [line for path in paths for line in read_results(path)]
+    elif len(paths) > 1:
+        parser.error("several --results only with --fit")
     else:
         try:
-            lines = run(pool, args.games, args.jobs, args.seed, args.results, known)
+            lines = run(pool, args.games, args.jobs, args.seed, paths[0], known, table)
         except ValueError as exc:
             parser.error(str(exc))
     if not lines:
-        parser.error(f"no games in {args.results}")
-    played = lines[0].get("settings") or {}
-    print(f"{len(lines)} games, played with {json.dumps(played)}\n")
+        parser.error(f"no games in {', '.join(map(str, paths))}")
+    for path in paths:
+        played = next(iter(read_results(path)), {}).get("settings") or {}
+        print(f"{path}: {len(read_results(path))} games, played with {json.dumps(played)}")
+    print()
     print(report(lines, args.resamples, args.seed))
     return 0
 

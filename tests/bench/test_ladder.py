@@ -1,0 +1,88 @@
+"""The rating ladder (``bench/ladder.py``): seating, the fit, the report, resumable runs."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_ladder() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("ladder", BENCH / "ladder.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["ladder"] = module  # the worker processes find it by this name
+    spec.loader.exec_module(module)
+    return module
+
+
+ladder = load_ladder()
+
+
+def test_its_examples_hold() -> None:
+    failures, tried = doctest.testmod(ladder)
+    assert tried >= 2 and failures == 0
+
+
+def test_a_match_rotates_its_line_up_so_every_entrant_sits_everywhere() -> None:
+    table = ["hard", "normal", "normal", "normal"]
+    games = [ladder.rotated(table, g) for g in range(4)]
+    assert [g.index("hard") for g in games] == [0, 1, 2, 3]
+    assert all(sorted(g) == sorted(table) for g in games)
+    assert ladder.rotated(table, 4) == table
+
+
+def test_an_entrant_in_several_seats_is_ranked_once_a_seat() -> None:
+    """Three seats of ``normal`` and one of ``hard`` that always wins: ``hard`` rates far
+    above, and the report counts seats, not games."""
+    lines = [
+        {
+            "game": g,
+            "seats": ["normal", "hard", "normal", "normal"],
+            "scores": [40, 70, 50, 45],
+            "winners": [1],
+        }
+        for g in range(12)
+    ]
+    ratings = ladder.fit([ladder.placements(line) for line in lines], ["hard", "normal"])
+    assert ratings["hard"] > ratings["normal"] + 200
+    text = ladder.report(lines, resamples=5, seed=1)
+    assert "| 12 | 12 (100.0%) |" in text  # hard: 12 seats, 12 wins
+    assert "| 36 | 0 (0.0%) |" in text  # normal: 36 seats, no win
+    assert "| hard | - | 36/36 |" in text  # every seat of hard above every seat of normal
+
+
+def test_a_match_is_played_resumed_and_kept_apart_from_other_settings(tmp_path: Path) -> None:
+    results = tmp_path / "match.jsonl"
+    known = ladder.entrants(normal=2, hard=3)
+    table = ["easy", "random", "random", "random"]
+    first = ladder.run(ladder.POOL, 2, 1, 5, results, known, table)
+    assert [line["game"] for line in first] == [0, 1]
+    assert [line["seats"] for line in first] == [table, ladder.rotated(table, 1)]
+    again = ladder.run(ladder.POOL, 3, 1, 5, results, known, table)  # only game 2 is new
+    assert len(results.read_text().splitlines()) == 3
+    assert [line["game"] for line in again] == [0, 1, 2]
+    assert again[:2] == first
+    with pytest.raises(ValueError, match="other settings"):
+        ladder.run(ladder.POOL, 4, 1, 5, results, known, ["easy", "easy", "random", "random"])
+    assert len(results.read_text().splitlines()) == 3
+
+
+def test_one_fit_reads_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = []
+    for name, seats in (("one", ["easy", "random", "random"]), ("two", ["random"] * 3)):
+        path = tmp_path / f"{name}.jsonl"
+        line = {"game": 0, "seats": seats, "scores": [9, 5, 1], "winners": [0], "settings": {}}
+        path.write_text(json.dumps(line) + "\n")
+        paths += ["--results", str(path)]
+    assert ladder.main(["--fit", "--resamples", "5", *paths]) == 0
+    out = capsys.readouterr().out
+    assert "one.jsonl: 1 games" in out and "two.jsonl: 1 games" in out
+    assert "| random | " in out and "| easy | " in out

@@ -4,7 +4,7 @@ Plackett-Luce model of the placements rates each entrant, with bootstrap interva
     python bench/ladder.py --games 240 --jobs 2                 # play (or go on) and fit
     python bench/ladder.py --games 480 --jobs 2                 # go on to 480 games
     python bench/ladder.py --fit                                # fit what is played only
-    python bench/ladder.py --pool easy,normal,hard,seer --games 60   # a smaller pool
+    python bench/ladder.py --pool random,easy,normal,hard --games 60  # a smaller pool
     python bench/ladder.py --table hard,normal,normal,normal --games 60 \\
         --results bench/hard-vs-normal.jsonl                    # a match: one line-up, rotated
     python bench/ladder.py --fit --results a.jsonl --results b.jsonl   # one fit of several
@@ -22,9 +22,11 @@ The pool (search budgets in iterations, so that every game reproduces exactly):
 
 - ``random``: uniform among the legal actions;
 - ``greedy-plain``: the one-step greedy bot that never offers a trade;
-- ``easy``: the greedy bot that trades (``tyros-play --level easy``);
-- ``normal``, ``hard``: ISMCTS at the iterations ``tyros-play``'s 0.3 s and 1 s make on
-  one core of this machine (``--normal``, ``--hard``);
+- ``easy``, ``normal``, ``hard``: ``tyros-play``'s levels as
+  :mod:`tyros_client.bots.levels` defines them (the greedy bot that slips, the greedy bot,
+  ISMCTS), a search at its iterations without the cap in seconds (``hard``'s: ``--hard``);
+- ``deep``: ISMCTS at ``--deep`` iterations (1,800 by default, what one second makes):
+  what twelve times the search buys;
 - ``seer``: ISMCTS at ``hard``'s budget that searches the true game (every hand, and the
   piles in their order: the draws to come too): an upper bound of what the hidden
   information costs the search.
@@ -53,24 +55,24 @@ from pathlib import Path
 from typing import Any
 
 from tyros_client import arena
+from tyros_client.bots.levels import LEVELS, reproducible
 
-NORMAL_ITERATIONS = 540
-"""About what 0.3 s a decision makes (1,790 iterations a second, bench/bots.py speed)."""
-HARD_ITERATIONS = 1_800
-"""About what 1 s a decision makes."""
-POOL = ("random", "greedy-plain", "easy", "normal", "hard", "seer")
+HARD_ITERATIONS = int(reproducible("hard")["iterations"])
+DEEP_ITERATIONS = 1_800
+POOL = ("random", "greedy-plain", "easy", "normal", "hard", "deep", "seer")
 ANCHOR = "easy"
 RESULTS = Path("bench/ladder-results.jsonl")
 
 
-def entrants(normal: int, hard: int) -> dict[str, tuple[str, dict[str, Any]]]:
+def entrants(hard: int, deep: int) -> dict[str, tuple[str, dict[str, Any]]]:
     """name -> (the arena's strategy, its options)."""
+    levels = {name: (LEVELS[name].strategy, reproducible(name)) for name in ("easy", "normal")}
     return {
         "random": ("random", {}),
         "greedy-plain": ("greedy-plain", {}),
-        "easy": ("greedy", {}),
-        "normal": ("ismcts", {"iterations": normal}),
-        "hard": ("ismcts", {"iterations": hard}),
+        **levels,
+        "hard": (LEVELS["hard"].strategy, {**reproducible("hard"), "iterations": hard}),
+        "deep": ("ismcts", {"iterations": deep}),
         "seer": ("ismcts", {"iterations": hard, "omniscient": True}),
     }
 
@@ -270,8 +272,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pool", default=",".join(POOL), help="entrants, comma-separated")
-    parser.add_argument("--normal", type=int, default=NORMAL_ITERATIONS, help="its iterations")
     parser.add_argument("--hard", type=int, default=HARD_ITERATIONS, help="its iterations")
+    parser.add_argument("--deep", type=int, default=DEEP_ITERATIONS, help="its iterations")
     parser.add_argument(
         "--table", help="a match: this line-up every game (comma-separated), rotated"
     )
@@ -284,7 +286,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--fit", action="store_true", help="fit the games played, play none")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap refits")
     args = parser.parse_args(None if argv is None else list(argv))
-    known = entrants(args.normal, args.hard)
+    known = entrants(args.hard, args.deep)
     pool = [name.strip() for name in args.pool.split(",") if name.strip()]
     unknown = [name for name in pool if name not in known]
     if unknown or len(pool) < 4:

@@ -35,6 +35,7 @@ from tyros_server.storage import Store, StoreOpenError
 
 from .botclient import BotGiveUp, BotRun, play_bot
 from .bots import STRATEGIES
+from .bots.levels import DEFAULT_LEVEL, LEVELS
 from .paths import data_dir
 from .replay import Replay
 from .tui.app import TyrosApp
@@ -45,24 +46,6 @@ log = logging.getLogger("tyros.play")
 
 JOIN_SECONDS = 15.0
 SAVED = "play.json"
-
-LEVELS: dict[str, tuple[str, dict[str, Any], str]] = {
-    "easy": ("greedy", {}, "greedy bots: one move ahead, quick"),
-    "normal": (
-        "ismcts",
-        {"move_time": 0.3},
-        "search bots thinking 0.3 s a decision (at about that budget one won 85%% of 40 "
-        "games against three easy bots)",
-    ),
-    "hard": (
-        "ismcts",
-        {"move_time": 1.0},
-        "search bots thinking 1 s a decision (one won 87%% of 200 games against three easy "
-        "bots; against normal bots it is not yet shown to be stronger)",
-    ),
-}
-"""``--level`` -> (strategy, its options, what it means, as measured: docs/benchmarks.md)."""
-DEFAULT_LEVEL = "normal"
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -76,12 +59,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=3,
         help="how many bots (2: a 3-player game, 3: a 4-player game)",
     )
-    levels = "; ".join(f"{name}: {about}" for name, (_, _, about) in LEVELS.items())
+    levels = "; ".join(f"{name}: {level.about}" for name, level in LEVELS.items())
     parser.add_argument(
         "--level",
         choices=sorted(LEVELS),
         default=DEFAULT_LEVEL,
-        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})",
+        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})".replace("%", "%%"),
     )
     parser.add_argument(
         "--strategy",

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from tyros_client.bots.levels import LEVELS, reproducible
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -29,6 +30,14 @@ ladder = load_ladder()
 def test_its_examples_hold() -> None:
     failures, tried = doctest.testmod(ladder)
     assert tried >= 2 and failures == 0
+
+
+def test_the_levels_entrants_are_tyros_plays_levels() -> None:
+    known = ladder.entrants(ladder.HARD_ITERATIONS, ladder.DEEP_ITERATIONS)
+    for name in ("easy", "normal", "hard"):
+        assert known[name] == (LEVELS[name].strategy, reproducible(name))
+    assert known["seer"] == ("ismcts", {**reproducible("hard"), "omniscient": True})
+    assert known["deep"][1]["iterations"] > known["hard"][1]["iterations"]
 
 
 def test_a_match_rotates_its_line_up_so_every_entrant_sits_everywhere() -> None:
@@ -61,7 +70,7 @@ def test_an_entrant_in_several_seats_is_ranked_once_a_seat() -> None:
 
 def test_a_match_is_played_resumed_and_kept_apart_from_other_settings(tmp_path: Path) -> None:
     results = tmp_path / "match.jsonl"
-    known = ladder.entrants(normal=2, hard=3)
+    known = ladder.entrants(hard=2, deep=3)
     table = ["easy", "random", "random", "random"]
     first = ladder.run(ladder.POOL, 2, 1, 5, results, known, table)
     assert [line["game"] for line in first] == [0, 1]

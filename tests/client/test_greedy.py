@@ -11,7 +11,7 @@ from tyros_client import arena
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
 from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
-from tyros_client.bots.greedy import PLAUSIBLE, CardChoices, Greedy
+from tyros_client.bots.greedy import PLAUSIBLE, SLIPS, CardChoices, Greedy
 from tyros_client.bots.grouping import card_options, group_actions
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
@@ -413,13 +413,13 @@ def test_a_seat_that_declined_an_offer_this_round_is_not_made_it_again() -> None
     state = make_state(4, hands={0: "o o y", 1: "g g v", 2: "g g y", 3: "g g"})
     holdings = Holdings.of_state(state, 0)
     two_green, one_orange = (0, 0, 2, 0, 0), (1, 0, 0, 0, 0)
-    anyone = {"plausible": 0.0}  # (every seat that could hold them is asked)
-    asked, _ = Greedy(state, 0, random.Random(1), holdings=holdings, **anyone).weigh_offer(
+    anyone = 0.0  # plausible: every seat that could hold them is asked
+    asked, _ = Greedy(state, 0, random.Random(1), holdings=holdings, plausible=anyone).weigh_offer(
         0b1110, 1.0, one_orange, two_green
     )
     assert asked == 0b1110
     turned = replace(holdings, declined=((), ((one_orange, two_green),), (), ()))
-    greedy = Greedy(state, 0, random.Random(1), holdings=turned, **anyone)
+    greedy = Greedy(state, 0, random.Random(1), holdings=turned, plausible=anyone)
     asked, worth = greedy.weigh_offer(0b1110, 1.0, one_orange, two_green)
     assert asked == 0b1100 and worth > 0.0  # seat 1 left out, the others still asked
     assert greedy.weigh_offer(0b1110, 1.0, one_orange, (0, 0, 1, 0, 0))[0] == 0b1110  # less
@@ -461,3 +461,42 @@ def test_a_one_card_draw_must_beat_passing_by_the_margin_and_other_actions_need_
     assert greedy.worth_banking(choices, 10.2, draw)
     for other in (pick, offer):  # a pick or an offer is worth what it scores
         assert greedy.worth_banking(choices, 10.01, other)
+
+
+def test_a_slipping_bot_sometimes_plays_another_of_its_options_and_only_legal_ones() -> None:
+    """``slip`` (the ``easy`` level): with chance 1 every card action is one of the grouped
+    options or passing, drawn at random; with chance 0 it is the greedy choice."""
+    state = make_state(4, chips=START, hands={0: "v v v"})
+    legal = legal_actions(state, 0)
+    best = greedy_choice(state, 0)
+    chosen: Counter[Action] = Counter()
+    for seed in range(40):
+        bot = make_bot("greedy", 0, random.Random(seed), slip=1.0)
+        action = bot.choose(view(state, 0), legal)
+        assert action in legal and action[0] != Kind.PROPOSE
+        chosen[action] += 1
+    assert len(chosen) > 3 and chosen[best] < 20  # spread over the options, not the best
+    assert chosen[(Kind.PASS,)] > 0
+    steady = make_bot("greedy", 0, random.Random(1), slip=0.0)
+    assert steady.choose(view(state, 0), legal) == best
+
+
+def test_a_slipping_bot_still_trades_gives_and_keeps_as_greedy_does() -> None:
+    """Only card actions and expansions slip: at every other decision of a game, a bot with
+    ``slip`` 1 chooses what one without it chooses."""
+    state = new_game(Options(players=3, seed=4))
+    players = [make_bot("greedy", s, random.Random(s)) for s in range(3)]
+    compared: Counter[Phase] = Counter()
+    while state.phase != Phase.OVER:
+        seat = seats_to_act(state)[0]
+        legal = legal_actions(state, seat)
+        if state.phase not in SLIPS and len(legal) > 1:
+            seen = view(state, seat)
+            steady, slipping = (
+                make_bot("greedy", seat, random.Random(7), slip=slip).choose(seen, legal)
+                for slip in (0.0, 1.0)
+            )
+            assert slipping == steady
+            compared[state.phase] += 1
+        push(state, seat, players[seat].choose(view(state, seat), legal))
+    assert compared[Phase.TRADE] and compared[Phase.KEEP]

@@ -104,6 +104,8 @@ PROPOSALS_WEIGHED = 12
 LIKELY_ACCEPT = 0.6
 UNLIKELY_ACCEPT = 0.1
 """The chance an asked seat accepts when its own plan gains by the offer, or does not."""
+SLIPS = (P_ACTIONS, P_EXPAND)
+"""The decisions the ``slip`` option may get wrong (trades, gifts and keeps stay greedy)."""
 PLAUSIBLE = 0.3
 """An offer asks only the seats at least this likely to hold what it asks for: asking a
 person for cards they most likely lack only holds them up."""
@@ -200,6 +202,15 @@ class Greedy:
             plan = self.plan(self.seat)
             return max(legal, key=lambda a: plan.hand_value(a[KEPT]))
         return legal[0]
+
+    def slip(self, legal: list[Action]) -> Action:
+        """Any of the options the greedy decision weighs, at random: the ``easy`` level's
+        mistakes. Card actions: passing or one of :meth:`card_choices`' scored groups (no
+        trade offer); otherwise any legal action."""
+        if self.state.phase == P_ACTIONS:
+            passing = [a for a in legal if a[0] == K_PASS]
+            return self.rng.choice(passing + [a for _, _, a in self.card_choices(legal).scored])
+        return self.rng.choice(legal)
 
     # Card actions ------------------------------------------------------------------
 
@@ -477,7 +488,9 @@ class GreedyBot(Bot):
 
     Options: ``opponent_weight`` (default :data:`OPPONENT_WEIGHT`); ``negotiate`` (default
     true; false: offers of one card for one card only and no counter-offers);
-    ``bank_margin`` (default :data:`BANK_MARGIN`); ``plausible`` (default :data:`PLAUSIBLE`).
+    ``bank_margin`` (default :data:`BANK_MARGIN`); ``plausible`` (default :data:`PLAUSIBLE`);
+    ``slip`` (default 0): the chance that a card action or an expansion is
+    :meth:`Greedy.slip`'s random one instead of the best.
     """
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
@@ -488,6 +501,7 @@ class GreedyBot(Bot):
         self.bank_margin = float(options.get("bank_margin", BANK_MARGIN))
         self.plausible = float(options.get("plausible", PLAUSIBLE))
         self.hand_weight = float(options.get("hand_weight", HAND_WEIGHT))
+        self.slip = float(options.get("slip", 0.0))
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
@@ -511,7 +525,8 @@ class GreedyBot(Bot):
             self.plausible,
             self.hand_weight,
         )
-        action = greedy.choose(legal)
+        slips = state.phase in SLIPS and self.slip > 0 and self.rng.random() < self.slip
+        action = greedy.slip(legal) if slips else greedy.choose(legal)
         if action in legal or action[0] in (K_PROPOSE, K_COUNTER):
             return action  # offers and counter-offers it builds are checked by the engine
         return legal[0]  # pragma: no cover - every branch above picks from ``legal``

@@ -86,7 +86,7 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
 def test_play_arguments() -> None:
     args = play_module.parse_args([])
     assert (args.bots, args.level, args.strategy, args.setup) == (3, "normal", None, "first")
-    assert play_module.LEVELS["normal"][0] == "ismcts"
+    assert play_module.LEVELS["hard"].strategy == "ismcts"
     for level in ("easy", "normal", "hard"):
         assert play_module.parse_args(["--level", level]).level == level
     assert play_module.parse_args(["--strategy", "random"]).strategy == "random"

@@ -1,0 +1,37 @@
+"""``tyros-play``'s levels: each makes a bot that plays, at the budget the ladder measured."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from tyros_client.bots import ISMCTSBot, make_bot
+from tyros_client.bots.levels import EASY_SLIP, LEVELS, reproducible
+from tyros_server.engine import Options, legal_actions, new_game, push, seats_to_act, view
+
+
+@pytest.mark.parametrize("name", ["easy", "normal", "hard"])
+def test_a_level_makes_a_bot_that_plays_within_its_budget(name: str) -> None:
+    level = LEVELS[name]
+    state, rng = new_game(Options(players=4, seed=5)), random.Random(2)
+    seat = seats_to_act(state)[0]
+    while len(legal_actions(state, seat)) < 3:  # on to a choice worth a search
+        push(state, seat, rng.choice(legal_actions(state, seat)))
+        seat = seats_to_act(state)[0]
+    bot = make_bot(level.strategy, seat, random.Random(1), **level.options)
+    legal = legal_actions(state, seat)
+    assert bot.choose(view(state, seat), legal) in legal
+    if isinstance(bot, ISMCTSBot):
+        assert 0 < bot.stats["iterations"] <= level.options["iterations"]
+
+
+def test_the_levels_and_what_the_ladder_plays_of_them() -> None:
+    """``easy`` is ``normal`` that slips; ``hard`` searches; the ladder plays the search at
+    its iterations alone."""
+    assert LEVELS["easy"].strategy == LEVELS["normal"].strategy == "greedy"
+    assert LEVELS["easy"].options == {"slip": EASY_SLIP} and 0 < EASY_SLIP < 0.5
+    assert LEVELS["normal"].options == {}
+    assert LEVELS["hard"].strategy == "ismcts"
+    assert LEVELS["hard"].options["move_time"] > 0
+    assert reproducible("hard") == {"iterations": LEVELS["hard"].options["iterations"]}
+    assert reproducible("easy") == LEVELS["easy"].options

@@ -211,7 +211,7 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
     }
 
 
-GREEDY_OPTIONS = ("opponent_weight", "bank_margin", "plausible", "hand_weight")
+GREEDY_OPTIONS = ("opponent_weight", "bank_margin", "plausible", "hand_weight", "slip")
 """The greedy bot's numeric options (a name it does not know would be ignored)."""
 
 

@@ -38,8 +38,8 @@ average entrant (a weak prior, so that an entrant that never wins still has a fi
 rating), reported on the Elo scale (400 log10) with ``easy`` at 0. Intervals: 95% from
 refits on games resampled with replacement. An entrant in several seats of a game is
 ranked once for each seat. Beside them: each entrant's wins a seat (a shared win counts),
-with a 95% Wilson interval, and for each pair of entrants, how often a seat of the first
-placed above a seat of the second.
+with a 95% Wilson interval, its mean score, and for each pair of entrants, how often a seat
+of the first placed above a seat of the second.
 """
 
 from __future__ import annotations
@@ -193,10 +193,15 @@ def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int) -> str:
     bounds = intervals(rankings, names, resamples, seed)
     seats = {n: sum(line["seats"].count(n) for line in lines) for n in names}
     won = {n: sum(line["seats"][s] == n for line in lines for s in line["winners"]) for n in names}
+    points = {
+        n: sum(line["scores"][s] for line in lines for s, e in enumerate(line["seats"]) if e == n)
+        for n in names
+    }
     order = sorted(names, key=lambda n: -ratings[n])
     rows = [
-        "| entrant | rating | 95% interval | seats played | wins a seat | 95% interval |",
-        "| --- | ---: | --- | ---: | --- | --- |",
+        "| entrant | rating | 95% interval | seats played | wins a seat | 95% interval "
+        "| mean score |",
+        "| --- | ---: | --- | ---: | --- | --- | ---: |",
     ]
     for n in order:
         low, high = bounds[n]
@@ -204,7 +209,8 @@ def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int) -> str:
         w_low, w_high = arena.wilson_interval(won[n], seats[n])
         rows.append(
             f"| {n} | {ratings[n]:+.0f} | [{low:+.0f}, {high:+.0f}] | {seats[n]} "
-            f"| {won[n]} ({rate:.1%}) | [{w_low:.1%}, {w_high:.1%}] |"
+            f"| {won[n]} ({rate:.1%}) | [{w_low:.1%}, {w_high:.1%}] "
+            f"| {points[n] / max(1, seats[n]):.1f} |"
         )
     rows += ["", "A seat of the row placed above a seat of the column, of their meetings:", ""]
     rows.append("| | " + " | ".join(order) + " |")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,6 @@ from typing import Any
 import pytest
 from tyros_protocol.messages import CLIENT_ADAPTER, SERVER_ADAPTER
 from tyros_server.app import ServerConfig, TyrosServer
-from tyros_server.session import lobby as lobby_module
 from websockets.asyncio.client import ClientConnection, connect
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
@@ -242,7 +242,7 @@ def test_the_transcript_reads_as_steps() -> None:
 async def test_the_transcript_is_what_a_live_server_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lobby_module.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: SEED)  # the lobby's table seeds
     server = TyrosServer(ServerConfig(port=0, db=str(tmp_path / "doc.db")))
     await server.start()
     url = f"ws://127.0.0.1:{server.port}"

@@ -13,7 +13,9 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from tyros_client.bots import make_bot
 from tyros_client.replay import Replay
+from tyros_client.tui.app import TyrosApp
 from tyros_client.tui.main import build_replay, main, parse_args
+from tyros_client.tui.replaying import ReplayDriver
 from tyros_server.engine import (
     Options,
     Phase,
@@ -48,6 +50,13 @@ class Played:
 
 
 STRATEGIES = ["greedy", "random", "random", "random"]
+
+
+def replay_of(ui: TyrosApp) -> ReplayDriver:
+    """The replay the screen shows (a screen built by ``build_replay`` always shows one)."""
+    driver = ui.replay
+    assert driver is not None
+    return driver
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +147,6 @@ def test_hands_are_open_only_for_a_finished_game(replayed: Replay) -> None:
 def test_a_spectators_record_of_a_finished_game_never_opens_the_hands(played: Played) -> None:
     """A record a spectator fetched holds no hands, even once the game is over: F7 says
     so instead of failing on every redraw."""
-    from tyros_client.tui.replaying import ReplayDriver
     from tyros_client.tui.state import ClientState
     from tyros_server.engine import public_record
 
@@ -150,7 +158,8 @@ def test_a_spectators_record_of_a_finished_game_never_opens_the_hands(played: Pl
     assert "spectator" in (driver.toggle_open() or "")
     assert not driver.open
     driver.go(watched.end)  # shown to the end without a game state
-    assert "hands open" not in driver.status()
+    status = driver.status()
+    assert status is not None and "hands open" not in status
 
 
 def test_a_damaged_record_is_refused() -> None:
@@ -186,15 +195,16 @@ async def test_the_replay_screen_by_keys(record: dict[str, Any], replayed: Repla
             await on_screen(ui, "replay 5/")
             pipe.send_text("\x1b[17~")  # F6: seen as B
             await on_screen(ui, "as B")
+            assert ui.state.view is not None
             assert ui.state.view["viewer"] == 1 and ui.state.seat == 1
-            assert ui.state.view["hand"] == replayed.view(ui.replay.position, 1)["hand"]
+            assert ui.state.view["hand"] == replayed.view(replay_of(ui).position, 1)["hand"]
             pipe.send_text("goto 200\r")
             await on_screen(ui, "replay 200/")
             pipe.send_text("pass\r")  # nothing is played in a replay
             await on_screen(ui, "this is a replay")
             pipe.send_text("\x15")  # Ctrl-U clears the refused line
             pipe.send_text("\x1b[18~")  # F7: every hand open
-            await until(lambda: ui.replay.open, "hands open")
+            await until(lambda: replay_of(ui).open, "hands open")
             text = await on_screen(ui, "| tiles")
             for name in replayed.names:
                 assert name in text
@@ -292,10 +302,12 @@ async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(
         try:
             await on_screen(ui, "replay 0/")
             pipe.send_text("review\r")
-            await until(lambda: ui.replay.reviewing or ui.replay.marks, "the review to start")
-            await until(lambda: ui.replay.marks, "the review's marks", 120)
-            assert ui.replay.review_seat == 0 and ui.replay.reviewing is None
-            costly = max(ui.replay.marks.values(), key=lambda d: d["cost"])
+            await until(
+                lambda: replay_of(ui).reviewing or replay_of(ui).marks, "the review to start"
+            )
+            await until(lambda: replay_of(ui).marks, "the review's marks", 120)
+            assert replay_of(ui).review_seat == 0 and replay_of(ui).reviewing is None
+            costly = max(replay_of(ui).marks.values(), key=lambda d: d["cost"])
             pipe.send_text(f"goto {costly['decision']}\r")
             text = await on_screen(ui, "A's move: ")
             assert f"replay {costly['decision']}/" in text
@@ -307,7 +319,6 @@ async def test_a_review_made_in_the_replay_screen_marks_the_seats_decisions(
 
 
 def test_a_review_mark_is_said_shorter_rather_than_on_two_lines(replayed: Replay) -> None:
-    from tyros_client.tui.replaying import ReplayDriver
     from tyros_client.tui.state import ClientState
 
     driver = ReplayDriver(replayed, ClientState("replay", "game", "you"), viewer=0)
@@ -321,6 +332,7 @@ def test_a_review_mark_is_said_shorter_rather_than_on_two_lines(replayed: Replay
     for decision in range(1, replayed.decisions + 1):
         assert driver.command(f"goto {decision}") is None
         wide, narrow = driver.status(200), driver.status(79)
+        assert wide is not None and narrow is not None
         if "A's move" in wide:
             said[decision] = (wide, narrow)
     assert said, "no decision of A's marked"
@@ -343,7 +355,6 @@ def test_the_replay_help_fits_80_columns() -> None:
 def test_a_replay_shows_who_decided_the_hints_and_the_talk(record: dict[str, Any]) -> None:
     """What the record holds beside the game shows in the replay's log: a bot playing for
     an absent player (away, then back), a clock running out, a hint asked, the talk."""
-    from tyros_client.tui.replaying import ReplayDriver
     from tyros_client.tui.state import ClientState
 
     bare = Replay(record)

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 from tyros_client import botclient
-from tyros_client.botclient import BotGiveUp, BotRun, parse_address, play_bot
+from tyros_client.botclient import BotGiveUp, BotRun, play_bot
+from tyros_client.connection import parse_address
 from tyros_client.tls import (
     CertificateRefused,
     PinFileError,
@@ -264,9 +265,9 @@ class Recorder:
         async with connect(uri, **kwargs) as ws:
             original = ws.send
 
-            async def send(message: str) -> None:
+            async def send(message: Any, *args: Any, **kwargs: Any) -> None:
                 self.sent.append(json.loads(message)["type"])
-                await original(message)
+                await original(message, *args, **kwargs)
 
             ws.send = send  # type: ignore[method-assign]
             yield ws

@@ -665,4 +665,5 @@ def test_a_name_with_a_control_format_or_blank_character_is_refused(name: str) -
 def test_names_in_any_script_are_welcome() -> None:
     for name in ("Ann", "Zoë", "Ω-7", "李雷", "Ann Lee"):
         hello = {"type": "hello", "id": 1, "protocol": 1, "name": name, "table": "t"}
-        assert parse_client_message(json.dumps(hello)).name == name
+        parsed = parse_client_message(json.dumps(hello))
+        assert isinstance(parsed, Hello) and parsed.name == name

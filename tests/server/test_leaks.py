@@ -29,7 +29,7 @@ from tyros_server import app
 from tyros_server.app import TyrosServer
 from tyros_server.engine import GameState, Options, new_game, parse_action, push
 from tyros_server.session import Connection, Limits, Output, Send
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import ServerConnection, broadcast
 
 from .conftest import (
     GAME_TIMEOUT,
@@ -178,7 +178,8 @@ def holdings(state: GameState) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     recording = Recorder()
-    deliver, send, broadcast = TyrosServer.deliver, ServerConnection.send, app.broadcast
+    # The originals (app's broadcast is websockets' own, imported there).
+    deliver, send = TyrosServer.deliver, ServerConnection.send
 
     def delivering(self: TyrosServer, output: Output) -> None:
         recording.record(self, output)

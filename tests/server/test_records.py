@@ -17,7 +17,7 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.session import Limits
+from tyros_server.session import Limits, Send
 
 from .harness import Harness, first, only_error
 
@@ -27,7 +27,9 @@ def get_record(
 ) -> dict[str, Any]:
     harness.clock.advance(1.5)  # one record a second per connection
     out = harness.send(conn, {"type": "get_record", "id": id_, "table": table, **options})
-    (message,) = [i.message for i in out if i.conn == conn]
+    (reply,) = [i for i in out if i.conn == conn]
+    assert isinstance(reply, Send), reply  # a reply, not a close
+    message = reply.message
     assert message["re"] == id_
     return message
 

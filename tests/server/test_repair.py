@@ -13,7 +13,7 @@ import pytest
 from tyros_protocol.errors import ErrorCode
 from tyros_server import cli
 from tyros_server.backups import backup, open_or_repair, restore
-from tyros_server.session import Limits
+from tyros_server.session import Limits, Send
 from tyros_server.storage import Store, StoreDamagedError
 
 from .harness import Harness, Seated, only_error
@@ -99,6 +99,7 @@ def test_a_damaged_database_at_start_costs_only_the_tables_it_touched(
         assert sorted(session.quarantined) == ["e"]
         conn = harness.connect()
         out = harness.hello(conn, "e", "Ann", spectate=True)
+        assert isinstance(out[0], Send), out
         error = only_error(out, conn, ErrorCode.TABLE_UNAVAILABLE, out[0].message["re"])
         assert "damaged on disk" in error["message"]
         assert not harness.session.lobby.tables.get("e")

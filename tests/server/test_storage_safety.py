@@ -17,7 +17,7 @@ from tyros_server import cli
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.backups import DatabaseLock, backup, backup_paths, restore
 from tyros_server.engine import RULES_VERSION
-from tyros_server.session import Limits
+from tyros_server.session import Limits, Send
 from tyros_server.session import lobby as lobby_module
 from tyros_server.storage import APPLICATION_ID, Store, StoreOpenError
 
@@ -252,6 +252,7 @@ def test_a_table_that_cannot_be_loaded_is_quarantined_and_the_others_resume(
         assert listed["bad-action"]["players"] == 3
         conn = harness.connect()
         out = harness.hello(conn, "bad-action", "Ann", spectate=True)
+        assert isinstance(out[0], Send), out
         error = only_error(out, conn, ErrorCode.TABLE_UNAVAILABLE, out[0].message["re"])
         assert "cannot be loaded" in error["message"]
         # Nor is its record handed out for a replay (it would be the damaged one).

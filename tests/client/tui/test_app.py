@@ -11,6 +11,7 @@ import contextlib
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prompt_toolkit.application import create_app_session
@@ -104,10 +105,11 @@ async def test_a_whole_game_by_keystrokes(tmp_path: Path) -> None:
                         assert "accept/decline/counter (F4)" in text and ui.dialog is None
                         answered = True
                     await play_my_turn(ui, keys, moved)
-                    await until(
-                        lambda n=accepted: accepted_since(ui, n) or ui.state.over,
-                        "the server to accept Ann's action",
-                    )
+
+                    def taken(n: int = accepted) -> bool:
+                        return accepted_since(ui, n) or ui.state.over
+
+                    await until(taken, "the server to accept Ann's action")
 
                 text = await on_screen(ui, "Final score")
                 assert "Winner" in text or "Shared win" in text
@@ -146,7 +148,11 @@ async def test_a_counter_offer_from_the_offer_dialog(tmp_path: Path) -> None:
                         break
                     accepted = ui.state.accepted
                     await play_my_turn(ui, keys, moved)
-                    await until(lambda n=accepted: accepted_since(ui, n), "Ann's action taken")
+
+                    def taken(n: int = accepted) -> bool:
+                        return accepted_since(ui, n)
+
+                    await until(taken, "Ann's action taken")
                 else:
                     raise AssertionError("Bob never offered a trade")
                 gift = ui.state.view["trade"]["give"] if ui.state.view else []
@@ -213,17 +219,20 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
                     await until(lambda: prompt_kinds(ui) or ui.state.over, "a prompt")
                     accepted, prompt, lines = ui.state.accepted, ui.state.prompt, ui.lines_run
                     await play_my_turn(ui, keys, moved, strict=False)
+
                     # Random bots may withdraw an offer before we answer: the prompt then
                     # changes without our action being accepted, or the answer typed for it
                     # is refused (nothing is asked any more) and stays on the line.
-                    await until(
-                        lambda n=accepted, p=prompt, m=lines: (
+                    def went_on(
+                        n: int = accepted, p: dict[str, Any] | None = prompt, m: int = lines
+                    ) -> bool | str:
+                        return (
                             accepted_since(ui, n)
                             or (decision_changed(ui, p) and ui.dialog is None)
                             or (ui.lines_run > m and ui.buffer.text)
-                        ),
-                        "the game to go on",
-                    )
+                        )
+
+                    await until(went_on, "the game to go on")
                     if ui.buffer.text:
                         keys.send_text("\x15")  # Ctrl-U: clear the refused line
                         await until(lambda: not ui.buffer.text, "the line cleared")
@@ -542,7 +551,11 @@ async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None
             tasks = []
             for i, run in enumerate(runs):  # seated in order, B then C
                 tasks.append(asyncio.create_task(play_bot(run, random.Random(i))))
-                await until(lambda run=run: run.seat is not None, f"{run.name} seated")
+
+                def has_seat(run: BotRun = run) -> bool:
+                    return run.seat is not None
+
+                await until(has_seat, f"{run.name} seated")
             async with seated(tasks):
                 moved: list[bool] = []
                 steps = 0
@@ -554,15 +567,18 @@ async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None
                         break
                     accepted, prompt, lines = ui.state.accepted, ui.state.prompt, ui.lines_run
                     await play_my_turn(ui, keys, moved)
-                    await until(
-                        lambda n=accepted, p=prompt, m=lines: (
+
+                    def went_on(
+                        n: int = accepted, p: dict[str, Any] | None = prompt, m: int = lines
+                    ) -> bool | str:
+                        return (
                             accepted_since(ui, n)
                             or ui.state.over
                             or (decision_changed(ui, p) and ui.dialog is None)
                             or (ui.lines_run > m and ui.buffer.text)
-                        ),
-                        f"the game to go on after {sorted(kinds)}",
-                    )
+                        )
+
+                    await until(went_on, f"the game to go on after {sorted(kinds)}")
                     if ui.buffer.text:
                         keys.send_text("\x15")
                         await until(lambda: not ui.buffer.text, "the line cleared")

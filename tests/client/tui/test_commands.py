@@ -63,6 +63,12 @@ def ctx(
     )
 
 
+def action_of(option: dict[str, Any] | Prefill) -> dict[str, Any]:
+    """A dialog option that sends an action (not one that types a command line)."""
+    assert isinstance(option, dict), option
+    return option
+
+
 # Words ----------------------------------------------------------------------------
 
 
@@ -219,7 +225,7 @@ def test_move_by_destination_alone() -> None:
 def test_move_to_italy_names_a_coast_or_asks() -> None:
     asked = parse("move 12 16", ctx(*MOVES))
     assert isinstance(asked, Choose)
-    assert [a["to"] for _, a in asked.options] == ["16E", "16W"]
+    assert [action_of(a)["to"] for _, a in asked.options] == ["16E", "16W"]
     assert parse("move 12 16e", ctx(*MOVES)) == Act(MOVES[7])
     assert parse("move 12 16W", ctx(*MOVES)) == Act(MOVES[6])
 
@@ -243,7 +249,7 @@ def test_ties_between_payments_open_a_choice() -> None:
     ]
     chosen = parse("ship tyros", ctx(*ships))
     assert isinstance(chosen, Choose)
-    assert chosen.options[-1][1]["pay"] == ["green", "wild"]
+    assert action_of(chosen.options[-1][1])["pay"] == ["green", "wild"]
     assert {label for label, _ in chosen.options} == {
         "pay orange, green",
         "pay green x2",
@@ -265,7 +271,7 @@ def test_city_and_the_ship_that_goes_home() -> None:
     ]
     asked = parse("city 16", ctx(*italy))
     assert isinstance(asked, Choose)
-    assert [a["ship"] for _, a in asked.options] == ["16E", "16W"]
+    assert [action_of(a)["ship"] for _, a in asked.options] == ["16E", "16W"]
     problem = parse("city 12", ctx(*cities))
     assert isinstance(problem, Problem) and "you can in: 27" in problem.message
 

@@ -33,12 +33,12 @@ from tests.client.tui.harness import (
     until,
 )
 
-ACCEPT = {"kind": "answer", "accept": True}
-DECLINE = {"kind": "answer", "accept": False}
-PASS = {"kind": "pass"}
-TURN = [PASS, {"kind": "bank_draw", "cards": ["green"]}]
+ACCEPT: dict[str, Any] = {"kind": "answer", "accept": True}
+DECLINE: dict[str, Any] = {"kind": "answer", "accept": False}
+PASS: dict[str, Any] = {"kind": "pass"}
+TURN: list[dict[str, Any]] = [PASS, {"kind": "bank_draw", "cards": ["green"]}]
 """A card turn with a choice (one with a single answer the client makes by itself)."""
-WITHDRAW = {"kind": "withdraw"}
+WITHDRAW: dict[str, Any] = {"kind": "withdraw"}
 
 
 class Table:
@@ -642,6 +642,7 @@ async def test_a_decision_with_one_possible_answer_is_made_at_once() -> None:
 async def test_autopass_passes_every_card_turn_until_something_stops_it() -> None:
     async with running() as (table, keys):
         ui = table.ui
+        assert table.state.view is not None  # the mid-game table's view
         round_now = table.state.view["round"]
         keys.send_text(F6)
         await on_screen(ui, f"auto-pass on: you pass every card turn until round {round_now} ends")

@@ -12,6 +12,7 @@ import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from tyros_client import play as play_module
+from tyros_client.bots.levels import LEVELS
 from tyros_client.tui import main as main_module
 from tyros_client.tui.app import TyrosApp
 
@@ -86,7 +87,7 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
 def test_play_arguments() -> None:
     args = play_module.parse_args([])
     assert (args.bots, args.level, args.strategy, args.setup) == (3, "normal", None, "first")
-    assert play_module.LEVELS["hard"].strategy == "ismcts"
+    assert LEVELS["hard"].strategy == "ismcts"
     for level in ("easy", "normal", "hard"):
         assert play_module.parse_args(["--level", level]).level == level
     assert play_module.parse_args(["--strategy", "random"]).strategy == "random"

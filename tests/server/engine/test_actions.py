@@ -10,6 +10,7 @@ import pytest
 from tyros_protocol import messages
 from tyros_protocol.board import BOARD
 from tyros_server.engine import (
+    Action,
     Kind,
     Options,
     Phase,
@@ -68,7 +69,10 @@ EXAMPLES: dict[Kind, tuple[tuple[int, ...], str]] = {
 
 def test_every_kind_is_described_once_in_kind_order() -> None:
     assert list(SPECS) == list(Kind)
-    assert all(spec.kind == kind and spec.name == kind.name.lower() for kind, spec in SPECS.items())
+    # SPECS is keyed by plain ints in its type; the keys are the Kind members themselves.
+    assert all(
+        spec.kind == kind and spec.name == Kind(kind).name.lower() for kind, spec in SPECS.items()
+    )
 
 
 @pytest.mark.parametrize("kind", list(Kind))
@@ -122,12 +126,13 @@ def test_the_views_allow_list_comes_from_the_description() -> None:
 
 
 def test_the_named_slices_read_the_fields() -> None:
-    move = (Kind.MOVE, 0, 23, *GREEN4)
+    move: Action = (Kind.MOVE, 0, 23, *GREEN4)
     assert move[MOVE_PAY] == GREEN4
     assert set(PAY_AT) == {Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW, Kind.BANK_PICK}
     for kind, at in PAY_AT.items():
         assert SPECS[kind].at("pay") == at
-        assert actions.payment(EXAMPLES[kind][0]) == EXAMPLES[kind][0][at]
+        example = EXAMPLES[Kind(kind)][0]
+        assert actions.payment(example) == example[at]
     assert actions.payment((Kind.PASS,)) == (0, 0, 0, 0, 0)
     proposal = EXAMPLES[Kind.PROPOSE][0]
     trade = actions.pending_trade(3, proposal)

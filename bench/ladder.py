@@ -1,13 +1,12 @@
 """A rating ladder for the bots: a pool plays rotated, seeded 4-player games, and a
 Plackett-Luce model of the placements rates each entrant, with bootstrap intervals.
 
-    python bench/ladder.py --games 240 --jobs 2                 # play (or go on) and fit
-    python bench/ladder.py --games 480 --jobs 2                 # go on to 480 games
-    python bench/ladder.py --fit                                # fit what is played only
-    python bench/ladder.py --pool random,easy,normal,hard --games 60  # a smaller pool
-    python bench/ladder.py --table hard,normal,normal,normal --games 60 \\
-        --results bench/hard-vs-normal.jsonl                    # a match: one line-up, rotated
-    python bench/ladder.py --fit --results a.jsonl --results b.jsonl   # one fit of several
+    python bench/ladder.py --games 300 --jobs 2             # the pool: play (or go on), fit
+    python bench/ladder.py --table hard,normal,normal,normal --games 200 --jobs 2
+                                                            # a match: one line-up, rotated
+    python bench/ladder.py --fit                            # one fit of every game played
+    python bench/ladder.py --pool random,easy,normal,hard --games 60 --results small.jsonl
+    python bench/ladder.py --fit --results a.jsonl --results b.jsonl   # of these files only
 
 Game ``g`` seats four entrants of the pool, drawn and ordered by a generator seeded with
 ``--seed`` and ``g``, on the arena's game ``g`` (the same deal and bots' seeds as
@@ -16,7 +15,9 @@ one line of ``--results`` (JSON, with the settings it was played with: a file of
 settings is refused); games already there are not played again, so a long ladder is made
 in as many runs as convenient, split over ``--jobs`` processes. ``--table`` plays a match
 instead: the same line-up every game (an entrant may take several seats), rotated one seat
-a game so that every entrant plays from every seat.
+a game so that every entrant plays from every seat. The games played are kept in
+``bench/ladder/`` (the pool's in ``pool.jsonl``, a match's in ``hard-vs-normal.jsonl`` and
+the like), and ``--fit`` alone fits them all together: the README's table.
 
 The pool (search budgets in iterations, so that every game reproduces exactly):
 
@@ -60,8 +61,22 @@ from tyros_client.bots.levels import LEVELS, reproducible
 HARD_ITERATIONS = int(reproducible("hard")["iterations"])
 DEEP_ITERATIONS = 1_800
 POOL = ("random", "greedy-plain", "easy", "normal", "hard", "deep", "seer")
+"""Every entrant, strongest last but two (``deep`` and ``seer`` are yardsticks)."""
+DEFAULT_POOL = ("random", "greedy-plain", "easy", "normal", "hard", "seer")
+"""The pool's games: ``deep`` (twelve times ``hard``'s search) is measured in a match."""
 ANCHOR = "easy"
-RESULTS = Path("bench/ladder-results.jsonl")
+RESULTS = Path("bench/ladder")
+
+
+def results_path(table: Sequence[str] | None) -> Path:
+    """Where a run's games are kept by default.
+
+    >>> str(results_path(["hard", "normal", "normal", "normal"]))
+    'bench/ladder/hard-vs-normal.jsonl'
+    >>> str(results_path(None))
+    'bench/ladder/pool.jsonl'
+    """
+    return RESULTS / ("-vs-".join(dict.fromkeys(table)) + ".jsonl" if table else "pool.jsonl")
 
 
 def entrants(hard: int, deep: int) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -277,7 +292,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=240, help="games 0 to N-1 (default 240)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pool", default=",".join(POOL), help="entrants, comma-separated")
+    parser.add_argument("--pool", default=",".join(DEFAULT_POOL), help="entrants, comma-separated")
     parser.add_argument("--hard", type=int, default=HARD_ITERATIONS, help="its iterations")
     parser.add_argument("--deep", type=int, default=DEEP_ITERATIONS, help="its iterations")
     parser.add_argument(
@@ -287,7 +302,8 @@ def main(argv: Iterable[str] | None = None) -> int:
         "--results",
         type=Path,
         action="append",
-        help=f"one JSON line a game (default {RESULTS}); with --fit, as many as wanted",
+        help=f"one JSON line a game (default: a file of {RESULTS}/ named after the pool or "
+        f"the match); with --fit, as many as wanted (default: every file there)",
     )
     parser.add_argument("--fit", action="store_true", help="fit the games played, play none")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap refits")
@@ -300,7 +316,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     table = [name.strip() for name in (args.table or "").split(",") if name.strip()]
     if args.table is not None and (len(table) not in (3, 4) or set(table) - set(known)):
         parser.error(f"--table needs 3 or 4 of {', '.join(POOL)} (repeats allowed)")
-    paths = args.results or [RESULTS]
+    paths = args.results or (
+        sorted(RESULTS.glob("*.jsonl")) if args.fit else [results_path(table or None)]
+    )
     if args.fit:
         lines = [line for path in paths for line in read_results(path)]
     elif len(paths) > 1:

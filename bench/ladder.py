@@ -61,20 +61,20 @@ from tyros_client.bots.levels import LEVELS, reproducible
 HARD_ITERATIONS = int(reproducible("hard")["iterations"])
 DEEP_ITERATIONS = 1_800
 POOL = ("random", "greedy-plain", "easy", "normal", "hard", "deep", "seer")
-"""Every entrant, strongest last but two (``deep`` and ``seer`` are yardsticks)."""
-DEFAULT_POOL = ("random", "greedy-plain", "easy", "normal", "hard", "seer")
-"""The pool's games: ``deep`` (twelve times ``hard``'s search) is measured in a match."""
+"""Every entrant (``deep`` and ``seer`` are yardsticks, not levels)."""
+DEFAULT_POOL = tuple(name for name in POOL if name != "deep")
+"""The pool's games: ``deep``, the costliest by far, is measured in a match."""
 ANCHOR = "easy"
-RESULTS = Path("bench/ladder")
+RESULTS = Path(__file__).resolve().parent / "ladder"
 
 
 def results_path(table: Sequence[str] | None) -> Path:
     """Where a run's games are kept by default.
 
-    >>> str(results_path(["hard", "normal", "normal", "normal"]))
-    'bench/ladder/hard-vs-normal.jsonl'
-    >>> str(results_path(None))
-    'bench/ladder/pool.jsonl'
+    >>> results_path(["hard", "normal", "normal", "normal"]).relative_to(RESULTS).as_posix()
+    'hard-vs-normal.jsonl'
+    >>> results_path(None).name
+    'pool.jsonl'
     """
     return RESULTS / ("-vs-".join(dict.fromkeys(table)) + ".jsonl" if table else "pool.jsonl")
 
@@ -239,6 +239,23 @@ def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int) -> str:
     return "\n".join(rows)
 
 
+def definitions_disagree(lines: Sequence[dict[str, Any]]) -> str | None:
+    """The first entrant that games of one fit played under two definitions (the fit
+    merges entrants by name), or None.
+
+    >>> hard = lambda n: {"seats": ["hard"], "settings": {"entrants": {"hard": ["ismcts", n]}}}
+    >>> definitions_disagree([hard(150), hard(150)]), definitions_disagree([hard(150), hard(450)])
+    (None, 'hard')
+    """
+    seen: dict[str, Any] = {}
+    for line in lines:
+        known = (line.get("settings") or {}).get("entrants", {})
+        for name in line["seats"]:
+            if seen.setdefault(name, known.get(name)) != known.get(name):
+                return str(name)
+    return None
+
+
 def read_results(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -316,6 +333,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     table = [name.strip() for name in (args.table or "").split(",") if name.strip()]
     if args.table is not None and (len(table) not in (3, 4) or set(table) - set(known)):
         parser.error(f"--table needs 3 or 4 of {', '.join(POOL)} (repeats allowed)")
+    if args.resamples < 1:
+        parser.error("--resamples needs 1 or more")
     paths = args.results or (
         sorted(RESULTS.glob("*.jsonl")) if args.fit else [results_path(table or None)]
     )
@@ -329,7 +348,10 @@ def main(argv: Iterable[str] | None = None) -> int:
         except ValueError as exc:
             parser.error(str(exc))
     if not lines:
-        parser.error(f"no games in {', '.join(map(str, paths))}")
+        parser.error(f"no games in {', '.join(map(str, paths)) or RESULTS}")
+    clash = definitions_disagree(lines)
+    if clash is not None:
+        parser.error(f"{clash!r} was played under two definitions: fit those files apart")
     for path in paths:
         played = next(iter(read_results(path)), {}).get("settings") or {}
         print(f"{path}: {len(read_results(path))} games, played with {json.dumps(played)}")

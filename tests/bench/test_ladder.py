@@ -95,3 +95,4 @@ def test_one_fit_reads_several_files(tmp_path: Path, capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "one.jsonl: 1 games" in out and "two.jsonl: 1 games" in out
     assert "| random | " in out and "| easy | " in out
+    assert "| 5 | 1 (20.0%) |" in out  # random: 2 seats of one file, 3 of the other

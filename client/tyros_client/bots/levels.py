@@ -15,6 +15,10 @@ EASY_SLIP = 0.25
 :meth:`.greedy.Greedy.slip`)."""
 
 
+HARD_ITERATIONS = 150
+"""A ``hard`` bot's search budget: more was not told apart from it (docs/benchmarks.md)."""
+
+
 class Level(NamedTuple):
     strategy: str
     options: dict[str, Any]
@@ -26,8 +30,8 @@ LEVELS: dict[str, Level] = {
     "easy": Level(
         "greedy",
         {"slip": EASY_SLIP},
-        f"greedy bots that play a random one of their options about one decision in "
-        f"{round(1 / EASY_SLIP)}, a beginner's match",
+        f"greedy bots that play a random one of their options in about one card action or "
+        f"expansion in {round(1 / EASY_SLIP)}, a beginner's match",
     ),
     "normal": Level(
         "greedy",
@@ -37,9 +41,9 @@ LEVELS: dict[str, Level] = {
     ),
     "hard": Level(
         "ismcts",
-        {"iterations": 150, "move_time": 0.3},
-        "search bots (ISMCTS, 150 iterations a decision: about 0.1 s; one won 71.5% of 200 "
-        "games against three normal bots)",
+        {"iterations": HARD_ITERATIONS, "move_time": 0.3},
+        f"search bots (ISMCTS, {HARD_ITERATIONS} iterations a decision: about 0.1 s; one won "
+        "71.5% of 200 games against three normal bots)",
     ),
 }
 DEFAULT_LEVEL = "normal"

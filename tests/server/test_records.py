@@ -14,6 +14,7 @@ from tyros_server.engine import (
     action_to_json,
     legal_actions,
     public_views,
+    running_points,
     seats_to_act,
     view,
 )
@@ -65,6 +66,7 @@ def test_a_game_not_over_is_recorded_as_a_spectator_saw_it(harness: Harness) -> 
     views = public_views(record)
     assert len(views) == state.version + 1 and views[-1] == view(state, None)
     assert all("hand" not in v for v in views)  # a spectator's view holds no hand
+    assert len(record["points"]) == len(views) and record["points"][-1] == running_points(state)
 
 
 def test_a_finished_games_record_is_the_full_one_though_a_spectator_asked_before(
@@ -103,6 +105,9 @@ def test_a_finished_game_as_a_spectator_saw_it_for_a_client_without_an_engine(
     views = public_views(record)
     assert len(views) == state.version + 1 and views[-1] == view(state, None)
     assert views[-1]["score"] == state.score and all("hand" not in v for v in views)
+    assert state.score is not None and len(record["points"]) == len(views)
+    assert record["points"][-1] == [p["total"] for p in state.score["players"]]
+    assert record["points"][0] == [0, 0, 0]  # after the deal: nothing built yet
     assert [p["name"] for p in record["players"]] == ["P0", "P1", "P2"]
     for s in seated:
         harness.disconnect(s.conn)

@@ -101,6 +101,11 @@ def test_a_finished_game_is_replayed_decision_by_decision(server: Server, browse
     assert page.inner_text("#where").startswith("Round 1")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector(f"#replay-where:text('decision 1 of {last}')")
+    page.locator("#replay-step").fill(str(last // 2))  # the middle of the game: points so far
+    page.wait_for_selector(f"#replay-where:text('decision {last // 2} of {last}')")
+    running = page.locator("#seats tbody tr td:nth-child(2)").all_inner_texts()
+    assert len(running) == 3 and all(text.isdigit() for text in running), running
+    assert any(int(text) > 0 for text in running)
     page.click("#leave")
     page.wait_for_selector("#lobby:not([hidden])")
     assert ERRORS[page] == []

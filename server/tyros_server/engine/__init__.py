@@ -96,7 +96,7 @@ from .record import (
     replay,
 )
 from .rules import RULES_VERSION, new_game, push, push_unchecked
-from .scoring import score_game
+from .scoring import running_points, score_game
 from .state import (
     P_ACTIONS,
     P_EXPAND,
@@ -207,6 +207,7 @@ __all__ = [
     "push",
     "push_unchecked",
     "replay",
+    "running_points",
     "score_game",
     "seats_to_act",
     "state_from_view",

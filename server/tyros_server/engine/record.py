@@ -20,6 +20,7 @@ from tyros_protocol.cards import parse_card
 from .actions import parse_action
 from .errors import IllegalActionError, RecordError
 from .rules import new_game, push
+from .scoring import running_points
 from .state import GameState, Options
 from .views import events_seen, view
 
@@ -48,7 +49,8 @@ def export_record(state: GameState, names: list[str] | None = None) -> dict[str,
 def public_record(state: GameState, names: list[str] | None = None) -> dict[str, Any]:
     """A game not over, as a spectator saw it, to replay: the spectator's view after the
     deal and after each decision (the first in full, then what changed: see
-    :func:`public_views`), and the events a spectator was shown (with their versions).
+    :func:`public_views`), each seat's points if the game had ended there (public: the
+    board alone decides them), and the events a spectator was shown (with their versions).
     Through the one gate for hidden information only: no hand, no tile in a hand, no seed.
     """
     snapshots: list[GameState] = []
@@ -67,6 +69,7 @@ def public_record(state: GameState, names: list[str] | None = None) -> dict[str,
             {key: value for key, value in after.items() if before.get(key) != value}
             for before, after in pairwise(views)
         ],
+        "points": [running_points(snapshot) for snapshot in snapshots],
         "events": events,
     }
 

@@ -113,3 +113,9 @@ def score_game(state: GameState) -> dict[str, Any]:
         "players": players,
         "winners": winners,
     }
+
+
+def running_points(state: GameState) -> list[int]:
+    """Each seat's points if the game ended now: public, as the score sheet reads the
+    board alone (cities, ships, empires)."""
+    return [p["total"] for p in score_game(state)["players"]]

@@ -18,13 +18,12 @@ from tyros_protocol.errors import ErrorCode
 
 from ..engine import (
     Action,
-    GameState,
     Phase,
     action_to_json,
     event_versions,
     event_view,
     legal_actions,
-    score_game,
+    running_points,
     seats_to_act,
     view,
 )
@@ -235,12 +234,6 @@ class Outbox:
     def talk_sync(self, conn: ConnId, table: Table, seat: int | None) -> Output:
         """The recent talk a connection that joins or comes back may hear."""
         return [Send(conn, line) for line in table.talk.recent(seat=seat)]
-
-
-def running_points(state: GameState) -> list[int]:
-    """Each seat's points if the game ended now: public, as the score sheet reads the
-    board alone (cities, ships, empires)."""
-    return [p["total"] for p in score_game(state)["players"]]
 
 
 def clip(text: str, limit: int = 80) -> str:

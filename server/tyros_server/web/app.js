@@ -36,7 +36,7 @@ let seatStatus = []; // who is connected, who is a bot (the table's news)
 let hintsAllowed = true;
 let advice = null; // {version, action}: the server's bot's choice for this decision
 let clocks = null; // {at, seats}: the seats' clocks, as of performance.now() = at
-let replay = null; // {views, events, step}: a finished game replayed
+let replay = null; // {views, points, events, step}: a finished game replayed
 let points = null; // each seat's points if the game ended now (the server's count)
 let statusLine = ""; // where we are, said again once a "sent: ..." has had its answer
 let offerKey = null; // the offer the counter form answers (it empties when that changes)
@@ -507,7 +507,7 @@ function startReplay(message) {
   clocks = null;
   prompt = null;
   seat = null;
-  replay = { table: message.table, views, events: record.events, step: views.length - 1 };
+  replay = { table: message.table, views, points: record.points || [], events: record.events, step: views.length - 1 };
   showScreen("replay");
   $("game-title").textContent = `Replay of table ${message.table}`;
   $("replay-step").max = String(views.length - 1);
@@ -518,6 +518,7 @@ function startReplay(message) {
 function showStep(step) {
   replay.step = Math.max(0, Math.min(step, replay.views.length - 1));
   const view = replay.views[replay.step];
+  points = replay.points[replay.step] || null; // the seats' points had the game ended here
   showView(view);
   showHand(view);
   showRequest(view);

@@ -15,7 +15,6 @@ import json
 import logging
 import random
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from websockets.exceptions import InvalidURI
 
 from .bots import STRATEGIES, make_bot
 from .bots.base import Bot
+from .bots.manners import waits_for_people
 from .connection import Connection, add_table_options, lost_words, parse_address
 from .paths import data_dir
 from .scoresheet import format_score_sheet
@@ -143,10 +143,6 @@ class _BotPlayer:
         self._retried = -1
         """The id of the newest prompt thought about again after a refusal (once only)."""
         self._latest: Updated | None = None
-        self._prompt_seen: dict[int, float] = {}
-        """(Worker thread.) When each prompt (by id) was first thought about."""
-        self._look_again: tuple[float, Updated] | None = None
-        """(Worker thread, then the loop.) In how many seconds to think again, about what."""
         self._offered: set[tuple[int, str]] = set()
         """(round, offer) of every trade this bot proposed: none is made twice in a round."""
 
@@ -158,6 +154,7 @@ class _BotPlayer:
                 run.tokens.save(run.key, run.token, run.seat)
             if self.bot is None and run.seat is not None:
                 self.bot = make_bot(run.strategy, run.seat, self.rng, **run.options)
+                self._tell_people()
                 log.info(
                     "%s (%s) takes seat %s at table %s",
                     run.name,
@@ -173,6 +170,7 @@ class _BotPlayer:
                 for s in notice.info["seats"]
                 if s.get("name") and not s.get("program") and not s.get("bot")
             )
+            self._tell_people()
         elif isinstance(notice, Refused | JoinRefused):
             message = notice.message
             run.errors[str(message.get("code"))] += 1
@@ -200,11 +198,13 @@ class _BotPlayer:
             self._waiting.append((notice, True))
             self._think_soon()
 
-    def _look_at(self, notice: Updated) -> None:
-        """Think again about ``notice`` if nothing newer came meanwhile (a grace ended)."""
-        if self._latest is notice and self.bot is not None:
-            self._waiting.append((notice, False))
-            self._think_soon()
+    def _tell_people(self) -> None:
+        """Give the bot's manners the table's people (until the table says, every other
+        seat counts as one)."""
+        run, bot = self.run, self.bot
+        if bot is not None and run.seat is not None:
+            people = frozenset(range(MAX_SEATS)) if run.people is None else run.people
+            bot.manners.people = people - {run.seat}
 
     def _think_soon(self) -> None:
         if self.thinking is None or self.thinking.done():
@@ -224,10 +224,6 @@ class _BotPlayer:
                     self.connection.flush()
                 return
             prompt = self.session.prompt
-            again, self._look_again = self._look_again, None
-            if again is not None and action is None:
-                delay, message = again
-                asyncio.get_running_loop().call_later(delay, self._look_at, message)
             if action is None or prompt is None or not still_legal(action, prompt):
                 continue  # the game moved on while the bot thought: think again
             if self.session.send_action(action):
@@ -256,15 +252,8 @@ class _BotPlayer:
         if version <= self._acted:
             return None, -1
         game_round = int(latest["view"].get("round", 0))
-        if len(self._prompt_seen) > 64:  # only the current prompt's matters
-            self._prompt_seen = {version: self._prompt_seen.get(version, time.monotonic())}
-        first_seen = self._prompt_seen.setdefault(version, time.monotonic())
-        waited = time.monotonic() - first_seen
         offered = {o for r, o in self._offered if r == game_round}
-        action = _choose(bot, self.run, latest, offered, waited)
-        grace = _grace_left(self.run, latest, waited)
-        if action is None and grace > 0:
-            self._look_again = (grace, newest)
+        action = _choose(bot, self.run, latest, offered)
         if action is not None and action.get("kind") == "propose":
             self._offered.add((game_round, _offer_key(action)))
         return action, version
@@ -286,60 +275,27 @@ def _offer_key(action: dict[str, Any]) -> str:
     )
 
 
-ANSWER_GRACE = 8.0
-"""Seconds a proposing bot waits for a person still answering before it completes with a
-seat that accepted: a player asked beside a bot would otherwise never see the offer."""
-
-
-def _waiting_for_answers(run: BotRun, message: dict[str, Any], *, people: bool = False) -> bool:
-    """Whether this bot's trade offer is out and some asked seat (a person, with
-    ``people``) has not answered it."""
-    trade = message["view"].get("trade")
-    return (
-        trade is not None
-        and trade["proposer"] == run.seat
-        and any(
-            a["answer"] == "pending"
-            and (not people or run.people is None or a["seat"] in run.people)
-            for a in trade["answers"]
-        )
-    )
-
-
-def _grace_left(run: BotRun, message: dict[str, Any], waited: float) -> float:
-    """Seconds this bot still gives the people answering its offer before it completes with
-    one that accepted, within the time the table gives the trade (0: none, or nobody to
-    complete with yet: nothing to time). Programs answering are not waited for."""
-    completes = any(entry["kind"] == "complete" for entry in message["prompt"]["legal"])
-    if not completes or not _waiting_for_answers(run, message, people=True):
-        return 0.0
-    deadline = message["prompt"].get("deadline")
-    grace = ANSWER_GRACE if deadline is None else min(ANSWER_GRACE, float(deadline))
-    return max(0.0, grace - waited)
-
-
 def _choose(
     bot: Bot,
     run: BotRun,
     message: dict[str, Any],
     offered: set[str] | None = None,
-    waited: float = ANSWER_GRACE,
 ) -> dict[str, Any] | None:
-    """The bot's answer to the prompt of an update (an action as JSON), or None.
+    """The bot's answer to the prompt of an update (an action as JSON), or None: wait.
 
-    Four table manners hold for every strategy: a proposer waits for the answers before it
-    may only withdraw; it gives the seats still answering ``ANSWER_GRACE`` seconds
-    (``waited``: how long this prompt has been up) before it completes; it never withdraws an
-    offer that somebody accepted (it completes with one of them, the bot choosing which);
-    and it does not make an offer again in the round it made it (``offered``: the table has
-    answered it).
+    Table manners hold for every strategy (see :mod:`.bots.manners`): a proposer waits
+    for every person it asked until they answer (or the table's time to answer runs out,
+    and the server declines for them), and for the programs it asked while it could only
+    withdraw; it never withdraws an offer that somebody accepted (it completes with one of
+    them, the bot choosing which); and it does not make an offer again in the round it
+    made it (``offered``: the table has answered it).
     """
     game, prompt = message["view"], message["prompt"]
     kinds = {entry["kind"] for entry in prompt["legal"]}
-    if _waiting_for_answers(run, message) and (
-        kinds == {"withdraw"} or _grace_left(run, message, waited) > 0
+    if waits_for_people(game, run.seat or 0, run.people) or (
+        kinds == {"withdraw"} and waits_for_people(game, run.seat or 0, None, anyone=True)
     ):
-        return None  # let the asked seats answer (or their time run out) before giving up
+        return None  # the next update (an answer, or the time running out) asks again
     entries = prompt["legal"]
     if "complete" in kinds:
         entries = [entry for entry in entries if entry["kind"] == "complete"]

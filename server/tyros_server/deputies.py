@@ -25,7 +25,9 @@ log = logging.getLogger("tyros.deputies")
 
 TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
 """(table, seat, view, legal) -> action: plays a seat from that seat's view only. It may
-also have ``forget(table)``, called (on the same worker) once a table needs it no more."""
+also have ``forget(table)``, called (on the same worker) once a table needs it no more,
+and ``meet(table, seat, people)``, called before each decision with the seats people hold
+(a bot keeps table manners towards them)."""
 
 DecidedBy = Literal["takeover", "clock", "seat"]
 """Who decides: a bot for an absent owner, the server when the seat's time ran out, or the
@@ -65,10 +67,19 @@ class SeatBots:
         self.players: dict[tuple[str, int], SeatPlayer] = {}
 
     def __call__(self, table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
+        return self._player(table, seat).choose(view, legal)
+
+    def meet(self, table: str, seat: int, people: frozenset[int]) -> None:
+        """Tell the seat's player who the people at the table are (a bot's ``manners``)."""
+        manners = getattr(self._player(table, seat), "manners", None)
+        if manners is not None:
+            manners.people = people - {seat}
+
+    def _player(self, table: str, seat: int) -> SeatPlayer:
         player = self.players.get((table, seat))
         if player is None:
             player = self.players[(table, seat)] = self.factory(seat, random.Random())
-        return player.choose(view, legal)
+        return player
 
     def forget(self, table: str) -> None:
         for key in [key for key in self.players if key[0] == table]:
@@ -86,6 +97,13 @@ def negotiates(action: Action) -> bool:
     return action[0] in (Kind.PROPOSE, Kind.COUNTER) or action == (Kind.ANSWER, 1)
 
 
+def meet(policy: TakeoverPolicy, table: str, seat: int, people: frozenset[int]) -> None:
+    """Tell ``policy`` (if it wants to know) who the people at ``table`` are."""
+    tell = getattr(policy, "meet", None)
+    if tell is not None:
+        tell(table, seat, people)
+
+
 @dataclass(eq=False, slots=True)
 class Decision:
     """One decision to make for ``seat`` of ``table``, as the game stood at ``version``."""
@@ -101,12 +119,15 @@ class Decision:
     own bot holds the seat (``by`` is ``seat``); the first is the cautious choice (pass, or
     decline)."""
     policy: TakeoverPolicy
+    people: frozenset[int] = frozenset()
+    """The seats people hold at the table (see :func:`meet`)."""
 
     def run(self) -> Action | None:
         """The policy's choice, or None if it failed (the session then takes the first
         legal action: a bot's bug must not stop the table). Runs in a worker thread: it
         touches nothing but its own view and list."""
         try:
+            meet(self.policy, self.table, self.seat, self.people)
             return self.policy(self.table, self.seat, self.view, self.legal)
         except Exception:
             log.exception("the takeover policy failed at table %s", self.table)
@@ -140,10 +161,12 @@ class Advice:
     view: dict[str, Any]
     legal: list[Action]
     policy: TakeoverPolicy
+    people: frozenset[int] = frozenset()
 
     def run(self) -> Action | None:
         """The policy's choice (None if it failed: no advice is better than a crash)."""
         try:
+            meet(self.policy, self.table, self.seat, self.people)
             return self.policy(self.table, self.seat, self.view, self.legal)
         except Exception:
             log.exception("the takeover policy failed to advise at table %s", self.table)
@@ -187,9 +210,10 @@ class Deputies:
         by: DecidedBy,
         seen: dict[str, Any],
         legal: list[Action],
+        people: frozenset[int] = frozenset(),
     ) -> None:
         assert self.policy is not None and not self.busy(table, seat)
-        decision = Decision(table, seat, version, by, seen, legal, self.policy)
+        decision = Decision(table, seat, version, by, seen, legal, self.policy, people)
         self.in_flight[(table, seat)] = decision
         self.jobs.append(decision)
 

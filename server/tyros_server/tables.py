@@ -120,6 +120,28 @@ class Table:
     def finished(self) -> bool:
         return self.state is not None and self.state.phase == Phase.OVER
 
+    def people(self) -> frozenset[int]:
+        """The seats people hold: neither the server's own bots nor programs."""
+        return frozenset(
+            seat
+            for seat, slot in enumerate(self.seats)
+            if slot.name and not slot.house and not slot.program
+        )
+
+    def awaits_a_person(self) -> bool:
+        """Whether an open trade offer waits for the answer of a seat a person plays
+        (neither the server's own bot nor a program): the proposer, if the server's bot,
+        then waits too, until the person answers or the time to answer runs out. An
+        offer waiting only for programs, with nothing to do but withdraw, waits for them
+        as well (they answer at once)."""
+        state = self.state
+        if state is None or state.phase != Phase.TRADE:
+            return False
+        pending = [seat for seat in seats_to_act(state) if seat != state.current]
+        if not self.people().isdisjoint(pending):
+            return True
+        return bool(pending) and not any(answer > 0 for answer in state.answers)
+
 
 @dataclass(slots=True)
 class Undo:

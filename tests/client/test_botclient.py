@@ -130,8 +130,9 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
         "prompt": {"version": 10, "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}]},
     }
     assert bc._choose(bot, run, accepted) == {"kind": "complete", "with": 1}
-    # One accepted while another asked seat (perhaps a player) still thinks: the bot gives
-    # it ANSWER_GRACE seconds before it completes.
+    # One accepted while another asked seat (a person, as far as the bot knows) still
+    # thinks: the bot waits for that answer, however long it takes (the table's time to
+    # answer bounds it: the server then declines for them, and the next update comes).
     still = {
         "view": {
             "trade": {
@@ -142,16 +143,26 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
         },
         "prompt": accepted["prompt"],
     }
-    assert bc._choose(bot, run, still, waited=0.5) is None
-    assert bc._choose(bot, run, still, waited=bc.ANSWER_GRACE) == {"kind": "complete", "with": 1}
+    assert bc._choose(bot, run, still) is None
     # A program still answering is not waited for: only people are.
     run.people = frozenset({0})
-    assert bc._choose(bot, run, still, waited=0.5) == {"kind": "complete", "with": 1}
+    assert bc._choose(bot, run, still) == {"kind": "complete", "with": 1}
     run.people = frozenset({0, 2})
-    assert bc._choose(bot, run, still, waited=0.5) is None
-    # Within the time the table gives the trade.
-    short = {**still, "prompt": {**accepted["prompt"], "deadline": 3.0}}
-    assert bc._choose(bot, run, short, waited=3.0) == {"kind": "complete", "with": 1}
+    assert bc._choose(bot, run, still) is None
+    # Nobody accepted yet and a program still answers: only withdrawing is left, so the bot
+    # waits for that program too.
+    alone = {
+        "view": {
+            "trade": {
+                "proposer": 0,
+                "answers": [{"seat": 1, "answer": "decline"}, {"seat": 2, "answer": "pending"}],
+            },
+            "round": 2,
+        },
+        "prompt": {"version": 11, "legal": [{"kind": "withdraw"}]},
+    }
+    run.people = frozenset({0})
+    assert bc._choose(bot, run, alone) is None
 
 
 async def test_a_bot_started_again_takes_its_seat_back_with_the_kept_token(
@@ -238,15 +249,12 @@ async def test_tyros_bot_without_count_fills_the_empty_seats_with_greedy_bots(
         await server.stop()
 
 
-async def test_a_proposing_bot_completes_once_the_grace_is_over_if_a_seat_stays_silent(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Seat 1 accepted, seat 2 (a player, say) says nothing: the bot waits ANSWER_GRACE
-    seconds, then completes with seat 1, with no new update to wake it."""
+async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer() -> None:
+    """Seat 1 (a program) accepted, seat 2 (a person) says nothing: the bot sends nothing,
+    however long the person thinks; the update that says the person answered (here the
+    server declined for them when the time to answer ran out) lets it complete at once."""
     from tyros_client import botclient as bc
     from tyros_client.bots.base import Bot as BaseBot
-
-    monkeypatch.setattr(bc, "ANSWER_GRACE", 0.4)
 
     class Completer(BaseBot):
         def choose(self, view: dict[str, Any], legal: list[Any]) -> Any:
@@ -266,26 +274,32 @@ async def test_a_proposing_bot_completes_once_the_grace_is_over_if_a_seat_stays_
     session = Session()
     run = bc.BotRun("ws://x:1", "t", "b", "test", 3)
     run.seat = 0
+    run.people = frozenset({2})
     player = bc._BotPlayer(run, random.Random(1), session)  # type: ignore[arg-type]
     player.bot = Completer(0, random.Random(1))
-    prompt = {
-        "id": 10,
-        "version": 10,
-        "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}],
-    }
-    answers = [{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": "pending"}]
-    message = {
-        "type": "update",
-        "version": 10,
-        "events": [],
-        "view": {"phase": "trade", "round": 1, "trade": {"proposer": 0, "answers": answers}},
-        "prompt": prompt,
-    }
-    session.prompt = prompt
-    player.handle(Updated(message, [], resync=False, restart=False))
-    await asyncio.sleep(0.2)
-    assert session.sent == []  # still waiting for seat 2
-    async with asyncio.timeout(5):
-        while not session.sent:
-            await asyncio.sleep(0.02)
+
+    def update(version: int, person: str) -> Updated:
+        prompt = {
+            "id": 10,
+            "version": version,
+            "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}],
+        }
+        session.prompt = prompt
+        answers = [{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": person}]
+        message = {
+            "type": "update",
+            "version": version,
+            "events": [],
+            "view": {"phase": "trade", "round": 1, "trade": {"proposer": 0, "answers": answers}},
+            "prompt": prompt,
+        }
+        return Updated(message, [], resync=False, restart=False)
+
+    player.handle(update(10, "pending"))
+    assert player.thinking is not None
+    await player.thinking  # it thought, and chose to wait
+    assert session.sent == []
+    player.handle(update(11, "decline"))
+    assert player.thinking is not None
+    await player.thinking
     assert session.sent == [{"kind": "complete", "with": 1}]

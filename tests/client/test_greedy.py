@@ -13,6 +13,7 @@ from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
 from tyros_client.bots.greedy import PLAUSIBLE, SLIPS, CardChoices, Greedy
 from tyros_client.bots.grouping import card_options, group_actions
+from tyros_client.bots.manners import PERSON_GAIN, Manners
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_server.engine import (
     CITY_PAY,
@@ -424,6 +425,43 @@ def test_a_seat_that_declined_an_offer_this_round_is_not_made_it_again() -> None
     assert asked == 0b1100 and worth > 0.0  # seat 1 left out, the others still asked
     assert greedy.weigh_offer(0b1110, 1.0, one_orange, (0, 0, 1, 0, 0))[0] == 0b1110  # less
     assert greedy.weigh_offer(0b1110, 1.0, (2, 0, 0, 0, 0), two_green)[0] == 0b1110  # better
+
+
+def test_a_person_is_asked_only_what_the_bot_believes_they_gain_by() -> None:
+    """Seats 1 and 2 are people, seat 3 a program: an offer the bot believes hurts each of
+    them (two greens for an orange) is put to the program alone."""
+    state = make_state(4, hands={0: "o o y", 1: "g g v", 2: "g g y", 3: "g g"})
+    holdings = Holdings.of_state(state, 0)
+    two_green, one_orange = (0, 0, 2, 0, 0), (1, 0, 0, 0, 0)
+    manners = Manners(people=frozenset({1, 2}))
+    greedy = Greedy(state, 0, random.Random(1), holdings=holdings, plausible=0.0, manners=manners)
+    assert all(greedy.partner_gain(seat, one_orange, two_green) <= PERSON_GAIN for seat in (1, 2))
+    asked, worth = greedy.weigh_offer(0b1110, 1.0, one_orange, two_green)
+    assert asked == 0b1000 and worth > 0.0
+
+
+def test_a_person_is_made_one_offer_a_round_and_it_is_remembered() -> None:
+    """A violet for a green helps seats 1 and 2 (people) too: they are asked, once; the
+    next decision of the round asks them nothing, the next round may."""
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 1: "o y", 2: "y v"},
+    )
+    plain = make_bot("greedy", 0, random.Random(0))
+    offer = plain.choose(view(state, 0), legal_actions(state, 0))
+    assert offer[0] == Kind.PROPOSE and offer[1] == 0b0110 and plain.manners.offered == []
+    bot = make_bot("greedy", 0, random.Random(0))
+    bot.manners.people = frozenset({1, 2, 3})
+    assert bot.choose(view(state, 0), legal_actions(state, 0)) == offer  # both gain by it
+    assert [(seat, give, get) for seat, give, get in bot.manners.offered] == [
+        (1, offer[PROPOSE_GIVE], offer[PROPOSE_GET]),
+        (2, offer[PROPOSE_GIVE], offer[PROPOSE_GET]),
+    ]
+    assert bot.choose(view(state, 0), legal_actions(state, 0))[0] != Kind.PROPOSE
+    bot.manners.round = state.round - 1  # (as if the offers were made last round)
+    assert bot.choose(view(state, 0), legal_actions(state, 0)) == offer
 
 
 # Banking ------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from tyros_client.bots.manners import Manners
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
 from tyros_server.deputies import Advice, Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
@@ -171,6 +172,25 @@ def test_a_farewell_forgets_only_its_table() -> None:
     Farewell("a", policy).run()
     assert list(policy.players) == [("b", 0)]
     Farewell("b", first_legal).run()  # a plain function has nothing to forget
+
+
+def test_a_seat_bot_is_told_who_the_people_are_before_it_decides() -> None:
+    """A decision carries the table's people; a bot with ``manners`` learns them (less its
+    own seat), a player without is left alone, a plain function has nothing to be told."""
+
+    class Mannered(RandomPlayer):
+        def __init__(self, seat: int, rng: random.Random) -> None:
+            super().__init__(seat, rng)
+            self.manners = Manners()
+
+    policy = SeatBots(Mannered)
+    legal: list[Action] = [(Kind.PASS,)]
+    assert Decision("t", 1, 0, "seat", {}, legal, policy, frozenset({0, 1})).run() == legal[0]
+    player = policy.players[("t", 1)]
+    assert isinstance(player, Mannered) and player.manners.people == frozenset({0})
+    plain = SeatBots(RandomPlayer)
+    assert Decision("t", 1, 0, "seat", {}, legal, plain, frozenset({0})).run() == legal[0]
+    assert Decision("t", 1, 0, "seat", {}, legal, first_legal, frozenset({0})).run() == legal[0]
 
 
 async def test_a_slow_bot_never_holds_up_the_server(make_server: ServerFactory) -> None:

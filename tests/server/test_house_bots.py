@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from tyros_protocol.errors import ErrorCode
 from tyros_server.deputies import Decision
-from tyros_server.engine import Phase, legal_actions, seats_to_act
+from tyros_server.engine import Action, GameState, Kind, Phase, legal_actions, seats_to_act
 from tyros_server.session import Limits
 from tyros_server.storage import StorageError
 
@@ -136,3 +137,66 @@ def test_bots_the_store_refuses_leave_the_seat_taken_and_the_table_waiting(
     assert error["re"] is None and error["code"] == ErrorCode.INTERNAL  # (not the hello's answer)
     assert [s["name"] for s in harness.latest_table[conn]["seats"]] == ["Ann", None, None]
     assert harness.latest_table[conn]["started"] is False
+
+
+def trader(table: str, seat: int, seen: dict[str, Any], legal: list[Action]) -> Action:
+    """A house bot that offers a trade to everyone whenever it may, accepts what it can and
+    completes when it can: the eager trader the table manners must hold back."""
+    for kind in (Kind.PROPOSE, Kind.COMPLETE):
+        offers = [a for a in legal if a[0] == kind]
+        if offers:
+            return offers[0]
+    return (Kind.ANSWER, 1) if (Kind.ANSWER, 1) in legal else legal[0]
+
+
+def offered_to_ann(harness: Harness, conn: int) -> GameState:
+    """Play (Ann passing, the bots trading) until a bot's offer waits for Ann's answer and
+    every bot asked has answered it."""
+    state = harness.state("solo")
+    for _ in range(400):
+        if state.phase == Phase.TRADE and seats_to_act(state) == [0, state.current] != [0, 0]:
+            return state
+        to_act = seats_to_act(state)
+        if to_act[0] == 0 and state.phase != Phase.TRADE:
+            harness.play_one([conn], random.Random(0), lambda _seat, legal: legal[0])
+            continue
+        jobs = asked(harness)
+        for job in jobs:
+            harness.decided(job, job.run())
+        harness.clock.advance(2)
+    raise AssertionError("no bot offered Ann a trade")
+
+
+def test_a_house_bot_waits_for_the_persons_answer_to_its_offer(
+    make_harness: Callable[..., Harness],
+) -> None:
+    """The other bots answer at once; the proposing bot neither completes nor withdraws
+    while Ann (a person) thinks, and goes on as soon as she answers."""
+    harness = make_harness(limits=PACED, takeover=trader)
+    conn = harness.connect()
+    harness.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
+    state = offered_to_ann(harness, conn)
+    proposer, version = state.current, state.version
+    harness.clock.advance(50)  # most of the 60 s to answer: the bots have long been done
+    assert asked(harness) == []
+    assert state.version == version and seats_to_act(state) == [0, proposer]
+    harness.play_one([conn], random.Random(0), lambda _seat, legal: legal[0])  # Ann declines
+    [decision] = asked(harness)  # at once: nobody left to wait for
+    assert decision.seat == proposer and decision.by == "seat"
+    assert decision.people == frozenset({0})  # (its manners are told who Ann is)
+
+
+def test_a_house_bot_goes_on_when_the_persons_time_to_answer_runs_out(
+    make_harness: Callable[..., Harness],
+) -> None:
+    harness = make_harness(limits=PACED, takeover=trader)
+    conn = harness.connect()
+    harness.hello(conn, "solo", "Ann", players=3, bots=2, seed=3)
+    state = offered_to_ann(harness, conn)
+    proposer = state.current
+    deadline = harness.session.tables["solo"].trade_deadline
+    assert deadline is not None and harness.session.next_deadline() == deadline
+    harness.clock.advance(deadline - harness.clock())
+    [decision] = asked(harness)  # the clock declined for Ann; the bot decides at once
+    assert decision.seat == proposer
+    assert state.answers[0] == 0  # declined, by the clock

@@ -36,7 +36,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from tyros_server.engine import Action, Seat
+from tyros_server.engine import K_PROPOSE, PROPOSE_GET, PROPOSE_GIVE, PROPOSE_TO, Action, Seat
+
+from .manners import Manners
 
 
 class Bot(ABC):
@@ -59,6 +61,9 @@ class Bot(ABC):
         self.seat = seat
         self.rng = rng
         self.options = options
+        self.manners = Manners()
+        """Who the people at the table are, and the offers put to them (the driver tells
+        the people: see :mod:`.manners`)."""
 
     def observe(self, event: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """One event of the game, as ``event_view(event, self.seat)`` shows it."""
@@ -71,6 +76,17 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
         """Pick one of ``legal`` (never empty) given ``view(state, self.seat)``."""
+
+    def remember_offer(self, view: dict[str, Any], action: Action) -> None:
+        """Note ``action`` in :attr:`manners` if it offers a trade (strategies that make
+        offers call it with the action they chose)."""
+        if action[0] == K_PROPOSE:
+            self.manners.remember(
+                action[PROPOSE_TO],
+                action[PROPOSE_GIVE],
+                action[PROPOSE_GET],
+                round_=int(view.get("round", 0)),
+            )
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} seat {self.seat}>"

@@ -87,6 +87,7 @@ from .grouping import (
     group_actions,
     utility,
 )
+from .manners import Manners
 
 BANK_MARGIN = 0.1
 """A one-card bank draw must beat passing by this much: a draw whose gain is within the
@@ -141,8 +142,11 @@ class Greedy:
         bank_margin: float = BANK_MARGIN,
         plausible: float = PLAUSIBLE,
         hand_weight: float = HAND_WEIGHT,
+        manners: Manners | None = None,
     ) -> None:
         self.hand_weight = hand_weight
+        self.manners = manners if manners is not None else Manners()
+        """Which asked seats are people, spared offers they would not gain from."""
         self.state = state
         self.bank_margin = bank_margin
         self.plausible = plausible
@@ -324,7 +328,7 @@ class Greedy:
     ) -> tuple[int, float]:
         """The seats to ask (a bit mask) and the offer's worth: ``gain`` net of what it gives
         the partner (the asked seat it would cost least), times the chance that any asked
-        seat accepts."""
+        seat accepts. A person is asked only as :class:`~.manners.Manners` allows."""
         asked = 0
         decline = 1.0  # the chance that every asked seat turns the offer down
         net = float("-inf")
@@ -334,8 +338,12 @@ class Greedy:
                 continue
             if holdings.chance_to_give(seat, get) < self.plausible:
                 continue
-            asked |= 1 << seat
             theirs = self.partner_gain(seat, give, get)
+            if not self.manners.may_ask(
+                seat, give, get, round_=self.state.round, their_gain=theirs
+            ):
+                continue
+            asked |= 1 << seat
             decline *= 1.0 - (LIKELY_ACCEPT if theirs > 0.0 else UNLIKELY_ACCEPT)
             net = max(net, gain - self.danger(seat) * max(0.0, theirs))
         return asked, (1.0 - decline) * net if asked else 0.0
@@ -524,9 +532,11 @@ class GreedyBot(Bot):
             self.bank_margin,
             self.plausible,
             self.hand_weight,
+            self.manners,
         )
         slips = state.phase in SLIPS and self.slip > 0 and self.rng.random() < self.slip
         action = greedy.slip(legal) if slips else greedy.choose(legal)
+        self.remember_offer(view, action)
         if action in legal or action[0] in (K_PROPOSE, K_COUNTER):
             return action  # offers and counter-offers it builds are checked by the engine
         return legal[0]  # pragma: no cover - every branch above picks from ``legal``

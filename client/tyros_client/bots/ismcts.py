@@ -71,6 +71,7 @@ from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import HAND_WEIGHT, Analysis, rewards
 from .greedy import Greedy
 from .grouping import action_key, card_options
+from .manners import Manners
 
 DEFAULT_MOVE_TIME = 1.0
 EXPLORATION = 0.7
@@ -245,9 +246,11 @@ class Search:
         score_share: float = SCORE_SHARE,
         truth: GameState | None = None,
         hand_weight: float = HAND_WEIGHT,
+        manners: Manners | None = None,
     ) -> None:
         self.seat = seat
         self.hand_weight = hand_weight
+        self.manners = manners
         self.score_share = score_share
         self.rng = rng
         self.exploration = exploration
@@ -274,6 +277,7 @@ class Search:
             self.rng,
             holdings=self.determinizer.holdings(),
             hand_weight=self.hand_weight,
+            manners=self.manners,
         )
         phase = state.phase
         if phase == P_KEEP:
@@ -448,15 +452,19 @@ class ISMCTSBot(Bot):
             score_share=self.score_share,
             truth=self.truth,
             hand_weight=self.hand_weight,
+            manners=self.manners,
         )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)
-            return next(iter(search.root_options.values()))
+            action = next(iter(search.root_options.values()))
+            self.remember_offer(view, action)
+            return action
         budget = (
             None
             if self.move_time is None
             else max(0.0, self.move_time - (time.perf_counter() - start))
         )
         action = search.run(self.iterations, budget)
+        self.remember_offer(view, action)
         self.stats["searches"] += 1
         self.stats["iterations"] += search.iterations
         self.stats["seconds"] += time.perf_counter() - start

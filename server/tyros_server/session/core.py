@@ -290,7 +290,15 @@ class Session:
         if self.takeover is None or not legal:
             return [self.outbox.advice(conn, hint.id, state.version, None)]
         advice = Advice(
-            conn, hint.id, table.name, seat, state.version, view(state, seat), legal, self.takeover
+            conn,
+            hint.id,
+            table.name,
+            seat,
+            state.version,
+            view(state, seat),
+            legal,
+            self.takeover,
+            table.people(),
         )
         if not self.deputies.advise(advice):
             return [

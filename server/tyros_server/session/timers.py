@@ -162,7 +162,9 @@ class Timers(Part):
             legal = [a for a in legal if not negotiates(a)]
         if self.shared.takeover is None:
             return self.ledger.commit(table, seat, legal[0], by=None if by == "seat" else by) or []
-        self.deputies.ask(table.name, seat, state.version, by, view(state, seat), legal)
+        self.deputies.ask(
+            table.name, seat, state.version, by, view(state, seat), legal, table.people()
+        )
         return []
 
     def decided(self, decision: Decision, action: Action | None) -> Output:
@@ -311,9 +313,14 @@ class Timers(Part):
 
     def _due_at(self, table: Table, seat: int) -> float | None:
         """When a bot may decide for ``seat``: at once for the server's own bot (whatever
-        ``--takeover`` says), ``takeover_seconds`` after an owner left (None: never)."""
+        ``--takeover`` says) but for its trade offer that waits for a person's answer (the
+        answer, or the time to answer running out, comes first), ``takeover_seconds`` after
+        an owner left (None: never)."""
         slot = table.seats[seat]
         if slot.house:
+            state = table.state
+            if state is not None and seat == state.current and table.awaits_a_person():
+                return None
             return float("-inf")
         wait = self.limits.takeover_seconds
         if wait is None or slot.absent_since is None:

@@ -1,0 +1,117 @@
+"""Table manners towards people: which offers a bot may put to a person, and when a
+proposer goes on without a person's answer.
+
+A person reads an offer, weighs it and answers; a program answers at once. So a bot
+that trades at a table with people keeps three manners (programs are not waited for,
+and a table of programs plays exactly as if these manners did not exist):
+
+- **It waits for every person it asked** (:func:`waits_for_people`): while an asked
+  person's answer is pending, the proposer neither completes nor withdraws. The table's
+  time to answer bounds the wait: when it runs out the server declines for the person,
+  and the proposer goes on at once.
+- **It offers a person only a trade it believes both sides gain from** (the strategy
+  weighs the person's gain: see :meth:`Manners.may_ask`).
+- **It offers a person few trades**: at most :data:`OFFERS_TO_A_PERSON` a round, never
+  the same terms twice in a round (declined or not).
+
+>>> manners = Manners(people=frozenset({0}))
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=0.5)
+True
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=-0.1)
+False
+>>> manners.remember(0b011, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1)
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=0.5)
+False
+>>> manners.may_ask(1, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=-1.0)
+True
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=2, their_gain=0.5)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+OFFERS_TO_A_PERSON = 1
+"""The offers one bot may put to one person in a round. Measured (docs/benchmarks.md,
+"Trading with people"): a greedy bot that may ask a person only trades both gain from
+wants to ask the same person a second time in a round rarely, and each offer holds the
+table for the person's time to answer; one keeps a bot's offers to a person to a few a
+round at a table of three bots."""
+
+PERSON_GAIN = 0.0
+"""A person is asked only if the bot believes the trade gains them more than this (in the
+evaluation's points): an offer the person should refuse only costs them time."""
+
+
+@dataclass(slots=True)
+class Manners:
+    """What a bot knows of the people at its table and the offers it put to them."""
+
+    people: frozenset[int] = frozenset()
+    """The seats people play (not programs, not the server's bots): only they are waited
+    for and spared offers. Empty: a table of programs, where manners change nothing."""
+    round: int = -1
+    offered: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = field(default_factory=list)
+    """(person, cards offered, cards asked) of each offer put to a person this round."""
+
+    def may_ask(
+        self,
+        seat: int,
+        give: Sequence[int],
+        get: Sequence[int],
+        *,
+        round_: int,
+        their_gain: float,
+    ) -> bool:
+        """Whether an offer of ``give`` for ``get`` may be put to ``seat`` (a program:
+        always), given what the bot believes it gains them."""
+        if seat not in self.people:
+            return True
+        self._at(round_)
+        if their_gain <= PERSON_GAIN:
+            return False
+        asked = [entry for entry in self.offered if entry[0] == seat]
+        return len(asked) < OFFERS_TO_A_PERSON and (seat, tuple(give), tuple(get)) not in asked
+
+    def remember(self, to: int, give: Sequence[int], get: Sequence[int], *, round_: int) -> None:
+        """The bot offers ``give`` for ``get`` to the seats of the bit mask ``to``."""
+        self._at(round_)
+        for seat in self.people:
+            if to >> seat & 1:
+                self.offered.append((seat, tuple(give), tuple(get)))
+
+    def _at(self, round_: int) -> None:
+        if round_ != self.round:
+            self.round, self.offered = round_, []
+
+
+def waits_for_people(
+    view: Mapping[str, Any], seat: int, people: frozenset[int] | None, *, anyone: bool = False
+) -> bool:
+    """Whether ``seat`` has an offer out that an asked person (with ``anyone``: any asked
+    seat) has not answered yet; ``people`` None: every other seat counts as a person.
+
+    >>> offer = {"proposer": 2, "answers": [{"seat": 0, "answer": "pending"},
+    ...                                     {"seat": 1, "answer": "accept"}]}
+    >>> waits_for_people({"trade": offer}, 2, frozenset({0}))
+    True
+    >>> waits_for_people({"trade": offer}, 2, frozenset({1}))
+    False
+    >>> waits_for_people({"trade": offer}, 2, frozenset(), anyone=True)
+    True
+    >>> waits_for_people({"trade": None}, 2, None)
+    False
+    """
+    trade = view.get("trade")
+    if trade is None or trade["proposer"] != seat:
+        return False
+    return any(
+        answer["answer"] == "pending" and (anyone or people is None or answer["seat"] in people)
+        for answer in trade["answers"]
+    )
+
+
+__all__ = ["OFFERS_TO_A_PERSON", "PERSON_GAIN", "Manners", "waits_for_people"]

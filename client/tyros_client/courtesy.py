@@ -11,7 +11,9 @@ At once (:attr:`Courtesy.at_once`):
 
 - a decision with one possible answer (``pass`` with no cards, the one card to give ...);
 - with the order ``decline``, any offer the seat lacks the cards for;
-- with the order ``autopass``, every card turn of the round (an offer to answer stops it).
+- with the order ``autopass``, every card turn of the round (an offer to answer waits for
+  the player, and auto-pass goes on once it closes); with ``autodecline`` too, every offer
+  made to the seat meanwhile is declined.
 
 >>> offer = {"proposer": 1, "answers": [{"seat": 0, "answer": "pending"}]}
 >>> courtesy({"trade": offer}, [{"kind": "answer", "accept": False}], seat=0).action
@@ -29,6 +31,12 @@ True
 True
 >>> courtesy(turn, moves, seat=0, orders=Orders(pass_round=2)).action
 {'kind': 'pass'}
+>>> offered = {**turn, "phase": "trade", "trade": offer}
+>>> either = [{"kind": "answer", "accept": True}, {"kind": "answer", "accept": False}]
+>>> courtesy(offered, either, 0, Orders(pass_round=2)) is None
+True
+>>> courtesy(offered, either, 0, Orders(pass_round=2, autodecline=True)).action
+{'kind': 'answer', 'accept': False}
 """
 
 from __future__ import annotations
@@ -56,6 +64,12 @@ class Orders:
     decline: bool = False
     """``set decline on``: decline at once every offer the seat lacks the cards for, even
     when it could counter (off: only those it could not counter either)."""
+    autodecline: bool = False
+    """``set autodecline on``: while auto-pass is on, decline at once every offer made to
+    the seat (off: an offer waits for the player's answer)."""
+    confirm: bool = False
+    """``set confirm on``: a move, city or bank action that spends three cards or more, or
+    a move that owes a city owner a card, asks the player once before it goes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +93,17 @@ def courtesy(
     kinds = [action.get("kind") for action in legal]
     if len(legal) == 1 and kinds[0] in ONE_ANSWER_KINDS:
         return Courtesy(legal[0], "", at_once=True)  # (the log says what was played)
-    if (
-        orders.pass_round is not None
-        and view.get("round") == orders.pass_round
-        and view.get("phase") == "actions"
-        and view.get("current") == seat
-        and "pass" in kinds
-    ):
+    passing = orders.pass_round is not None and view.get("round") == orders.pass_round
+    my_turn = view.get("phase") == "actions" and view.get("current") == seat
+    if passing and my_turn and "pass" in kinds:
         return Courtesy({"kind": "pass"}, "", at_once=True)
+    answers = [action for action in legal if action.get("kind") == "answer"]
+    if passing and orders.autodecline and answers:
+        decline = next((a for a in answers if not a.get("accept")), None)
+        if decline is not None:
+            return Courtesy(
+                decline, "auto-pass declined the offer ('set autodecline off')", at_once=True
+            )
     trade = view.get("trade")
     if (
         kinds == ["withdraw"]
@@ -95,7 +112,6 @@ def courtesy(
         and all(answer.get("answer") == "decline" for answer in trade.get("answers", []))
     ):
         return Courtesy(legal[0], "everybody declined your offer: taken back")
-    answers = [action for action in legal if action.get("kind") == "answer"]
     if answers and not any(a.get("accept") for a in answers):
         decline = next(a for a in answers if not a.get("accept"))
         if "counter" not in kinds:

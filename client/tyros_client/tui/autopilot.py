@@ -1,9 +1,11 @@
 """The answers the screen gives for the player (:mod:`~tyros_client.courtesy` says which):
 after a short pause, or at once; and the player's standing orders, with what ends them.
 
-``autopass`` (F6) passes every card turn of the round; anything typed, an offer to answer
-or the round's end stops it. ``set decline on`` declines at once the offers the player
-lacks the cards for.
+``autopass`` (F6) passes every card turn of the round; anything typed (but an answer to
+an offer) or the round's end stops it. An offer made meanwhile waits for the player's
+answer and auto-pass goes on once it closes, however soon: one settled before the player
+looked must not cost them their order. ``set decline on`` declines at once the offers the
+player lacks the cards for, ``set autodecline on`` every offer while auto-pass is on.
 """
 
 from __future__ import annotations
@@ -14,11 +16,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ..courtesy import COURTESY_SECONDS, Orders, courtesy
+from .settings import SettingsFile
 from .state import ClientState
 
 SETTINGS = {
     "decline": "decline at once the offers you lack the cards for, even when you could "
     "counter (off: only those you could not counter either)",
+    "autodecline": "while auto-pass is on, decline every offer to you at once (off: an "
+    "offer waits for your answer, and auto-pass goes on after it)",
+    "confirm": "ask once before a move, city or bank action that spends 3 cards or more, "
+    "or a move that owes a city owner a card",
 }
 """What ``set NAME on|off`` changes, and what each means."""
 
@@ -30,6 +37,8 @@ class Autopilot:
         self.state = state
         self.send = send
         self.orders = Orders()
+        self.settings: SettingsFile | None = None
+        """Where the settings are kept for the next game (None: this game only)."""
         self._answered: dict[str, Any] | None = None
         """The prompt an answer was given (or scheduled) for."""
         self.timers: list[asyncio.TimerHandle] = []
@@ -40,14 +49,11 @@ class Autopilot:
         state, orders = self.state, self.orders
         if orders.pass_round is not None:
             view = state.view or {}
-            if state.over or view.get("round") != orders.pass_round:
+            if state.over:
+                orders.pass_round = None  # (the message line says the game is over)
+            elif view.get("round") != orders.pass_round:
                 orders.pass_round = None
                 state.note("auto-pass ended with the round", error=False)
-            elif any(action.get("kind") == "answer" for action in state.legal) and (
-                courtesy(state.view or {}, state.legal, state.seat, orders) is None
-            ):  # (an offer the client declines for the player leaves the order on)
-                orders.pass_round = None
-                state.note("auto-pass stopped: a trade is offered to you", error=False)
         prompt = state.prompt
         if prompt is None or self._answered is prompt:
             return
@@ -70,9 +76,16 @@ class Autopilot:
                 self.state.note(due.note, error=False)
             self.send(due.action)
 
+    def waits_for_offer(self) -> bool:
+        """Whether auto-pass is on and waits while the player answers an offer."""
+        return self.orders.pass_round is not None and any(
+            action.get("kind") == "answer" for action in self.state.legal
+        )
+
     def typed(self) -> None:
-        """The player typed: an ``autopass`` order ends (they mean to play)."""
-        if self.orders.pass_round is not None:
+        """The player typed: an ``autopass`` order ends (they mean to play), unless an
+        offer waits for their answer (they are answering it)."""
+        if self.orders.pass_round is not None and not self.waits_for_offer():
             self.orders.pass_round = None
             self.state.note("auto-pass stopped: you are typing", error=False)
 
@@ -89,7 +102,7 @@ class Autopilot:
         self.update()
         return (
             f"auto-pass on: you pass every card turn until round {orders.pass_round} ends "
-            "(typing anything, an offer to you or F6 stops it)"
+            "(typing anything or F6 stops it)"
         )
 
     def setting(self, words: str) -> str:
@@ -98,13 +111,16 @@ class Autopilot:
         parts = words.split()
         if len(parts) == 2 and parts[0] in SETTINGS and parts[1] in ("on", "off"):
             setattr(self.orders, parts[0], parts[1] == "on")
+            if self.settings is not None:
+                self.settings.save(self.orders)
             self._answered = None
             self.update()
             return f"{parts[0]} is {parts[1]}"
-        return "; ".join(
-            f"set {name} on|off ({'on' if getattr(self.orders, name) else 'off'}): {about}"
-            for name, about in SETTINGS.items()
+        now = "; ".join(
+            f"set {name} on|off ({'on' if getattr(self.orders, name) else 'off'})"
+            for name in SETTINGS
         )
+        return f"{now}; 'help set' says what each does"
 
     def cancel(self) -> None:
         for timer in self.timers:

@@ -293,6 +293,13 @@ CLOCK_WARNING = 15.0
 
 
 def _asked(ui: Screen) -> str:
+    asked = _asked_now(ui)
+    if ui.autopilot.waits_for_offer():
+        asked += "; auto-pass goes on after it"
+    return asked
+
+
+def _asked_now(ui: Screen) -> str:
     kinds = [a.get("kind") for a in ui.state.legal]
     left = ui.state.seconds_left()
     time_left = f" ({left:.0f} s left)" if left is not None else ""

@@ -213,6 +213,13 @@ def _command_words(ctx: Context) -> Words:
     return now + [(name, "") for name in ALWAYS]
 
 
+def _set_words(args: list[str], ctx: Context) -> Words:
+    """``set``'s words: a setting's name, then on or off."""
+    if not args:
+        return [(name, "on|off") for name in ("decline", "autodecline", "confirm")]
+    return [("on", ""), ("off", "")] if len(args) == 1 else []
+
+
 def _first_word(words: Callable[[Context], Words]) -> Callable[[list[str], Context], Words]:
     """A command whose only argument is one word."""
     return lambda args, ctx: words(ctx) if not args else []
@@ -406,8 +413,9 @@ COMMANDS: dict[str, Command] = {
         Command(
             "autopass",
             "autopass",
-            "pass every card turn until this round ends (typing anything, an offer to you or "
-            "the key again stops it); a decision with one possible answer is always made for you",
+            "pass every card turn until this round ends (typing anything or the key again stops "
+            "it; an offer to you waits for your answer, and auto-pass goes on after it); a "
+            "decision with one possible answer is always made for you",
             local("autopass"),
             ("autopass",),
             always=True,
@@ -415,13 +423,17 @@ COMMANDS: dict[str, Command] = {
         ),
         Command(
             "set",
-            "set [decline on|off]",
-            "your client's settings: 'set decline on' declines at once the offers you lack the "
-            "cards for, even when you could counter ('set' alone lists them)",
+            "set [NAME on|off]",
+            "your client's settings, kept for your next games ('set' alone lists them): "
+            "'decline' declines at once the offers you lack the cards for, even when you could "
+            "counter; 'autodecline' declines every offer to you while auto-pass is on (off: "
+            "an offer waits for your answer, and auto-pass goes on after it); 'confirm' (on "
+            "until you turn it off) asks once before a move, city or bank action that spends "
+            "3 cards or more, or a move that owes a city owner a card",
             local("set"),
-            ("set", "set decline on"),
+            ("set", "set decline on", "set autodecline on", "set confirm off"),
             always=True,
-            words=_first_word(lambda ctx: [("decline", "on|off")]),
+            words=_set_words,
         ),
         Command(
             "answer",

@@ -1,0 +1,75 @@
+"""The player's standing orders and settings, typed at the real application (no server):
+auto-pass past offers, ``set autodecline``, the game's end."""
+
+from __future__ import annotations
+
+from tyros_client.tui import render
+from tyros_client.tui.app import TyrosApp
+
+from tests.client.tui.feeding import ACCEPT, DECLINE, PASS, TURN, running
+from tests.client.tui.harness import F6, mid_game, on_screen, screen, until
+
+
+def message(ui: TyrosApp) -> str:
+    """The message line's text."""
+    return "".join(text for _, text, *_ in render.message_text(ui))
+
+
+async def test_an_offer_waits_for_the_player_and_autopass_goes_on_once_it_closes() -> None:
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        # An offer settled before the player looked: the panel drops it, auto-pass stays.
+        table.offer([ACCEPT, DECLINE])
+        await on_screen(ui, "Trade offer from B Bob")
+        assert "auto-pass goes on after it" in message(ui)
+        table.push(None, phase="actions", current=1, to_act=[1], trade=None)
+        text = await on_screen(ui, "auto-pass on: waiting for your turn")
+        assert "Trade offer" not in text
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        assert table.sent == [PASS]
+        # An offer the player answers by typing: auto-pass goes on after it too.
+        table.offer([ACCEPT, DECLINE])
+        keys.send_text("decline\r")
+        await until(lambda: table.sent == [PASS, DECLINE], "the offer declined by hand")
+        table.push(None, phase="actions", current=1, to_act=[1], trade=None)
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        assert table.sent == [PASS, DECLINE, PASS]
+        assert ui.autopilot.orders.pass_round is not None
+        assert not any("auto-pass stopped" in line.text for line in table.state.log)
+
+
+async def test_autodecline_lets_autopass_decline_every_offer_at_once() -> None:
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        keys.send_text("set autodecline on\r")
+        await on_screen(ui, "autodecline is on")
+        table.offer([ACCEPT, DECLINE])  # without auto-pass: the player's to answer
+        await on_screen(ui, "Trade offer from B Bob")
+        assert table.sent == []
+        table.push(None, phase="actions", current=1, to_act=[1], trade=None)
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        table.offer([ACCEPT, DECLINE])
+        assert table.sent == [DECLINE]  # at once, by order
+        assert any("auto-pass declined the offer" in line.text for line in table.state.log)
+        table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)
+        assert table.sent == [DECLINE, PASS]
+
+
+async def test_autopass_ends_without_a_word_with_the_game() -> None:
+    _, updates = mid_game(steps=5000)
+    over = updates[-1]["view"]
+    assert over["phase"] == "over"
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        table.push(None, **over)
+        await until(lambda: ui.screen.score_open, "the final score sheet")
+        assert ui.autopilot.orders.pass_round is None
+        assert "game over" in message(ui)
+        assert not any("auto-pass ended" in line.text for line in table.state.log)
+        ui.invalidate()
+        await until(lambda: "auto-pass" not in screen(ui), "auto-pass gone from the screen")

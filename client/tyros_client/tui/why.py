@@ -172,16 +172,28 @@ def ship_problem(view: View, seat: int, token: str, names: Names) -> str:
     return f"a ship in {space} is not possible now"
 
 
-def move_problem(view: View, seat: int, start: str | None, end: str, names: Names) -> str:
-    """Why no ship of the seat can move (from ``start``) to ``end`` (the seat is to act)."""
+def _ports(label: str) -> tuple[int, ...]:
+    """The ports a space or port label names (both coasts for ``16``; none if no label)."""
     try:
-        target = BOARD.parse_port(end)
-    except (BoardError, ValueError):
-        space = _space_label(end)
-        if space is None:
-            return f"{end!r} is not a space of the map"
-        target = BOARD.build_port(BOARD.parse_space(space))
-    space = BOARD.space_label(BOARD.port_space[target])
+        return (BOARD.port_labels.index(label.strip().upper()),)
+    except ValueError:
+        pass
+    try:
+        return BOARD.space_ports[BOARD.parse_space(label)]
+    except BoardError:
+        return ()
+
+
+def move_problem(view: View, seat: int, start: str | None, end: str, names: Names) -> str:
+    """Why no ship of the seat can move (from ``start``) to ``end`` (the seat is to act).
+
+    ``start`` and ``end`` are labels of a space (``23``, ``TY``) or a port (``16W``): the
+    command line resolves the names a player types before it asks.
+    """
+    targets = _ports(end)
+    if not targets:
+        return f"{end!r} is not a space of the map"
+    space = BOARD.space_label(BOARD.port_space[targets[0]])
     colour = (view.get("chips") or {}).get(space)
     if colour is None:
         return f"{space} belongs to no empire yet: ships move only into empires' spaces"
@@ -192,25 +204,60 @@ def move_problem(view: View, seat: int, start: str | None, end: str, names: Name
             return f"you already have {SHIP_LIMIT} ships in Tyros, the most one player may"
     elif sum(ships.values()) >= SHIP_LIMIT:
         return f"{space} already holds {SHIP_LIMIT} ships, the most a space may"
-    mine = [str(s["port"]) for s in view.get("ships") or [] if s.get("seat") == seat]
+    mine = [
+        port
+        for stack in view.get("ships") or []
+        if stack.get("seat") == seat
+        for port in _ports(str(stack["port"]))
+    ]
     if start is not None:
-        try:
-            origin = BOARD.parse_port(start)
-        except (BoardError, ValueError):
+        starts = _ports(start)
+        if not starts:
             return f"{start!r} is not a space of the map"
-        if BOARD.port_label(origin) not in mine:
-            return f"you have no ship in {BOARD.port_label(origin)}"
-        origins = [origin]
+        origins = [port for port in mine if port in starts]
+        if not origins:
+            return f"you have no ship in {start.upper()}"
+        if set(origins) & set(targets):
+            return f"your ship is in {space} already"
     else:
-        origins = [BOARD.parse_port(p) for p in mine]
+        origins = [port for port in mine if port not in targets]
     if not origins:
-        return "you have no ship on the board"
-    steps = min(BOARD.distance[o][target] for o in origins)
-    hand = list(view.get("hand") or [])
-    missing = _missing(steps, colour, hand)
+        return "you have no ship on the board" if not mine else f"your ships are in {space}"
+    routes = [BOARD.distance[o][t] for o in origins for t in targets if BOARD.distance[o][t] > 0]
+    if not routes:
+        return f"no sea route leads to {space}"
+    steps = min(routes)
+    missing = _missing(steps, colour, list(view.get("hand") or []))
     if missing:
         return f"{space} is {steps} step{'s' if steps != 1 else ''} away: {missing}"
     return f"no move to {space} is possible now"
+
+
+def request_problem(legal: Sequence[Mapping[str, Any]]) -> str | None:
+    """What the table waits for from the seat before any other action (None: nothing): a
+    trade offer to answer, or one's own offer to settle. Asked with the seat's legal list."""
+    kinds = {str(a.get("kind")) for a in legal}
+    if kinds & {"answer", "counter"}:
+        answers = [
+            word
+            for word, can in (
+                ("accept", any(a.get("kind") == "answer" and a.get("accept") for a in legal)),
+                ("decline", any(a.get("kind") == "answer" and not a.get("accept") for a in legal)),
+                ("counter", "counter" in kinds),
+            )
+            if can
+        ]
+        return "answer the trade offer first: " + _either(answers)
+    if "complete" in kinds:
+        return "your trade offer has its answers: complete it or withdraw it first"
+    if "withdraw" in kinds:
+        return "your trade offer waits for its answers: wait for them, or withdraw it"
+    return None
+
+
+def _either(words: Sequence[str]) -> str:
+    """``'accept, decline or counter'``."""
+    return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
 
 
 def colours_of(cards: Sequence[str]) -> str:

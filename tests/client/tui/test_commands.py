@@ -738,7 +738,7 @@ def test_refusals_say_why() -> None:
     )
     refused = parse("pass", offer)
     assert isinstance(refused, Problem)
-    assert "that is for the card actions, and this is a trade" in refused.message
+    assert refused.message == "you cannot pass now: answer the trade offer first: decline"
     tried = Context(
         legal=[{"kind": "pass"}],
         seat=0,

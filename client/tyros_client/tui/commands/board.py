@@ -8,7 +8,10 @@ from collections.abc import Callable, Sequence
 from ...words import cards_text, describe_action
 from .. import why as why_not
 from .lexicon import (
+    Wanted,
     colour_of,
+    join_names,
+    label_of,
     order,
     payment_words,
     pick_payment,
@@ -16,6 +19,7 @@ from .lexicon import (
     port_matches,
     resolve_space,
     same_cards,
+    space_words,
     split_pay,
     wilds,
 )
@@ -30,7 +34,7 @@ def parse_expand(rest: str, ctx: Context) -> Outcome:
                 "no tile of yours touches an empire: choose one to put back (return TILE)"
             )
         return NotNow("expand")
-    words = rest.split()
+    words = join_names(rest.split())
     if not words:
         return Choose(
             "Expand an empire",
@@ -63,7 +67,7 @@ def parse_return(rest: str, ctx: Context) -> Outcome:
     options = ctx.of_kind("return_tile")
     if not options:
         return NotNow("put a tile back")
-    words = rest.split()
+    words = join_names(rest.split())
     if not words:
         return Choose(
             "You cannot expand",
@@ -86,9 +90,15 @@ def parse_move(rest: str, ctx: Context) -> Outcome:
     if not options:
         why = None
         if words and len(words) <= 2 and ctx.view and ctx.seat is not None:
-            why = why_not.move_problem(
-                ctx.view, ctx.seat, words[0] if len(words) == 2 else None, words[-1], ctx.names
-            )
+            try:
+                ends = [port_filter(word) for word in words]
+            except CommandError as exc:
+                why = str(exc)
+            else:
+                start_label = label_of(ends[0]) if len(ends) == 2 else None
+                why = why_not.move_problem(
+                    ctx.view, ctx.seat, start_label, label_of(ends[-1]), ctx.names
+                )
         return NotNow("move a ship", why)
     if not words or len(words) > 2:
         return Problem("move [FROM] TO [pay CARDS], e.g. move 31 27")
@@ -100,26 +110,7 @@ def parse_move(rest: str, ctx: Context) -> Outcome:
         if port_matches(a["to"], end) and (start is None or port_matches(a["from"], start))
     ]
     if not fits:
-        why = ""
-        if ctx.view and ctx.seat is not None:
-            why = ": " + why_not.move_problem(
-                ctx.view, ctx.seat, words[0] if start is not None else None, words[-1], ctx.names
-            )
-        if start is not None:
-            from_here = [a for a in options if port_matches(a["from"], start)]
-            if not from_here:
-                origins = sorted({a["from"] for a in options}, key=order)
-                return Problem(
-                    f"no ship of yours can move from {words[0]}{why}; ships that "
-                    f"can move: {', '.join(origins)}"
-                )
-            return Problem(
-                f"you cannot move from {words[0]} to {words[1]}{why}; from "
-                f"{words[0]} you can reach: " + _destinations(from_here)
-            )
-        return Problem(
-            f"no ship of yours can reach {words[-1]} now{why}; reachable: " + _destinations(options)
-        )
+        return _no_such_move(options, start, end, ctx)
     if pay is not None:
         fits = [a for a in fits if same_cards(a["pay"], pay)] or fits
     routes: dict[tuple[str, str], list[Action]] = {}
@@ -133,6 +124,33 @@ def parse_move(rest: str, ctx: Context) -> Outcome:
         best = min(actions, key=wilds)
         choices.append((f"move {origin} -> {target} paying {cards_text(best['pay'])}", best))
     return Choose("Which move?", "Several ships or coasts fit; pick one.", tuple(choices))
+
+
+def _no_such_move(
+    options: Sequence[Action], start: Wanted | None, end: Wanted, ctx: Context
+) -> Problem:
+    """Why no legal move goes (from ``start``) to ``end``, and which moves there are."""
+    why = ""
+    if ctx.view and ctx.seat is not None:
+        start_label = label_of(start) if start is not None else None
+        why = ": " + why_not.move_problem(ctx.view, ctx.seat, start_label, label_of(end), ctx.names)
+    target = space_words(label_of(end))
+    if start is not None:
+        origin = space_words(label_of(start))
+        from_here = [a for a in options if port_matches(a["from"], start)]
+        if not from_here:
+            origins = sorted({a["from"] for a in options}, key=order)
+            return Problem(
+                f"no ship of yours can move from {origin}{why}; ships that "
+                f"can move: {', '.join(origins)}"
+            )
+        return Problem(
+            f"you cannot move from {origin} to {target}{why}; from {origin} you can reach: "
+            + _destinations(from_here)
+        )
+    return Problem(
+        f"no ship of yours can reach {target} now{why}; reachable: " + _destinations(options)
+    )
 
 
 def _destinations(actions: Sequence[Action]) -> str:
@@ -160,10 +178,9 @@ def _build_in_space(
         why = None
         if len(words) == 1 and ctx.view and ctx.seat is not None:
             try:
-                space = resolve_space(words[0])
-            except CommandError:
-                space = words[0]
-            why = explain(ctx.view, ctx.seat, space, ctx.names)
+                why = explain(ctx.view, ctx.seat, resolve_space(words[0]), ctx.names)
+            except CommandError as exc:
+                why = str(exc)
         return NotNow(f"build {what}", why or _NONE_ANYWHERE[kind])
     if len(words) != 1:
         return Problem(f"{kind} SPACE [pay CARDS], e.g. {example}")

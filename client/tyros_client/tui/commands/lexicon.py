@@ -88,18 +88,62 @@ def resolve_space(token: str) -> str:
     if len(found) > 1:
         names = ", ".join(f"{BOARD.space_labels[i]} {BOARD.names[i]}" for i in found)
         raise CommandError(f"{token!r} could be {names}")
-    raise CommandError(f"no space {token!r} (numbers 1-32, TY, or a name)")
+    raise CommandError(f"{token!r} is not a space of the map (numbers 1-32, TY, or a name)")
 
 
-def port_filter(token: str) -> tuple[str, str | None]:
-    """(space label, exact port or None) for a word naming a port or a space."""
+_NAMES = {name.lower() for name in BOARD.names}
+
+
+def join_names(words: Sequence[str]) -> list[str]:
+    """The words with a space's name of several words (Carthago Nova) as one.
+
+    >>> join_names(["carthago", "nova", "orange"]), join_names(["carthago", "27"])
+    (['carthago nova', 'orange'], ['carthago', '27'])
+    """
+    out: list[str] = []
+    for word in words:
+        if out and f"{out[-1]} {word}".lower() in _NAMES:
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
+
+
+Wanted = tuple[str, str | None]
+"""A place a player named: (its space's label, the exact port if a coast was named)."""
+
+
+def port_filter(token: str) -> Wanted:
+    """(space label, exact port or None) for a word naming a port or a space.
+
+    >>> port_filter("creta"), port_filter("16e"), port_filter("Tyros")
+    (('23', None), ('16', '16E'), ('TY', None))
+    """
     upper = token.strip().upper()
     if upper in BOARD.port_labels and upper[-1:] in ("W", "E"):
         return resolve_space(token), upper
     return resolve_space(token), None
 
 
-def port_matches(port: str, wanted: tuple[str, str | None]) -> bool:
+def label_of(wanted: Wanted) -> str:
+    """The label of a named place: its port if a coast was named, else its space."""
+    return wanted[1] or wanted[0]
+
+
+def space_words(label: str) -> str:
+    """A space or port label with the space's name, as messages say it.
+
+    >>> space_words("23"), space_words("16W"), space_words("16"), space_words("TY")
+    ('23 Creta', '16W Italia', '16 Italia', 'Tyros')
+    """
+    if label in BOARD.port_labels:
+        name = BOARD.names[BOARD.port_space[BOARD.port_labels.index(label)]]
+    else:
+        name = BOARD.names[BOARD.parse_space(label)]
+    return name if label == "TY" else f"{label} {name}"
+
+
+def port_matches(port: str, wanted: Wanted) -> bool:
     space, exact = wanted
     if exact is not None:
         return port == exact
@@ -142,8 +186,8 @@ def split_pay(rest: str) -> tuple[list[str], list[str] | None]:
     lowered = [w.lower() for w in words]
     if "pay" in lowered:
         at = lowered.index("pay")
-        return words[:at], parse_cards(" ".join(words[at + 1 :]))
-    return words, None
+        return join_names(words[:at]), parse_cards(" ".join(words[at + 1 :]))
+    return join_names(words), None
 
 
 def pick_payment(candidates: list[Action], pay: list[str] | None, what: str) -> Result:

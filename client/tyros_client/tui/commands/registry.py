@@ -87,6 +87,9 @@ def _not_now(what: str, ctx: Context, why: str | None, needed: str | None) -> Pr
     waiting = None if ctx.legal else why_not.turn_problem(ctx.view, ctx.seat, ctx.names)
     if waiting is not None:
         return Problem(f"you cannot {what} now: {waiting}")
+    first = why_not.request_problem(ctx.legal)
+    if first is not None:  # (whatever else is in the way, this comes first)
+        return Problem(f"you cannot {what} now: {first}")
     phase = (ctx.view or {}).get("phase")
     if why is None and what == "offer a trade" and (ctx.view or {}).get("trade_tried"):
         why = "your trade offer fell through this turn (one offer a turn)"

@@ -52,7 +52,36 @@ def hint(
     weighed, _ = weigh_options(
         seen, seat, legal, memory, rng, iterations=iterations, move_time=seconds
     )
-    return ranked(weighed, names)[:3]
+    return hold_rather_than_bank(ranked(weighed, names))[:3]
+
+
+BANK_MARGIN = 0.25
+"""Points by which a bank trade must beat passing to be advised: within that it only spends
+cards (a wild, perhaps) on the estimate's noise."""
+
+
+def hold_rather_than_bank(options: list[OptionValue]) -> list[OptionValue]:
+    """``options`` (best first), with passing put first when the best is a bank trade that
+    beats it by less than :data:`BANK_MARGIN` (or its spread).
+
+    >>> from tyros_client.review import OptionValue
+    >>> bank = OptionValue({"kind": "bank_pick"}, "bank 3:1 yellow", 2.1, 0.05)
+    >>> hold = OptionValue({"kind": "pass"}, "pass", 2.0, 0.05)
+    >>> [o.text for o in hold_rather_than_bank([bank, hold])]
+    ['pass', 'bank 3:1 yellow']
+    >>> clear = OptionValue({"kind": "bank_pick"}, "bank 3:1 yellow", 2.6, 0.05)
+    >>> [o.text for o in hold_rather_than_bank([clear, hold])]
+    ['bank 3:1 yellow', 'pass']
+    """
+    if not options or not str(options[0].action.get("kind", "")).startswith("bank"):
+        return options
+    best = options[0]
+    for option in options[1:]:
+        if option.action.get("kind") == "pass":
+            if best.value - option.value < max(BANK_MARGIN, 2 * best.spread):
+                return [option, *(o for o in options if o is not option)]
+            break
+    return options
 
 
 def hint_line(options: list[OptionValue]) -> str:

@@ -41,6 +41,7 @@ from .replay import Replay
 from .tui.app import TyrosApp
 from .tui.main import build, build_replay, default_name, name_problem, run_screen
 from .tui.net import JoinOptions, NetClient
+from .tui.settings import SETTINGS_FILE, SettingsFile
 
 log = logging.getLogger("tyros.play")
 
@@ -57,7 +58,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         choices=(2, 3),
         default=3,
-        help="how many bots (2: a 3-player game, 3: a 4-player game)",
+        help="how many bots (2: a 3-player game, 3: a 4-player game; default: 3)",
     )
     levels = "; ".join(f"{name}: {level.about}" for name, level in LEVELS.items())
     parser.add_argument(
@@ -73,13 +74,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="for experts: the bots' strategy by name (instead of --level; random plays at random)",
     )
     parser.add_argument("--name", default=None, help="your name (default: your login)")
-    parser.add_argument("--setup", choices=("first", "variable"), default="first")
+    parser.add_argument(
+        "--setup",
+        choices=("first", "variable"),
+        default="first",
+        help="where the four empires start: first, the first-game spaces (the default), or "
+        "variable, start spaces drawn from the tiles",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the game and the bots")
     parser.add_argument(
         "--trade-seconds",
         type=int,
         default=60,
-        help="how long you have to answer a bot's trade offer",
+        metavar="N",
+        help="seconds you have to answer a bot's trade offer (default: 60)",
     )
     parser.add_argument(
         "--new", action="store_true", help="start a new game even if one was left unfinished"
@@ -184,6 +192,7 @@ async def play(
             players=players, setup=args.setup, seed=saved["seed"], trade_seconds=args.trade_seconds
         ),
         colour=colour,
+        settings=SettingsFile(directory / SETTINGS_FILE),
     )
     net.session.token = saved["human"]
     net.state.bot_names = {f"bot-{i + 1}" for i in range(players - 1)}

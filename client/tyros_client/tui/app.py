@@ -48,7 +48,7 @@ from tyros_server.engine import Action, parse_action
 from ..hints import hint, hint_headline, hint_line
 from ..review import DEFAULT_ITERATIONS
 from ..session import ActionHandle, Fate
-from ..words import describe_action
+from ..words import command_line, describe_action
 from . import commands, keys, lookback, render
 from .autopilot import Autopilot
 from .board import Marks
@@ -61,7 +61,7 @@ from .controls import (
     PanelControl,
     RequestControl,
 )
-from .dialog import DIALOG_WIDTH, ChoiceDialog
+from .dialog import DIALOG_WIDTH, ChoiceDialog, ConfirmDialog, confirm_reason
 from .drivers import Driver, Handoff, LiveDriver
 from .replaying import USAGE as REPLAY_USAGE
 from .replaying import ReplayDriver
@@ -397,8 +397,7 @@ class TyrosApp:
             )
             return True
         if isinstance(result, Act):
-            self.send(result.action)
-            self._sent_line = line
+            self.act(result.action, line)
             return False
         if isinstance(result, Choose):
             self.open_dialog(line)
@@ -547,6 +546,19 @@ class TyrosApp:
         sent = self._in_flight
         return sent is not None and sent.unseen(self.state.version)
 
+    def act(self, action: dict[str, Any], line: str | None = None) -> None:
+        """Send an action the player typed as ``line`` (or chose in a dialog), once they
+        confirm it if ``set confirm on`` asks about it."""
+        state = self.state
+        reason = None
+        if self.autopilot.orders.confirm:
+            reason = confirm_reason(action, state.view, state.seat, state.names)
+        if reason is None:
+            self.send(action)
+            self._sent_line = line
+        else:
+            self.open_dialog(ConfirmDialog(self, action, line or command_line(action), reason))
+
     def send(self, action: dict[str, Any]) -> None:
         sender = self.sender
         self._sent_line = None  # (a line's action: run_line says which line it was)
@@ -560,11 +572,11 @@ class TyrosApp:
 
     # Dialogs -------------------------------------------------------------------
 
-    def open_dialog(self, command: str) -> None:
+    def open_dialog(self, command: str | ChoiceDialog) -> None:
         if self.dialog is not None:
             self.close_dialog()
         self.screen.help_open = False
-        dialog = ChoiceDialog(self, command)
+        dialog = ChoiceDialog(self, command) if isinstance(command, str) else command
         self.dialog = dialog
         self.root.floats.insert(0, dialog.float)
         self.layout.focus(dialog.window)
@@ -580,9 +592,16 @@ class TyrosApp:
         if isinstance(action, Prefill):
             self.buffer.reset()
             self.type_into_command_line(action.text)
+        elif isinstance(dialog, ConfirmDialog):
+            if action is None and not self.buffer.text:
+                self.type_into_command_line(dialog.line)  # not sent: back for editing
+            elif action is not None:
+                self.screen.cleared_at = self.state.clock()
+                self.send(action)
+                self._sent_line = dialog.line
         elif action is not None:
             self.screen.cleared_at = self.state.clock()
-            self.send(action)
+            self.act(action)
 
     def close_dialog(self) -> None:
         dialog = self.dialog

@@ -1,4 +1,5 @@
-"""A dialog of choices, entered on purpose (F4, or a command that needs a choice)."""
+"""A dialog of choices, entered on purpose (F4, or a command that needs a choice); and the
+question ``set confirm on`` asks before a costly action goes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from prompt_toolkit.layout import Float, FormattedTextControl, Window
 from prompt_toolkit.layout.dimension import Dimension as D
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.widgets import Frame
+from tyros_protocol.board import BOARD
 
+from ..words import Names, cards_text, describe_action, who
 from . import commands
 from .commands import Choose, Prefill
 from .controls import wrap
@@ -170,3 +173,60 @@ class ChoiceDialog:
             )
         )
         return out
+
+
+CONFIRMED_KINDS = frozenset({"move", "city", "bank_draw", "bank_pick"})
+"""The actions ``set confirm on`` asks about: the costly ones typed in a hurry."""
+CONFIRM_FROM_CARDS = 3
+"""Cards spent from which such an action asks first."""
+
+
+def confirm_reason(
+    action: dict[str, Any], view: dict[str, Any] | None, seat: int | None, names: Names
+) -> str | None:
+    """Why ``set confirm on`` asks before ``action`` goes (None: it goes at once).
+
+    >>> move = {"kind": "move", "from": "TY", "to": "23", "pay": ["green"]}
+    >>> confirm_reason(move, {"cities": {"23": 1}}, 0, ["Ann", "Bob"])
+    'B Bob has a city in 23: you will give them a card'
+    >>> confirm_reason({**move, "pay": ["green"] * 3}, {}, 0, [])
+    'it spends 3 cards: green x3'
+    >>> confirm_reason(move, {"cities": {"23": 0}}, 0, []) is None
+    True
+    """
+    if action.get("kind") not in CONFIRMED_KINDS:
+        return None
+    pay = list(action.get("pay") or [])
+    if len(pay) >= CONFIRM_FROM_CARDS:
+        return f"it spends {len(pay)} cards: {cards_text(pay)}"
+    if action.get("kind") == "move":
+        try:
+            space = BOARD.space_label(BOARD.port_space[BOARD.parse_port(str(action["to"]))])
+        except (KeyError, ValueError):
+            return None
+        owner = ((view or {}).get("cities") or {}).get(space)
+        if isinstance(owner, int) and owner != seat:
+            return f"{who(owner, names)} has a city in {space}: you will give them a card"
+    return None
+
+
+class ConfirmDialog(ChoiceDialog):
+    """``set confirm on``: one costly action, asked once before it goes (Enter sends it;
+    Esc, or the second choice, puts its line back on the command line to edit)."""
+
+    def __init__(self, ui: Screen, action: dict[str, Any], line: str, reason: str) -> None:
+        self.action, self.line = action, line
+        self.choice = Choose(
+            "Send this?",
+            f"{describe_action(action, ui.state.names)}:\n{reason}.\n"
+            "('set confirm off': no more asking)",
+            (("Yes, send it", action), ("No, back to the command line", Prefill(line))),
+        )
+        super().__init__(ui, "_confirm")
+
+    def current(self) -> Choose:
+        return self.choice
+
+    def relevant(self) -> bool:
+        """Whether the action is still one the player may take."""
+        return self.action in self.ui.state.legal

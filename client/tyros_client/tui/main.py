@@ -15,6 +15,7 @@ from tyros_protocol.options import clock_setting
 from tyros_server.engine import RecordError
 
 from ..connection import add_table_options, parse_address
+from ..paths import data_dir
 from ..replay import Replay, fetch_record
 from ..review import check_review, read_record
 from ..tls import ServerTrust, add_trust_options, trust_from_options
@@ -22,6 +23,7 @@ from ..tokens import TokenStore
 from .app import TyrosApp
 from .net import JoinOptions, NetClient
 from .replaying import ReplayDriver, parse_viewer
+from .settings import SETTINGS_FILE, SettingsFile
 from .state import ClientState
 
 NEEDS_A_TERMINAL = "tyros-client: it needs a terminal to type in (its input is not one)"
@@ -164,10 +166,16 @@ def build(
     tokens: TokenStore | None = None,
     colour: bool | None = None,
     trust: ServerTrust | None = None,
+    settings: SettingsFile | None = None,
 ) -> tuple[TyrosApp, NetClient]:
-    """A client's state, screen and network task, wired together (not yet running)."""
+    """A client's state, screen and network task, wired together (not yet running);
+    ``settings``: where the player's settings are kept (None: the defaults of a bare
+    client, kept for this game only)."""
     state = ClientState(url, table, name, spectate=spectate)
     ui = TyrosApp(state, colour=colour)
+    if settings is not None:
+        settings.load(ui.autopilot.orders)
+        ui.autopilot.settings = settings
     net = NetClient(
         state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust
     )
@@ -197,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         options=options,
         tokens=TokenStore(),
         trust=args.trust,
+        settings=SettingsFile(data_dir() / SETTINGS_FILE),
     )
     try:
         asyncio.run(run_client(ui, net))

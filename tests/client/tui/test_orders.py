@@ -73,3 +73,51 @@ async def test_autopass_ends_without_a_word_with_the_game() -> None:
         assert not any("auto-pass ended" in line.text for line in table.state.log)
         ui.invalidate()
         await until(lambda: "auto-pass" not in screen(ui), "auto-pass gone from the screen")
+
+
+BIG_MOVE = {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green", "wild"]}
+"""A move that spends three cards."""
+SMALL_BANK = {"kind": "bank_draw", "pay": ["orange"]}
+
+
+async def test_set_confirm_on_asks_once_before_a_costly_action_goes() -> None:
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        keys.send_text("set confirm on\r")
+        await on_screen(ui, "confirm is on")
+        table.push([PASS, BIG_MOVE, SMALL_BANK], phase="actions", to_act=[0], current=0)
+        keys.send_text("move ty 23\r")
+        text = await on_screen(ui, "it spends 3 cards")
+        assert "Yes, send it" in text and table.sent == []
+        keys.send_text("\x1b")  # Esc: not sent, the line comes back to edit
+        await until(lambda: ui.dialog is None and ui.buffer.text == "move ty 23", "the line back")
+        assert table.sent == []
+        keys.send_text("\r")
+        await until(lambda: ui.dialog is not None and ui.dialog.drawn, "asked again")
+        keys.send_text("\r")  # Enter: yes
+        await until(lambda: table.sent == [BIG_MOVE], "the move sent once confirmed")
+        # One card to the bank goes at once.
+        table.push([PASS, BIG_MOVE, SMALL_BANK], phase="actions", to_act=[0], current=0)
+        keys.send_text("bank o\r")
+        await until(lambda: table.sent == [BIG_MOVE, SMALL_BANK], "the bank action sent")
+        assert ui.dialog is None
+
+
+async def test_set_confirm_asks_before_a_move_that_owes_a_city_owner_a_card() -> None:
+    into_city = {"kind": "move", "from": "TY", "to": "23", "pay": ["green"]}
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        ui.autopilot.orders.confirm = True
+        table.push([PASS, into_city], phase="actions", to_act=[0], current=0, cities={"23": 2})
+        keys.send_text("move ty 23\r")
+        await on_screen(ui, "C Cyd has a city in 23: you will give them a card")
+        assert table.sent == []
+        keys.send_text("\r")
+        await until(lambda: table.sent == [into_city], "the move sent once confirmed")
+        # Off again: nothing asks.
+        table.push([PASS, BIG_MOVE], phase="actions", to_act=[0], current=0)
+        keys.send_text("set confirm off\r")
+        await on_screen(ui, "confirm is off")
+        keys.send_text("move ty 23\r")
+        await until(lambda: table.sent == [into_city, BIG_MOVE], "the move sent at once")
+        assert ui.dialog is None

@@ -57,6 +57,9 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
         await until(lambda: (tmp_path / "play.json").exists(), "the seats to be saved")
         text = await on_screen(ui, "C bot-2")
         assert re.search(r"C bot-2 +\d+ .* bot\b", text), text  # flagged as a bot
+        assert ui.autopilot.orders.confirm  # asked before costly actions in a first game
+        ui.run_line("set confirm off")
+        await on_screen(ui, "confirm is off")
 
     first, score = await run_play(argv, started)
     assert score is None  # the game did not end
@@ -70,6 +73,7 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
         await until(lambda: ui.state.view is not None, "the game to come back")
         assert ui.state.table == first.state.table and ui.state.seat == 0
         assert ui.state.version >= version
+        assert not ui.autopilot.orders.confirm  # as the player left it
         await until(
             lambda: all(s.get("connected") for s in (ui.state.table_info or {}).get("seats", [{}])),
             "every seat back",

@@ -45,6 +45,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .words import describe_action
+
 COURTESY_SECONDS = (0.8, 2.5)
 """The pause before a courtesy answer, drawn in this range: as quick as a "no" at a real
 table, and no quicker, so its timing says nothing more."""
@@ -92,7 +94,8 @@ def courtesy(
     orders = orders or Orders()
     kinds = [action.get("kind") for action in legal]
     if len(legal) == 1 and kinds[0] in ONE_ANSWER_KINDS:
-        return Courtesy(legal[0], "", at_once=True)  # (the log says what was played)
+        only = describe_action(legal[0])  # (said: the player did not choose it)
+        return Courtesy(legal[0], f"your only possible move, made for you: {only}", at_once=True)
     passing = orders.pass_round is not None and view.get("round") == orders.pass_round
     my_turn = view.get("phase") == "actions" and view.get("current") == seat
     if passing and my_turn and "pass" in kinds:

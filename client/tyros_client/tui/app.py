@@ -155,6 +155,8 @@ class TyrosApp:
             refresh_interval=1.0,
         )
         self.application.ttimeoutlen = 0.05
+        # A seat gone for a while is said to be away even if no message comes meanwhile.
+        self.application.before_render += lambda _: state.absences()
 
     # Layout --------------------------------------------------------------------
 

@@ -73,7 +73,7 @@ class Autopilot:
         due = courtesy(self.state.view or {}, self.state.legal, self.state.seat, self.orders)
         if due is not None:
             if due.note:
-                self.state.note(due.note, error=False)
+                self.state.note(due.note, error=False, lasting=True)
             self.send(due.action)
 
     def waits_for_offer(self) -> bool:

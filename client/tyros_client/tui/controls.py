@@ -65,6 +65,7 @@ class PanelControl(UIControl):
         if ui.state.view is not None and render.round_over_log(ui):
             head = render.status_line(ui, width)  # (no room for it over the table)
         room = max(0, height - 1)
+        ui.screen.page = max(1, room)
         entries = ui.panel_lines()
         if ui.screen.panel == "log":
             arrived = len(entries) - ui.screen.log_lines_seen

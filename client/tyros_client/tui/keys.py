@@ -99,7 +99,7 @@ def app_keys(ui: Screen) -> KeyBindings:
 
     @keys.add("pageup")
     def _page_up(event: KeyPressEvent) -> None:
-        step = 5
+        step = ui.screen.page  # a page of the panel, as drawn
         if ui.screen.scroll == 0:  # from now on, newer lines keep what is read in place
             ui.screen.log_lines_seen = len(ui.panel_lines())
         ui.screen.scroll += step if ui.screen.panel == "log" else -step
@@ -107,7 +107,7 @@ def app_keys(ui: Screen) -> KeyBindings:
 
     @keys.add("pagedown")
     def _page_down(event: KeyPressEvent) -> None:
-        step = 5
+        step = ui.screen.page
         ui.screen.scroll += -step if ui.screen.panel == "log" else step
         ui.screen.scroll = max(0, ui.screen.scroll)
 

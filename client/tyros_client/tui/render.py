@@ -239,7 +239,10 @@ def message_text(ui: Screen) -> StyleAndTextTuples:
         and n.at > ui.screen.cleared_at
         # an error stays until the next command, unless something new is asked of you,
         # or the game has moved on since it was read (ERROR_READ seconds)
-        and (n.at >= state.prompt_at or (n.error and not state.prompt and now - n.at < ERROR_READ))
+        and (
+            n.at >= state.prompt_at
+            or ((n.error or n.lasting) and not state.prompt and now - n.at < ERROR_READ)
+        )
         and not (n.connection and state.connected and n.at <= state.connected_at)
     ]
     if notices:
@@ -365,7 +368,7 @@ _HOW = {
     "keep": "type keep CARDS, e.g. keep o,g,w (F4 to choose)",
     "give": "type give CARD (F4 to choose)",
     "return": "type return TILE (F4 to choose)",
-    "complete": "type complete PLAYER or withdraw (F4 to choose)",
+    "complete": "complete PLAYER or withdraw (F4)",  # (one line at 80 x 24)
 }
 
 

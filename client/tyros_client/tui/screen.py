@@ -39,6 +39,8 @@ class ScreenState:
     log_lines_seen: int = 0
     """Log entries when the panel was last drawn: those since then, when the log is
     scrolled back, scroll it by their lines, so that the text being read holds still."""
+    page: int = 5
+    """Lines of the panel as last drawn: PageUp and PageDown move by as many."""
     local: Note | None = None
     """The message line's note of the client's own (a refused line, a dialog open)."""
     cleared_at: float = -1.0

@@ -30,6 +30,10 @@ from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, Tab
 from ..words import describe_action, describe_event, error_words, letter, name_of, who
 
 LOG_LIMIT = 2000
+AWAY_GRACE = 15.0
+"""Seconds a seat may be gone before the log says it is away: a server restart's
+reconnections (every client retries at least each 5 s) come back within it, and say
+nothing."""
 TALK = "class:log.chat"
 """The style of a line of table talk in the log."""
 
@@ -53,6 +57,9 @@ class Note:
     error: bool = True
     connection: bool = False
     """About the connection: stale once the client is connected again."""
+    lasting: bool = False
+    """Stays on the message line while the game moves on without the player, as an error
+    does (what the client did in the player's name, which the next update would hide)."""
 
 
 class ClientState:
@@ -112,6 +119,10 @@ class ClientState:
         """Names of the seats this program knows are bots (``tyros-play`` starts them)."""
         self._sheet: dict[str, Any] | None = None
         """The running score sheet of the last view (a log line says what moves points)."""
+        self._gone: dict[int, float] = {}
+        """Seats seen disconnected, and since when (logged once gone for ``AWAY_GRACE``)."""
+        self._said_away: set[int] = set()
+        """Seats the log said are away (it says so when they are back)."""
 
     # What the screen asks ----------------------------------------------------------
 
@@ -151,12 +162,18 @@ class ClientState:
         return left if clock is None else min(left, clock)
 
     def note(
-        self, text: str, *, error: bool = True, connection: bool = False, short: str = ""
+        self,
+        text: str,
+        *,
+        error: bool = True,
+        connection: bool = False,
+        short: str = "",
+        lasting: bool = False,
     ) -> None:
         """A message from the client itself (for instance about the connection), logged;
         the message line shows ``short`` instead when given (a long text is read in the
         log, not wrapped over the panels)."""
-        self.error = Note(short or text, self.clock(), error, connection)
+        self.error = Note(short or text, self.clock(), error, connection, lasting)
         self._log(text, "class:log.error" if error else "class:log.info")
         self.changes += 1
 
@@ -177,6 +194,7 @@ class ClientState:
         elif isinstance(notice, Accepted):
             self.accepted += 1
             self.accepted_version = int(notice.message.get("version", -1))
+        self.absences()
         self.changes += 1
 
     def refused(self, message: dict[str, Any]) -> None:
@@ -245,7 +263,8 @@ class ClientState:
             and self._acted  # (on a seat's very first turn there is no "last turn")
             and not notice.resync
         ):
-            self._log(since_your_turn(self._since_mine, names, self._for_me), "class:log.summary")
+            for line in since_your_turn(self._since_mine, names, self._for_me):
+                self._log(line, "class:log.summary")
             self._since_mine, self._for_me = [], []
 
     def _points_moved(self, notice: Updated, names: list[str | None]) -> None:
@@ -287,17 +306,38 @@ class ClientState:
                 continue
             who = f"{letter(seat)} {status['name']}"
             if old.get("connected") and not status.get("connected"):
-                wait = status.get("takeover_in")
-                then = (
-                    f": a bot plays for them in {wait:.0f} s unless they are back"
-                    if isinstance(wait, int | float)
-                    else ": the table waits for them"
-                )
-                self._log(f"{who} is away{then}", "class:log.info")
+                self._gone.setdefault(seat, self.clock())  # (said once gone for a while)
             elif not old.get("connected") and status.get("connected"):
-                self._log(f"{who} is back", "class:log.info")
+                self._gone.pop(seat, None)
+                if seat in self._said_away:
+                    self._said_away.discard(seat)
+                    self._log(f"{who} is back", "class:log.info")
             elif status.get("bot") and not old.get("bot"):
                 self._log(f"a bot plays for {who} until they are back", "class:log.info")
+
+    def absences(self) -> None:
+        """Log the seats gone for ``AWAY_GRACE`` seconds as away (each time the client
+        hears from the server, and before the screen is drawn)."""
+        if self.over or (self.table_info or {}).get("finished"):
+            self._gone.clear()
+            return
+        now = self.clock()
+        for seat, since in list(self._gone.items()):
+            if now - since < AWAY_GRACE or seat in self._said_away:
+                continue
+            status = self.seat_status(seat)
+            if status.get("connected") or status.get("bot") or not status.get("name"):
+                self._gone.pop(seat)
+                continue
+            wait = self.bot_in(seat)
+            then = (
+                f": a bot plays for them in {wait:.0f} s unless they are back"
+                if wait is not None
+                else ": the table waits for them"
+            )
+            self._said_away.add(seat)
+            self._log(f"{letter(seat)} {status['name']} is away{then}", "class:log.info")
+            self.changes += 1
 
     def clock_left(self, seat: int) -> float | None:
         """Seconds left on ``seat``'s running clock, reserve included (None: none runs)."""
@@ -369,24 +409,25 @@ def since_your_turn(
     actions: list[tuple[int, dict[str, Any]]],
     names: list[str | None],
     for_you: list[dict[str, Any]] | None = None,
-) -> str:
-    """One line: what each other seat did since your last action, in seat order, and what
-    the server did in your name (your clock ran out, or a bot played for you), first.
+) -> list[str]:
+    """What each other seat did since your last action, a line each in seat order (a narrow
+    log wraps a line, never runs one player into the next), and first what the server did
+    in your name (your clock ran out, or a bot played for you).
 
     >>> since_your_turn([(1, {"kind": "pass"}), (2, {"kind": "ship", "space": "TY",
     ...                  "pay": ["wild"]})], ["Ann", "Bob", "Cyd"])
-    'since your last turn: B Bob: pass; C Cyd: build a ship in TY paying wild'
+    ['since your last turn:', '  B Bob: pass', '  C Cyd: build a ship in TY paying wild']
     >>> since_your_turn([(1, {"kind": "pass"})], ["Ann", "Bob"], [{"kind": "pass"}])
-    'since your last turn: done for you: pass; B Bob: pass'
+    ['since your last turn:', '  done for you: pass', '  B Bob: pass']
     """
     by_seat: dict[int, list[str]] = {}
     for seat, action in actions:
         by_seat.setdefault(seat, []).append(describe_action(action, names))
-    parts = [f"{who(seat, names)}: {', '.join(done)}" for seat, done in sorted(by_seat.items())]
+    parts = [f"  {who(seat, names)}: {', '.join(done)}" for seat, done in sorted(by_seat.items())]
     if for_you:
         mine = ", ".join(describe_action(action, names) for action in for_you)
-        parts.insert(0, f"done for you: {mine}")
-    return "since your last turn: " + "; ".join(parts)
+        parts.insert(0, f"  done for you: {mine}")
+    return ["since your last turn:", *parts]
 
 
 def minutes(seconds: float) -> str:

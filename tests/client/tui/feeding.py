@@ -75,6 +75,8 @@ class Table:
 
     def __init__(self) -> None:
         table, updates = mid_game()
+        self.info = table
+        """The table message fed first (every seat taken and connected)."""
         self.update = updates[-1]
         self.state = FedState("ws://nowhere:1", "t", "Ann")
         self.state.welcomed()
@@ -95,9 +97,16 @@ class Table:
         self.version = int(self.update["version"])
         self.push(None)
 
-    def push(self, legal: list[dict[str, Any]] | None, **view: Any) -> None:
-        """A new update: ``legal`` for seat 0 (None: nothing asked), the view changed; the
-        server accepts the actions sent before it, as it would (first)."""
+    def push(
+        self,
+        legal: list[dict[str, Any]] | None,
+        *,
+        events: list[dict[str, Any]] | None = None,
+        **view: Any,
+    ) -> None:
+        """A new update: ``legal`` for seat 0 (None: nothing asked), ``events`` (default:
+        none), the view changed; the server accepts the actions sent before it, as it would
+        (first)."""
         self.version += 1
         for msg_id in self.unanswered:  # the screen hears of each message, as from the net
             self.state.feed({"type": "accepted", "re": msg_id, "version": self.version})
@@ -105,7 +114,7 @@ class Table:
         self.unanswered = []
         message = copy.deepcopy(self.update)
         message["version"] = self.version
-        message["events"] = []
+        message["events"] = [{**event, "version": self.version} for event in events or []]
         message["view"].update(view)
         message["prompt"] = (
             None if legal is None else {"version": self.version, "deadline": 30.0, "legal": legal}

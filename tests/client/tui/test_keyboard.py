@@ -197,9 +197,11 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
         await on_screen(ui, "LAST ROUND")
         for i in range(40):
             table.state.note(f"line {i}", error=False)
-        keys.send_text("\x1b[5~")  # PageUp: older lines, and the log stops following
+        page = ui.screen.page  # the log's lines on the screen
+        assert page > 5
+        keys.send_text("\x1b[5~")  # PageUp: a page of older lines, the log stops following
         await until(lambda: ui.screen.scroll > 0, "the log scrolled")
-        text = await on_screen(ui, "5 newer below: PgDn")
+        text = await on_screen(ui, f"{page} newer below: PgDn")
 
         def log_read(text: str) -> list[str]:
             return [line.split("|")[-1] for line in text.splitlines() if "|line " in line]
@@ -208,14 +210,14 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
         assert read and "line 39" not in read
         for i in range(40, 43):  # the game goes on: what the player reads holds still
             table.state.note(f"line {i}", error=False)
-        text = await on_screen(ui, "8 newer below: PgDn")
+        text = await on_screen(ui, f"{page + 3} newer below: PgDn")
         assert log_read(text) == read
         keys.send_text("\x1b[6~" * 10)
         await until(lambda: ui.screen.scroll == 0, "the log following again")
         text = await on_screen(ui, "line 42")
         assert "newer below" not in text
         keys.send_text("\x1b[5~\x1b[5~")
-        await until(lambda: ui.screen.scroll == 10, "scrolled back again")
+        await until(lambda: ui.screen.scroll == 2 * page, "scrolled back again")
         keys.send_text("\x1b[F")  # End, on the empty command line: the newest at once
         await until(lambda: ui.screen.scroll == 0, "the newest lines")
 

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from prompt_toolkit.formatted_text import fragment_list_to_text
 from tyros_client.paths import data_dir
 from tyros_client.tokens import TokenStore
+from tyros_client.tui.state import AWAY_GRACE
 from tyros_client.tui.text import score_sheet
 from tyros_client.words import cards_text, describe_action, describe_event
 from tyros_protocol.messages import SeatStatus, TableInfo, TableUpdate, Welcome
@@ -343,15 +344,19 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
         [{"type": "action", "seat": 2, "action": {"kind": "bank_draw", "pay": ["green"]}}],
         True,
     )
-    summary = [line.text for line in state.log if line.text.startswith("since your")]
-    assert summary == ["since your last turn: B player B: pass; C player C: discard green, draw 1"]
+    summary = [line.text for line in state.log if line.style == "class:log.summary"]
+    assert summary == [
+        "since your last turn:",
+        "  B player B: pass",
+        "  C player C: discard green, draw 1",
+    ]
     # The clock ran out on this seat's next turn: the server's decision in its name comes
     # first in the summary at its following turn.
     clocked = {"type": "action", "seat": 0, "action": {"kind": "pass"}, "by": "clock"}
     update(5, 1, [clocked], False)
     update(6, 0, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], True)
-    summary = [line.text for line in state.log if line.text.startswith("since your")]
-    assert summary[-1] == "since your last turn: done for you: pass; B player B: pass"
+    summary = [line.text for line in state.log if line.style == "class:log.summary"]
+    assert summary[-3:] == ["since your last turn:", "  done for you: pass", "  B player B: pass"]
 
 
 def test_table_talk_is_logged_once_with_who_said_it() -> None:
@@ -417,8 +422,23 @@ def test_an_absent_seat_is_logged_with_when_a_bot_steps_in() -> None:
     away = table(NAMES)
     away["table"]["seats"][1].update(connected=False, takeover_in=90.0)
     state.feed(away)
-    assert state.log[-1].text == "B Bob is away: a bot plays for them in 90 s unless they are back"
-    clock.now += 30
+    logged = len(state.log)
+    # Back within the grace (a server restart's reconnection): nothing is said.
+    clock.now += AWAY_GRACE - 1
+    state.feed(table(NAMES))
+    assert len(state.log) == logged
+    # Gone for longer: said once the grace is over, even with no message meanwhile.
+    state.feed(away)
+    clock.now += AWAY_GRACE - 1
+    state.absences()
+    assert len(state.log) == logged
+    clock.now += 1
+    state.absences()
+    state.absences()
+    assert [line.text for line in state.log[logged:]] == [
+        "B Bob is away: a bot plays for them in 75 s unless they are back"
+    ]
+    clock.now += 15
     assert state.bot_in(1) == 60.0 and state.bot_in(2) is None
     played = table(NAMES)
     played["table"]["seats"][1].update(connected=False, bot=True)

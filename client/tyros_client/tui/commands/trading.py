@@ -254,11 +254,20 @@ def parse_complete(rest: str, ctx: Context) -> Outcome:
             )
         return words_for.get(answer["answer"], str(answer["answer"]))
 
-    said = "; ".join(f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in answers)
+    # A counter's terms on a line of their own, first: at 80 x 24 the request panel has
+    # room for a few lines, and they are what the player must read.
+    first = {"counter": 0, "accept": 1}
+    by_weight = sorted(answers, key=lambda a: first.get(a["answer"], 2))
     lines = [
-        f"{said} (you offer {cards_text(trade.get('give', []))} for "
-        f"{cards_text(trade.get('get', []))})."
+        f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in by_weight if a["answer"] == "counter"
     ]
+    rest = "; ".join(
+        f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in by_weight if a["answer"] != "counter"
+    )
+    lines += [rest] if rest else []
+    lines.append(
+        f"(you offer {cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))})"
+    )
     countered = {a["seat"]: a for a in answers if a["answer"] == "counter"}
 
     def complete_text(action: dict[str, Any]) -> str:

@@ -1,0 +1,113 @@
+"""The screen at 80 x 24, the smallest it is made for, typed at the real application (no
+server): what a player reads there must be whole and say what happened."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tests.client.tui.feeding import PASS, TURN, running
+from tests.client.tui.harness import on_screen, screen, until
+
+PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
+
+
+def log_side(text: str) -> list[str]:
+    """The lines right of the divider (the log, or the request over it)."""
+    return [line.split("|", 1)[1] for line in text.splitlines() if "|" in line]
+
+
+def action(seat: int, **what: Any) -> dict[str, Any]:
+    return {"type": "action", "seat": seat, "action": what}
+
+
+async def test_since_your_last_turn_says_each_player_on_a_line_of_their_own() -> None:
+    async with running(24, 80) as (table, _keys):
+        ui = table.ui
+        table.push(None, current=1, phase="actions", events=[action(0, kind="pass")])
+        bank = {"kind": "bank_draw", "pay": ["green", "green"]}
+        table.push(None, current=2, phase="actions", events=[action(1, **bank)])
+        move = {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "wild"]}
+        table.push(None, current=3, phase="actions", events=[action(2, **move)])
+        table.push(TURN, current=0, phase="actions", to_act=[0], events=[action(3, kind="pass")])
+        text = await on_screen(ui, "since your last turn:")
+        side = [line.rstrip() for line in log_side(text)]
+        at = side.index("since your last turn:")
+        # A line each (a long one wraps under itself), whole: the panel has room for them.
+        starts = [line for line in side[at + 1 :] if not line.startswith("    ")]
+        assert starts[0] == "  B Bob: discard green x2, draw 2"
+        assert starts[1].startswith("  C Cyd: move TY -> 23 paying")
+        assert starts[2:] == ["  D Dee: pass"]
+        assert " ".join(line.strip() for line in side[at + 2 : -1]).endswith("wild")
+
+
+async def test_a_counter_offers_terms_show_whole_without_f4() -> None:
+    async with running(24, 80) as (table, _keys):
+        ui = table.ui
+        mine = {
+            "proposer": 0,
+            "to": [1, 2, 3],
+            "give": ["orange", "orange"],
+            "get": ["green", "green"],
+            "answers": [
+                {"seat": 1, "answer": "decline"},
+                {"seat": 2, "answer": "counter", "give": ["green", "green"], "get": ["wild"]},
+                {"seat": 3, "answer": "pending"},
+            ],
+        }
+        legal: list[dict[str, Any]] = [{"kind": "complete", "with": 2}, {"kind": "withdraw"}]
+        table.push(legal, phase="trade", to_act=[0], current=0, trade=mine)
+        text = await on_screen(ui, "Your trade offer")
+        side = " ".join(line.strip() for line in log_side(text))
+        assert "C Cyd counters: you give green x2, get wild" in side
+        assert "complete PLAYER or withdraw (F4)" in side
+
+
+async def test_a_decision_made_for_the_player_is_announced() -> None:
+    async with running(24, 80) as (table, _keys):
+        ui = table.ui
+        only = {"kind": "expand", "tile": "24", "colour": "green"}
+        table.push([only], phase="expand", to_act=[0], current=0)
+        assert table.sent == [only]
+        said = "your only possible move, made for you: expand green into 24"
+        assert any(line.text == said for line in table.state.log)
+        table.push(None, phase="expand", to_act=[1], current=1)  # the game goes on
+        await on_screen(ui, said)  # (the message line: it was not the player's choice)
+
+
+async def test_page_up_and_down_move_the_log_a_page() -> None:
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        for i in range(30):
+            table.state.note(f"line {i}", error=False)
+        await on_screen(ui, "line 29")
+        page = ui.screen.page
+        assert page == len([line for line in log_side(screen(ui))]) - 1  # (its title)
+        keys.send_text(PAGE_UP)
+        await until(lambda: ui.screen.scroll == page, "a page up")
+        text = await on_screen(ui, f"line {29 - page}")
+        assert f"line {30 - page}" not in text
+        keys.send_text(PAGE_DOWN)
+        await until(lambda: ui.screen.scroll == 0, "a page down")
+
+
+async def test_seats_back_within_the_grace_are_not_said_away() -> None:
+    async with running(24, 80) as (table, _keys):
+        ui = table.ui
+        restarted = copy.deepcopy(table.info)
+        for seat in restarted["table"]["seats"][1:]:
+            seat["connected"] = False
+        logged = len(table.state.log)
+        table.state.feed(restarted)  # a server restart: the others reconnect one by one
+        for n in range(1, 4):
+            back = copy.deepcopy(restarted)
+            for seat in back["table"]["seats"][1 : n + 1]:
+                seat["connected"] = True
+            table.state.feed(back)
+        table.push([PASS], phase="actions", current=0, to_act=[0])
+        await on_screen(ui, "your only possible move")
+        assert table.state.log[logged:] and not [
+            line.text
+            for line in table.state.log[logged:]
+            if " is away" in line.text or " is back" in line.text
+        ]

@@ -8,6 +8,7 @@ import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actionWords, actorSide, counterOf, describe, parseCards, phaseWords } from "./words.js";
+import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
 const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
@@ -402,7 +403,7 @@ function showRequest(view) {
   if (picked) {
     const here = legal.filter((a) => touches(a, picked));
     filter.hidden = false;
-    filter.replaceChildren(`Space ${picked} ${board.names[picked] || ""}: ${here.length ? "" : "nothing to do there now. "}`, button("Show everything", () => pick(null)));
+    filter.replaceChildren(`Space ${picked} ${board.names[picked] || ""}: ${here.length ? "" : `${nothingThere(picked)}. `}`, button("Show everything", () => pick(null)));
     if (here.length) legal = here;
   } else {
     filter.hidden = true;
@@ -417,6 +418,14 @@ function showRequest(view) {
     $("advice").textContent = action ? `Hint: ${actionWords(action, who)}${written}` : "Hint: no advice for this decision";
   }
   renderChoices($("choices"), legal, { who, advice: advice && advice.action, disabled: sent !== null, act });
+}
+
+// Why nothing can be done in a space clicked: what is asked first, or what is in the way.
+function nothingThere(space) {
+  const first = requestFirst(prompt.legal);
+  if (first) return first;
+  const cardTurn = lastView.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
+  return cardTurn ? spaceWhy(board, lastView, seat, space, who) : "nothing to do there now";
 }
 
 function requestTitle(view) {
@@ -465,6 +474,8 @@ function advised(message) {
 
 function pick(space) {
   picked = space;
+  const waiting = space && !prompt && !replay && seat !== null ? turnWhy(lastView, seat, who) : null;
+  if (waiting) showRefusal(`Space ${space} ${board.names[space] || ""}: ${waiting}`);
   if (lastView) {
     drawBoard($("board"), board, lastView, picked, pick);
     showRequest(lastView);

@@ -1,0 +1,200 @@
+"""Offers and refusals in the page, in Chromium: while an offer waits for the player's
+answer, the page says so wherever else the player clicks; its reasons are the terminal
+client's; and at a table of the server's own bots, a person asked with other bots can still
+answer once those have."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tyros_client.tui import why as why_not
+
+from tests.client.tui.harness import ScriptedSeat
+from tests.web.harness import ERRORS, Server, join, needs_chromium, open_page, play_on, playwright
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = needs_chromium
+
+
+@contextlib.contextmanager
+def seated(seat: ScriptedSeat) -> Iterator[ScriptedSeat]:
+    """``seat`` plays in a thread of its own until the block ends."""
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(seat.run())
+
+    def play() -> None:
+        with contextlib.suppress(BaseException):  # (cancelled, or the server went)
+            loop.run_until_complete(task)
+        loop.close()
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+    try:
+        yield seat
+    finally:
+        loop.call_soon_threadsafe(task.cancel)
+        thread.join(10)
+
+
+def test_an_offer_waiting_for_an_answer_comes_first(server: Server, browser: Browser) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "gift", 3)
+    url = f"ws://127.0.0.1:{server.port}"
+    with seated(ScriptedSeat(url, "gift", "Bob", gift=True)):
+        page.wait_for_selector("#where:text('B Bob')")
+        with seated(ScriptedSeat(url, "gift", "Cyd")):
+            play_on(page, "#request-title:text('B Bob offers')")
+            # A space clicked: what is asked first, not "nothing to do there".
+            page.click("#board [data-space='24']")
+            said = page.inner_text("#filter")
+            assert "Space 24 Cyrene: answer the trade offer first: accept, decline or counter" in (
+                said
+            )
+            assert "nothing to do" not in said
+            # The answers stay on offer; one is taken.
+            page.click("#choices button:text-is('accept')")
+            page.wait_for_selector("#log li:text('A Pat: accept')")
+            assert page.locator("#refusal:text('Refused')").count() == 0
+    assert ERRORS[page] == []
+
+
+NAMES = ["Ann", "Bob", "Cyd", "Dee"]
+CARD_TURN: dict[str, Any] = {
+    "phase": "actions",
+    "current": 0,
+    "to_act": [0],
+    "chips": {"TY": "green", "21": "yellow", "23": "green", "24": "green", "30": "green"},
+    "cities": {},
+    "ships": [
+        {"port": "TY", "seat": 0, "count": 1},
+        {"port": "29", "seat": 0, "count": 1},
+        {"port": "30", "seat": 1, "count": 2},
+    ],
+    "hand": ["green", "green", "wild"],
+}
+"""Seat 0's card turn: ships in Tyros and 29, 2 green and 1 wild held; 30 full."""
+
+
+def page_reasons(page: Page, calls: list[tuple[str, list[Any]]]) -> list[str | None]:
+    """What the page's own explanations (why.js) say, one a call: (function, arguments);
+    ``spaceWhy`` is given the board, and every function the page's names of the seats."""
+    return list(
+        page.evaluate(
+            """async ([calls, names]) => {
+                const why = await import("/why.js");
+                const board = await (await fetch("/board.json")).json();
+                const who = (s) => `${"ABCD"[s]} ${names[s]}`;
+                const first = (name) => (name === "spaceWhy" ? [board] : []);
+                return calls.map(([name, args]) => why[name](...first(name), ...args, who));
+            }""",
+            [calls, NAMES],
+        )
+    )
+
+
+def test_the_page_gives_the_terminals_reasons(server: Server, browser: Browser) -> None:
+    page = open_page(browser, server.url)
+    offer = [{"kind": "answer", "accept": True}, {"kind": "answer", "accept": False}]
+    mine_in_21 = {**CARD_TURN, "ships": [{"port": "21", "seat": 0, "count": 1}]}
+    beside_a_rival = {
+        **mine_in_21,
+        "ships": [*mine_in_21["ships"], {"port": "21", "seat": 2, "count": 1}],
+    }
+    held = {**mine_in_21, "hand": ["yellow"] * 3 + ["wild"]}
+    cases: list[tuple[str, list[Any], str | None]] = [
+        ("requestFirst", [offer], why_not.request_problem(offer)),
+        (
+            "requestFirst",
+            [[offer[1], {"kind": "counter"}]],
+            why_not.request_problem([offer[1], {"kind": "counter"}]),
+        ),
+        ("requestFirst", [[{"kind": "withdraw"}]], why_not.request_problem([{"kind": "withdraw"}])),
+        ("requestFirst", [[{"kind": "pass"}]], None),
+        (
+            "turnWhy",
+            [{**CARD_TURN, "current": 2, "to_act": [2]}, 0],
+            why_not.turn_problem({**CARD_TURN, "current": 2, "to_act": [2]}, 0, NAMES),
+        ),
+        ("turnWhy", [CARD_TURN, 0], None),
+        ("spaceWhy", [CARD_TURN, 0, "23"], why_not.move_problem(CARD_TURN, 0, None, "23", NAMES)),
+        ("spaceWhy", [CARD_TURN, 0, "30"], why_not.move_problem(CARD_TURN, 0, None, "30", NAMES)),
+        ("spaceWhy", [CARD_TURN, 0, "1"], why_not.move_problem(CARD_TURN, 0, None, "1", NAMES)),
+        ("spaceWhy", [held, 0, "21"], why_not.city_problem(held, 0, "21", NAMES)),
+        (
+            "spaceWhy",
+            [beside_a_rival, 0, "21"],
+            why_not.city_problem(beside_a_rival, 0, "21", NAMES),
+        ),
+    ]
+    said = page_reasons(page, [(name, args) for name, args, _ in cases])
+    assert said == [expected for _, _, expected in cases]
+    assert "23 is 4 steps away: it costs 4 green" in str(said[6])
+    assert ERRORS[page] == []
+
+
+OFFER_TO_ME = re.compile(r"^([BCD] [^:]+): offer .* to (.*A Pat.*)$")
+ANSWERED = """([offer, asked]) => {
+    const lines = [...document.querySelectorAll("#log li")].map((li) => li.textContent.trim());
+    const since = lines.slice(lines.lastIndexOf(offer));
+    return asked.every((who) => since.some((line) => /^(accept|decline|counter)/.test(
+        line.startsWith(`${who}: `) ? line.slice(who.length + 2) : "")));
+}"""
+"""Whether each of ``asked`` has answered the offer logged as ``offer`` (in the page)."""
+
+DECLINED = """([before]) => [...document.querySelectorAll("#log li")]
+    .filter((li) => li.textContent.trim() === "A Pat: decline").length > before"""
+"""Whether the log holds more of the person's declines than ``before``."""
+
+
+def log_lines(page: Page) -> list[str]:
+    return [line.strip() for line in page.locator("#log li").all_inner_texts()]
+
+
+def decline(page: Page) -> None:
+    """Decline the offer shown (if it is still there), once the page hears of it."""
+    before = log_lines(page).count("A Pat: decline")
+    with contextlib.suppress(playwright.Error):  # (withdrawn meanwhile)
+        page.click("#choices button:text-is('decline'):not([disabled])", timeout=2_000)
+        page.wait_for_function(DECLINED, arg=[before])
+
+
+def test_a_person_answers_a_house_bots_offer_after_the_other_bots_answered(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """At a table of the server's own bots, an offer made to the person and to bots: the
+    bots answer at once; the person answers after them, still in time, and the server takes
+    the answer (the proposer waits for it, up to the table's time to answer)."""
+    server = Server(tmp_path, ["--bot-pace", "0.2"])
+    try:
+        page = open_page(browser, server.url)
+        page.click("#new-table summary")
+        page.fill("#trade-seconds", "120")
+        join(page, "Pat", "house", 4, bots=3)
+        for _ in range(100):  # offers to the person alone are declined on the way
+            play_on(page, "#choices button:text-is('decline'):not([disabled])", most=3000)
+            offers = [m for m in map(OFFER_TO_ME.match, log_lines(page)) if m]
+            asked = [who for who in offers[-1].group(2).split(", ") if who != "A Pat"]
+            if asked:
+                break
+            decline(page)
+        else:
+            raise AssertionError("no bot offered a trade to the person and to other bots")
+        offer = offers[-1].group(0)
+        page.wait_for_function(ANSWERED, arg=[offer, asked])
+        # Every bot asked has answered: the person's answer still counts.
+        assert page.locator("#request-title:text('offers')").count()
+        before = log_lines(page).count("A Pat: decline")
+        page.click("#choices button:text-is('decline'):not([disabled])")
+        page.wait_for_function(DECLINED, arg=[before])
+        assert page.locator("#refusal:text('Refused')").count() == 0, page.inner_text("#refusal")
+        assert ERRORS[page] == []
+    finally:
+        server.stop()

@@ -15,7 +15,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.widgets import Frame
 from tyros_protocol.board import BOARD
 
-from ..words import Names, cards_text, describe_action, who
+from ..words import Names, describe_action, who
 from . import commands
 from .commands import Choose, Prefill
 from .controls import wrap
@@ -190,7 +190,7 @@ def confirm_reason(
     >>> confirm_reason(move, {"cities": {"23": 1}}, 0, ["Ann", "Bob"])
     'B Bob has a city in 23: you will give them a card'
     >>> confirm_reason({**move, "pay": ["green"] * 3}, {}, 0, [])
-    'it spends 3 cards: green x3'
+    'it spends 3 cards'
     >>> confirm_reason(move, {"cities": {"23": 0}}, 0, []) is None
     True
     """
@@ -198,7 +198,7 @@ def confirm_reason(
         return None
     pay = list(action.get("pay") or [])
     if len(pay) >= CONFIRM_FROM_CARDS:
-        return f"it spends {len(pay)} cards: {cards_text(pay)}"
+        return f"it spends {len(pay)} cards"  # (which ones: the line above says)
     if action.get("kind") == "move":
         try:
             space = BOARD.space_label(BOARD.port_space[BOARD.parse_port(str(action["to"]))])

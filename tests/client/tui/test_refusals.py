@@ -222,3 +222,13 @@ def test_the_proposers_own_offer_comes_first_too() -> None:
         "you cannot move a ship now: your trade offer has its answers: complete it or "
         "withdraw it first"
     )
+
+
+def test_italy_named_as_an_origin_is_its_coasts() -> None:
+    # A ship on Italy's west coast, one yellow held: 21 is 3 steps away.
+    on_the_west_coast = {"ships": [{"port": "16W", "seat": 0, "count": 1}], "hand": ["yellow"]}
+    for line in ("move italia 21", "move 16 21", "move 16w 21"):
+        message = refusal(line, [PASS], chips={"21": "yellow"}, **on_the_west_coast)
+        assert "21 is 3 steps away: it costs 3 yellow" in message, message
+    message = refusal("move 16e 21", [PASS], chips={"21": "yellow"}, **on_the_west_coast)
+    assert "you have no ship in 16E" in message

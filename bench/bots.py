@@ -38,7 +38,7 @@ from typing import Any
 from tyros_client import arena
 from tyros_client.bots import Bot, make_bot
 from tyros_client.bots.ismcts import ISMCTSBot
-from tyros_server.engine import (
+from tyros_rules import (
     Options,
     Phase,
     event_view,

@@ -26,7 +26,7 @@ from typing import Any
 
 from tyros_client import arena
 from tyros_client.bots.evaluate import Analysis
-from tyros_server.engine import GameState, Phase
+from tyros_rules import GameState, Phase
 
 PARTS = ("cities", "ships", "bonuses", "hand")
 

@@ -133,7 +133,7 @@ def check(db: Path, seats: list[Seat]) -> dict[str, Any]:
 
 def replays_match(db: Path, seats: list[Seat]) -> tuple[int, int]:
     """(finished games whose exported record replays to the score the bots saw, all finished)."""
-    from tyros_server.engine import replay
+    from tyros_rules import replay
 
     ok = total = 0
     for table in sorted({s.table for s in seats}):

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Options,
     Phase,

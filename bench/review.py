@@ -29,7 +29,7 @@ from tyros_client.bots.determinize import Memory
 from tyros_client.hints import hint
 from tyros_client.replay import Replay
 from tyros_client.review import DEFAULT_ITERATIONS, review_record, weigh_options
-from tyros_server.engine import events_seen, export_record, legal_actions, view
+from tyros_rules import events_seen, export_record, legal_actions, view
 
 GAME = ["greedy", "greedy", "greedy", "greedy"]
 

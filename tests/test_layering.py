@@ -1,17 +1,18 @@
-"""The packages depend one way: the client on the server, the server on the protocol.
+"""The packages depend one way: protocol <- rules <- {server, client}.
 
-- ``tyros_protocol`` (the board, the cards, the wire messages) imports neither
-  ``tyros_server`` nor ``tyros_client``;
-- ``tyros_server`` (the engine, the session, the shell) never imports ``tyros_client``
-  (takeover bots are loaded by name, see ``tyros_server.cli.load_strategy``);
-- the engine (``tyros_server.engine``) is pure: nothing else of ``tyros_server``, and no
-  I/O, asyncio or pydantic;
-- the bots (``tyros_client.bots``) use the engine only through ``tyros_server.engine``
-  itself, its public API, never its modules;
+- ``tyros_protocol`` (the board, the cards, the wire messages) imports none of the others;
+- ``tyros_rules`` (the game: state, legality, scoring, views, records) imports only the
+  protocol, and is pure: no I/O, asyncio, pydantic or wire messages;
+- ``tyros_server`` (the session, the shell) never imports ``tyros_client`` (takeover bots
+  are loaded by name, see ``tyros_server.cli.load_strategy``);
+- ``tyros_client`` never imports ``tyros_server``, but for the launcher that starts a
+  private server (``tyros_client.play``): a client or bot knows the rules from
+  ``tyros_rules`` alone;
+- the bots (``tyros_client.bots``) use the rules only through ``tyros_rules`` itself, its
+  public API, never its modules;
 - in the client, only the terminal client (``tyros_client.tui``) and ``tyros-play``, which
   opens it, import the terminal client or prompt-toolkit: the session, the words, the bot
   client, reviews and hints work without a terminal;
-- the client never imports the server's command line (``tyros_server.cli``);
 - no module of a package imports, through others, itself (type-only imports count: the
   widgets see the screen through an interface, not the application that builds them).
 
@@ -36,7 +37,7 @@ def modules(package_dir: str, root: Path = ROOT) -> list[Path]:
 
 def imports(path: Path, root: Path = ROOT) -> list[tuple[str, tuple[str, ...]]]:
     """(module, names taken from it) of every import in ``path``, relative ones resolved."""
-    package = path.relative_to(root).parts[1:-1]  # e.g. ("tyros_server", "engine")
+    package = path.relative_to(root).parts[1:-1]  # e.g. ("tyros_server", "session")
     if path.name != "__init__.py":
         package = (*package, path.stem)
     out: list[tuple[str, tuple[str, ...]]] = []
@@ -69,21 +70,31 @@ def offending(package_dir: str, forbidden: tuple[str, ...], root: Path = ROOT) -
     return out
 
 
-def test_the_protocol_imports_neither_server_nor_client() -> None:
-    assert offending("protocol/tyros_protocol", ("tyros_server", "tyros_client")) == []
+def test_the_protocol_imports_none_of_the_others() -> None:
+    assert (
+        offending("protocol/tyros_protocol", ("tyros_rules", "tyros_server", "tyros_client")) == []
+    )
+
+
+def test_the_rules_import_only_the_protocol() -> None:
+    assert offending("rules/tyros_rules", ("tyros_server", "tyros_client")) == []
+
+
+def test_no_client_module_but_the_launcher_imports_the_server() -> None:
+    found = [
+        line
+        for line in offending("client/tyros_client", ("tyros_server",))
+        if not line.startswith("client/tyros_client/play.py")
+    ]
+    assert found == []
 
 
 def test_the_server_never_imports_the_client() -> None:
     assert offending("server/tyros_server", ("tyros_client",)) == []
 
 
-def test_the_engine_is_pure() -> None:
+def test_the_rules_are_pure() -> None:
     impure = (
-        "tyros_client",
-        "tyros_server.app",
-        "tyros_server.session",
-        "tyros_server.cli",
-        "tyros_server.storage",
         "asyncio",
         "websockets",
         "pydantic",
@@ -91,15 +102,15 @@ def test_the_engine_is_pure() -> None:
         "socket",
         "tyros_protocol.messages",
     )
-    assert offending("server/tyros_server/engine", impure) == []
+    assert offending("rules/tyros_rules", impure) == []
 
 
-def test_the_bots_use_only_the_engines_public_api() -> None:
+def test_the_bots_use_only_the_rules_public_api() -> None:
     private = [
         f"{path.relative_to(ROOT)} imports {module}"
         for path in modules("client/tyros_client/bots")
         for module, _names in imports(path)
-        if _under(module, "tyros_server") and module != "tyros_server.engine"
+        if _under(module, "tyros_rules") and module != "tyros_rules"
     ]
     assert private == []
 
@@ -164,7 +175,8 @@ def circles(package_dir: str, root: Path = ROOT) -> list[list[str]]:
 
 
 @pytest.mark.parametrize(
-    "package", ["protocol/tyros_protocol", "server/tyros_server", "client/tyros_client"]
+    "package",
+    ["protocol/tyros_protocol", "rules/tyros_rules", "server/tyros_server", "client/tyros_client"],
 )
 def test_no_package_has_an_import_circle(package: str) -> None:
     assert circles(package) == []

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     IllegalActionError,
     Options,

@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tyros_protocol.board import BOARD
-from tyros_server.engine import action_to_json, parse_action
-from tyros_server.engine.state import MAX_SEATS
+from tyros_rules import MAX_SEATS, action_to_json, parse_action
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidURI
 

@@ -16,7 +16,7 @@ import ssl
 from collections.abc import Callable
 from typing import Any
 
-from tyros_server.engine.constants import PLAYER_COUNTS
+from tyros_rules import PLAYER_COUNTS
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 from websockets.uri import parse_uri

@@ -6,7 +6,7 @@ the seat's view, its legal actions and the events it was shown (a
 ``tyros-review`` (:func:`~.review.weigh_options`) with an explicit budget.
 
 >>> import random
->>> from tyros_server.engine import Options, legal_actions, new_game, view
+>>> from tyros_rules import Options, legal_actions, new_game, view
 >>> state = new_game(Options(players=3, seed=2))
 >>> seat = state.current
 >>> top = hint(view(state, seat), seat, legal_actions(state, seat), [], iterations=4)
@@ -20,7 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from tyros_server.engine import Action
+from tyros_rules import Action
 
 from .bots.determinize import Memory
 from .review import OptionValue, ranked, weigh_options

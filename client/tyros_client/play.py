@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tyros_rules import RecordError
 from tyros_server.app import ServerConfig, TyrosServer
-from tyros_server.engine import RecordError
 from tyros_server.records import RecordUnavailable, stored_record
 from tyros_server.storage import Store, StoreOpenError
 

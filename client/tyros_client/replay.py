@@ -1,16 +1,16 @@
 """A recorded game, step by step, as any seat saw it: the model behind ``--replay``.
 
 A :class:`Replay` plays a record (``tyros-arena --record``, ``tyros-server export``)
-through the engine once, checking every event (:func:`~tyros_server.engine.replay`), and
+through the engine once, checking every event (:func:`~tyros_rules.replay`), and
 keeps the state after each decision. A *position* is a number of events shown, from 0
 (nothing yet) to all of them; the state at a position is the one after the last decision
 among those events. What a seat sees there is exactly what it saw in the game: the
-engine's :func:`~tyros_server.engine.view` of that state and the
-:func:`~tyros_server.engine.event_view` of each event shown, through the one gate for
+engine's :func:`~tyros_rules.view` of that state and the
+:func:`~tyros_rules.event_view` of each event shown, through the one gate for
 hidden information. A finished game may also be shown with every hand open.
 
 >>> from tyros_client.arena import play_game
->>> from tyros_server.engine import export_record
+>>> from tyros_rules import export_record
 >>> game = play_game(["random"] * 3, seed=4)
 >>> replay = Replay(export_record(game.state))
 >>> replay.decisions == game.state.version, replay.end == len(game.state.log)
@@ -29,7 +29,7 @@ import json
 from typing import Any
 
 from tyros_protocol.board import BOARD, Board
-from tyros_server.engine import (
+from tyros_rules import (
     PUBLIC_FORMAT,
     GameState,
     RecordError,

@@ -1,7 +1,7 @@
 """``tyros-review FILE --seat A``: what each of one seat's decisions cost, as it could see.
 
 For every decision the seat made, the review rebuilds exactly what the seat knew then:
-its :func:`~tyros_server.engine.view` of the game and the events its seat was shown (a
+its :func:`~tyros_rules.view` of the game and the events its seat was shown (a
 :class:`~.bots.determinize.Memory` of them), never the full state. From these it weighs
 the options the ISMCTS bot would consider there (its root options, with the move played
 added), each over the same determinizations: the hidden cards and tiles dealt at random
@@ -17,7 +17,7 @@ exactly: each decision has its own seeded generator) or ``--move-time S`` second
 same :func:`weigh_options` gives the client's hints on a live seat's view.
 
 >>> from tyros_client.arena import play_game
->>> from tyros_server.engine import export_record
+>>> from tyros_rules import export_record
 >>> record = export_record(play_game(["greedy", "random", "random"], seed=3).state)
 >>> review = review_record(record, seat=1, iterations=2)
 >>> review.decisions[0].decision >= 1 and all(d.spread >= 0 for d in review.decisions)
@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tyros_protocol.board import BOARD
-from tyros_server.engine import (
+from tyros_rules import (
     CITY_POINTS,
     K_PROPOSE,
     P_ACTIONS,

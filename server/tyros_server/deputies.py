@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from .engine import Action, Kind
+from tyros_rules import Action, Kind
 
 log = logging.getLogger("tyros.deputies")
 

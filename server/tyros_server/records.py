@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from tyros_protocol.board import BOARD
+from tyros_rules import EngineError, GameState, Options, export_record, new_game, parse_action, push
 
-from .engine import EngineError, Options, export_record, new_game, parse_action, push
-from .engine.state import GameState
 from .fairness import fairness
 from .storage import Store, StoredTable
 

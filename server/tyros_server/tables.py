@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from tyros_rules import GameState, Options, Phase, seats_to_act
+
 from .chat import TableTalk
 from .clocks import Clocks
-from .engine import GameState, Options, Phase, seats_to_act
 
 ConnId = int
 HOUSE = "house:"

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from tyros_protocol.board import BOARD
+from tyros_rules import EngineError, Options, new_game, parse_action, push
 
 from .backups import DatabaseLock, restore
-from .engine import EngineError, Options, new_game, parse_action, push
 from .fairness import seed_commitment
 from .records import RecordUnavailable, stored_record
 from .storage import Store, StoreOpenError

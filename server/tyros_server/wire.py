@@ -20,7 +20,7 @@ import json
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
-from .engine.views import SeatView
+from tyros_rules import SeatView
 
 _NO_VIEWER = '{"viewer":null,'
 

@@ -12,8 +12,7 @@ from typing import Any
 
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import Bot
-from tyros_server.app import ServerConfig, TyrosServer
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Kind,
     Phase,
@@ -23,8 +22,9 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
+from tyros_server.app import ServerConfig, TyrosServer
 
-from tests.server.engine.builders import make_state
+from tests.rules.builders import make_state
 
 START = {"7": "o", "13": "y", "23": "g", "26": "v"}
 

@@ -13,7 +13,7 @@ import pytest
 from tyros_client import arena
 from tyros_client.bots import STRATEGIES, Bot
 from tyros_client.bots.base import make_bot
-from tyros_server.engine import (
+from tyros_rules import (
     Action,
     IllegalActionError,
     Kind,

@@ -14,8 +14,8 @@ from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import Bot, GreedyBot, make_bot
 from tyros_client.session import Updated
+from tyros_rules import K_PROPOSE
 from tyros_server.app import ServerConfig, TyrosServer
-from tyros_server.engine import K_PROPOSE
 
 TRADE = {
     "type": "trade_completed",

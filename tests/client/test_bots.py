@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from tyros_client.bots import STRATEGIES, Bot, RandomBot, make_bot, register
-from tyros_server.engine import (
+from tyros_rules import (
     KEPT,
     Action,
     Kind,
@@ -21,7 +21,7 @@ from tyros_server.engine import (
     view,
 )
 
-from tests.server.engine.builders import make_state
+from tests.rules.builders import make_state
 
 
 def test_random_is_registered() -> None:

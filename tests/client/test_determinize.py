@@ -12,7 +12,7 @@ import pytest
 from tyros_client.bots.determinize import Determinizer, InconsistentView, Memory, determinize
 from tyros_protocol.board import BOARD
 from tyros_protocol.cards import DECK
-from tyros_server.engine import (
+from tyros_rules import (
     Action,
     GameState,
     Kind,
@@ -26,9 +26,9 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.engine.state import ACCEPTED
+from tyros_rules.state import ACCEPTED
 
-from tests.server.engine.builders import make_state
+from tests.rules.builders import make_state
 
 ALL_TILES = set(range(1, BOARD.space_count))
 

@@ -15,7 +15,7 @@ from tyros_client.bots.greedy import PLAUSIBLE, SLIPS, CardChoices, Greedy
 from tyros_client.bots.grouping import card_options, group_actions
 from tyros_client.bots.manners import PERSON_GAIN, Manners
 from tyros_protocol.cards import GREEN, VIOLET, WILD
-from tyros_server.engine import (
+from tyros_rules import (
     CITY_PAY,
     COUNTER_GET,
     COUNTER_GIVE,
@@ -39,7 +39,7 @@ from tyros_server.engine import (
 )
 
 from tests.client.bot_games import START, play_checked, play_over_server, twin_positions
-from tests.server.engine.builders import make_state, space
+from tests.rules.builders import make_state, space
 
 
 def greedy_choice(state: GameState, seat: int, seed: int = 0) -> Action:

@@ -13,7 +13,7 @@ from tyros_client.bots import STRATEGIES, make_bot
 from tyros_client.bots.evaluate import rewards
 from tyros_client.bots.ismcts import DEFAULT_MOVE_TIME, ISMCTSBot, Search, tree_options
 from tyros_protocol.cards import VIOLET
-from tyros_server.engine import (
+from tyros_rules import (
     Action,
     GameState,
     Kind,
@@ -27,7 +27,7 @@ from tyros_server.engine import (
 )
 
 from tests.client.bot_games import START, play_checked, play_over_server, twin_positions
-from tests.server.engine.builders import make_state, space
+from tests.rules.builders import make_state, space
 
 
 def search_choice(state: GameState, seat: int, iterations: int = 60, seed: int = 0) -> Action:

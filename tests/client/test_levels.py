@@ -7,7 +7,7 @@ import random
 import pytest
 from tyros_client.bots import ISMCTSBot, make_bot
 from tyros_client.bots.levels import EASY_SLIP, LEVELS, reproducible
-from tyros_server.engine import Options, legal_actions, new_game, push, seats_to_act, view
+from tyros_rules import Options, legal_actions, new_game, push, seats_to_act, view
 
 
 @pytest.mark.parametrize("name", ["easy", "normal", "hard"])

@@ -16,7 +16,7 @@ from tyros_client.replay import Replay
 from tyros_client.tui.app import TyrosApp
 from tyros_client.tui.main import build_replay, main, parse_args
 from tyros_client.tui.replaying import ReplayDriver
-from tyros_server.engine import (
+from tyros_rules import (
     Options,
     Phase,
     RecordError,
@@ -148,7 +148,7 @@ def test_a_spectators_record_of_a_finished_game_never_opens_the_hands(played: Pl
     """A record a spectator fetched holds no hands, even once the game is over: F7 says
     so instead of failing on every redraw."""
     from tyros_client.tui.state import ClientState
-    from tyros_server.engine import public_record
+    from tyros_rules import public_record
 
     watched = Replay(public_record(played.state, ["A", "B", "C", "D"]))
     assert watched.public and watched.finished and not watched.may_open

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from tyros_client.arena import play_game
 from tyros_client.review import main, review_record, weigh_options
-from tyros_server.engine import export_record, legal_actions, view
+from tyros_rules import export_record, legal_actions, view
 
 from tests.client.bot_games import twin_positions
 

@@ -12,7 +12,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 from tyros_protocol.events import ActionTaken, Event, KeepSeen
 from tyros_protocol.messages import protocol_schema
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Options,
     Phase,
@@ -24,7 +24,7 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.engine.actions import PASS
+from tyros_rules.actions import PASS
 
 EVENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(Event)
 

@@ -48,7 +48,7 @@ from tyros_protocol.messages import (
     parse_server_message,
     protocol_schema,
 )
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Options,
     Phase,

@@ -19,11 +19,11 @@ from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.basics import Model
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import ACTION_ADAPTER, SERVER_ADAPTER, Act, Hello, Resume
-from tyros_server.deputies import Advice, Decision, TakeoverPolicy
-from tyros_server.engine import (
+from tyros_rules import (
     Action,
 )
-from tyros_server.engine.state import GameState
+from tyros_rules.state import GameState
+from tyros_server.deputies import Advice, Decision, TakeoverPolicy
 from tyros_server.session import Close, Limits, Output, Send, Session
 from tyros_server.storage import Store
 from tyros_server.wire import Encoder

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tyros_rules import Kind, Phase, legal_actions, replay, seats_to_act
 from tyros_server import tools
-from tyros_server.engine import Kind, Phase, legal_actions, replay, seats_to_act
 from tyros_server.session import Limits
 
 from .harness import Harness, first, first_legal, to
@@ -163,8 +163,8 @@ def test_a_clocks_decision_never_opens_a_negotiation(make_harness: Callable[...,
     makes no trade offer (it would go public and ask them for another decision at once)
     and no counter-offer, whatever the takeover bot would like; it passes or declines."""
     from tyros_protocol.cards import counts_from_names
-    from tyros_server.engine.actions import K_COUNTER, propose
-    from tyros_server.engine.payments import ONE
+    from tyros_rules.actions import K_COUNTER, propose
+    from tyros_rules.payments import ONE
 
     def eager(table: str, seat: int, seen: dict[str, Any], legal: list[Any]) -> Any:
         hand = counts_from_names(seen.get("hand") or [])

@@ -14,8 +14,7 @@ from typing import Any
 from tyros_client.bots.manners import Manners
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-from tyros_server.deputies import Advice, Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
-from tyros_server.engine import (
+from tyros_rules import (
     Action,
     GameState,
     Kind,
@@ -25,6 +24,7 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
+from tyros_server.deputies import Advice, Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
 from tyros_server.session import Limits, Send
 
 from .conftest import STEP_TIMEOUT, RawClient, ServerFactory, url_of

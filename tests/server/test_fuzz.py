@@ -29,8 +29,7 @@ from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import Act, parse_client_message
-from tyros_server.app import MAX_MESSAGE_BYTES, ServerConfig, TyrosServer
-from tyros_server.engine import (
+from tyros_rules import (
     IllegalActionError,
     Kind,
     Phase,
@@ -40,6 +39,7 @@ from tyros_server.engine import (
     parse_action,
     seats_to_act,
 )
+from tyros_server.app import MAX_MESSAGE_BYTES, ServerConfig, TyrosServer
 from tyros_server.session import Limits
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from tyros_protocol.errors import ErrorCode
+from tyros_rules import Action, GameState, Kind, Phase, legal_actions, seats_to_act
 from tyros_server.deputies import Decision
-from tyros_server.engine import Action, GameState, Kind, Phase, legal_actions, seats_to_act
 from tyros_server.session import Limits
 from tyros_server.storage import StorageError
 

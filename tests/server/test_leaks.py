@@ -25,9 +25,9 @@ from typing import Any, cast
 import pytest
 from tyros_protocol.board import BOARD
 from tyros_protocol.cards import counts_from_names
+from tyros_rules import GameState, Options, new_game, parse_action, push
 from tyros_server import app
 from tyros_server.app import TyrosServer
-from tyros_server.engine import GameState, Options, new_game, parse_action, push
 from tyros_server.session import Connection, Limits, Output, Send
 from websockets.asyncio.server import ServerConnection, broadcast
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from tyros_protocol.cards import names_from_counts
+from tyros_rules import action_to_json, legal_actions, seats_to_act
 from tyros_server.cli import configure_logging
-from tyros_server.engine import action_to_json, legal_actions, seats_to_act
 from tyros_server.session import Send, Session
 from tyros_server.storage import StorageError, Store
 

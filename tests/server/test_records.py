@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-from tyros_server.engine import (
+from tyros_rules import (
     Phase,
     action_to_json,
     legal_actions,

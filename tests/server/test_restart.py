@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from tyros_protocol.board import BOARD
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Options,
     Phase,

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from tyros_client.botclient import BotRun
 from tyros_protocol.board import BOARD
+from tyros_rules import GameState, Options, new_game, parse_action, push, replay, view
 from tyros_server import cli, tools
 from tyros_server.app import MAX_MESSAGE_BYTES, READ_BYTES, TyrosServer
-from tyros_server.engine import GameState, Options, new_game, parse_action, push, replay, view
 from tyros_server.session import Limits
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus

@@ -18,7 +18,7 @@ import pytest
 from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-from tyros_server.engine import (
+from tyros_rules import (
     IllegalActionError,
     Phase,
     Reason,
@@ -32,7 +32,7 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.engine.state import GameState
+from tyros_rules.state import GameState
 from tyros_server.session import Close, Limits, Output, Send, Session
 from tyros_server.storage import StorageError, Store
 
@@ -727,7 +727,7 @@ def test_a_bot_playing_for_an_absent_player_never_trades_their_cards(
     their only green traded away by the bot)."""
 
     def eager(table: str, seat: int, seen: dict[str, Any], legal: list[Any]) -> Any:
-        from tyros_server.engine.actions import K_ANSWER, K_COUNTER, K_PROPOSE
+        from tyros_rules.actions import K_ANSWER, K_COUNTER, K_PROPOSE
 
         for kind in (K_ANSWER, K_COUNTER, K_PROPOSE):  # accept first, if it is offered
             found = [a for a in legal if a[0] == kind and a != (K_ANSWER, 0)]

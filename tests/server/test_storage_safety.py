@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from tyros_protocol.errors import ErrorCode
+from tyros_rules import RULES_VERSION
 from tyros_server import cli
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.backups import DatabaseLock, backup, backup_paths, restore
-from tyros_server.engine import RULES_VERSION
 from tyros_server.session import Limits, Send
 from tyros_server.session import lobby as lobby_module
 from tyros_server.storage import APPLICATION_ID, Store, StoreOpenError

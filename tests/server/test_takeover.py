@@ -12,8 +12,7 @@ import sys
 from typing import Any
 
 import pytest
-from tyros_server import cli, deputies
-from tyros_server.engine import (
+from tyros_rules import (
     K_COUNTER,
     K_PROPOSE,
     Options,
@@ -23,6 +22,7 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
+from tyros_server import cli, deputies
 
 
 def _play(policy: deputies.TakeoverPolicy, steps: int = 60, seed: int = 3) -> None:
@@ -91,7 +91,7 @@ def test_unknown_strategies_are_refused_at_start(name: str) -> None:
 
 def test_the_server_takes_over_without_importing_the_client() -> None:
     code = (
-        "import sys; from tyros_server import cli; from tyros_server.engine import *; "
+        "import sys; from tyros_server import cli; from tyros_rules import *; "
         "s = new_game(Options(players=3, seed=2)); p = cli.bot_takeover('random'); "
         "seat = seats_to_act(s)[0]; p('t', seat, view(s, seat), legal_actions(s, seat)); "
         "assert not [m for m in sys.modules if m.startswith('tyros_client')], 'imported'"

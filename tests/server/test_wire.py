@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 from tyros_protocol.board import BOARD
-from tyros_server import wire
-from tyros_server.engine import (
+from tyros_rules import (
     Options,
     action_to_json,
     legal_actions,
@@ -17,7 +16,8 @@ from tyros_server.engine import (
     push_unchecked,
     seats_to_act,
 )
-from tyros_server.engine.views import SeatView, view
+from tyros_rules.views import SeatView, view
+from tyros_server import wire
 from tyros_server.wire import Encoder
 
 

@@ -1,9 +1,9 @@
 """The bot interface and the strategy registry.
 
 A bot plays one seat and knows only what that seat may know: the engine's
-:func:`~tyros_server.engine.view` of the state for its seat and the
-:func:`~tyros_server.engine.event_view` of each event for its seat. It never
-sees the :class:`~tyros_server.engine.GameState` itself.
+:func:`~tyros_rules.view` of the state for its seat and the
+:func:`~tyros_rules.event_view` of each event for its seat. It never
+sees the :class:`~tyros_rules.GameState` itself.
 
 The arena (and later the server) drives a bot like this::
 
@@ -36,7 +36,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from tyros_server.engine import K_PROPOSE, PROPOSE_GET, PROPOSE_GIVE, PROPOSE_TO, Action, Seat
+from tyros_rules import K_PROPOSE, PROPOSE_GET, PROPOSE_GIVE, PROPOSE_TO, Action, Seat
 
 from .manners import Manners
 

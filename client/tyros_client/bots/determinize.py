@@ -1,7 +1,7 @@
 """Determinization: a full engine state consistent with what one seat has seen.
 
-A search bot cannot look at the server's :class:`~tyros_server.engine.GameState`;
-it sees :func:`~tyros_server.engine.view` for its seat and the events its seat
+A search bot cannot look at the server's :class:`~tyros_rules.GameState`;
+it sees :func:`~tyros_rules.view` for its seat and the events its seat
 is shown. :func:`determinize` turns such a view into a complete state by
 copying every public detail (the board, supplies, counts, the discard pile,
 the round and turn, a pending trade, the city owner's card, the seats still to
@@ -22,7 +22,7 @@ and if it ever disagrees with the view (events missed or replayed after a
 reconnection) the determinizer drops it rather than trust it.
 
 >>> import random
->>> from tyros_server.engine import Options, new_game, view
+>>> from tyros_rules import Options, new_game, view
 >>> state = new_game(Options(players=4, seed=5))
 >>> seen = view(state, 2)
 >>> sample = determinize(seen, 2, random.Random(1))
@@ -42,7 +42,7 @@ from typing import Any
 
 from tyros_protocol.board import BOARD, Board
 from tyros_protocol.cards import DECK, CardCounts, counts_from_names
-from tyros_server.engine import (
+from tyros_rules import (
     MAX_SEATS,
     GameState,
     Phase,
@@ -286,7 +286,7 @@ class Memory:
 class Determinizer:
     """Parses a view once; :meth:`sample` then deals the hidden parts afresh each time.
 
-    The engine's :func:`~tyros_server.engine.state_from_view` gives the template: every
+    The engine's :func:`~tyros_rules.state_from_view` gives the template: every
     detail the view shows, the other hands and both piles empty. What is left to deal
     is worked out here once: the unseen cards (:meth:`_plan_cards`) and the unseen tiles
     (:meth:`_plan_tiles`), with what the memory proves.

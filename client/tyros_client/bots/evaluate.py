@@ -21,7 +21,7 @@ How close the game is to its end (:func:`future`) scales everything: in the
 last card-action phase cards are worth only what they buy now, and once the
 game is over the value is exactly the score sheet's total.
 
->>> from tyros_server.engine import Options, new_game
+>>> from tyros_rules import Options, new_game
 >>> state = new_game(Options(players=4, seed=1))
 >>> values = evaluate(state)
 >>> len(values), all(v > 0 for v in values)
@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from tyros_protocol.board import TYROS, Board
 from tyros_protocol.cards import WILD, CardCounts
-from tyros_server.engine import BONUS, CITY_POINTS, MAX_SEATS, SHIP_POINTS, GameState, Phase
+from tyros_rules import BONUS, CITY_POINTS, MAX_SEATS, SHIP_POINTS, GameState, Phase
 
 COLOURS = 4
 ANY = 4
@@ -85,7 +85,7 @@ def future(state: GameState) -> tuple[int, int]:
     from the pile while it lasts, and the game ends after the round in which a
     hand runs out.
 
-    >>> from tyros_server.engine import Options, new_game
+    >>> from tyros_rules import Options, new_game
     >>> future(new_game(Options(players=4, seed=1)))
     (28, 6)
     """

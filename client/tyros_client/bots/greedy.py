@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tyros_protocol.cards import WILD, CardCounts
-from tyros_server.engine import (
+from tyros_rules import (
     COMPLETE_WITH,
     COUNTER_GET,
     COUNTER_GIVE,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tyros_protocol.cards import CardCounts
-from tyros_server.engine import (
+from tyros_rules import (
     K_BANK_DRAW,
     K_CITY,
     K_MOVE,
@@ -154,7 +154,7 @@ def card_options(
 
     Like ``group_actions(legal_actions(...), card_value)`` without the proposals, but
     without listing every payment of every bank trade first: the engine's
-    :func:`~tyros_server.engine.bank_trades` gives one of each, and each is paid with the
+    :func:`~tyros_rules.bank_trades` gives one of each, and each is paid with the
     cards worth least (:func:`cheapest`).
     """
     hand = state.hands[seat]

@@ -36,7 +36,7 @@ import time
 from typing import Any
 
 from tyros_protocol.cards import WILD
-from tyros_server.engine import (
+from tyros_rules import (
     ANSWER_ACCEPT,
     K_ANSWER,
     K_BANK_DRAW,

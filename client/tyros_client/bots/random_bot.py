@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from tyros_protocol.cards import CardCounts, counts_from_names
-from tyros_server.engine import (
+from tyros_rules import (
     COUNTER_GET,
     COUNTER_GIVE,
     K_COUNTER,

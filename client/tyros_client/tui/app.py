@@ -43,7 +43,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
 from prompt_toolkit.widgets import Frame
 from tyros_protocol.board import BOARD
-from tyros_server.engine import Action, parse_action
+from tyros_rules import Action, parse_action
 
 from ..hints import hint, hint_headline, hint_line
 from ..review import DEFAULT_ITERATIONS

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from prompt_toolkit.application import Application
-from tyros_server.engine import RecordError
+from tyros_rules import RecordError
 
 from ..replay import Replay
 from ..review import review_record

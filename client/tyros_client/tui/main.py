@@ -12,7 +12,7 @@ from typing import Any
 
 from tyros_protocol.basics import printable_name
 from tyros_protocol.options import clock_setting
-from tyros_server.engine import RecordError
+from tyros_rules import RecordError
 
 from ..connection import add_table_options, parse_address
 from ..paths import data_dir

@@ -17,7 +17,7 @@ each one's log line (``[-2.5 +/-0.8]``: points given away, and the estimate's sp
 on the message line when that decision is the one just shown.
 
 >>> from tyros_client.arena import play_game
->>> from tyros_server.engine import export_record
+>>> from tyros_rules import export_record
 >>> from tyros_client.replay import Replay
 >>> from .state import TALK, ClientState
 >>> state = ClientState("replay", "game", "you")

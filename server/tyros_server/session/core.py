@@ -34,10 +34,7 @@ from tyros_protocol.messages import (
     ListTables,
     Resume,
 )
-
-from ..chat import CHAT_BURST, CHAT_PER_SECOND, TableTalk
-from ..deputies import Advice, Decision, Job, TakeoverPolicy
-from ..engine import (
+from tyros_rules import (
     Action,
     IllegalActionError,
     Kind,
@@ -46,6 +43,9 @@ from ..engine import (
     legal_actions,
     view,
 )
+
+from ..chat import CHAT_BURST, CHAT_PER_SECOND, TableTalk
+from ..deputies import Advice, Decision, Job, TakeoverPolicy
 from ..storage import StorageError, Store
 from ..tables import ConnId, Table
 from .admission import Connection, Limits

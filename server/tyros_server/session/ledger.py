@@ -11,13 +11,13 @@ import logging
 
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-
-from ..engine import (
+from tyros_rules import (
     Action,
     Phase,
     action_to_json,
     push_unchecked,
 )
+
 from ..storage import StorageError
 from ..tables import Batch, ConnId, Table, Undo
 from .outbox import Close, Output, Send

@@ -18,9 +18,7 @@ from tyros_protocol.messages import (
     ListTables,
     Resume,
 )
-
-from ..chat import KEPT_LINES, TableTalk
-from ..engine import (
+from tyros_rules import (
     PUBLIC_FORMAT,
     RECORD_FORMAT,
     RULES_VERSION,
@@ -31,6 +29,8 @@ from ..engine import (
     public_record,
     push,
 )
+
+from ..chat import KEPT_LINES, TableTalk
 from ..records import RecordUnavailable, stored_game, stored_record
 from ..storage import StorageError, token_digest
 from ..tables import HOUSE, ConnId, SeatSlot, Table

@@ -15,8 +15,7 @@ from typing import Any
 from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
-
-from ..engine import (
+from tyros_rules import (
     Action,
     Phase,
     action_to_json,
@@ -27,6 +26,7 @@ from ..engine import (
     seats_to_act,
     view,
 )
+
 from ..fairness import fairness
 from ..tables import ConnId, Table
 

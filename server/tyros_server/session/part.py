@@ -8,10 +8,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tyros_rules import PENDING, Phase
+
 from ..clocks import Clocks
 from ..deputies import Deputies, TakeoverPolicy
-from ..engine import Phase
-from ..engine.state import PENDING
 from ..faults import FaultLog
 from ..storage import Store
 from ..tables import ConnId, Table

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import logging
 
-from ..deputies import PACED, DecidedBy, Decision, negotiates
-from ..engine import (
+from tyros_rules import (
     Action,
     IllegalActionError,
     Kind,
@@ -19,6 +18,8 @@ from ..engine import (
     seats_to_act,
     view,
 )
+
+from ..deputies import PACED, DecidedBy, Decision, negotiates
 from ..storage import StorageError
 from ..tables import Table
 from .admission import Connection

@@ -281,7 +281,7 @@ async def play_my_turn(
 
 def mid_game(players: int = 4, steps: int = 260) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A table message and an update of a seeded random game, as seat 0 sees it."""
-    from tyros_server.engine import (
+    from tyros_rules import (
         Options,
         Phase,
         event_view,

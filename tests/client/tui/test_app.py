@@ -478,7 +478,7 @@ async def test_the_name_of_a_finished_table_after_a_restart(tmp_path: Path) -> N
     """After a restart the server keeps only unfinished tables in memory; ``hello`` for
     the name of a finished one must not try to create it again (the store would refuse
     and the player be told it is the server's fault) but say that the game is over."""
-    from tyros_server.engine import (
+    from tyros_rules import (
         Options,
         Phase,
         action_to_json,

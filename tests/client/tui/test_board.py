@@ -8,7 +8,7 @@ import pytest
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from tyros_client.tui.board import Marks, board_text, cell_origin, geometry, render_board
 from tyros_protocol.board import BOARD
-from tyros_server.engine import Options, new_game, view
+from tyros_rules import Options, new_game, view
 
 
 def full_view(**changes: Any) -> dict[str, Any]:

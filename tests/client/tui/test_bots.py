@@ -19,8 +19,8 @@ from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import base
 from tyros_client.bots.base import Bot
 from tyros_protocol import PROTOCOL_VERSION
+from tyros_rules import Action, Kind
 from tyros_server.app import ServerConfig, TyrosServer
-from tyros_server.engine import Action, Kind
 from websockets.asyncio.client import connect
 
 TRADE_SECONDS = 5

@@ -27,7 +27,7 @@ from tyros_client.tui.commands import (
 )
 from tyros_client.words import cards_short
 from tyros_protocol.board import BOARD
-from tyros_server.engine import (
+from tyros_rules import (
     Options,
     Phase,
     action_to_json,
@@ -629,7 +629,7 @@ def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
 
     from tyros_client.words import command_line
     from tyros_protocol.board import BOARD
-    from tyros_server.engine import (
+    from tyros_rules import (
         Options,
         Phase,
         action_to_json,

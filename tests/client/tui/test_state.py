@@ -15,7 +15,7 @@ from tyros_client.tui.state import AWAY_GRACE
 from tyros_client.tui.text import score_sheet
 from tyros_client.words import cards_text, describe_action, describe_event
 from tyros_protocol.messages import SeatStatus, TableInfo, TableUpdate, Welcome
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Options,
     Phase,
@@ -502,7 +502,7 @@ def test_points_that_move_for_seats_that_did_not_act_are_said_in_the_log() -> No
     """A seeded random game as seat 0 sees it, an update per action: whenever the running
     total of a seat that did not act moves, the log says why and by how much."""
     from tyros_client.scoresheet import running_sheet
-    from tyros_server.engine import (
+    from tyros_rules import (
         Options,
         Phase,
         event_view,

@@ -2,14 +2,14 @@
 
 Each game picks uniformly among ``legal_actions`` of the first seat in
 ``seats_to_act``. After every action the state must obey the invariants
-(:mod:`tests.server.engine.invariants`); every game must end within a bounded
+(:mod:`tests.rules.invariants`); every game must end within a bounded
 number of actions; its score sheet must equal an independent recount; and
 replaying its record must reach the identical state.
 
 Most games use ``push_unchecked`` and the cheap per-action check; every
 ``CHECKED_EVERY``-th game uses ``push``, the full invariant check after every
 action, asserts that ``legal_actions`` lists exactly the actions the rules allow
-(:func:`~tests.server.engine.invariants.expected_actions`) and that ``check_action``
+(:func:`~tests.rules.invariants.expected_actions`) and that ``check_action``
 accepts each of them (the expensive part: one ``legal_actions`` call per action).
 One builder game in five (random play keen on building) also compares the listings.
 """
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from tyros_server.engine import (
+from tyros_rules import (
     IllegalActionError,
     Kind,
     Options,
@@ -38,7 +38,7 @@ from tyros_server.engine import (
     score_game,
     seats_to_act,
 )
-from tyros_server.engine.state import GameState
+from tyros_rules.state import GameState
 
 from .builders import make_state
 from .invariants import (

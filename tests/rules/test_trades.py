@@ -4,7 +4,7 @@ how a trade fits into the turn order (RULINGS.md "E", RULES.md A6)."""
 from __future__ import annotations
 
 import pytest
-from tyros_server.engine import (
+from tyros_rules import (
     IllegalActionError,
     Kind,
     Phase,
@@ -14,8 +14,8 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.engine.actions import TRADE_GET, TRADE_GIVE, Action
-from tyros_server.engine.state import (
+from tyros_rules.actions import TRADE_GET, TRADE_GIVE, Action
+from tyros_rules.state import (
     ACCEPTED,
     COUNTERED,
     DECLINED,
@@ -24,8 +24,8 @@ from tyros_server.engine.state import (
     GameState,
 )
 
-from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port
-from tests.server.engine.invariants import check_invariants
+from tests.rules.builders import assert_illegal, cards, legal, make_state, port
+from tests.rules.invariants import check_invariants
 
 HANDS = {0: "o o y w", 1: "g g v", 2: "g y", 3: "v v"}
 ACCEPT: Action = (Kind.ANSWER, 1)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from tyros_protocol.board import TYROS
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     IllegalActionError,
     Kind,
@@ -24,9 +24,9 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.engine.actions import PASS
+from tyros_rules.actions import PASS
 
-from tests.server.engine.builders import make_state, space
+from tests.rules.builders import make_state, space
 
 ORANGE, YELLOW, GREEN, VIOLET = 0, 1, 2, 3
 

@@ -1,4 +1,6 @@
-"""The pure rules engine of Tyros: no I/O, no asyncio, no pydantic.
+"""The rules of Tyros as a library of their own: the server, every client and every bot
+know the game from here (it depends on :mod:`tyros_protocol` alone). Pure: no I/O, no
+asyncio, no pydantic.
 
 A game is a :class:`GameState`; :func:`new_game` sets one up,
 :func:`legal_actions` lists what a seat may do, :func:`push` applies an action
@@ -76,7 +78,17 @@ from .actions import (
     give_card,
     parse_action,
 )
-from .constants import BONUS, CITY_POINTS, MAX_SEATS, SHIP_POINTS
+from .constants import (
+    BONUS,
+    CITY_COST,
+    CITY_POINTS,
+    MAX_SEATS,
+    PLAYER_COUNTS,
+    SHIP_CARDS_OF_COLOUR,
+    SHIP_COST,
+    SHIP_LIMIT,
+    SHIP_POINTS,
+)
 from .errors import EngineError, IllegalActionError, Reason, RecordError
 from .legal import (
     bank_trades,
@@ -104,11 +116,13 @@ from .state import (
     P_KEEP,
     P_OVER,
     P_TRADE,
+    PENDING,
     GameState,
     Options,
     Phase,
 )
 from .views import (
+    SeatView,
     Unseen,
     deal_unseen,
     event_versions,
@@ -122,6 +136,7 @@ from .views import (
 __all__ = [
     "ANSWER_ACCEPT",
     "BONUS",
+    "CITY_COST",
     "CITY_PAY",
     "CITY_POINTS",
     "COMPLETE_WITH",
@@ -148,8 +163,10 @@ __all__ = [
     "MOVE_TO",
     "ONE",
     "PAY_AT",
+    "PENDING",
     "PICK_PAY",
     "PICK_TAKE",
+    "PLAYER_COUNTS",
     "PROPOSE_GET",
     "PROPOSE_GIVE",
     "PROPOSE_TO",
@@ -163,6 +180,9 @@ __all__ = [
     "RECORD_FORMAT",
     "RETURNED_TILE",
     "RULES_VERSION",
+    "SHIP_CARDS_OF_COLOUR",
+    "SHIP_COST",
+    "SHIP_LIMIT",
     "SHIP_PAY",
     "SHIP_POINTS",
     "TRADE_GET",
@@ -180,6 +200,7 @@ __all__ = [
     "Reason",
     "RecordError",
     "Seat",
+    "SeatView",
     "Unseen",
     "action_to_json",
     "answer",

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from tyros_protocol.board import BOARD
-from tyros_server.engine import (
+from tyros_rules import (
     EngineError,
     GameState,
     IllegalActionError,
@@ -28,9 +28,9 @@ from tyros_server.engine import (
     push,
     seats_to_act,
 )
-from tyros_server.engine.actions import PASS, WITHDRAW
+from tyros_rules.actions import PASS, WITHDRAW
 
-from tests.server.engine.builders import make_state
+from tests.rules.builders import make_state
 
 FIRST_CHIPS = {"7": "o", "13": "y", "23": "g", "26": "v"}
 

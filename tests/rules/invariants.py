@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from tyros_protocol.board import TYROS
 from tyros_protocol.cards import COLOUR_NAMES
-from tyros_server.engine.state import GameState, Phase
+from tyros_rules.state import GameState, Phase
 
 # From the rulebook ("Game Materials", "Deal Commerce Cards") and RULINGS.md "Components".
 CARDS_PER_COLOUR = 14
@@ -476,7 +476,7 @@ def check_score(state: GameState) -> None:
 
 # Legal actions, listed from the rules ------------------------------------------------
 #
-# Action tuples follow the layouts documented in tyros_server.engine.actions; kinds:
+# Action tuples follow the layouts documented in tyros_rules.actions; kinds:
 PASS, EXPAND, RETURN_TILE, MOVE, CITY, SHIP, BANK_DRAW, BANK_PICK = range(8)
 PROPOSE, ANSWER, COMPLETE, WITHDRAW, GIVE_CARD, KEEP, COUNTER = range(8, 15)
 WILD = 4
@@ -507,7 +507,7 @@ def colour_payments(hand: tuple[int, ...], colour: int, count: int) -> tuple[tup
 
 def expected_actions(state: GameState, seat: int) -> set[tuple[int, ...]]:
     """Every action ``seat`` may take now, from the rulebook, RULINGS.md and RULES.md."""
-    from tyros_server.engine.state import ACCEPTED, COUNTERED, PENDING
+    from tyros_rules.state import ACCEPTED, COUNTERED, PENDING
 
     board = state.board
     n = state.players

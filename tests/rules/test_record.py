@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from tyros_protocol.board import BOARD, TYROS
 from tyros_protocol.cards import COLOUR_NAMES, DECK, WILD, counts_from_names, parse_card
-from tyros_server.engine import (
+from tyros_rules import (
     RECORD_FORMAT,
     Kind,
     Options,
@@ -32,7 +32,7 @@ from tyros_server.engine import (
     replay,
     seats_to_act,
 )
-from tyros_server.engine.state import GameState
+from tyros_rules.state import GameState
 
 from .invariants import check_invariants, check_score
 

@@ -11,8 +11,8 @@ import random
 import pytest
 from tyros_protocol.board import BOARD
 from tyros_protocol.cards import DECK, CardCounts, counts_from_names
-from tyros_server.engine import Action, IllegalActionError, Reason, legal_actions, push
-from tyros_server.engine.state import (
+from tyros_rules import Action, IllegalActionError, Reason, legal_actions, push
+from tyros_rules.state import (
     GameState,
     Options,
     Phase,

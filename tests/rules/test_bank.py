@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 from tyros_protocol.cards import ORANGE, VIOLET, WILD, YELLOW
-from tyros_server.engine import Kind, Reason, push
-from tyros_server.engine.actions import DRAW_PAY, Action
-from tyros_server.engine.state import GameState
+from tyros_rules import Kind, Reason, push
+from tyros_rules.actions import DRAW_PAY, Action
+from tyros_rules.state import GameState
 
-from tests.server.engine.builders import assert_illegal, cards, legal, make_state
-from tests.server.engine.invariants import check_invariants
+from tests.rules.builders import assert_illegal, cards, legal, make_state
+from tests.rules.invariants import check_invariants
 
 
 def draw(payment: str) -> Action:

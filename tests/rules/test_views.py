@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from tyros_protocol.board import BOARD
 from tyros_protocol.cards import CARD_NAMES, names_from_counts
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Kind,
     Options,
@@ -27,9 +27,9 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.engine.actions import PASS
+from tyros_rules.actions import PASS
 
-from tests.server.engine.builders import make_state
+from tests.rules.builders import make_state
 
 # Event fields that are private to the event's seat (and its counterpart ``to``).
 PRIVATE_EVENT_FIELDS = {

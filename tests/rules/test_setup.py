@@ -9,10 +9,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
-import tyros_server.engine.rules as rules_module
+import tyros_rules.rules as rules_module
 from tyros_protocol.board import BOARD, TYROS
 from tyros_protocol.cards import DECK, DECK_SIZE
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Kind,
     Options,
@@ -22,7 +22,7 @@ from tyros_server.engine import (
     push,
     seats_to_act,
 )
-from tyros_server.engine.constants import MAX_SEATS
+from tyros_rules.constants import MAX_SEATS
 
 ALL_TILES = list(range(1, 33))
 ORANGE, YELLOW, GREEN, VIOLET = 0, 1, 2, 3

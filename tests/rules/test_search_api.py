@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tyros_server.engine import (
+from tyros_rules import (
     K_BANK_DRAW,
     K_BANK_PICK,
     PAY_AT,
@@ -31,7 +31,7 @@ from tyros_server.engine import (
     unseen,
     view,
 )
-from tyros_server.engine.state import blank_state
+from tyros_rules.state import blank_state
 
 GAMES = [(3, "first", 11), (4, "first", 12), (3, "variable", 13), (4, "variable", 14)]
 

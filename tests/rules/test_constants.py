@@ -10,7 +10,7 @@ from itertools import combinations
 
 from tyros_protocol.board import BOARD, TYROS
 from tyros_protocol.cards import COLOURS, DECK_SIZE
-from tyros_server.engine.constants import (
+from tyros_rules.constants import (
     BANK_DRAW_MAX,
     BANK_PICK_COST,
     CARDS_DEALT,

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tyros_server.engine import Kind, Phase, push, score_game
-from tyros_server.engine.state import GameState
+from tyros_rules import Kind, Phase, push, score_game
+from tyros_rules.state import GameState
 
-from tests.server.engine.builders import make_state
-from tests.server.engine.invariants import check_invariants
+from tests.rules.builders import make_state
+from tests.rules.invariants import check_invariants
 
 COLOURS = ("orange", "yellow", "green", "violet")
 

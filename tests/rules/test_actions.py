@@ -9,7 +9,7 @@ import typing
 import pytest
 from tyros_protocol import messages
 from tyros_protocol.board import BOARD
-from tyros_server.engine import (
+from tyros_rules import (
     Action,
     Kind,
     Options,
@@ -23,7 +23,7 @@ from tyros_server.engine import (
     seats_to_act,
     views,
 )
-from tyros_server.engine.actions import (
+from tyros_rules.actions import (
     CARDS,
     LENGTH,
     MOVE_PAY,

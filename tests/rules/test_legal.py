@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 from tyros_protocol.cards import WILD
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     Kind,
     Options,
@@ -21,10 +21,10 @@ from tyros_server.engine import (
     new_game,
     seats_to_act,
 )
-from tyros_server.engine.actions import MOVE_PAY
-from tyros_server.engine.constants import MAX_SEATS
-from tyros_server.engine.legal import _ship_actions_in, card_actions, room_for_ship
-from tyros_server.engine.rules import push_unchecked
+from tyros_rules.actions import MOVE_PAY
+from tyros_rules.constants import MAX_SEATS
+from tyros_rules.legal import _ship_actions_in, card_actions, room_for_ship
+from tyros_rules.rules import push_unchecked
 
 KIND_ORDER = (Kind.PASS, Kind.MOVE, Kind.CITY, Kind.SHIP, Kind.BANK_DRAW, Kind.PROPOSE)
 """The order of the full enumeration; one bank kind yields both bank trades."""

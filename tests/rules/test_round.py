@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from tyros_protocol.cards import DECK, DECK_SIZE
-from tyros_server.engine import (
+from tyros_rules import (
     GameState,
     IllegalActionError,
     Kind,
@@ -26,9 +26,9 @@ from tyros_server.engine import (
     seats_to_act,
     view,
 )
-from tyros_server.engine.actions import PASS
+from tyros_rules.actions import PASS
 
-from tests.server.engine.builders import cards, make_state
+from tests.rules.builders import cards, make_state
 
 FIRST_CHIPS = {"7": "o", "13": "y", "23": "g", "26": "v"}
 

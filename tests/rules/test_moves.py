@@ -7,18 +7,18 @@ rulebook's own route examples), never read from the engine's distance table.
 from __future__ import annotations
 
 import pytest
-from tyros_server.engine import (
+from tyros_rules import (
     Kind,
     Phase,
     Reason,
     push,
     seats_to_act,
 )
-from tyros_server.engine.actions import MOVE_PAY, Action
-from tyros_server.engine.state import GameState
+from tyros_rules.actions import MOVE_PAY, Action
+from tyros_rules.state import GameState
 
-from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port, space
-from tests.server.engine.invariants import check_invariants
+from tests.rules.builders import assert_illegal, cards, legal, make_state, port, space
+from tests.rules.invariants import check_invariants
 
 # Every numbered space and Tyros coloured, each empire one connected group:
 # columns 1-2 orange, column 3 yellow, columns 4-5 green, columns 6-7 and Tyros violet

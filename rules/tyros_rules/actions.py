@@ -512,7 +512,7 @@ def parse_action(data: Any, board: Board) -> Action:
     >>> parse_action({"kind": "fly"}, BOARD)
     Traceback (most recent call last):
     ...
-    tyros_server.engine.errors.IllegalActionError: unknown action kind 'fly'
+    tyros_rules.errors.IllegalActionError: unknown action kind 'fly'
     """
     if not isinstance(data, dict):
         raise IllegalActionError(Reason.MALFORMED, "an action must be a JSON object")

@@ -5,12 +5,12 @@ Tyros after its city, Italy's west coast, and the ship supply."""
 from __future__ import annotations
 
 import pytest
-from tyros_server.engine import Kind, Reason, push
-from tyros_server.engine.actions import SHIP_PAY, Action
-from tyros_server.engine.state import GameState
+from tyros_rules import Kind, Reason, push
+from tyros_rules.actions import SHIP_PAY, Action
+from tyros_rules.state import GameState
 
-from tests.server.engine.builders import assert_illegal, cards, legal, make_state, port, space
-from tests.server.engine.invariants import check_invariants
+from tests.rules.builders import assert_illegal, cards, legal, make_state, port, space
+from tests.rules.invariants import check_invariants
 
 CHIPS = {"22": "g", "23": "g", "24": "g"}
 TYROS_CHIPS = {"31": "o", "32": "o", "TY": "o"}

@@ -73,7 +73,7 @@ class Options:
 
 
 class GameState:
-    """Everything about one game. Mutated only by :func:`tyros_server.engine.push`."""
+    """Everything about one game. Mutated only by :func:`tyros_rules.push`."""
 
     __slots__ = (
         "all_four_bonus",
@@ -272,7 +272,7 @@ class GameState:
         two engines that agree on a game agree on this after every action, so a stored
         game can prove that it replays as it was played.
 
-        >>> from tyros_server.engine import new_game
+        >>> from tyros_rules import new_game
         >>> new_game(Options(players=3, seed=1)).digest() == new_game(Options(3, seed=1)).digest()
         True
         """

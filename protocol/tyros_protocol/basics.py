@@ -145,26 +145,70 @@ def imitations(name: str) -> list[str]:
 
 
 def skeleton(name: str) -> str:
-    """What ``name`` looks like, whatever its case and its letters that look like Latin
-    ones (a Cyrillic A, a Greek O, a mathematical bold B): two names with one skeleton are
-    confusable at one table (after Unicode's skeletons, UTS #39, letter by letter).
+    """What ``name`` looks like, whatever its case: two names with one skeleton are
+    confusable at one table. Unicode's skeleton of the whole name (UTS #39: each character
+    as the prototype it is confusable with, in one script as across scripts: ``m`` as
+    ``rn``, ``I`` as ``l``, a Cyrillic A as ``A``), case folded, then the skeleton of that.
+
+    One key for each name, so that a seated name is compared with one string; the price:
+    look-alikes chain through case (``Ian``, ``lan`` and ``Lan`` share a skeleton).
 
     >>> skeleton("Ann") == skeleton("ANN") == skeleton("\u0410nn") == skeleton("\u0391nn")
     True
+    >>> skeleton("Scam") == skeleton("Scarn"), skeleton("Paypal") == skeleton("PayPaI")
+    (True, True)
     >>> skeleton("Ann") == skeleton("Anne"), skeleton("Bob") == skeleton("Dob")
     (False, False)
     """
-    return "".join(_look(ch) for ch in unicodedata.normalize("NFKC", name)).casefold()
+    looks = _prototypes(unicodedata.normalize("NFKC", name))
+    return _prototypes(looks.casefold())
 
 
-@lru_cache(maxsize=4096)
-def _look(ch: str) -> str:
-    """A character as the Latin letter or sign it looks like (itself if none)."""
-    if ch.isascii():
-        return ch
-    data: Any = _unicode().confusables_data
-    ascii_alike = [e["c"] for e in data.get(ch, ()) if len(e["c"]) == 1 and e["c"].isascii()]
-    return min(ascii_alike) if ascii_alike else ch
+def _prototypes(text: str) -> str:
+    """UTS #39's skeleton: NFD, each character as its prototype, NFD."""
+    table = _prototype_table()
+    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
+"""Left-to-right and right-to-left marks, which wrap right-to-left characters in
+confusable-homoglyphs' data (taken from the comments of Unicode's confusables.txt)."""
+
+
+@lru_cache(maxsize=1)
+def _prototype_table() -> dict[str, str]:
+    """Each confusable character's prototype, from confusable-homoglyphs' data: built when
+    first needed (some 50 ms with the data).
+
+    That data lists, for each line ``source -> prototype`` of confusables.txt, each side
+    under the other, so the direction is lost; but the lines form stars (many sources, one
+    prototype that is no line's source), and the prototype is the star's centre, or the
+    side of several characters (``m -> rn``). In a star of two single characters either
+    side will do to compare names: the ASCII one, else the lower code point."""
+    data: dict[str, list[dict[str, str]]] = _unicode().confusables_data
+    linked: dict[str, set[str]] = {}
+    for key, entries in data.items():
+        one = key.translate(DIRECTION_MARKS)
+        for entry in entries:
+            other = entry["c"].translate(DIRECTION_MARKS)
+            if one != other:
+                linked.setdefault(one, set()).add(other)
+                linked.setdefault(other, set()).add(one)
+    table: dict[str, str] = {}
+    for text, others in linked.items():
+        if len(text) > 1 or len(others) > 1:
+            continue  # a prototype: the sequence, or the centre, of a star
+        (other,) = others
+        if len(other) > 1 or len(linked[other]) > 1 or _preferred(other, text):
+            table[text] = other
+    # A sequence's characters are prototypes, save where a two-character star chose one.
+    return {ch: "".join(table.get(c, c) for c in proto) for ch, proto in table.items()}
+
+
+def _preferred(one: str, other: str) -> bool:
+    """Which side of a star of two single characters stands for it."""
+    return (one.isascii(), -ord(one)) > (other.isascii(), -ord(other))
 
 
 def printable_text(text: str) -> str:

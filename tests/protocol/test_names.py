@@ -60,6 +60,29 @@ def test_names_that_look_alike_have_one_skeleton() -> None:
 
 
 @pytest.mark.parametrize(
+    ("seated", "imitation"),
+    [
+        ("Scam", "Scarn"),  # m and rn, in one script
+        ("Paypal", "PayPaI"),  # a capital I for an l
+        ("Bob", "B0b"),  # a zero for an o
+        ("Will", "WiII"),
+        ("Ann", "\U0001d400nn"),  # a mathematical bold A (the whole name compared)
+    ],
+)
+def test_names_that_imitate_one_another_in_one_script_have_one_skeleton(
+    seated: str, imitation: str
+) -> None:
+    assert printable_name(imitation) and skeleton(imitation) == skeleton(seated)
+
+
+def test_the_skeleton_is_stable_and_keeps_names_apart_that_look_apart() -> None:
+    for name in ("Scam", "PayPaI", "\u0410\u043d\u043d\u0430", "Zo\u00eb", "Cyd"):
+        assert skeleton(skeleton(name)) == skeleton(name)
+    names = ("Sam", "Scam", "Pam", "Zoe", "Zo\u00eb", "Ann", "Anna", "Dan", "Don", "Ida")
+    assert len({skeleton(n) for n in names}) == len(names)
+
+
+@pytest.mark.parametrize(
     ("text", "why"),
     [
         ("one\u2028two", "printable characters"),  # line separator

@@ -1,4 +1,5 @@
-"""The JSON text of what the server sends: each shared piece encoded once.
+"""The JSON text of what the server sends, each shared piece encoded once; and what a
+client's frame says, read strictly (:func:`decode_frame`: no key named twice).
 
 A broadcast hands the same message object to every spectator, and to each seat a view
 that is the public view plus that seat's hand and tiles (:class:`~.engine.views.SeatView`);
@@ -17,6 +18,7 @@ exactly the text that encoding every message whole gives, at a fraction of the c
 from __future__ import annotations
 
 import json
+from collections import Counter
 from json.encoder import encode_basestring_ascii
 from typing import Any
 
@@ -31,6 +33,37 @@ _ACTION_TEXTS: dict[int, tuple[object, str]] = {}
 """The text of each action object seen in a prompt, keyed by id() and holding the
 object (so no id is reused while it is here); emptied when it grows large."""
 _ACTION_TEXTS_LIMIT = 100_000
+
+
+class RepeatedKey(ValueError):
+    """A JSON object names a key twice: readers disagree on which value counts (Python's
+    json keeps the last, others the first), so the message means nothing for sure."""
+
+
+def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        repeated = next(key for key, count in counts.items() if count > 1)
+        raise RepeatedKey(f"the key {repeated[:32]!r} is given twice")
+    return found
+
+
+_strict_decoder = json.JSONDecoder(object_pairs_hook=_object_without_repeats)
+
+
+def decode_frame(text: str) -> Any:
+    """A client's text frame as JSON; raises :class:`RepeatedKey` (a ValueError, but a
+    message the server must refuse as ``bad_message``: it is JSON) for an object that names
+    a key twice, ValueError for text that is no JSON, RecursionError for nesting too deep.
+
+    >>> decode_frame('{"type":"chat","id":1,"text":"hi"}')["type"]
+    'chat'
+    >>> decode_frame('{"type":"action","id":1,"type":"chat"}')
+    Traceback (most recent call last):
+    tyros_server.wire.RepeatedKey: the key 'type' is given twice
+    """
+    return _strict_decoder.decode(text)
 
 
 def _action_text(action: dict[str, Any]) -> str:

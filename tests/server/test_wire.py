@@ -105,3 +105,29 @@ def test_a_seat_view_changed_after_it_was_built_is_encoded_whole() -> None:
 def test_messages_other_than_updates_are_plain_json() -> None:
     message = {"type": "error", "re": 7, "code": "too_late", "message": 'caf\u00e9 "x"'}
     assert Encoder().encode(message) == compact(message)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type":"action","id":1,"type":"chat","text":"hi"}',  # the attack: an action or a chat?
+        '{"type":"chat","id":1,"id":2,"text":"hi"}',
+        '{"type":"action","id":1,"action":{"kind":"pass","kind":"trade"}}',  # nested
+        '[{"a":1,"a":1}]',  # the same value twice is still two keys
+    ],
+)
+def test_a_frame_that_names_a_key_twice_is_refused(text: str) -> None:
+    with pytest.raises(wire.RepeatedKey, match="given twice"):
+        wire.decode_frame(text)
+    assert isinstance(wire.RepeatedKey("x"), ValueError)
+
+
+def test_frames_without_repeated_keys_read_as_json_reads_them() -> None:
+    for text in (
+        '{"type":"chat","id":1,"text":"hi"}',
+        '{"a":{"b":[{"c":1},{"c":2}]},"b":{"a":null}}',  # one key in many objects
+        "[1, 2.5, true, null]",
+    ):
+        assert wire.decode_frame(text) == json.loads(text)
+    with pytest.raises(ValueError):
+        wire.decode_frame('{"type":')

@@ -24,7 +24,6 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
@@ -38,7 +37,15 @@ from .gate import HandshakeGate, raise_fd_limit
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .storage import Store
 from .tls import tls_context
-from .web import WebFiles, same_origin
+from .web import (
+    SERVER_HEADER,
+    OwnNames,
+    RefusalLog,
+    Reply,
+    RequestCheck,
+    WebFiles,
+    is_upgrade,
+)
 from .wire import Encoder
 
 log = logging.getLogger("tyros.server")
@@ -76,6 +83,8 @@ WATCH_SECONDS = 2.0
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765
+    host_names: tuple[str, ...] = ()
+    """Names (or addresses) the server answers to besides its own (see web.OwnNames)."""
     certfile: str | None = None
     """A PEM certificate (chain): serve ``wss://`` instead of ``ws://``."""
     keyfile: str | None = None
@@ -207,24 +216,31 @@ class TyrosServer:
         file-descriptor limit (set by :meth:`start`)."""
         self.web = WebFiles.packaged()
         """The browser's page and its files, served on the websocket's port."""
+        self.requests = RequestCheck(OwnNames.of(config.host, config.host_names))
+        self.refusals_logged = RefusalLog()
         self.handshakes = HandshakeGate(
             config.max_handshakes, config.max_per_address, config.connections_per_second
         )
 
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
-        """A plain GET gets the page's files (:mod:`.web`); a websocket upgrade goes on,
-        unless a page of another site asks for it."""
-        headers = request.headers
-        if headers.get("Upgrade", "").lower() == "websocket":
-            if same_origin(headers.get("Origin"), headers.get("Host")):
-                return None
-            return connection.respond(
-                HTTPStatus.FORBIDDEN, "a page of another site may not connect here\n"
-            )
-        reply = self.web.answer(request.path, headers)
-        out = Headers(reply.headers)
-        out["Content-Length"] = str(len(reply.body))
-        return Response(reply.status, reply.reason, out, reply.body)
+        """A request for one of the server's own names, from its own page or a program,
+        gets the page's files (:mod:`.web`) or goes on to the websocket upgrade; any other
+        is refused (:class:`.web.RequestCheck`), in one log line per address a minute."""
+        local = connection.local_address
+        method, headers = request.method, request.headers
+        refusal = self.requests.refusal(method, headers, str(local[0]) if local else None)
+        if refusal is not None:
+            address = str(connection.remote_address[0]) if connection.remote_address else "?"
+            if self.refusals_logged.allows(address):
+                log.warning(
+                    "refused a request from %s: %s (its next refusals this minute go unlogged)",
+                    address,
+                    refusal.why,
+                )
+            return _response(refusal.reply.to(method))
+        if method == "GET" and is_upgrade(headers):
+            return None
+        return _response(self.web.answer(request.path, headers).to(method))
 
     @property
     def port(self) -> int:
@@ -272,6 +288,7 @@ class TyrosServer:
             compression=None,
             process_request=self._http,
             origins=None,  # (checked in _http: a program, or this server's own page)
+            server_header=SERVER_HEADER,
             ping_interval=20,
             ping_timeout=20,
             max_queue=16,
@@ -518,6 +535,10 @@ class TyrosServer:
             self.session.disconnect(conn)
             self.deliver(self.session.data_to_send())
             self._wake.set()  # a takeover deadline may start now
+
+
+def _response(reply: Reply) -> Response:
+    return Response(reply.status, reply.reason, Headers(reply.headers), reply.body)
 
 
 GC_THRESHOLDS = (50_000, 20, 100)

@@ -139,6 +139,15 @@ def serve_main(argv: list[str]) -> int:
         "whole LAN)",
     )
     parser.add_argument(
+        "--host-name",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name (or address) people reach this server by, besides this machine's names "
+        "and addresses and localhost: a page or websocket asked for by any other name is "
+        "refused (it may be another site's); repeat for more names",
+    )
+    parser.add_argument(
         "--port", type=int, default=8765, help="port to listen on (default %(default)s)"
     )
     parser.add_argument(
@@ -236,6 +245,7 @@ def serve_main(argv: list[str]) -> int:
     )
     config = ServerConfig(
         host=args.host,
+        host_names=tuple(args.host_name),
         port=args.port,
         certfile=args.certfile,
         keyfile=args.keyfile,

@@ -60,7 +60,7 @@ def test_an_offer_waiting_for_an_answer_comes_first(server: Server, browser: Bro
             )
             assert "nothing to do" not in said
             # The answers stay on offer; one is taken.
-            page.click("#choices button:text-is('accept')")
+            page.click("#choices button:text-is('accept the offer')")
             page.wait_for_selector("#log li:text('A Pat: accept')")
             assert page.locator("#refusal:text('Refused')").count() == 0
     assert ERRORS[page] == []
@@ -150,7 +150,7 @@ ANSWERED = """([offer, asked]) => {
 """Whether each of ``asked`` has answered the offer logged as ``offer`` (in the page)."""
 
 DECLINED = """([before]) => [...document.querySelectorAll("#log li")]
-    .filter((li) => li.textContent.trim() === "A Pat: decline").length > before"""
+    .filter((li) => li.textContent.trim() === "A Pat: decline the offer").length > before"""
 """Whether the log holds more of the person's declines than ``before``."""
 
 
@@ -160,9 +160,9 @@ def log_lines(page: Page) -> list[str]:
 
 def decline(page: Page) -> None:
     """Decline the offer shown (if it is still there), once the page hears of it."""
-    before = log_lines(page).count("A Pat: decline")
+    before = log_lines(page).count("A Pat: decline the offer")
     with contextlib.suppress(playwright.Error):  # (withdrawn meanwhile)
-        page.click("#choices button:text-is('decline'):not([disabled])", timeout=2_000)
+        page.click("#choices button:text-is('decline the offer'):not([disabled])", timeout=2_000)
         page.wait_for_function(DECLINED, arg=[before])
 
 
@@ -179,7 +179,7 @@ def test_a_person_answers_a_house_bots_offer_after_the_other_bots_answered(
         page.fill("#trade-seconds", "120")
         join(page, "Pat", "house", 4, bots=3)
         for _ in range(100):  # offers to the person alone are declined on the way
-            play_on(page, "#choices button:text-is('decline'):not([disabled])", most=3000)
+            play_on(page, "#choices button:text-is('decline the offer'):not([disabled])", most=3000)
             offers = [m for m in map(OFFER_TO_ME.match, log_lines(page)) if m]
             asked = [who for who in offers[-1].group(2).split(", ") if who != "A Pat"]
             if asked:
@@ -191,8 +191,8 @@ def test_a_person_answers_a_house_bots_offer_after_the_other_bots_answered(
         page.wait_for_function(ANSWERED, arg=[offer, asked])
         # Every bot asked has answered: the person's answer still counts.
         assert page.locator("#request-title:text('offers')").count()
-        before = log_lines(page).count("A Pat: decline")
-        page.click("#choices button:text-is('decline'):not([disabled])")
+        before = log_lines(page).count("A Pat: decline the offer")
+        page.click("#choices button:text-is('decline the offer'):not([disabled])")
         page.wait_for_function(DECLINED, arg=[before])
         assert page.locator("#refusal:text('Refused')").count() == 0, page.inner_text("#refusal")
         assert ERRORS[page] == []

@@ -163,5 +163,5 @@ def test_three_people_in_browsers_offer_and_counter(server: Server, browser: Bro
     other.fill("#give", next(c for c in held(other) if c != card))
     other.fill("#get", card)
     other.click("#offer button[type=submit]")
-    offering.wait_for_selector("#choices button:text('complete with')")
+    offering.wait_for_selector("#choices button:text('complete the trade with')")
     assert all(ERRORS[page] == [] for page in pages)

@@ -7,7 +7,7 @@
 import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actionWords, actorSide, counterOf, describe, parseCards, phaseWords } from "./words.js";
+import { LETTERS, actorSide, counterOf, describeAction, describeEvent, parseCards, phaseWords, setCatalogue } from "./words.js";
 import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
 const PROTOCOL = 1;
@@ -18,6 +18,9 @@ let board = null; // board.json: the grid, names, links, coasts
 const boardLoaded = fetch("/board.json")
   .then((answer) => answer.json())
   .then((data) => (board = data))
+  .then(() => fetch("/words.json"))
+  .then((answer) => answer.json())
+  .then(setCatalogue)
   .catch(() => say("the board's data could not be loaded: reload the page"));
 let socket = null;
 let nextId = 1;
@@ -299,8 +302,10 @@ function appendEvents(events) {
       if (event.version <= shown) continue; // shown already (a resent update)
       lastEvent = Math.max(lastEvent, event.version);
     }
+    const line = describeEvent(event, names, seat);
+    if (line === null) continue;
     const item = document.createElement("li");
-    item.textContent = describe(event, who);
+    item.textContent = line;
     if (event.type === "round_start") item.className = "round";
     log.append(item);
   }
@@ -415,9 +420,9 @@ function showRequest(view) {
   if (advice) {
     const action = advice.action;
     const written = action && (action.kind === "propose" || action.kind === "counter") ? " (written in the form below)" : "";
-    $("advice").textContent = action ? `Hint: ${actionWords(action, who)}${written}` : "Hint: no advice for this decision";
+    $("advice").textContent = action ? `Hint: ${describeAction(action, names)}${written}` : "Hint: no advice for this decision";
   }
-  renderChoices($("choices"), legal, { who, advice: advice && advice.action, disabled: sent !== null, act });
+  renderChoices($("choices"), legal, { describe: (a) => describeAction(a, names), advice: advice && advice.action, disabled: sent !== null, act });
 }
 
 // Why nothing can be done in a space clicked: what is asked first, or what is in the way.
@@ -447,7 +452,7 @@ function act(action) {
   if (sent !== null || !prompt) return; // never an action twice for one decision
   sent = send({ type: "action", version: prompt.version, action });
   for (const node of $("request").querySelectorAll("button")) node.disabled = true;
-  say("sent: " + actionWords(action, who));
+  say("sent: " + describeAction(action, names));
 }
 
 function askHint() {

@@ -1,20 +1,21 @@
 // What a player may do, as controls: the legal actions grouped by kind, one button each,
 // except that one thing done by several payments is one choice with a payment chooser
-// (cheapest first). ``advised``, the server's bot's choice, is marked.
+// (cheapest first). ``advised``, the server's bot's choice, is marked; ``describe`` says an
+// action in the catalogue's words, as the log does.
 
-import { actionWords, targetWords } from "./words.js";
+import { cardsText, targetWords } from "./words.js";
 
 const SHOWN = 60; // choices of one kind shown at once (a space clicked shows its own)
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-export function renderChoices(container, legal, { who, advice, disabled, act }) {
+export function renderChoices(container, legal, { describe, advice, disabled, act }) {
   container.replaceChildren();
   const groups = new Map();
   for (const action of legal) {
     if (!groups.has(action.kind)) groups.set(action.kind, []);
     groups.get(action.kind).push(action);
   }
-  const context = { who, advice, disabled, act };
+  const context = { describe, advice, disabled, act };
   for (const [kind, actions] of groups) {
     const targets = [...byTarget(actions).values()];
     const title = `${TITLES[kind] || kind.replace("_", " ")} (${targets.length})`;
@@ -58,8 +59,8 @@ export function button(text, onClick, disabled = false) {
   return node;
 }
 
-function choice(action, { who, advice, disabled, act }) {
-  const node = button(actionWords(action, who), () => act(action), disabled);
+function choice(action, { describe, advice, disabled, act }) {
+  const node = button(describe(action), () => act(action), disabled);
   if (advice && same(advice, action)) node.classList.add("advised");
   return node;
 }
@@ -87,7 +88,7 @@ function paymentChooser(words, payments, { advice, disabled, act }) {
   payments.forEach((action, index) => {
     const option = document.createElement("option");
     option.value = String(index);
-    option.textContent = `pay ${action.pay.join(", ")}`;
+    option.textContent = `pay ${cardsText(action.pay)}`;
     if (advice && same(advice, action)) option.selected = true;
     select.append(option);
   });

@@ -2,26 +2,6 @@
 
 export const LETTERS = "ABCD";
 
-export function actionWords(action, who) {
-  if (action.kind === "answer") return action.accept ? "accept" : "decline";
-  if (action.kind === "complete") return `complete with ${who(action.with)}`;
-  if (action.kind === "withdraw") return "withdraw the offer";
-  if (action.kind === "counter") {
-    const [gives, gets] = actorSide(action);
-    return `counter: give ${gives.join(", ")} for ${gets.join(", ")}`;
-  }
-  if (action.kind === "keep") return action.cards ? `keep ${action.cards.join(", ") || "nothing"}` : "keep cards";
-  if (action.kind === "propose") {
-    const to = action.to && action.to.length ? ` to ${action.to.map(who).join(", ")}` : "";
-    return `offer ${action.give.join(", ")} for ${action.get.join(", ")}${to}`;
-  }
-  const parts = [targetWords(action)];
-  for (const key of ["give", "get", "pay", "cards"]) {
-    if (action[key] && action[key].length) parts.push(`${key} ${action[key].join(", ")}`);
-  }
-  return parts.join(" ");
-}
-
 // A trade's cards from the side of whoever makes it: [gives, gets]. A counter is written from
 // the proposer's side (the proposer would give ``give``), so whoever counters gives ``get``.
 export function actorSide(action) {
@@ -57,53 +37,92 @@ export function phaseWords(view, who) {
   return `${phase}: ${acting.map(who).join(", ")} to act`; // (several keep, or answer, at once)
 }
 
-const s_ = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+// The log's words come from the protocol's catalogue (/words.json, the same the terminal
+// client speaks from: tyros_protocol/words.py renders it alike). A template's
+// {field|format} is a field in a format; a [part] is said only when its fields are there;
+// an entry of variants says the first whose "is" and "has" hold.
+let catalogue = null;
 
-export function describe(event, who) {
-  const seat = event.seat !== undefined && event.seat !== null ? who(event.seat) : "";
-  switch (event.type) {
-    case "starting_seat":
-      return `${seat} starts`;
-    case "start_tile":
-      return `start tile ${event.tile} ${event.accepted ? "taken" : "turned down"}`;
-    case "empire_founded":
-      return `the ${event.colour} empire is founded in ${event.space}`;
-    case "tyros_coloured":
-      return `Tyros takes the colour ${event.colour}`;
-    case "tiles_dealt":
-      return `${seat} is dealt ${s_(event.count, "tile")}${event.tiles ? `: ${event.tiles.join(", ")}` : ""}`;
-    case "round_start":
-      return `Round ${event.round}`;
-    case "cards_dealt":
-      return `${seat} is dealt ${s_(event.count, "card")}${event.cards ? `: ${event.cards.join(", ")}` : ""}`;
-    case "expansion_skipped":
-      return `${seat} cannot expand (${event.reason === "no_tiles" ? "no tiles" : "no tiles left to draw"})`;
-    case "tiles_revealed":
-      return `${seat} can play none of their tiles: ${event.tiles.join(", ")}`;
-    case "tile_drawn":
-      return `${seat} draws ${s_(event.count, "tile")}${event.tile ? `: ${event.tile}` : ""}`;
-    case "actions_start":
-      return `card actions: ${seat} first`;
-    case "round_end":
-      return `round ${event.round} ends`;
-    case "action": {
-      const by = { takeover: " (a bot, for them: away)", clock: " (their clock ran out)" }[event.by] || "";
-      const to = event.action.kind === "give_card" && event.to !== undefined ? ` to ${who(event.to)}` : "";
-      return `${seat}: ${actionWords(event.action, who)}${to}${by}`;
-    }
-    case "cards_drawn":
-      return `${seat} draws ${s_(event.count, "card")}${event.cards ? `: ${event.cards.join(", ")}` : ""}`;
-    case "trade_completed":
-      return `${seat} gives ${event.give.join(", ")} to ${who(event.with)} for ${event.get.join(", ")}`;
-    case "all_four_empires":
-      return `${seat} is the first with a city in all four empires`;
-    case "cards_discarded":
-      return `${seat} discards ${event.cards.join(", ") || "nothing"}`;
-    case "game_end":
-      return "the game is over";
-    default:
-      return event.type.replaceAll("_", " ");
+export function setCatalogue(data) {
+  catalogue = data;
+}
+
+export function whoOf(seat, names) {
+  const letter = seat >= 0 && seat < LETTERS.length ? LETTERS[seat] : "?";
+  return `${letter} ${(seat >= 0 && names[seat]) || `player ${letter}`}`;
+}
+
+export function cardsText(cards) {
+  const parts = [];
+  for (const kind of CARDS) {
+    const n = cards.filter((card) => card === kind).length;
+    if (n) parts.push(n === 1 ? kind : `${kind} x${n}`);
   }
+  return parts.length ? parts.join(", ") : "nothing";
+}
+
+const there = (value) => value !== undefined && value !== null;
+
+const FORMATS = {
+  who: (value, ctx) => (Number.isInteger(value) ? whoOf(value, ctx.names) : ""),
+  whos: (value, ctx) => (value || []).map((seat) => FORMATS.who(seat, ctx)).join(", "),
+  cards: (value) => cardsText(value || []),
+  count: (value) => String((value || []).length),
+  list: (value) => (value || []).map(String).join(", "),
+  article: (value) => `${"aeiou".includes(String(value)[0]) ? "an" : "a"} ${value}`,
+  action: (value, ctx) => {
+    const action = { ...(value || {}) };
+    const event = ctx.event || {};
+    if (action.kind === "give_card" && !there(action.to) && there(event.to)) action.to = event.to;
+    return describeAction(action, ctx.names);
+  },
+  by: (value, ctx) => {
+    const said = catalogue.by;
+    const yours = ctx.event && there(ctx.viewer) && ctx.event.seat === ctx.viewer;
+    return said[yours ? `${value} yours` : String(value)] ?? said[String(value)] ?? "";
+  },
+  coast: (value) => {
+    const coast = String(value ?? "");
+    return "WE".includes(coast.slice(-1)) && coast ? ` (the ship on ${coast} goes home)` : "";
+  },
+  winners: (value, ctx) => ((value || {}).winners || []).map((s) => whoOf(s, ctx.names)).join(" and ") || "nobody",
+};
+
+const FIELD = /\{([a-z_]+)(?:\|([a-z]+)(?::([a-z]+))?)?\}/g;
+
+function render(template, item, ctx) {
+  let text = template;
+  if (Array.isArray(template)) {
+    const holds = (variant) =>
+      Object.entries(variant.is || {}).every(([k, v]) => item[k] === v) && (variant.has || []).every((k) => there(item[k]));
+    text = template.find(holds).text;
+  }
+  text = text.replace(/\[([^\]]*)\]/g, (_, part) =>
+    [...part.matchAll(FIELD)].every((m) => there(item[m[1]])) ? part : "",
+  );
+  return text.replace(FIELD, (_, name, form, word) => {
+    const value = item[name];
+    if (form === "plural") return `${value} ${word}${value === 1 ? "" : "s"}`;
+    if (!form) return there(value) ? String(value) : "";
+    return FORMATS[form](value, ctx);
+  });
+}
+
+// One line for an action (the protocol's JSON), in the catalogue's words.
+export function describeAction(action, names) {
+  const template = catalogue.actions[action.kind];
+  return template === undefined ? String(action.kind) : render(template, action, { names });
+}
+
+// One log line for an event as ``viewer`` sees it; null for a type the catalogue has no
+// words for (said on the console: a page older than its server).
+export function describeEvent(event, names, viewer) {
+  const template = catalogue.events[event.type];
+  if (template === undefined) {
+    console.error(`no words for the event ${event.type}`);
+    return null;
+  }
+  return render(template, event, { names, viewer, event });
 }
 
 const CARDS = ["orange", "yellow", "green", "violet", "wild"];

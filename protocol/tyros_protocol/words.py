@@ -1,0 +1,194 @@
+"""People's words for the protocol's actions and events: one catalogue (``data/words.json``,
+which the server also serves to the page as ``/words.json``), rendered here for Python and by
+the page's ``words.js`` for the browser, so that both say the same.
+
+A template is text with ``{field|format}`` placeholders and ``[optional parts]``, said only
+when every field in them is there; an entry may be a list of variants, the first whose
+``is`` (field values) and ``has`` (fields present) hold being said.
+
+>>> cards_text(["green", "wild", "green"])
+'green x2, wild'
+>>> describe_action({"kind": "move", "from": "TY", "to": "31", "pay": ["violet"]})
+'move TY -> 31 paying violet'
+>>> describe_event({"type": "cards_drawn", "seat": 1, "count": 1}, ["Ann", "Bob"], None)
+'B Bob draws 1 card'
+>>> describe_event({"type": "cards_drawn", "seat": 1, "count": 2, "cards": ["green", "wild"]},
+...                ["Ann", "Bob"], 1)
+'B Bob draws 2 cards: green, wild'
+>>> who(1, ["Ann", "Bob"])
+'B Bob'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+CARDS: tuple[str, ...] = ("orange", "yellow", "green", "violet", "wild")
+"""Card kinds in display order (the protocol's order)."""
+LETTERS = "ABCD"
+
+Names = Sequence[str | None]
+Template = str | list[dict[str, Any]]
+
+
+@cache
+def catalogue() -> dict[str, Any]:
+    """The catalogue: ``actions`` (kind -> template), ``events`` (type -> template), ``by``
+    (who decided an action, when not its seat)."""
+    data = resources.files("tyros_protocol") / "data" / "words.json"
+    loaded: dict[str, Any] = json.loads(data.read_text("utf-8"))
+    return loaded
+
+
+def letter(seat: int) -> str:
+    return LETTERS[seat] if 0 <= seat < len(LETTERS) else "?"
+
+
+def name_of(seat: int, names: Names) -> str:
+    name = names[seat] if 0 <= seat < len(names) else None
+    return name or f"player {letter(seat)}"
+
+
+def who(seat: int, names: Names) -> str:
+    """A player as the screen shows them: letter and name."""
+    return f"{letter(seat)} {name_of(seat, names)}"
+
+
+def card_counts(cards: Iterable[str]) -> dict[str, int]:
+    """Card names counted, every kind present (zeros included), in display order."""
+    counted = Counter(cards)
+    return {kind: counted.get(kind, 0) for kind in CARDS}
+
+
+def cards_text(cards: Iterable[str]) -> str:
+    """``['green', 'green', 'wild']`` as ``'green x2, wild'`` (``'nothing'`` if empty)."""
+    counted = card_counts(cards)
+    parts = [kind if n == 1 else f"{kind} x{n}" for kind, n in counted.items() if n]
+    return ", ".join(parts) if parts else "nothing"
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What words need beyond the item: the players' names, the seat reading them, and the
+    event an action belongs to."""
+
+    names: Names = ()
+    viewer: int | None = None
+    event: Mapping[str, Any] | None = None
+
+
+def _who(value: Any, ctx: Context) -> str:
+    return who(value, ctx.names) if isinstance(value, int) else ""
+
+
+def _by(value: Any, ctx: Context) -> str:
+    said: dict[str, str] = catalogue()["by"]
+    yours = ctx.event is not None and ctx.viewer is not None and ctx.event.get("seat") == ctx.viewer
+    return said.get(f"{value} yours" if yours else str(value), said.get(str(value), ""))
+
+
+def _action(value: Any, ctx: Context) -> str:
+    action = dict(value or {})
+    event = ctx.event or {}
+    if action.get("kind") == "give_card" and "to" not in action and "to" in event:
+        action["to"] = event["to"]  # (the receiver is the event's for its two seats)
+    return describe_action(action, ctx.names)
+
+
+def _coast(value: Any, ctx: Context) -> str:
+    coast = str(value or "")
+    return f" (the ship on {coast} goes home)" if coast[-1:] in ("W", "E") else ""
+
+
+def _winners(value: Any, ctx: Context) -> str:
+    winners = [who(s, ctx.names) for s in (value or {}).get("winners", [])]
+    return " and ".join(winners) or "nobody"
+
+
+def _article(value: Any, ctx: Context) -> str:
+    return f"{'an' if str(value)[:1] in 'aeiou' else 'a'} {value}"
+
+
+FORMATS: dict[str, Callable[[Any, Context], str]] = {
+    "who": _who,
+    "whos": lambda value, ctx: ", ".join(_who(s, ctx) for s in value or []),
+    "cards": lambda value, ctx: cards_text(value or []),
+    "count": lambda value, ctx: str(len(value or [])),
+    "list": lambda value, ctx: ", ".join(str(v) for v in value or []),
+    "article": _article,
+    "action": _action,
+    "by": _by,
+    "coast": _coast,
+    "winners": _winners,
+}
+"""The formats a placeholder may name (``words.js`` has the same, by the same names)."""
+
+_PART = re.compile(r"\[([^\]]*)\]")
+_FIELD = re.compile(r"\{([a-z_]+)(?:\|([a-z]+)(?::([a-z]+))?)?\}")
+
+
+def _field(match: re.Match[str], item: Mapping[str, Any], ctx: Context) -> str:
+    name, form, word = match.groups()
+    value = item.get(name)
+    if form == "plural":
+        return f"{value} {word}{'' if value == 1 else 's'}"
+    if form is None:
+        return "" if value is None else str(value)
+    return FORMATS[form](value, ctx)
+
+
+def render(template: Template, item: Mapping[str, Any], ctx: Context) -> str:
+    """``template`` said of ``item`` (an action or an event in the protocol's JSON)."""
+    text: str = template if isinstance(template, str) else ""
+    if isinstance(template, list):
+        text = next(
+            variant["text"]
+            for variant in template
+            if all(item.get(k) == v for k, v in variant.get("is", {}).items())
+            and all(item.get(k) is not None for k in variant.get("has", []))
+        )
+
+    def part(match: re.Match[str]) -> str:
+        fields = [m.group(1) for m in _FIELD.finditer(match.group(1))]
+        return match.group(1) if all(item.get(f) is not None for f in fields) else ""
+
+    text = _PART.sub(part, text)
+    return _FIELD.sub(lambda m: _field(m, item, ctx), text)
+
+
+def describe_action(action: Mapping[str, Any], names: Names = ()) -> str:
+    """One line for an action in the protocol's JSON form."""
+    template = catalogue()["actions"].get(action.get("kind"))
+    return str(action.get("kind")) if template is None else render(template, action, Context(names))
+
+
+def describe_event(event: Mapping[str, Any], names: Names, viewer: int | None) -> str | None:
+    """One log line for an event as this seat sees it (None: a type with no words)."""
+    template = catalogue()["events"].get(event.get("type"))
+    if template is None:
+        return None
+    return render(template, event, Context(names, viewer, event))
+
+
+__all__ = [
+    "CARDS",
+    "FORMATS",
+    "LETTERS",
+    "Context",
+    "card_counts",
+    "cards_text",
+    "catalogue",
+    "describe_action",
+    "describe_event",
+    "letter",
+    "name_of",
+    "render",
+    "who",
+]

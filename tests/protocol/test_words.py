@@ -1,0 +1,56 @@
+"""The catalogue of words: one entry for every action kind and event type of the protocol,
+and every template says only fields its item has, in formats both renderers know."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, get_args
+
+import pytest
+from tyros_protocol.actions import Action
+from tyros_protocol.events import Event, SeenAction
+from tyros_protocol.words import FORMATS, catalogue, describe_event
+
+
+def tags(union: Any, field: str) -> dict[str, type]:
+    """Each model of a discriminated union by its tag (``kind`` or ``type``)."""
+    models = get_args(get_args(union)[0])
+    return {model.model_fields[field].default: model for model in models}
+
+
+ACTIONS = tags(Action, "kind")
+SEEN = tags(SeenAction, "kind")
+"""(An action as the others see it may say more: a card's receiver.)"""
+EVENTS = tags(Event, "type")
+
+
+def fields(model: Any) -> set[str]:
+    return {info.alias or name for name, info in model.model_fields.items()}
+
+
+def templates(entry: Any) -> list[str]:
+    return [entry] if isinstance(entry, str) else [variant["text"] for variant in entry]
+
+
+def test_every_action_kind_and_event_type_has_words_and_nothing_else_does() -> None:
+    words = catalogue()
+    assert sorted(words["actions"]) == sorted(ACTIONS)
+    assert sorted(words["events"]) == sorted(EVENTS)
+
+
+@pytest.mark.parametrize(
+    ("section", "tag"),
+    [("actions", kind) for kind in ACTIONS] + [("events", kind) for kind in EVENTS],
+)
+def test_templates_name_the_items_fields_in_known_formats(section: str, tag: str) -> None:
+    known = (
+        fields(ACTIONS[tag]) | fields(SEEN[tag]) if section == "actions" else fields(EVENTS[tag])
+    )
+    for text in templates(catalogue()[section][tag]):
+        for name, form, _word in re.findall(r"\{([a-z_]+)(?:\|([a-z]+)(?::([a-z]+))?)?\}", text):
+            assert name in known, (tag, name)
+            assert form in ("", "plural") or form in FORMATS, (tag, form)
+
+
+def test_an_event_type_without_words_is_not_worded() -> None:
+    assert describe_event({"type": "a_new_event", "seat": 0}, [], None) is None

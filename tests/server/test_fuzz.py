@@ -41,6 +41,7 @@ from tyros_rules import (
 )
 from tyros_server.app import MAX_MESSAGE_BYTES, ServerConfig, TyrosServer
 from tyros_server.session import Limits
+from tyros_server.wire import RepeatedKey, decode_frame
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -224,7 +225,9 @@ def classify(frame: str) -> tuple[str | None, Any]:
     The code is None when the frame is a valid client message.
     """
     try:
-        raw = json.loads(frame)
+        raw = decode_frame(frame)
+    except RepeatedKey:
+        return "bad_message", None
     except (ValueError, RecursionError):
         return "bad_json", None
     try:

@@ -834,6 +834,13 @@ def test_malformed_json(harness: Harness, text: str) -> None:
     only_error(harness.receive(conn, text), conn, ErrorCode.BAD_JSON, None)
 
 
+def test_a_key_given_twice_is_a_bad_message_not_the_last_value(harness: Harness) -> None:
+    conn = harness.connect()
+    text = '{"type":"action","id":3,"type":"chat","text":"hi"}'  # json.loads reads a chat
+    error = only_error(harness.receive(conn, text), conn, ErrorCode.BAD_MESSAGE, None)
+    assert error["message"] == "the key 'type' is given twice"
+
+
 @pytest.mark.parametrize(
     ("message", "re_"),
     [

@@ -14,7 +14,6 @@ what; :mod:`.lobby` seats players and spectators; :mod:`.ledger` commits actions
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -48,6 +47,7 @@ from ..chat import CHAT_BURST, CHAT_PER_SECOND, TableTalk
 from ..deputies import Advice, Decision, Job, TakeoverPolicy
 from ..storage import StorageError, Store
 from ..tables import ConnId, Table
+from ..wire import RepeatedKey, decode_frame
 from .admission import Connection, Limits
 from .ledger import Ledger
 from .lobby import Lobby
@@ -213,7 +213,9 @@ class Session:
         if isinstance(data, bytes):
             return [self.outbox.error(conn, None, ErrorCode.BINARY_FRAME, "send JSON text frames")]
         try:
-            raw = json.loads(data)
+            raw = decode_frame(data)
+        except RepeatedKey as exc:  # JSON, but it says two things: refused as a message
+            return [self.outbox.error(conn, None, ErrorCode.BAD_MESSAGE, str(exc))]
         except (ValueError, RecursionError):
             return [self.outbox.error(conn, None, ErrorCode.BAD_JSON, "not valid JSON")]
         re = raw.get("id") if isinstance(raw, dict) else None

@@ -34,7 +34,9 @@ from websockets.http11 import Request, Response
 from .backups import DatabaseLock, backup, open_or_repair
 from .deputies import Advice, Decision
 from .gate import HandshakeGate, raise_fd_limit
+from .recorder import Recorder
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
+from .session.archive import Built, RecordJob
 from .storage import Store
 from .tls import tls_context
 from .web import (
@@ -201,6 +203,8 @@ class TyrosServer:
         """Where the server's decisions for seats are made (bots, however slow, never
         hold up the event loop); one thread, so they run in the order they were asked."""
         self._deputy_stopped = False
+        self._recorder = Recorder(self.store)
+        """Where finished games' records are made (never on the event loop)."""
         self.peers: dict[ConnId, _Peer] = {}
         self._inbox: list[tuple[ConnId, str | bytes]] = []
         """Frames received and not yet handled: the next pump takes them all at once."""
@@ -323,6 +327,7 @@ class TyrosServer:
             self._watcher.cancel()
         self._deputy_stopped = True
         self._deputy.shutdown(wait=False, cancel_futures=True)
+        self._recorder.cancel()
         if self._backups is not None:
             self._backups.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -332,6 +337,7 @@ class TyrosServer:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
+        await self._recorder.stop()
         self.store.close()
         if self.lock is not None:
             self.lock.release()
@@ -451,17 +457,29 @@ class TyrosServer:
                 await asyncio.sleep(TICK_FLOOR * 4)
 
     def _run_jobs(self) -> None:
-        """Hand the session's new decisions (and farewells) to the worker thread."""
+        """Hand the session's new decisions (and farewells) to the worker thread, and the
+        records to make to the record thread."""
         jobs = self.session.drain_jobs()
+        records = self.session.drain_record_jobs()
         if self._deputy_stopped:
             return  # the server is stopping: what the bots would do now is not needed
         loop = asyncio.get_running_loop()
+        for record in records:
+            self._recorder.make(record, self._recorded)
         for job in jobs:
             done = loop.run_in_executor(self._deputy, job.run)
             if isinstance(job, Decision):
                 done.add_done_callback(functools.partial(self._decided, job))
             elif isinstance(job, Advice):
                 done.add_done_callback(functools.partial(self._advised, job))
+
+    def _recorded(self, job: RecordJob, result: Built) -> None:
+        """A record made (or why not): sent to whoever asked for it."""
+        try:
+            self.session.recorded(job, result)
+            self.deliver(self.session.data_to_send())
+        except Exception:
+            log.exception("sending a record failed")
 
     def _advised(self, advice: Advice, done: asyncio.Future[Any]) -> None:
         """Advice came back from the worker: the session sends it to whoever asked."""

@@ -43,3 +43,24 @@ class TokenBucket:
     def full_at(self, now: float) -> bool:
         """Whether it would be full by ``now`` (nothing to remember about it)."""
         return self.tokens + (now - self.refilled) * self.rate >= self.burst
+
+
+class PerAddress:
+    """A bucket for each address, kept after its connections leave (hanging up and coming
+    back must not refill it) and forgotten once full again, when many are held."""
+
+    FORGET_BEYOND = 4096
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str, now: float) -> bool:
+        """Take one of ``address``'s tokens if it has one."""
+        if len(self.buckets) > self.FORGET_BEYOND:
+            self.buckets = {a: b for a, b in self.buckets.items() if not b.full_at(now)}
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            bucket = self.buckets[address] = TokenBucket.full(self.rate, self.burst, now)
+        return bucket.take(now)

@@ -4,6 +4,8 @@ made for a seat, the hints asked for, and the table talk."""
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
 from typing import Any
 
 from tyros_protocol.board import BOARD
@@ -11,6 +13,20 @@ from tyros_rules import EngineError, GameState, Options, export_record, new_game
 
 from .fairness import fairness
 from .storage import Store, StoredTable
+
+
+class StoreReader(Store):
+    """A store's reads on a read-only connection of their own, for a thread that makes
+    records beside the event loop's writes (WAL: it reads what was committed, while the
+    writes go on). Every write is refused."""
+
+    def __init__(self, path: str) -> None:  # (not Store's: it opens, checks, migrates)
+        self.path = path
+        uri = Path(path).absolute().as_uri() + "?mode=ro"
+        self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=2.0)
+        self.broken = "a reader does not write"
+        self._settle = None
+        self.commits = 0
 
 
 class RecordUnavailable(ValueError):

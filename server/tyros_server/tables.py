@@ -61,9 +61,9 @@ class Table:
     public_resync: tuple[int, dict[str, Any]] | None = None
     """(version, update) sent to every spectator who arrives at that version."""
     record_cache: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
-    """Format -> (version, record) last sent for ``get_record``: asked again for the same
-    format at the same version, it costs nothing (a full record and a spectator's are kept
-    apart, so that one never stands for the other)."""
+    """Format -> (version, record) last sent for ``get_record``: a spectator's record of
+    the game in memory, asked again at the same version, costs nothing (a full record is
+    made from the store, off the loop: see ``session.archive``)."""
     prompts: dict[int, int] = field(default_factory=dict)
     """Each seat to act: the version its current decision began at (its prompt's id). It
     stays while the seat has not acted, whatever the others do meanwhile (answer a trade,

@@ -24,7 +24,9 @@ from tyros_rules import (
 )
 from tyros_rules.state import GameState
 from tyros_server.deputies import Advice, Decision, TakeoverPolicy
+from tyros_server.records import StoreReader
 from tyros_server.session import Close, Limits, Output, Send, Session
+from tyros_server.session.archive import RecordJob
 from tyros_server.storage import Store
 from tyros_server.wire import Encoder
 
@@ -103,6 +105,9 @@ class Harness:
         """The latest update each connection received."""
         self.latest_table: dict[int, dict[str, Any]] = {}
         """The latest table info each connection received."""
+        self.make_records = True
+        """Make the records asked for at once, as the shell's record thread would (False:
+        they wait in ``session.drain_record_jobs()`` for the test)."""
 
     def close(self) -> None:
         self.store.close()
@@ -128,7 +133,26 @@ class Harness:
 
     def receive(self, conn: int, data: str | bytes) -> Output:
         self.session.receive(conn, data)
-        return self.drained()
+        out = self.drained()
+        if self.make_records:
+            out += self.records_made()
+        return out
+
+    def records_made(self) -> Output:
+        """Make the records asked for, each read on a store connection of its own (as the
+        shell's record thread does), and hand them back."""
+        return self.records_made_by(self.session.drain_record_jobs())
+
+    def records_made_by(self, jobs: list[RecordJob]) -> Output:
+        out: Output = []
+        for job in jobs:
+            reader = StoreReader(str(self.path))
+            try:
+                self.session.recorded(job, job.run(reader))
+            finally:
+                reader.close()
+            out += self.drained()
+        return out
 
     def send(self, conn: int, message: dict[str, Any]) -> Output:
         return self.receive(conn, json.dumps(message))

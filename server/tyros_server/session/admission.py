@@ -11,7 +11,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..buckets import TokenBucket
+from ..buckets import PerAddress, TokenBucket
 from ..chat import CHAT_BURST, CHAT_PER_SECOND
 from ..tables import Table
 
@@ -56,6 +56,11 @@ class Limits:
     """A finished table nobody is at leaves memory after this long (it stays on disk)..."""
     finished_in_memory: int = 20
     """...and the oldest go sooner when more are kept (each holds its game, about 1 MiB)."""
+    record_rate: float = 1.0
+    """Records one address may ask for a second, all its connections together (each of
+    them one a second at most)..."""
+    record_burst: int = 5
+    """...after a burst of this many."""
     list_page: int = 50
     """Tables in one ``tables`` answer at most."""
     spectators_per_table: int = 32
@@ -111,6 +116,8 @@ class Admission:
         """Spectator connections per address."""
         self.created: dict[str, deque[float]] = {}
         """When each address created its tables of the last minute."""
+        self.records = PerAddress(limits.record_rate, limits.record_burst)
+        """The records each address may still ask for (a record costs milliseconds)."""
 
     def arrive(self, address: str) -> Connection:
         """A new connection from ``address``."""
@@ -151,9 +158,12 @@ class Admission:
         return True
 
     def may_fetch_record(self, info: Connection) -> bool:
-        """One record a second per connection."""
+        """One record a second per connection, and ``record_rate`` per address (so that
+        many connections from one machine cannot multiply it)."""
         now = self.clock()
         if now - info.record_at < RECORD_INTERVAL:
+            return False
+        if not self.records.take(info.address, now):
             return False
         info.record_at = now
         return True

@@ -49,6 +49,7 @@ from ..storage import StorageError, Store
 from ..tables import ConnId, Table
 from ..wire import RepeatedKey, decode_frame
 from .admission import Connection, Limits
+from .archive import Archive, Built, RecordJob
 from .ledger import Ledger
 from .lobby import Lobby
 from .outbox import Close, Output, Send, clip
@@ -88,7 +89,8 @@ class Session:
         """What is to send, until the shell drains it (:meth:`data_to_send`)."""
         self.ledger = Ledger(shared)
         self.timers = Timers(shared, self.ledger)
-        self.lobby = Lobby(shared, self.ledger)
+        self.archive = Archive(shared)
+        self.lobby = Lobby(shared, self.ledger, self.archive)
         for name in store.table_names(unfinished_only=True):
             self.lobby.resume_table(name)
 
@@ -120,6 +122,16 @@ class Session:
         order: the shell runs each off the event loop and hands decisions back to
         :meth:`decided`."""
         return self.deputies.drain()
+
+    def drain_record_jobs(self) -> list[RecordJob]:
+        """The records to make from the store since the last drain: the shell makes each
+        off the event loop (:meth:`RecordJob.run`, with a store connection of its own) and
+        hands it back to :meth:`recorded`."""
+        return self.archive.drain()
+
+    def recorded(self, job: RecordJob, result: Built) -> None:
+        """A record made (or why not): sent to whoever asked for it and is still here."""
+        self._out += self.archive.built(job, result)
 
     def decided(self, decision: Decision, action: Action | None) -> None:
         """Apply the choice made for ``decision`` (see :meth:`.Timers.decided`)."""
@@ -232,10 +244,13 @@ class Session:
             if not self.admission.may_fetch_record(info):
                 return [
                     self.outbox.error(
-                        conn, message.id, ErrorCode.RATE_LIMITED, "one record a second: ask again"
+                        conn,
+                        message.id,
+                        ErrorCode.RATE_LIMITED,
+                        "one record a second (and a few more from one address): ask again",
                     )
                 ]
-            return [self.lobby.record(conn, message)]
+            return self.lobby.record(conn, message)
         if isinstance(message, Hello | Resume):
             if info.table is not None:
                 return [
@@ -339,6 +354,7 @@ class Session:
             self.shared.faults.failed("storing a line of chat", exc)
             return [self.outbox.error(conn, chat.id, ErrorCode.INTERNAL, "could not store that")]
         table.talk.keep(line)
+        self.archive.forget(table.name)  # its full record holds the talk
         table.changed = self.clock()
         out: Output = [Send(conn, {"type": "accepted", "re": chat.id, "version": version})]
         for listener, viewer in self.outbox.audience(table):

@@ -20,7 +20,6 @@ from tyros_protocol.messages import (
 )
 from tyros_rules import (
     PUBLIC_FORMAT,
-    RECORD_FORMAT,
     RULES_VERSION,
     Options,
     Phase,
@@ -31,10 +30,10 @@ from tyros_rules import (
 )
 
 from ..chat import KEPT_LINES, TableTalk
-from ..records import RecordUnavailable, stored_game, stored_record
 from ..storage import StorageError, token_digest
 from ..tables import HOUSE, ConnId, SeatSlot, Table
 from .admission import Connection
+from .archive import Archive
 from .ledger import Ledger
 from .outbox import Close, Output, Send, clip
 from .part import Part, Shared
@@ -45,9 +44,10 @@ log = logging.getLogger("tyros.session")
 class Lobby(Part):
     """Tables loaded and looked up, seats given and taken back."""
 
-    def __init__(self, shared: Shared, ledger: Ledger) -> None:
+    def __init__(self, shared: Shared, ledger: Ledger, archive: Archive) -> None:
         super().__init__(shared)
         self.ledger = ledger
+        self.archive = archive
         self.quarantined: dict[str, str] = self.store.quarantined()
         """Tables that could not be loaded (or were lost to damage on disk: see
         :mod:`..backups`), and why: shown as unavailable, never played."""
@@ -135,71 +135,44 @@ class Lobby(Part):
             "next": page[-1] if more and page else None,
         }
 
-    def record(self, conn: ConnId, request: GetRecord) -> Send:
-        """A finished game's record, for a replay; a game not over as a spectator saw it."""
+    def record(self, conn: ConnId, request: GetRecord) -> Output:
+        """A finished game's record, for a replay; a game not over as a spectator saw it.
+        A record made from the store is made off the loop (:mod:`.archive`)."""
         self.ledger.settle()  # what a batch holds back must not reach a record
         if request.table in self.quarantined:
-            return self.outbox.error(
-                conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
-            )
+            return [
+                self.outbox.error(
+                    conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
+                )
+            ]
         table = self.tables.get(request.table)
         if table is not None and table.state is None:
-            return self.outbox.error(
-                conn, request.id, ErrorCode.NOT_FINISHED, "that game has not started yet"
-            )
+            return [
+                self.outbox.error(
+                    conn, request.id, ErrorCode.NOT_FINISHED, "that game has not started yet"
+                )
+            ]
         if table is not None and table.state is not None and table.state.score is None:
             # Not over: only what a spectator saw (every hand in it would be a leak).
-            return self._public_record_reply(conn, request, table)
-        if request.public:
-            return self._finished_public_reply(conn, request, table)
-        version = table.state.version if table is not None and table.state is not None else 0
-        cached = table.record_cache.get(RECORD_FORMAT) if table is not None else None
-        if cached is not None and cached[0] == version:
-            record = cached[1]
-        else:
-            try:
-                record = stored_record(self.store, request.table)
-            except RecordUnavailable as exc:
-                code = ErrorCode.NO_SUCH_TABLE if table is None else ErrorCode.TABLE_UNAVAILABLE
-                return self.outbox.error(conn, request.id, code, str(exc))
-            if not record["finished"]:  # (a stored game not loaded: cannot be, but never leak)
-                return self.outbox.error(
-                    conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
-                )
-            if table is not None:
-                table.record_cache[RECORD_FORMAT] = (version, record)
-        return self._record_reply(conn, request, record)
-
-    def _record_reply(self, conn: ConnId, request: GetRecord, record: dict[str, Any]) -> Send:
-        return Send(
-            conn, {"type": "record", "re": request.id, "table": request.table, "record": record}
+            return [self._public_record_reply(conn, request, table)]
+        if request.public and table is not None:
+            return [self._public_record_reply(conn, request, table)]
+        return self.archive.fetch(
+            conn, request.id, request.table, public=request.public, known=table is not None
         )
 
     def _public_record_reply(self, conn: ConnId, request: GetRecord, table: Table) -> Send:
-        """The record of ``table``'s game in progress as a spectator saw it, made once per
-        version."""
+        """The record of ``table``'s game as a spectator saw it (in progress, or finished
+        and in memory), made once per version."""
         state = table.state
         assert state is not None
         cached = table.record_cache.get(PUBLIC_FORMAT)
         if cached is None or cached[0] != state.version:
             record = public_record(state, [slot.name for slot in table.seats])
             cached = table.record_cache[PUBLIC_FORMAT] = (state.version, record)
-        return self._record_reply(conn, request, cached[1])
-
-    def _finished_public_reply(self, conn: ConnId, request: GetRecord, table: Table | None) -> Send:
-        """A finished game as a spectator saw it, from memory or else from the store."""
-        if table is not None and table.state is not None:
-            return self._public_record_reply(conn, request, table)
-        try:
-            stored, state = stored_game(self.store, request.table)
-        except RecordUnavailable as exc:
-            return self.outbox.error(conn, request.id, ErrorCode.NO_SUCH_TABLE, str(exc))
-        if state.score is None:  # (a stored game not loaded: cannot be, but never leak)
-            return self.outbox.error(
-                conn, request.id, ErrorCode.NOT_FINISHED, "that game is not over yet"
-            )
-        return self._record_reply(
-            conn, request, public_record(state, [s.name for s in stored.seats])
+        return Send(
+            conn,
+            {"type": "record", "re": request.id, "table": request.table, "record": cached[1]},
         )
 
     def _info_by_name(self, name: str) -> dict[str, Any]:

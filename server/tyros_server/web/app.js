@@ -7,7 +7,8 @@
 import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actorSide, counterOf, describeAction, describeEvent, parseCards, phaseWords, setCatalogue } from "./words.js";
+import { LETTERS, actorSide, cardsText, counterOf, describeAction, describeEvent, parseCards, phaseWords, setCatalogue } from "./words.js";
+import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
 const PROTOCOL = 1;
@@ -44,6 +45,8 @@ let replay = null; // {views, points, events, step}: a finished game replayed
 let points = null; // each seat's points if the game ended now (the server's count)
 let statusLine = ""; // where we are, said again once a "sent: ..." has had its answer
 let offerKey = null; // the offer the counter form answers (it empties when that changes)
+const recent = new Recent(); // what each other seat did last, drawn on the board
+let wasYours = false; // a decision waited for us at the last update (the chime rings once)
 
 const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
@@ -209,6 +212,8 @@ function resetGame() {
     [null, null, null, null, null, null, null, null, null, null, null, null];
   names = [];
   seatStatus = [];
+  recent.clear();
+  wasYours = false;
   lastEvent = -1;
   lastChat = 0;
   for (const id of ["board", "choices", "log"]) $(id).replaceChildren();
@@ -220,6 +225,7 @@ function resetGame() {
 
 function backToTables(words) {
   resetGame();
+  document.title = "Tyros";
   showScreen("lobby");
   if (words) say(words);
   send({ type: "list_tables" });
@@ -275,18 +281,24 @@ function showGame(update) {
   clocks = update.clocks ? { at: performance.now(), seats: update.clocks } : null;
   points = update.points || null;
   $("refusal").hidden = true;
+  const events = (update.events || []).filter((e) => typeof e.version !== "number" || e.version > lastEvent);
+  recent.note(events, seat);
   showView(view);
   showOfferForm();
   showHand(view);
   showRequest(view);
-  appendEvents(update.events || []);
+  appendEvents(events);
+  const yours = !!prompt && prompt.legal.length > 0;
+  if (yours && !wasYours && document.hidden && soundWanted()) chime();
+  wasYours = yours;
 }
 
 // What a player and a spectator see alike, in play or in a replay.
 function showView(view) {
   lastView = view;
   $("where").textContent = `Round ${view.round}, ${phaseWords(view, who)}`;
-  drawBoard($("board"), board, view, picked, pick);
+  showTurn($("turn"), { view, seat, yours: !replay && !!prompt && prompt.legal.length > 0, who, table: watching || (replay && replay.table), trade: !!view.trade && view.trade.proposer !== seat });
+  redraw();
   $("board").setAttribute("aria-label", boardWords(view));
   showSeats(view);
   showScore(view);
@@ -422,7 +434,19 @@ function showRequest(view) {
     const written = action && (action.kind === "propose" || action.kind === "counter") ? " (written in the form below)" : "";
     $("advice").textContent = action ? `Hint: ${describeAction(action, names)}${written}` : "Hint: no advice for this decision";
   }
-  renderChoices($("choices"), legal, { describe: (a) => describeAction(a, names), advice: advice && advice.action, disabled: sent !== null, act });
+  renderChoices($("choices"), legal, { describe: choiceWords, advice: advice && advice.action, disabled: sent !== null, act });
+}
+
+// A choice in the catalogue's words; a trade to complete says its terms beside it (the
+// counter's, or the offer's for a seat that accepted), from your side.
+function choiceWords(action) {
+  const words = describeAction(action, names);
+  const trade = lastView && lastView.trade;
+  if (action.kind !== "complete" || !trade) return words;
+  const answer = trade.answers.find((a) => a.seat === action.with) || {};
+  const [give, get] = answer.answer === "counter" ? [answer.give, answer.get] : [trade.give, trade.get];
+  const how = answer.answer === "counter" ? "their counter-offer" : "they accepted";
+  return `${words}: ${how}, you give ${cardsText(give)} for ${cardsText(get)}`;
 }
 
 // Why nothing can be done in a space clicked: what is asked first, or what is in the way.
@@ -482,9 +506,15 @@ function pick(space) {
   const waiting = space && !prompt && !replay && seat !== null ? turnWhy(lastView, seat, who) : null;
   if (waiting) showRefusal(`Space ${space} ${board.names[space] || ""}: ${waiting}`);
   if (lastView) {
-    drawBoard($("board"), board, lastView, picked, pick);
+    redraw();
     showRequest(lastView);
   }
+}
+
+function redraw() {
+  const marks = { seat, tiles: lastView.tiles, acting: actingSeats(lastView), recent: recent.shown(seat), moved: recent.moved };
+  drawBoard($("board"), board, lastView, picked, pick, marks);
+  recent.moved = null; // (a ship sails once, not at every redraw)
 }
 
 function showHand(view) {
@@ -500,7 +530,7 @@ function showScore(view) {
 }
 
 function showSeats(view) {
-  renderSeats($("seats"), view, { who, seat, seatStatus, clocks, points });
+  renderSeats($("seats"), view, { who, seat, seatStatus, clocks, points, acting: actingSeats(view) });
 }
 
 // A finished game, replayed as a spectator saw it ---------------------------------------
@@ -542,7 +572,12 @@ function showStep(step) {
   $("replay-where").textContent = `decision ${replay.step} of ${replay.views.length - 1}`;
   $("log").replaceChildren();
   lastEvent = -1;
-  appendEvents(replay.events.filter((e) => e.version <= replay.step));
+  const events = replay.events.filter((e) => e.version <= replay.step);
+  recent.clear();
+  recent.note(events, null);
+  recent.moved = null; // (a step taken by hand is not sailed)
+  redraw();
+  appendEvents(events);
 }
 
 function replayControls() {
@@ -582,6 +617,13 @@ function start() {
     if (seated) socket.close(); // (it reconnects, to the list of tables)
   });
   replayControls();
+  $("zoom").addEventListener("click", () => {
+    const zoomed = $("board").classList.toggle("zoomed");
+    $("zoom").setAttribute("aria-pressed", String(zoomed));
+    $("zoom").textContent = zoomed ? "Fit the board" : "Zoom the board";
+  });
+  $("sound").checked = soundWanted();
+  $("sound").addEventListener("change", () => setSoundWanted($("sound").checked));
   // The list of tables stays fresh while it is on screen (tables start and end); the
   // clocks count down between updates.
   setInterval(() => {

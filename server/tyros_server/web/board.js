@@ -1,9 +1,15 @@
-// The board as SVG, from the server's board.json and a view: spaces with their numbers and
-// names, empires (colour and letter), cities and ships by seat; a space can be picked.
+// The board as a map, from the server's board.json and a view: land spaces tinted by their
+// empire (and lettered O, Y, G, V, for colour blindness), sea routes between their ports
+// (Italia's two coasts each a port of their own), Tyros, the serpent and the desert; ships
+// and cities as pieces in their player's colour, each with its seat letter. Your own pieces
+// and your tiles' spaces are marked; so is what each other seat did last (``recent``) and
+// the acting seat's pieces; a ship that just moved sails there (not under reduced motion).
+// A space can be picked, by pointer or keyboard.
 
 import { LETTERS } from "./words.js";
 
-const CELL = { w: 100, h: 72 };
+const CELL = { w: 120, h: 100 };
+const INSET = 9; // half the sea between two spaces: the routes cross it
 const SVG = "http://www.w3.org/2000/svg";
 
 function element(tag, attributes, text) {
@@ -19,9 +25,27 @@ function positions(board) {
   return out;
 }
 
+const spaceOf = (port) => port.replace(/[WE]$/, "");
+
+// Where a port's ships stand in its space: the middle of its bottom row; a coast at its side.
+function anchor(board, at, port) {
+  const [r, c] = at[spaceOf(port)];
+  const x = c * CELL.w;
+  const y = r * CELL.h;
+  if (port.endsWith("W") && board.coasts[spaceOf(port)]) return [x + INSET + 20, y + CELL.h - INSET - 18];
+  if (port.endsWith("E") && board.coasts[spaceOf(port)]) return [x + CELL.w - INSET - 20, y + CELL.h - INSET - 18];
+  return [x + CELL.w / 2, y + CELL.h - INSET - 18];
+}
+
+export function shipWords(stack) {
+  const coast = stack.port !== spaceOf(stack.port) ? ` on the ${stack.port.endsWith("W") ? "west" : "east"} coast` : "";
+  return `${stack.count} ship${stack.count === 1 ? "" : "s"} of ${LETTERS[stack.seat]}${coast}`;
+}
+
 // One tab stop for the whole board (the picked space, else the first); the arrow keys move
 // between spaces, Enter or Space picks one; focus stays on its space when it is redrawn.
-export function drawBoard(container, board, view, picked, onPick) {
+// ``marks``: {seat, tiles, acting, recent: {seat: action}, moved: action or null}.
+export function drawBoard(container, board, view, picked, onPick, marks = {}) {
   const focused = container.contains(document.activeElement) ? document.activeElement.dataset.space : null;
   const at = positions(board);
   const spaceAt = {};
@@ -35,93 +59,172 @@ export function drawBoard(container, board, view, picked, onPick) {
     "aria-label": boardWords(view),
   });
   const ships = {};
-  for (const stack of view.ships || []) {
-    const space = stack.port.replace(/[WE]$/, "");
-    (ships[space] ||= []).push(stack);
+  for (const stack of view.ships || []) (ships[spaceOf(stack.port)] ||= []).push(stack);
+  const tiles = new Set(marks.tiles || []);
+  const recent = marks.recent || {};
+  const touched = {}; // space -> the seats whose last action touched it
+  for (const [who, action] of Object.entries(recent)) {
+    for (const space of [action.space, action.tile, action.to, action.from]) {
+      if (space !== undefined && action.kind !== "return_tile") (touched[spaceOf(String(space))] ||= new Set()).add(Number(who));
+    }
   }
+  svg.append(drawRoutes(board, at));
   for (const [label, [r, c]] of Object.entries(at)) {
-    const x = c * CELL.w + 3;
-    const y = r * CELL.h + 3;
-    const w = CELL.w - 6;
-    const h = CELL.h - 6;
+    const x = c * CELL.w + INSET;
+    const y = r * CELL.h + INSET;
+    const w = CELL.w - 2 * INSET;
+    const h = CELL.h - 2 * INSET;
     if (label === board.serpent || label === board.desert) {
       const serpent = label === board.serpent;
-      svg.append(element("rect", { x, y, width: w, height: h, rx: 6, class: serpent ? "serpent" : "blocked" }));
-      svg.append(element("text", { x: x + 8, y: y + h / 2 + 4, class: "name" }, serpent ? "sea serpent" : "desert"));
+      svg.append(element("rect", { x, y, width: w, height: h, rx: 8, class: serpent ? "serpent" : "blocked" }));
+      svg.append(element("text", { x: x + w / 2, y: y + h / 2 + 5, class: "place", "text-anchor": "middle" }, serpent ? "sea serpent" : "desert"));
       continue;
     }
     const colour = (view.chips || {})[label];
     const owner = (view.cities || {})[label];
-    const fleet = (ships[label] || []).map((s) => `${s.count} ship${s.count === 1 ? "" : "s"} of ${LETTERS[s.seat]}${s.port === label ? "" : ` on the ${s.port.endsWith("W") ? "west" : "east"} coast`}`);
     const said = [`space ${label} ${board.names[label] || ""}`, colour ? `${colour} empire` : "no empire"];
-    if (owner !== undefined) said.push(`a city of ${LETTERS[owner]}`);
-    said.push(...fleet);
+    if (owner !== undefined) said.push(`a city of ${LETTERS[owner]}${owner === marks.seat ? " (yours)" : ""}`);
+    said.push(...(ships[label] || []).map(shipWords));
+    if (tiles.has(label)) said.push("one of your tiles");
+    for (const s of touched[label] || []) said.push(`${LETTERS[s]} acted here last`);
+    const tyros = label === board.tyros;
     const cell = element("rect", {
-      x, y, width: w, height: h, rx: 6,
-      class: `cell ${colour || ""}${picked === label ? " picked" : ""}`,
+      x, y, width: w, height: h, rx: 8,
+      class: `cell ${colour || ""}${tyros ? " tyros" : ""}${picked === label ? " picked" : ""}`,
       tabindex: label === stop ? 0 : -1,
       role: "button",
       "data-space": label,
       "aria-label": said.join(", "),
     });
     cell.addEventListener("click", () => onPick(label));
-    cell.addEventListener("keydown", (event) => {
-      const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[event.key];
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        onPick(label);
-      } else if (step) {
-        event.preventDefault();
-        let [row, col] = [r + step[0], c + step[1]];
-        while (`${row},${col}` in spaceAt && !isSpace(board, spaceAt[`${row},${col}`])) [row, col] = [row + step[0], col + step[1]];
-        const next = container.querySelector(`[data-space="${spaceAt[`${row},${col}`]}"]`);
-        if (next) {
-          cell.setAttribute("tabindex", "-1");
-          next.setAttribute("tabindex", "0");
-          next.focus();
-        }
-      }
-    });
+    cell.addEventListener("keydown", (event) => moveFocus(event, { container, board, spaceAt, r, c, label, onPick, cell }));
     svg.append(cell);
-    svg.append(element("text", { x: x + 5, y: y + 15, class: "label" }, label));
-    const name = board.names[label] || "";
-    const room = colour ? 8 : 11; // (the empire's letter takes the right corner)
-    const short = name.length > room ? name.slice(0, room - 1) + "." : name;
-    svg.append(element("text", { x: x + 28, y: y + 14, class: "name" }, short));
-    if (colour) {
-      svg.append(element("text", { x: x + w - 14, y: y + 15, class: "tag" }, colour[0].toUpperCase()));
+    for (const s of touched[label] || []) {
+      svg.append(element("rect", { x: x + 3, y: y + 3, width: w - 6, height: h - 6, rx: 6, class: `recent seat${s}`, "data-recent": LETTERS[s] }));
     }
-    if (owner !== undefined) {
-      svg.append(element("text", { x: x + 5, y: y + 36, class: "city" }, `city ${LETTERS[owner]}`));
+    if (tiles.has(label)) svg.append(element("rect", { x: x + 6, y: y + 6, width: w - 12, height: h - 12, rx: 5, class: "your-tile" }));
+    svg.append(element("text", { x: x + 6, y: y + 17, class: "label" }, tyros ? "Tyros" : label));
+    if (!tyros) {
+      const name = board.names[label] || "";
+      const room = (colour ? 11 : 13) - label.length; // (the empire's letter takes the right corner)
+      const short = name.length > room ? name.slice(0, room - 1) + "." : name;
+      svg.append(element("text", { x: x + (label.length > 1 ? 31 : 21), y: y + 16, class: "name" }, short));
     }
-    const here = (ships[label] || []).map((s) => {
-      const coast = /[WE]$/.test(s.port) ? `${s.port.slice(-1)}:` : "";
-      return coast + LETTERS[s.seat].repeat(s.count);
-    });
-    if (here.length) {
-      svg.append(element("text", { x: x + 5, y: y + h - 8, class: "ships" }, here.join(" ")));
+    if (colour) svg.append(element("text", { x: x + w - 7, y: y + 17, class: "tag", "text-anchor": "end" }, colour[0].toUpperCase()));
+    if (owner !== undefined) svg.append(city(x + w - 20, y + 30, owner, marks));
+    for (const port of board.coasts[label] || []) {
+      const [px, py] = anchor(board, at, port);
+      svg.append(element("text", { x: px, y: py - 22, class: "coast", "text-anchor": "middle" }, `${port.slice(-1)} coast`));
     }
-  }
-  for (const link of board.links) {
-    const [a, b] = link.split("-").map((p) => p.replace(/[WE]$/, ""));
-    if (!(a in at) || !(b in at)) continue;
-    const [ra, ca] = at[a];
-    const [rb, cb] = at[b];
-    if (ra === rb && Math.abs(ca - cb) === 1) {
-      const x = Math.max(ca, cb) * CELL.w;
-      const y = ra * CELL.h + CELL.h / 2;
-      svg.append(element("line", { x1: x - 6, y1: y, x2: x + 6, y2: y, class: "link" }));
-    } else if (ca === cb && Math.abs(ra - rb) === 1) {
-      const x = ca * CELL.w + CELL.w / 2;
-      const y = Math.max(ra, rb) * CELL.h;
-      svg.append(element("line", { x1: x, y1: y - 6, x2: x, y2: y + 6, class: "link" }));
+    const here = ships[label] || [];
+    const byPort = {};
+    for (const stack of here) (byPort[stack.port] ||= []).push(stack);
+    for (const [port, stacks] of Object.entries(byPort)) {
+      const [ax, ay] = anchor(board, at, port);
+      const perRow = board.coasts[label] ? 2 : 3; // (Tyros may hold all four seats' ships)
+      stacks.forEach((stack, i) => {
+        const inRow = Math.min(perRow, stacks.length - Math.floor(i / perRow) * perRow);
+        const px = ax + ((i % perRow) - (inRow - 1) / 2) * 31;
+        svg.append(shipPiece(px, ay - Math.floor(i / perRow) * 32, stack, marks, board, at));
+      });
     }
   }
+  svg.append(drawRecentMoves(board, at, recent));
   container.replaceChildren(svg);
   if (focused) {
     const again = container.querySelector(`[data-space="${focused}"]`);
     if (again) again.focus();
   }
+}
+
+function moveFocus(event, { container, board, spaceAt, r, c, label, onPick, cell }) {
+  const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[event.key];
+  if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    onPick(label);
+  } else if (step) {
+    event.preventDefault();
+    let [row, col] = [r + step[0], c + step[1]];
+    while (`${row},${col}` in spaceAt && !isSpace(board, spaceAt[`${row},${col}`])) [row, col] = [row + step[0], col + step[1]];
+    const next = container.querySelector(`[data-space="${spaceAt[`${row},${col}`]}"]`);
+    if (next) {
+      cell.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus();
+    }
+  }
+}
+
+// A piece's classes: its seat's colour, yours marked, the acting seat's pieces lit.
+function pieceClass(kind, owner, marks) {
+  return `${kind} seat${owner}${owner === marks.seat ? " mine" : ""}${(marks.acting || []).includes(owner) ? " acting" : ""}`;
+}
+
+const S = 1.35; // pieces' scale: big enough to tell apart at a glance
+
+function city(x, y, owner, marks) {
+  const group = element("g", { class: pieceClass("city", owner, marks), "data-seat": LETTERS[owner] });
+  const at = (dx, dy) => `${x + dx * S},${y + dy * S}`;
+  group.append(element("polygon", { points: [at(-11, 6), at(0, -5), at(11, 6), at(11, 19), at(-11, 19)].join(" ") }));
+  group.append(element("text", { x, y: y + 16 * S, "text-anchor": "middle" }, LETTERS[owner]));
+  return group;
+}
+
+function shipPiece(x, y, stack, marks, board, at) {
+  const group = element("g", { class: pieceClass("ship", stack.seat, marks), "data-seat": LETTERS[stack.seat], "data-port": stack.port });
+  const p = (dx, dy) => `${x + dx * S} ${y + dy * S}`;
+  // A hull with a sail: the seat's letter on the sail, the stack's size on the hull.
+  group.append(element("path", { d: `M ${p(-11, 3)} L ${p(11, 3)} L ${p(7, 11)} L ${p(-7, 11)} Z` }));
+  group.append(element("path", { d: `M ${p(-8, 1)} L ${p(-1, -16)} L ${p(10, 1)} Z`, class: "sail" }));
+  group.append(element("text", { x: x + S, y: y - 1, "text-anchor": "middle" }, LETTERS[stack.seat]));
+  if (stack.count > 1) group.append(element("text", { x, y: y + 10 * S, "text-anchor": "middle", class: "count" }, String(stack.count)));
+  const moved = marks.moved;
+  if (moved && moved.kind === "move" && moved.to === stack.port && moved.seat === stack.seat && !reducedMotion()) {
+    const [fx, fy] = anchor(board, at, moved.from);
+    const [tx, ty] = anchor(board, at, moved.to);
+    group.append(element("animateTransform", {
+      attributeName: "transform", type: "translate", from: `${fx - tx} ${fy - ty}`, to: "0 0", dur: "0.7s", fill: "freeze",
+    }));
+  }
+  return group;
+}
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// Sea routes across the water between two spaces, each at its ports' side.
+function drawRoutes(board, at) {
+  const group = element("g", { class: "routes", "aria-hidden": "true" });
+  for (const link of board.links) {
+    const [a, b] = link.split("-");
+    if (!(spaceOf(a) in at) || !(spaceOf(b) in at)) continue;
+    const [ra, ca] = at[spaceOf(a)];
+    const [rb, cb] = at[spaceOf(b)];
+    const [ax] = anchor(board, at, a);
+    const [bx] = anchor(board, at, b);
+    if (ra === rb) {
+      const x = Math.max(ca, cb) * CELL.w;
+      const y = ra * CELL.h + CELL.h / 2 + 8;
+      group.append(element("line", { x1: x - INSET - 4, y1: y, x2: x + INSET + 4, y2: y, class: "route" }));
+    } else {
+      const coastal = a !== spaceOf(a) ? ax : b !== spaceOf(b) ? bx : null;
+      const x = coastal ?? Math.min(ca, cb) * CELL.w + CELL.w / 2;
+      const y = Math.max(ra, rb) * CELL.h;
+      group.append(element("line", { x1: x, y1: y - INSET - 4, x2: x, y2: y + INSET + 4, class: "route" }));
+    }
+  }
+  return group;
+}
+
+// The route of each other seat's last move, in its colour.
+function drawRecentMoves(board, at, recent) {
+  const group = element("g", { class: "recent-moves", "aria-hidden": "true" });
+  for (const [who, action] of Object.entries(recent)) {
+    if (action.kind !== "move" || !(spaceOf(action.from) in at) || !(spaceOf(action.to) in at)) continue;
+    const [fx, fy] = anchor(board, at, action.from);
+    const [tx, ty] = anchor(board, at, action.to);
+    group.append(element("line", { x1: fx, y1: fy - 20, x2: tx, y2: ty - 20, class: `trail seat${who}` }));
+  }
+  return group;
 }
 
 function isSpace(board, label) {

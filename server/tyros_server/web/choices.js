@@ -17,7 +17,7 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
   }
   const context = { describe, advice, disabled, act };
   for (const [kind, actions] of groups) {
-    const targets = [...byTarget(actions).values()];
+    const targets = [...byTarget(actions, describe).values()];
     const title = `${TITLES[kind] || kind.replace("_", " ")} (${targets.length})`;
     // Beside other choices, long lists (and the ready-made offers) fold away: a click on a
     // space shows its own.
@@ -66,11 +66,17 @@ function choice(action, { describe, advice, disabled, act }) {
 }
 
 // Actions that differ only in their payment, under the words of what they do.
-function byTarget(actions) {
+// What an action does, without its payment, in the catalogue's words where they read well
+// so (a move, a city, a ship); a bank trade is named by its kind.
+function targetOf(action, describe) {
+  return ["move", "city", "ship"].includes(action.kind) ? describe({ ...action, pay: undefined }) : targetWords(action);
+}
+
+function byTarget(actions, describe) {
   const targets = new Map();
   for (const action of actions) {
     const key = action.pay ? targetWords(action) : JSON.stringify(action);
-    if (!targets.has(key)) targets.set(key, [action.pay ? targetWords(action) : null, []]);
+    if (!targets.has(key)) targets.set(key, [action.pay ? targetOf(action, describe) : null, []]);
     targets.get(key)[1].push(action);
   }
   const cost = (a) => a.pay.length * 10 + a.pay.filter((c) => c === "wild").length;

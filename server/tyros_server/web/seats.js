@@ -1,41 +1,90 @@
-// What every seat has, as a table (points if the game ended now, cards, tiles, supplies,
-// clocks, bot and away marks), your own hand, and the final score sheet.
+// What every seat has, as a table (its colour, points if the game ended now, cards, tiles,
+// supplies, clocks, bot and away marks, who is to act), your own hand, and the score sheet.
 
+import { chip } from "./turn.js";
 import { clockWords } from "./words.js";
 
+const CARDS = ["orange", "yellow", "green", "violet", "wild"];
+
+// Your hand as cards (a card of each colour held, with how many), then your tiles.
 export function renderHand(node, view) {
   if (!view.hand) {
     node.hidden = true;
     return;
   }
-  const counts = ["orange", "yellow", "green", "violet", "wild"].map(
-    (card) => `${card} ${view.hand.filter((c) => c === card).length}`,
-  );
-  node.textContent = `Your hand: ${counts.join(", ")}. Your tiles: ${(view.tiles || []).join(", ") || "none"}.`;
+  node.replaceChildren("Your hand: ");
+  for (const card of CARDS) {
+    const count = view.hand.filter((c) => c === card).length;
+    const face = document.createElement("span");
+    face.className = `card ${card}${count ? "" : " none"}`;
+    face.textContent = `${card} ${count}`;
+    node.append(face);
+  }
+  node.append(` Your tiles: ${(view.tiles || []).join(", ") || "none"}.`);
   node.hidden = false;
 }
 
+// The final score as a table, empire by empire; the tie-break said when it decided.
 export function renderScore(box, view, who) {
   if (!view.score) {
     box.hidden = true;
     return;
   }
-  const lines = ["Final score"];
-  for (const player of view.score.players) {
-    const empires = player.empires.filter((e) => e.points).map((e) => `${e.colour} ${e.points}`).join(", ") || "none";
-    const majority = player.majority_bonus.length ? `${player.majority_points} (most cities in ${player.majority_bonus.join(", ")})` : "0";
-    const allFour = player.all_four_bonus ? `, all four empires ${player.all_four_bonus}` : "";
-    lines.push(`${who(player.seat)}: ${player.total} points`);
-    lines.push(`    empires: ${empires}; majority bonus ${majority}${allFour}`);
+  const sheet = view.score;
+  const colours = sheet.empires.map((e) => e.colour);
+  const table = document.createElement("table");
+  const caption = document.createElement("caption");
+  caption.textContent = "Final score";
+  const head = ["player", ...colours, "majority bonus", "all four", "total", "largest empire (tie-break)"];
+  table.append(caption, row("th", head));
+  for (const player of sheet.players) {
+    const empire = (colour) => player.empires.find((e) => e.colour === colour) || { points: 0, cities: 0 };
+    const cells = [
+      who(player.seat),
+      ...colours.map((c) => `${empire(c).points}`),
+      player.majority_bonus.length ? `${player.majority_points} (${player.majority_bonus.join(", ")})` : "0",
+      String(player.all_four_bonus),
+      String(player.total),
+      String(player.largest_empire_points),
+    ];
+    const line = row("td", cells);
+    line.cells[0].prepend(chip(player.seat));
+    if (sheet.winners.includes(player.seat)) line.className = "winner";
+    table.append(line);
   }
-  const winners = view.score.winners.map(who).join(" and ");
-  lines.push(`${view.score.winners.length === 1 ? "Winner" : "Shared win"}: ${winners}`);
-  box.textContent = lines.join("\n");
+  const verdict = document.createElement("p");
+  verdict.textContent = scoreWords(sheet, who);
+  box.replaceChildren(table, verdict);
   box.hidden = false;
 }
 
+function row(cellTag, texts) {
+  const line = document.createElement("tr");
+  for (const text of texts) {
+    const cell = document.createElement(cellTag);
+    if (cellTag === "th") cell.scope = "col";
+    cell.textContent = text;
+    line.append(cell);
+  }
+  return line;
+}
+
+export function scoreWords(sheet, who) {
+  const winners = sheet.winners.map(who).join(" and ");
+  const best = Math.max(...sheet.players.map((p) => p.total));
+  const tied = sheet.players.filter((p) => p.total === best);
+  let words = `${sheet.winners.length === 1 ? "Winner" : "Shared win"}: ${winners}`;
+  if (tied.length > 1 && tied.length > sheet.winners.length) {
+    const tieBreak = tied.map((p) => `${who(p.seat)} ${p.largest_empire_points}`).join(", ");
+    words += `, on the tie-break: ${tied.length} players had ${best} points; points from spaces of the largest empire decided (${tieBreak})`;
+  } else if (tied.length > 1) {
+    words += ` (${best} points each, and the tie-break too)`;
+  }
+  return `${words}.`;
+}
+
 // ``clocks``: {at, seats} as of performance.now() = at (they count down from there).
-export function renderSeats(table, view, { who, seat, seatStatus, clocks, points }) {
+export function renderSeats(table, view, { who, seat, seatStatus, clocks, points, acting = [] }) {
   const body = table.querySelector("tbody");
   body.replaceChildren();
   const since = clocks ? (performance.now() - clocks.at) / 1000 : 0;
@@ -56,6 +105,11 @@ export function renderSeats(table, view, { who, seat, seatStatus, clocks, points
       const cell = document.createElement("td");
       cell.textContent = String(text);
       row.append(cell);
+    }
+    row.cells[0].prepend(chip(info.seat));
+    if (acting.includes(info.seat)) {
+      row.className = "acting";
+      row.cells[0].append(" - to act");
     }
     body.append(row);
   }

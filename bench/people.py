@@ -59,6 +59,8 @@ class Tally:
     """Offers completed with another seat or withdrawn while the person's answer was still
     to come and time was left."""
     answered: int = 0
+    could_accept: int = 0
+    """Offers the person held the cards for (the others it can only decline or counter)."""
     timed_out: int = 0
     refused: Counter[str] = field(default_factory=Counter)
 
@@ -96,6 +98,7 @@ class Person:
             if self.open is not None and (self.due is None or self.due[1] != self.open):
                 low, high = ANSWER_DELAY
                 accept = {"kind": "answer", "accept": True}
+                self.tally.could_accept += accept in legal
                 answer = (
                     accept
                     if accept in legal and self.rng.random() < 0.5
@@ -105,7 +108,8 @@ class Person:
                 self.due = (now + delay, self.open, answer)
             return None
         plays = [entry for entry in legal if entry["kind"] not in ("propose", "counter")]
-        return self.rng.choice(plays or legal)
+        play: dict[str, Any] = self.rng.choice(plays or legal)
+        return play
 
     def _event(self, event: dict[str, Any]) -> None:
         if event.get("type") != "action":
@@ -202,6 +206,7 @@ def summary(tallies: list[Tally]) -> dict[str, Any]:
         "closed before the answer": early,
         "share closed early": round(early / offers, 3) if offers else 0.0,
         "answered": sum(t.answered for t in tallies),
+        "could accept": sum(t.could_accept for t in tallies),
         "timed out": sum(t.timed_out for t in tallies),
         "refused": dict(sum((t.refused for t in tallies), Counter())),
     }
@@ -236,8 +241,19 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2, help="games of each line-up")
     parser.add_argument("--lineups", default=",".join(LINEUPS), help="comma-separated")
     parser.add_argument("--scale", type=float, default=0.1, help="time scale (1: real time)")
+    parser.add_argument(
+        "--offers-bound",
+        type=int,
+        default=None,
+        help="offers one bot may put to a person a round, for tyros-bot line-ups (default: "
+        "the bots' own; to measure the bound)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.offers_bound is not None:
+        from tyros_client.bots import manners
+
+        manners.OFFERS_TO_A_PERSON = args.offers_bound
     results = asyncio.run(run(args))
     if args.json:
         print(json.dumps(results, indent=1))

@@ -95,6 +95,8 @@ JOIN_ERRORS: dict[ErrorCode, Handling] = {
     ErrorCode.TOO_MANY_TABLES: Handling.FATAL,
     ErrorCode.TOO_MANY_SPECTATORS: Handling.FATAL,
     ErrorCode.TABLE_UNAVAILABLE: Handling.FATAL,
+    # (not at once again: the table waits on disk until its player resumes it on purpose)
+    ErrorCode.TABLE_PAUSED: Handling.FATAL,
     ErrorCode.INTERNAL: Handling.RETRY,
     ErrorCode.MALFORMED_ACTION: Handling.FATAL,
     ErrorCode.GAME_OVER: Handling.FATAL,

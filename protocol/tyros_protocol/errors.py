@@ -31,6 +31,7 @@ class ErrorCode(StrEnum):
     TOO_MANY_TABLES = "too_many_tables"
     TOO_MANY_SPECTATORS = "too_many_spectators"
     TABLE_UNAVAILABLE = "table_unavailable"
+    TABLE_PAUSED = "table_paused"
     INTERNAL = "internal_error"
     # The rules (the engine's reasons)
     MALFORMED_ACTION = "malformed_action"

@@ -230,6 +230,9 @@ class Welcome(Model):
     name: str | None
     token: str | None
     """Keep it secret: it takes this seat back after a disconnection."""
+    note: str | None = None
+    """What happened to the table meanwhile, when something did (it was paused while
+    nobody played at it, and goes on now)."""
 
 
 class Tables(Model):

@@ -33,7 +33,7 @@ from websockets.http11 import Request, Response
 
 from .backups import DatabaseLock, backup, open_or_repair
 from .deputies import Advice, Decision
-from .gate import HandshakeGate, raise_fd_limit
+from .gate import HandshakeGate, admits, raise_fd_limit
 from .recorder import Recorder
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .session.archive import Built, RecordJob
@@ -93,7 +93,10 @@ class ServerConfig:
     """Its PEM private key (None: in ``certfile``)."""
     db: str = "tyros.db"
     max_connections: int = 1024
-    max_per_address: int = 256
+    max_per_address: int = 32
+    address_reserve: int = 64
+    """The last places of the connection cap, kept for addresses that hold no connection:
+    a few machines that open all they may cannot lock the others out."""
     hello_seconds: float = 30.0
     limits: Limits = field(default_factory=Limits)
     allow_seed: bool = False
@@ -509,9 +512,13 @@ class TyrosServer:
     async def _handle(self, ws: ServerConnection) -> None:
         self.handshakes.leave(ws.transport)
         address = str(ws.remote_address[0]) if ws.remote_address else "?"
-        if (
-            len(self.peers) >= self.max_connections
-            or self.per_address[address] >= self.config.max_per_address
+        config = self.config
+        if not admits(
+            len(self.peers),
+            self.per_address[address],
+            cap=self.max_connections,
+            per_address=config.max_per_address,
+            reserve=min(config.address_reserve, self.max_connections // 4),
         ):
             await ws.send(
                 json.dumps(

@@ -236,6 +236,12 @@ def serve_main(argv: list[str]) -> int:
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
         waiting_tables_per_address=args.waiting_tables,
+        tables_per_address=args.tables_per_address,
+        house_tables_per_address=args.bot_tables_per_address,
+        max_house_tables=args.bot_tables,
+        unattended_table_seconds=args.unattended_table or None,
+        record_rate=args.record_rate,
+        advice_rate=args.advice_rate,
         address_per_second=args.address_rate or None,
         address_burst=max(defaults.address_burst, int(args.address_rate * 4)),
         spectators_per_table=args.spectators_per_table,
@@ -253,6 +259,7 @@ def serve_main(argv: list[str]) -> int:
         max_connections=args.max_connections,
         allow_seed=args.allow_seed,
         max_per_address=args.max_per_address,
+        address_reserve=args.address_reserve,
         max_queued_bytes=args.max_queued_kib * 1024,
         connections_per_second=args.connection_rate or None,
         backup_minutes=args.backup_minutes or None,
@@ -286,6 +293,15 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=config.max_per_address,
         help="connections at once from one address (default %(default)s)",
+    )
+    option(
+        "--address-reserve",
+        type=int,
+        default=config.address_reserve,
+        metavar="CONNECTIONS",
+        help="the last places of --max-connections, kept for addresses that hold no "
+        "connection, so that a few machines cannot take every place (default %(default)s, "
+        "a quarter of the cap at most)",
     )
     option(
         "--connection-rate",
@@ -337,6 +353,50 @@ def _add_limit_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=limits.waiting_tables_per_address,
         help="tables from one address waiting for players at once (default %(default)s)",
+    )
+    option(
+        "--tables-per-address",
+        type=int,
+        default=limits.tables_per_address,
+        help="unfinished tables created from one address, started or not (default %(default)s)",
+    )
+    option(
+        "--bot-tables-per-address",
+        type=int,
+        default=limits.house_tables_per_address,
+        help="unfinished tables created from one address with the server's bots (default "
+        "%(default)s)",
+    )
+    option(
+        "--bot-tables",
+        type=int,
+        default=limits.max_house_tables,
+        help="unfinished tables with the server's bots, from every address (default %(default)s)",
+    )
+    option(
+        "--unattended-table",
+        type=float,
+        default=limits.unattended_table_seconds,
+        metavar="SECONDS",
+        help="pause a table of the server's bots without a clock once its people did "
+        "nothing for this long (it leaves memory until one of them resumes their seat) "
+        "(default %(default)s; 0: never)",
+    )
+    option(
+        "--record-rate",
+        type=float,
+        default=limits.record_rate,
+        metavar="PER_SECOND",
+        help="records (get_record) one address may ask for a second, after a burst of "
+        f"{limits.record_burst}; one a second per connection (default %(default)s)",
+    )
+    option(
+        "--advice-rate",
+        type=float,
+        default=limits.advice_rate,
+        metavar="PER_SECOND",
+        help="advice one address may ask for a second, after a burst of "
+        f"{limits.advice_burst}, one under way at a time (default %(default)s)",
     )
     option(
         "--spectators-per-table",

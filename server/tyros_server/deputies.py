@@ -176,7 +176,9 @@ class Advice:
 Job = Decision | Farewell | Advice
 
 MAX_ADVICE = 4
-"""Advice under way at once, server-wide."""
+"""Advice under way at once, server-wide..."""
+ADVICE_PER_ADDRESS = 1
+"""...and for one address (so that one machine's seats cannot take every place)."""
 """Work for the shell's worker, in the order the session asked for it."""
 
 
@@ -192,9 +194,10 @@ class Deputies:
     """When each table may have its next takeover decision."""
     jobs: list[Job] = field(default_factory=list)
     """Asked for and not yet taken by the shell (:meth:`drain`)."""
-    advising: set[int] = field(default_factory=set)
-    """Connections with advice under way (one at a time each, and at most
-    :data:`MAX_ADVICE` in all: the worker plays absent seats too, who must not wait)."""
+    advising: dict[int, str] = field(default_factory=dict)
+    """Connections with advice under way, and their addresses (one at a time each,
+    :data:`ADVICE_PER_ADDRESS` per address, and at most :data:`MAX_ADVICE` in all: the
+    worker plays absent seats too, who must not wait)."""
 
     def busy(self, table: str, seat: int) -> bool:
         return (table, seat) in self.in_flight
@@ -217,18 +220,21 @@ class Deputies:
         self.in_flight[(table, seat)] = decision
         self.jobs.append(decision)
 
-    def advise(self, advice: Advice) -> bool:
-        """Ask for ``advice``; False if its connection has one under way already."""
+    def advise(self, advice: Advice, address: str = "") -> bool:
+        """Ask for ``advice`` for a connection from ``address``; False if it has one under
+        way already, or its address, or too many are."""
         if self.policy is None or advice.conn in self.advising:
             return False
         if len(self.advising) >= MAX_ADVICE:
             return False
-        self.advising.add(advice.conn)
+        if sum(1 for a in self.advising.values() if a == address) >= ADVICE_PER_ADDRESS:
+            return False
+        self.advising[advice.conn] = address
         self.jobs.append(advice)
         return True
 
     def advised(self, advice: Advice) -> None:
-        self.advising.discard(advice.conn)
+        self.advising.pop(advice.conn, None)
 
     def answered(self, decision: Decision) -> bool:
         """Take ``decision`` off the books; False if it was not on them (an old one)."""

@@ -72,6 +72,23 @@ class HandshakeGate:
             transport.close()
 
 
+def admits(held: int, by_address: int, *, cap: int, per_address: int, reserve: int) -> bool:
+    """Whether a new connection from an address that holds ``by_address`` of the ``held``
+    connections is let in: at most ``per_address`` from one address, and the last
+    ``reserve`` places of the ``cap`` only for addresses that hold none, so that a few
+    machines opening all they may never lock everyone else out.
+
+    >>> bounds = dict(cap=1024, per_address=32, reserve=64)
+    >>> admits(959, 31, **bounds), admits(959, 32, **bounds)
+    (True, False)
+    >>> admits(960, 1, **bounds), admits(960, 0, **bounds), admits(1024, 0, **bounds)
+    (False, True, False)
+    """
+    if held >= cap or by_address >= per_address:
+        return False
+    return by_address == 0 or held < cap - reserve
+
+
 def raise_fd_limit() -> int:
     """Raise this process's soft limit of open files to its hard limit; the soft limit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -56,6 +56,9 @@ class Table:
     """The address that created the table (its tables per minute are counted)."""
     changed: float = 0.0
     """When something last happened here: a seat came or went, an action was played."""
+    attended: float = 0.0
+    """When one of its people (a seat not the server's bot's) last came or sent anything:
+    a table of the server's bots nobody attends is paused in the end."""
     notice_due: float | None = None
     """When the spectators' comings and goings since the last notice are announced."""
     public_resync: tuple[int, dict[str, Any]] | None = None

@@ -223,7 +223,10 @@ async def test_no_frame_shows_a_seat_anything_of_another_seat(
     open_client: Callable[..., Awaitable[RawClient]],
 ) -> None:
     # Every table and bot is on one address here: more than a server allows one by default.
-    server = await make_server(limits=Limits(tables_per_minute=1000, address_per_second=None))
+    server = await make_server(
+        max_per_address=256,
+        limits=Limits(tables_per_minute=1000, address_per_second=None, tables_per_address=1000),
+    )
     url = url_of(server)
     rng = random.Random(1)
     tables = [(f"four-{t}", 4, "first", 1000 + t) for t in range(FOUR_PLAYER_TABLES)]

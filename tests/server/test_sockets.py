@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from tyros_server.app import FD_RESERVE
+from websockets.exceptions import ConnectionClosed
 
 from .conftest import HOST, STEP_TIMEOUT, RawClient, ServerFactory, url_of, wait_for
 
@@ -71,3 +72,39 @@ def test_the_connection_cap_fits_the_file_descriptor_limit(tmp_path: Path) -> No
     assert connections + handshakes + FD_RESERVE <= 200
     assert f"connection cap {connections} (1024 configured)" in done.stdout
     assert "200 open files allowed" in done.stdout
+
+
+async def test_a_few_addresses_cannot_take_every_connection(make_server: ServerFactory) -> None:
+    """Four connections from one address at most, and the last four places of sixteen for
+    addresses that hold none: three machines that open all they may, and a fourth, leave
+    a place for every newcomer."""
+    server = await make_server(
+        max_connections=16, max_per_address=4, address_reserve=4, connections_per_second=None
+    )
+    url = url_of(server)
+    held: list[RawClient] = []
+
+    async def attempt(address: str) -> RawClient | None:
+        client = await RawClient.open(url, local_addr=(address, 0))
+        with contextlib.suppress(ConnectionClosed):  # (refused: it may be closed already)
+            await client.send({"type": "list_tables"})
+        first = await client.recv()
+        if first["type"] == "tables":  # let in
+            held.append(client)
+            return client
+        assert first["code"] == "too_many_connections"
+        await client.ws.wait_closed()
+        return None
+
+    try:
+        for host in (2, 3, 4):
+            for _ in range(4):
+                assert await attempt(f"127.0.0.{host}") is not None
+            assert await attempt(f"127.0.0.{host}") is None  # its fifth
+        await wait_for(lambda: len(server.peers) == 12, what="12 connections")
+        assert await attempt("127.0.0.5") is not None  # holds none: a reserved place
+        assert await attempt("127.0.0.5") is None  # holds one: the reserve is not for it
+        assert await attempt("127.0.0.6") is not None  # a newcomer still gets in
+    finally:
+        for client in held:
+            await client.ws.close()

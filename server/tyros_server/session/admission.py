@@ -48,7 +48,18 @@ class Limits:
     tables_per_minute: int = 20
     """Tables one address may create in a minute..."""
     waiting_tables_per_address: int = 10
-    """...and have waiting for players at once (so one machine cannot fill the server)."""
+    """...and have waiting for players at once (so one machine cannot fill the server)..."""
+    tables_per_address: int = 10
+    """...and have unfinished, started or not (a table created with the server's bots
+    starts at once)..."""
+    house_tables_per_address: int = 2
+    """...of which with the server's bots (their decisions cost the server's CPU)..."""
+    max_house_tables: int = 20
+    """...and the server hosts with its bots at once, from every address."""
+    unattended_table_seconds: float | None = 1800.0
+    """A table of the server's bots without a clock whose people did nothing for this long
+    (away, or connected and idle) is paused: it leaves memory, and every count, until one of
+    them resumes their seat (None: never)."""
     unstarted_table_seconds: float | None = 3600.0
     """A table that never started and has nobody seated and connected is removed after
     this long (nothing was played at it), so abandoned tables do not fill the server."""
@@ -61,6 +72,10 @@ class Limits:
     them one a second at most)..."""
     record_burst: int = 5
     """...after a burst of this many."""
+    advice_rate: float = 0.5
+    """Advice one address may ask for a second (a bot weighs each), after a burst of
+    ``advice_burst``; one under way at a time per address (see ``deputies``)."""
+    advice_burst: int = 4
     list_page: int = 50
     """Tables in one ``tables`` answer at most."""
     spectators_per_table: int = 32
@@ -118,6 +133,8 @@ class Admission:
         """When each address created its tables of the last minute."""
         self.records = PerAddress(limits.record_rate, limits.record_burst)
         """The records each address may still ask for (a record costs milliseconds)."""
+        self.advice = PerAddress(limits.advice_rate, limits.advice_burst)
+        """The advice each address may still ask for (a bot's decision costs more)."""
 
     def arrive(self, address: str) -> Connection:
         """A new connection from ``address``."""
@@ -168,6 +185,9 @@ class Admission:
         info.record_at = now
         return True
 
+    def may_ask_advice(self, address: str) -> bool:
+        return self.advice.take(address, self.clock())
+
     # Spectators --------------------------------------------------------------------
 
     def may_spectate(self, address: str) -> bool:
@@ -183,8 +203,11 @@ class Admission:
 
     # Tables ------------------------------------------------------------------------
 
-    def may_create(self, address: str, tables: Iterable[Table]) -> str | None:
-        """Why ``address`` may not create a table now, beside ``tables`` (None: it may)."""
+    def may_create(
+        self, address: str, tables: Iterable[Table], *, house: bool = False
+    ) -> str | None:
+        """Why ``address`` may not create a table now (with the server's bots if ``house``),
+        beside ``tables`` (None: it may)."""
         limits = self.limits
         tables = list(tables)
         open_tables = sum(1 for table in tables if not table.finished)
@@ -199,6 +222,16 @@ class Admission:
                 f"{waiting} tables created from your address are waiting for players, as many "
                 "as this server allows: fill one of them first"
             )
+        mine = sum(1 for t in tables if t.created_by == address and not t.finished)
+        if mine >= limits.tables_per_address:
+            return (
+                f"{mine} unfinished tables were created from your address, as many as this "
+                "server allows: finish one of them first"
+            )
+        if house:
+            refusal = self._house_refusal(address, tables)
+            if refusal is not None:
+                return refusal
         recent = self.created.get(address, deque())
         while recent and recent[0] <= self.clock() - 60.0:
             recent.popleft()
@@ -206,6 +239,22 @@ class Admission:
             return (
                 f"this server allows {limits.tables_per_minute} new tables a minute from one "
                 f"address, and yours made {len(recent)} in the last minute: try again later"
+            )
+        return None
+
+    def _house_refusal(self, address: str, tables: list[Table]) -> str | None:
+        limits = self.limits
+        house = [t for t in tables if not t.finished and any(s.house for s in t.seats)]
+        if len(house) >= limits.max_house_tables:
+            return (
+                f"this server's bots play at {len(house)} tables, as many as it allows: join "
+                "a table of people, or try again later"
+            )
+        mine = sum(1 for t in house if t.created_by == address)
+        if mine >= limits.house_tables_per_address:
+            return (
+                f"this server's bots play at {mine} tables created from your address, as many "
+                "as it allows: finish one of them first"
             )
         return None
 

@@ -222,6 +222,8 @@ class Session:
             return [self.outbox.error(conn, None, ErrorCode.RATE_LIMITED, "slow down")]
         info.refused = 0
         info.last_active = self.clock()
+        if info.table is not None and not info.spectator:
+            self.tables[info.table].attended = info.last_active  # its person is there
         if isinstance(data, bytes):
             return [self.outbox.error(conn, None, ErrorCode.BINARY_FRAME, "send JSON text frames")]
         try:
@@ -317,13 +319,16 @@ class Session:
             self.takeover,
             table.people(),
         )
-        if not self.deputies.advise(advice):
+        if not self.admission.may_ask_advice(info.address) or not self.deputies.advise(
+            advice, info.address
+        ):
             return [
                 self.outbox.error(
                     conn,
                     hint.id,
                     ErrorCode.RATE_LIMITED,
-                    "a hint is on its way: ask after it",
+                    "advice is on its way (to you, or to your address) or was asked too often: "
+                    "ask after it",
                 )
             ]
         return []

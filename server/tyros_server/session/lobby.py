@@ -66,6 +66,7 @@ class Lobby(Part):
         for seat, slot in enumerate(table.seats):
             if not slot.house:
                 self.shared.by_digest[slot.digest] = (name, seat)
+                self.shared.paused.pop(slot.digest, None)  # (it was paused: back now)
         return table
 
     def _load_table(self, name: str) -> Table:
@@ -85,6 +86,7 @@ class Lobby(Part):
             stored.trade_seconds,
             salt=stored.salt,
             changed=now,
+            attended=now,
             clock=stored.clock,
             hints=stored.hints,
         )
@@ -224,7 +226,9 @@ class Lobby(Part):
                         conn, hello.id, ErrorCode.NO_SUCH_TABLE, f"no table named {hello.table}"
                     )
                 ]
-            refusal = self.admission.may_create(info.address, self.tables.values())
+            refusal = self.admission.may_create(
+                info.address, self.tables.values(), house=hello.bots > 0
+            )
             if refusal is not None:
                 return self._refuse_and_close(
                     conn,
@@ -278,7 +282,7 @@ class Lobby(Part):
                 self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not store the seat")
             ]
         table.seats.append(SeatSlot(hello.name, digest, conn, program=hello.program))
-        table.changed = self.clock()
+        table.changed = table.attended = self.clock()
         self.shared.by_digest[digest] = (table.name, seat)
         info.table, info.seat = table.name, seat
         log.info("%s took seat %d of table %s", hello.name, seat, table.name)
@@ -412,6 +416,7 @@ class Lobby(Part):
             salt=salt,
             created_by=address,
             changed=now,
+            attended=now,
             clock=clock,
             hints=hello.hints,
         )
@@ -424,6 +429,13 @@ class Lobby(Part):
 
     def resume(self, conn: ConnId, info: Connection, resume: Resume) -> Output:
         found = self._find_seat(resume.token)
+        note = None
+        if found is None:
+            found = self._unpause(resume.token)
+            note = (
+                "this table was paused while nobody played at it, and left the server's "
+                "memory; it goes on now, where it stood"
+            )
         if found is None:
             return [self.outbox.error(conn, resume.id, ErrorCode.BAD_TOKEN, "unknown seat token")]
         table, seat = found
@@ -435,14 +447,27 @@ class Lobby(Part):
                 old.table = old.seat = None
             out.append(Close(slot.conn, 4000, "this seat was taken back by a new connection"))
         slot.conn, slot.absent_since, slot.bot = conn, None, False
-        table.changed = self.clock()
+        table.changed = table.attended = self.clock()
         info.table, info.seat = table.name, seat
         log.info("seat %d of table %s is back", seat, table.name)
-        out.append(Send(conn, self.outbox.welcome(resume.id, table, seat, slot.name, None)))
+        out.append(Send(conn, self.outbox.welcome(resume.id, table, seat, slot.name, None, note)))
         out += self.outbox.table_update(table)
         out += self.outbox.sync(conn, table, seat)
         out += self.outbox.talk_sync(conn, table, seat)
         return out
+
+    def _unpause(self, token: str) -> tuple[Table, int] | None:
+        """The seat ``token`` opens at a paused table, loaded again (None: none)."""
+        digest = token_digest(token)
+        name = next(
+            (n for known, n in self.shared.paused.items() if secrets.compare_digest(known, digest)),
+            None,
+        )
+        if name is None:
+            return None
+        if name not in self.tables and self.resume_table(name) is None:
+            return None  # (quarantined: the log says why)
+        return self._find_seat(token)
 
     def _find_seat(self, token: str) -> tuple[Table, int] | None:
         digest = token_digest(token)

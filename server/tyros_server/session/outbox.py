@@ -79,9 +79,15 @@ class Outbox:
         )
 
     def welcome(
-        self, re: int | None, table: Table, seat: int | None, name: str | None, token: str | None
+        self,
+        re: int | None,
+        table: Table,
+        seat: int | None,
+        name: str | None,
+        token: str | None,
+        note: str | None = None,
     ) -> dict[str, Any]:
-        return {
+        welcome = {
             "type": "welcome",
             "re": re,
             "protocol": PROTOCOL_VERSION,
@@ -90,6 +96,7 @@ class Outbox:
             "name": name,
             "token": token,
         }
+        return welcome if note is None else {**welcome, "note": note}
 
     def table_info(self, table: Table) -> dict[str, Any]:
         seats = []

@@ -38,6 +38,9 @@ class Shared:
     conns: dict[ConnId, Connection] = field(default_factory=dict)
     by_digest: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Each seat token's digest: the seat it opens."""
+    paused: dict[str, str] = field(default_factory=dict)
+    """The token digests of paused tables' people: the table each brings back (it waits on
+    disk, out of every count, until then)."""
     outbox: Outbox = field(init=False)
     admission: Admission = field(init=False)
     deputies: Deputies = field(init=False)

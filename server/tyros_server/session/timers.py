@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from tyros_protocol.errors import ErrorCode
 from tyros_rules import (
     Action,
     IllegalActionError,
@@ -76,6 +77,12 @@ class Timers(Part):
             for table in self.tables.values()
             if self.shared.forgettable(table)
         ]
+        if limits.unattended_table_seconds is not None:
+            times += [
+                table.attended + limits.unattended_table_seconds
+                for table in self.tables.values()
+                if _pausable(table)
+            ]
         if self._finished_over_cap():
             times.append(self.clock())
         deputies = self.deputies
@@ -264,6 +271,11 @@ class Timers(Part):
                 self.shared.drop_from_memory(table)
         for table in self._finished_over_cap():
             self.shared.drop_from_memory(table)
+        bound = limits.unattended_table_seconds
+        if bound is not None:
+            for table in list(self.tables.values()):
+                if _pausable(table) and now >= table.attended + bound:
+                    out += self._pause(table)
         self.admission.forget_old(now)
         return out
 
@@ -275,6 +287,36 @@ class Timers(Part):
             key=lambda t: t.changed,
         )
         return idle[: max(0, len(idle) - self.limits.finished_in_memory)]
+
+    def _pause(self, table: Table) -> Output:
+        """Pause a table of the server's bots nobody attends: it leaves memory (it is on
+        disk, every action of it) and frees its place in every count; its people are told,
+        and one of them resuming their seat brings it back."""
+        log.info("table %s paused: nobody played at it for a long while", table.name)
+        out: Output = []
+        for slot in table.seats:
+            if not slot.house:
+                self.shared.paused[slot.digest] = table.name
+        for conn in [slot.conn for slot in table.seats if slot.conn is not None]:
+            out += [
+                self.outbox.error(
+                    conn,
+                    None,
+                    ErrorCode.TABLE_PAUSED,
+                    f"table {table.name} was paused: nobody played at it for a long while. "
+                    "Resume your seat with its token to go on",
+                ),
+                Close(conn, 1000, "the table was paused: resume your seat to go on"),
+            ]
+        for conn in table.spectators:
+            out.append(Close(conn, 1000, "the table was paused"))
+            self.admission.spectator_left(self.conns[conn].address)
+        for conn in [*table.spectators, *(s.conn for s in table.seats if s.conn is not None)]:
+            info = self.conns[conn]
+            info.closing, info.table, info.seat, info.spectator = True, None, None, False
+        self.deputies.forget(table.name)
+        self.shared.drop_from_memory(table)
+        return out
 
     def _remove_abandoned(self, table: Table) -> Output:
         try:
@@ -338,3 +380,13 @@ class Timers(Part):
             slot.bot = True
             out += self.outbox.table_update(table)
         return out + self._deputize(table, seat, "seat" if slot.house else "takeover")
+
+
+def _pausable(table: Table) -> bool:
+    """A game of the server's bots under way without a clock (a clock bounds every wait)."""
+    return (
+        table.state is not None
+        and not table.finished
+        and table.clock is None
+        and any(slot.house for slot in table.seats)
+    )

@@ -99,6 +99,7 @@ from _common import (
     raise_open_files_limit,
     session_notices,
 )
+from abuse_lan import LAN_ATTACKS
 from tyros_client.session import (
     Accepted,
     ClientSession,
@@ -110,7 +111,15 @@ from tyros_client.session import (
     list_tables_message,
 )
 
-ATTACKS = ("create-flood", "list-flood", "spectators", "half-open", "message-flood")
+ATTACKS = (
+    "create-flood",
+    "list-flood",
+    "spectators",
+    "half-open",
+    "message-flood",
+    "connection-fill",
+    "bot-tables",
+)
 GOAL_PEAK_MIB = 200.0
 GOAL_P99_MS = 100.0
 HOST = "127.0.0.1"
@@ -721,6 +730,7 @@ ATTACK_FUNCTIONS: dict[str, AttackFunction] = {
     "spectators": spectators,
     "half-open": half_open,
     "message-flood": message_flood,
+    **LAN_ATTACKS,  # (bench/abuse_lan.py: attacks on a LAN server's places)
 }
 
 

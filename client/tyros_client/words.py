@@ -74,6 +74,8 @@ ERROR_WORDS: dict[str, str] = {
     "too_many_spectators": "that table has as many spectators as it allows: try again later",
     "table_unavailable": "that table's stored game cannot be loaded: ask the server's host "
     "(its log says why)",
+    "table_paused": "the table was paused: nobody played at it for a long while; resume "
+    "your seat to go on",
     "internal_error": "the server could not store that: try again",
     "malformed_action": "the server could not read that action",
     "game_over": "the game is over",

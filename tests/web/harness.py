@@ -103,9 +103,11 @@ def open_page(
     width: int = 1280,
     height: int = 800,
     ignore_https_errors: bool = False,
+    ready: str = "#status:text('connected')",
 ) -> Page:
-    """A new page at ``url``, once it says it is connected. ``ignore_https_errors``: a
-    certificate the browser does not trust (the tests' own) is accepted."""
+    """A new page at ``url``, once ``ready`` shows (by default: once it says it is
+    connected). ``ignore_https_errors``: a certificate the browser does not trust (the
+    tests' own) is accepted."""
     page = browser.new_page(
         viewport={"width": width, "height": height}, ignore_https_errors=ignore_https_errors
     )
@@ -113,7 +115,7 @@ def open_page(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(url)
-    page.wait_for_selector("#status:text('connected')")
+    page.wait_for_selector(ready)
     return page
 
 
@@ -142,3 +144,14 @@ def play_on(page: Page, until: str, most: int = 800) -> int:
         with contextlib.suppress(playwright.Error):  # the decision went while clicking
             choices.nth(choice).click(timeout=2_000)
     raise AssertionError(f"{until} never showed")
+
+
+def axe_violations(page: Page) -> list[str]:
+    """What axe-core (the copy the test extras install, with axe-playwright-python) finds
+    wrong on the page as it is now: one line per rule broken, with the nodes that break it."""
+    from importlib import resources
+
+    script = (resources.files("axe_playwright_python") / "axe.min.js").read_text()
+    page.evaluate(script)
+    found = page.evaluate("async () => (await axe.run(document)).violations")
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']][:4]}" for v in found]

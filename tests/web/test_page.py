@@ -160,8 +160,11 @@ def test_three_people_in_browsers_offer_and_counter(server: Server, browser: Bro
         page.wait_for_selector("#offer-what:text('Counter: you give')")
     # (one of two hands of ten cards or more holds another colour than the one offered)
     other = next(p for p in others if any(c != card for c in held(p)))
-    other.fill("#give", next(c for c in held(other) if c != card))
+    mine = next(c for c in held(other) if c != card)
+    other.fill("#give", mine)
     other.fill("#get", card)
     other.click("#offer button[type=submit]")
-    offering.wait_for_selector("#choices button:text('complete the trade with')")
+    countered = offering.wait_for_selector("#choices button:text('complete the trade with')")
+    assert countered is not None
+    assert countered.inner_text().endswith(f"their counter-offer, you give {card} for {mine}")
     assert all(ERRORS[page] == [] for page in pages)

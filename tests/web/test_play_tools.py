@@ -92,16 +92,18 @@ def test_a_finished_game_is_replayed_decision_by_decision(server: Server, browse
     where = page.wait_for_selector("#replay-where:text('decision')")
     assert where is not None
     last = int(where.inner_text().split()[-1])
-    assert where.inner_text() == f"decision {last} of {last}" and last > 50
+    assert where.inner_text() == f"decision 0 of {last}" and last > 50  # from the first deal
+    assert page.locator("#score").is_hidden()
+    assert page.inner_text("#where").startswith("Round 1")
+    first_log = page.locator("#log li").count()
+    page.click("#replay-last")
+    page.wait_for_selector(f"#replay-where:text('decision {last} of {last}')")
     assert page.locator("#score").is_visible() and page.locator("#request").is_hidden()
-    full_log = page.locator("#log li").count()
+    assert page.locator("#log li").count() > first_log
     page.click("#replay-back")
     page.wait_for_selector(f"#replay-where:text('decision {last - 1} of {last}')")
     page.click("#replay-first")
     page.wait_for_selector(f"#replay-where:text('decision 0 of {last}')")
-    assert page.locator("#score").is_hidden()
-    assert page.locator("#log li").count() < full_log
-    assert page.inner_text("#where").startswith("Round 1")
     page.keyboard.press("ArrowRight")
     page.wait_for_selector(f"#replay-where:text('decision 1 of {last}')")
     page.locator("#replay-step").fill(str(last // 2))  # the middle of the game: points so far

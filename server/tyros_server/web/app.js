@@ -6,8 +6,9 @@
 
 import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
+import { forgetToken, heldToken, keepToken, newTableOptions, showTables } from "./lobby.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actorSide, cardsText, counterOf, describeAction, describeEvent, parseCards, phaseWords, setCatalogue } from "./words.js";
+import { LETTERS, actorSide, cardsText, counterOf, describeAction, describeEvent, parseCards, phaseWords, refusalWords, setCatalogue } from "./words.js";
 import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
@@ -46,13 +47,19 @@ let points = null; // each seat's points if the game ended now (the server's cou
 let statusLine = ""; // where we are, said again once a "sent: ..." has had its answer
 let offerKey = null; // the offer the counter form answers (it empties when that changes)
 const recent = new Recent(); // what each other seat did last, drawn on the board
-let wasYours = false; // a decision waited for us at the last update (the chime rings once)
+let wasYours = false;
+let promptAt = 0; // performance.now() when the prompt came (its deadline counts from there) // a decision waited for us at the last update (the chime rings once)
 
-const tokenKey = (table) => `tyros-token ${location.host} ${table}`;
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
 const who = (s) => `${LETTERS[s]} ${names[s] || ""}`.trim();
 
 const playerName = () => $("name").value.trim() || "Guest";
+
+// The table the page's address names (``/#TABLE``), if any.
+function linkedTable() {
+  const name = decodeURIComponent(location.hash.slice(1)).trim();
+  return name || null;
+}
 
 function say(text) {
   $("status").textContent = text;
@@ -70,9 +77,12 @@ function connect() {
     retry = 500;
     if (!replay) say("connected");
     const last = localStorage.getItem(lastKey);
+    const linked = linkedTable();
     if (watching && !replay) {
       sit(watching, seating);
-    } else if (!replay && last && localStorage.getItem(tokenKey(last))) {
+    } else if (!replay && linked) {
+      sit(linked, { spectate: !heldToken(linked) }); // a link: the seat held there, else watch
+    } else if (!replay && last && heldToken(last)) {
       sit(last, { spectate: false }); // a reload: back to the seat
     } else {
       send({ type: "list_tables" });
@@ -90,7 +100,7 @@ function connect() {
 function receive(message) {
   switch (message.type) {
     case "tables":
-      showTables(message.tables);
+      showTables(message.tables, { sit, replay: askReplay });
       break;
     case "table":
       names = message.table.seats.map((s) => s.name);
@@ -107,8 +117,9 @@ function receive(message) {
       break;
     case "welcome":
       seat = message.seat;
-      if (message.token) localStorage.setItem(tokenKey(message.table), message.token);
+      if (message.token) keepToken(message.table, message.token);
       if (seat !== null) localStorage.setItem(lastKey, message.table);
+      history.replaceState(null, "", `#${encodeURIComponent(message.table)}`); // (a link to share)
       statusLine = seat === null ? `watching table ${message.table}` : `playing at table ${message.table} as ${LETTERS[seat]}`;
       say(statusLine);
       break;
@@ -127,55 +138,6 @@ function receive(message) {
     default:
       break;
   }
-}
-
-// The tables ------------------------------------------------------------------------
-
-function showTables(tables) {
-  const body = $("tables").querySelector("tbody");
-  body.replaceChildren();
-  $("no-tables").hidden = tables.length > 0;
-  for (const table of tables) {
-    const row = document.createElement("tr");
-    const seated = table.seats.filter((s) => s.name).length;
-    const state = table.unavailable
-      ? "unavailable"
-      : table.finished
-        ? "finished"
-        : table.started
-          ? "playing"
-          : `waiting (${seated} of ${table.players})`;
-    const clock = table.clock ? `, clock ${table.clock.decision}+${table.clock.reserve} s` : "";
-    const about = `${table.players} players, ${table.setup} setup${clock}${table.hints === false ? ", no hints" : ""}`;
-    for (const text of [table.name, table.seats.map((s) => s.name || "-").join(", "), `${state}: ${about}`]) {
-      const cell = document.createElement("td");
-      cell.textContent = text;
-      row.append(cell);
-    }
-    const cell = document.createElement("td");
-    if (table.finished) {
-      cell.append(button("Replay", () => askReplay(table.name)));
-    } else if (!table.unavailable) {
-      if (!table.started || localStorage.getItem(tokenKey(table.name))) {
-        cell.append(button(table.started ? "Back to my seat" : "Join", () => sit(table.name, { spectate: false })));
-      }
-      cell.append(button("Watch", () => sit(table.name, { spectate: true })));
-    }
-    row.append(cell);
-    body.append(row);
-  }
-}
-
-// How a table the hello creates is set up (ignored by the server for a table that exists).
-function newTableOptions() {
-  const options = { players: Number($("players").value), setup: $("setup").value, hints: $("hints").checked };
-  const bots = Math.min(Number($("bots").value), options.players - 1);
-  if (bots > 0) options.bots = bots; // the server's own bots take the other seats at once
-  const decision = Number($("clock-decision").value);
-  if (decision > 0) options.clock = { decision, reserve: Number($("clock-reserve").value) || 0 };
-  const trade = Number($("trade-seconds").value);
-  if (trade > 0) options.trade_seconds = trade;
-  return options;
 }
 
 function showScreen(which) {
@@ -198,7 +160,7 @@ function sit(table, how) {
   $("log").replaceChildren();
   lastEvent = -1;
   lastChat = 0;
-  const token = how.spectate ? null : localStorage.getItem(tokenKey(table));
+  const token = how.spectate ? null : heldToken(table);
   if (token) {
     send({ type: "resume", protocol: PROTOCOL, token });
   } else {
@@ -217,7 +179,7 @@ function resetGame() {
   lastEvent = -1;
   lastChat = 0;
   for (const id of ["board", "choices", "log"]) $(id).replaceChildren();
-  for (const id of ["hand", "request", "offer", "score", "refusal"]) $(id).hidden = true;
+  for (const id of ["hand", "request", "offer", "score", "refusal", "legend"]) $(id).hidden = true;
   $("seats").querySelector("tbody").replaceChildren();
   $("where").textContent = "";
   $("empires").textContent = "";
@@ -226,19 +188,20 @@ function resetGame() {
 function backToTables(words) {
   resetGame();
   document.title = "Tyros";
+  history.replaceState(null, "", location.pathname);
   showScreen("lobby");
   if (words) say(words);
   send({ type: "list_tables" });
 }
 
 function refused(message) {
-  const words = message.message || message.code;
+  const words = refusalWords(message);
   if (replay !== null && replay.views === null) {
     backToTables(`no replay: ${words}`);
     return;
   }
   if (message.code === "bad_token" && watching) {
-    localStorage.removeItem(tokenKey(watching)); // a seat this browser no longer holds
+    forgetToken(watching); // a seat this browser no longer holds
     localStorage.removeItem(lastKey);
     seating = { ...seating, spectate: false };
     send({ type: "hello", protocol: PROTOCOL, name: playerName(), table: watching, spectate: false });
@@ -278,6 +241,7 @@ function showGame(update) {
     sent = null; // (an update about the same decision keeps what was sent for it)
   }
   prompt = update.prompt || null;
+  promptAt = performance.now();
   clocks = update.clocks ? { at: performance.now(), seats: update.clocks } : null;
   points = update.points || null;
   $("refusal").hidden = true;
@@ -302,6 +266,7 @@ function showView(view) {
   $("board").setAttribute("aria-label", boardWords(view));
   showSeats(view);
   showScore(view);
+  $("legend").hidden = false;
   $("empires").textContent =
     "Empires: " + view.empires.map((e) => `${e.colour} (${e.colour[0].toUpperCase()}) ${e.size}, #${e.rank}`).join("; ");
 }
@@ -388,6 +353,10 @@ function offer(event) {
   let give = parseCards($("give").value);
   let get = parseCards($("get").value);
   const unknown = give.unknown || get.unknown;
+  if (unknown !== undefined && /^\d+$/.test(unknown)) {
+    showRefusal(`${unknown} cards of one colour is more than a hand holds: write 1 to 9, e.g. "2 orange"`);
+    return;
+  }
   if (unknown !== undefined) {
     showRefusal(`"${unknown}" is not a card: write colours, e.g. "2 orange, wild" (orange, yellow, green, violet, wild)`);
     return;
@@ -440,6 +409,7 @@ function showRequest(view) {
 // A choice in the catalogue's words; a trade to complete says its terms beside it (the
 // counter's, or the offer's for a seat that accepted), from your side.
 function choiceWords(action) {
+  if (action.kind === "counter") return `counter-offer: you give ${cardsText(action.get)} for ${cardsText(action.give)}`;
   const words = describeAction(action, names);
   const trade = lastView && lastView.trade;
   if (action.kind !== "complete" || !trade) return words;
@@ -460,7 +430,8 @@ function nothingThere(space) {
 function requestTitle(view) {
   if (view.trade && view.trade.proposer !== seat) {
     const t = view.trade;
-    const left = prompt && prompt.deadline ? ` (answer within ${Math.round(prompt.deadline)} s)` : "";
+    const seconds = prompt && prompt.deadline ? prompt.deadline - (performance.now() - promptAt) / 1000 : null;
+    const left = seconds !== null ? ` (${Math.max(0, Math.round(seconds))} s left to answer)` : "";
     return `${who(t.proposer)} offers ${t.give.join(", ")} for your ${t.get.join(", ")}${left}`;
   }
   return view.phase === "keep" ? "End of round: the cards you keep" : "Your decision";
@@ -553,12 +524,12 @@ function startReplay(message) {
   clocks = null;
   prompt = null;
   seat = null;
-  replay = { table: message.table, views, points: record.points || [], events: record.events, step: views.length - 1 };
+  replay = { table: message.table, views, points: record.points || [], events: record.events, step: 0 };
   showScreen("replay");
   $("game-title").textContent = `Replay of table ${message.table}`;
   $("replay-step").max = String(views.length - 1);
   say(`replaying table ${message.table}: ${views.length - 1} decisions`);
-  showStep(views.length - 1);
+  showStep(0); // (from the first deal: End or >| goes to the end)
 }
 
 function showStep(step) {
@@ -608,6 +579,11 @@ function start() {
   });
   $("join").addEventListener("submit", (event) => {
     event.preventDefault();
+    if (!$("name").value.trim()) {
+      say("Write your name first: a name is not blank");
+      $("name").focus();
+      return;
+    }
     sit($("table-name").value.trim(), { spectate: false, options: newTableOptions() });
   });
   $("leave").addEventListener("click", () => {
@@ -617,6 +593,10 @@ function start() {
     if (seated) socket.close(); // (it reconnects, to the list of tables)
   });
   replayControls();
+  window.addEventListener("hashchange", () => {
+    const linked = linkedTable();
+    if (linked && linked !== watching) sit(linked, { spectate: !heldToken(linked) });
+  });
   $("zoom").addEventListener("click", () => {
     const zoomed = $("board").classList.toggle("zoomed");
     $("zoom").setAttribute("aria-pressed", String(zoomed));
@@ -631,6 +611,7 @@ function start() {
   }, 3000);
   setInterval(() => {
     if (clocks && lastView && !replay) showSeats(lastView);
+    if (prompt && prompt.deadline && lastView && lastView.trade && !replay) $("request-title").textContent = requestTitle(lastView);
   }, 1000);
   connect();
 }

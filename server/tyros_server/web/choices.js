@@ -25,7 +25,8 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
     const box = document.createElement(folded ? "details" : "div");
     box.className = "group";
     const head = document.createElement(folded ? "summary" : "h4");
-    head.textContent = folded && kind !== "propose" ? `${title}: show them all, or click a space` : title;
+    const open = kind === "counter" ? "show them all, or write your own below" : "show them all, or click a space";
+    head.textContent = folded && kind !== "propose" ? `${title}: ${open}` : title;
     box.append(head);
     for (const [words, payments] of targets.slice(0, SHOWN)) {
       box.append(payments.length === 1 ? choice(payments[0], context) : paymentChooser(words, payments, context));
@@ -43,6 +44,7 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
 const FOLDED = 12; // more choices of one kind than this are folded away
 const TITLES = {
   propose: "ready-made offers (or write your own below)",
+  counter: "counter-offers",
   bank_draw: "bank: draw",
   bank_pick: "bank: pick a card",
   return_tile: "put a tile back",

@@ -158,3 +158,16 @@ export function clockWords(seconds) {
   const whole = Math.max(0, Math.floor(seconds));
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
+
+// A refusal in the page's words: the server's text, without the schema's field path and
+// validator prefix ("hello.name: Value error, ..." says "That name cannot be used: ...").
+const FIELDS = { name: "That name cannot be used", text: "Not said", table: "That table name cannot be used" };
+
+export function refusalWords(message) {
+  const text = message.message || message.code.replaceAll("_", " ");
+  if (message.code !== "bad_message") return text;
+  const found = text.match(/^[a-z_]+\.([a-z_]+)[^:]*: (?:Value error, )?([^;]*)/);
+  if (!found) return `The server could not read that: ${text}`;
+  const [, field, why] = found;
+  return `${FIELDS[field] || "The server could not read that"}: ${why.replace(/ \(\+\d+ more\)$/, "")}`;
+}

@@ -1,0 +1,169 @@
+"""The page as a board game's table, in a real browser: pieces in their players' colours,
+whose turn it is (banner, seats, the tab's title), what the others just did, the whole
+board on a phone, a link to a table, and axe-core's accessibility rules."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import expect
+
+from tests.web.harness import (
+    ERRORS,
+    Server,
+    axe_violations,
+    join,
+    needs_chromium,
+    open_page,
+    play_on,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+pytestmark = needs_chromium
+
+PLAYER_COLOURS = {"A": "rgb(200, 16, 46)", "B": "rgb(29, 79, 168)", "C": "rgb(255, 255, 255)"}
+EMPIRE_TINTS = {"rgb(230, 159, 0)", "rgb(240, 228, 66)", "rgb(0, 158, 115)", "rgb(204, 121, 167)"}
+
+TITLES = """() => {
+  window.titles = [document.title];
+  new MutationObserver(() => window.titles.push(document.title))
+    .observe(document.querySelector("title"), { childList: true, subtree: true });
+}"""
+
+
+def fill_of(page: Page, selector: str) -> str:
+    return str(page.locator(selector).first.evaluate("node => getComputedStyle(node).fill"))
+
+
+def test_pieces_carry_their_players_colours_and_letters(server: Server, browser: Browser) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "pieces", 3, bots=2)
+    page.wait_for_selector("#board .ship[data-seat='B']")
+    for letter, colour in PLAYER_COLOURS.items():
+        ship = f"#board .ship[data-seat='{letter}']"
+        assert fill_of(page, f"{ship} path") == colour
+        assert page.locator(f"{ship} text").first.text_content() == letter
+    assert not set(PLAYER_COLOURS.values()) & EMPIRE_TINTS
+    mine = page.locator("#board .ship[data-seat='A']").count()
+    assert mine >= 1 and page.locator("#board .ship.mine").count() == mine
+    assert page.locator("#board .mine:not([data-seat='A'])").count() == 0
+    # the spaces of your tiles are marked, one each
+    tiles = re.search(r"Your tiles: ([\d, ]+)\.", page.inner_text("#hand"))
+    assert tiles is not None
+    assert page.locator("#board .your-tile").count() == len(tiles.group(1).split(", "))
+    # the seats say each player's colour
+    chips = page.locator("#seats tbody .chip")
+    assert [c.evaluate("n => getComputedStyle(n).backgroundColor") for c in chips.all()] == list(
+        PLAYER_COLOURS.values()
+    )
+    assert page.locator("#board [data-space]").count() == 33  # 32 spaces and Tyros
+    assert ERRORS[page] == []
+
+
+def test_the_banner_seats_and_title_say_whose_turn_and_what_the_others_did(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    page.evaluate(TITLES)
+    join(page, "Pat", "turns", 3, bots=2)
+    expect(page.locator("#turn.yours")).to_be_visible()
+    assert page.title() == "(your turn) Tyros - turns"
+    expect(page.locator("#seats tr.acting")).to_contain_text("A Pat")
+    # the others act: the title loses its mark meanwhile, and the board frames what they did
+    play_on(page, "#board [data-recent='B']")
+    page.wait_for_function("window.titles.includes('Tyros - turns')")
+    titles = page.evaluate("window.titles")
+    assert "(your turn) Tyros - turns" in titles
+    assert page.locator("#board .recent.seat1").count() >= 1
+    assert ERRORS[page] == []
+
+
+def test_the_phone_shows_the_whole_board_without_scrolling_the_page(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url, width=390, height=844)
+    join(page, "Pat", "phone", 3, bots=2)
+    page.wait_for_selector("#board [data-space='TY']")
+    spaces = page.locator("#board [data-space]")
+    assert spaces.count() == 33
+    for space in spaces.all():
+        box = space.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert box["y"] + box["height"] <= 844
+    page.fill("#say", "w" * 300)  # a word as long as talk allows
+    page.click("#talk button")
+    page.wait_for_selector("#log li.chat")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#zoom")  # zoomed, the board pans in its own frame; the page still does not
+    assert page.evaluate("document.getElementById('board').scrollWidth") > 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert ERRORS[page] == []
+
+
+def test_a_link_opens_the_table_at_the_seat_held_else_to_watch(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "linked", 3, bots=2)
+    assert page.evaluate("location.hash") == "#linked"
+    page.goto("about:blank")  # the same browser, back by the link: it holds the seat
+    page.goto(server.url + "#linked")
+    page.wait_for_selector("#status:text('playing at table linked as A')")
+    watching = "#status:text('watching table linked')"
+    other = open_page(browser, server.url + "#linked", ready=watching)  # another browser
+    other.click("#leave")
+    other.wait_for_selector("#lobby:not([hidden])")
+    assert other.evaluate("location.hash") == ""
+    assert ERRORS[page] == [] and ERRORS[other] == []
+
+
+def test_a_blank_name_and_a_name_refused_are_said_in_the_pages_words(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    page.fill("#name", "   ")
+    page.fill("#table-name", "words")
+    page.click("#join button[type=submit]")
+    page.wait_for_selector("#status:text('Write your name first')")
+    assert page.locator("#lobby").is_visible()
+    page.fill("#name", "P\u0430t")  # a Cyrillic a among Latin letters
+    page.click("#join button[type=submit]")
+    status = page.wait_for_selector("#status:text('That name cannot be used: ')")
+    assert status is not None and "Value error" not in status.inner_text()
+    assert "hello.name" not in status.inner_text()
+    assert ERRORS[page] == []
+
+
+def test_axe_finds_nothing_on_the_lobby_and_a_seats_turn(server: Server, browser: Browser) -> None:
+    for width, height in ((1366, 768), (390, 844)):
+        page = open_page(browser, server.url, width=width, height=height)
+        assert axe_violations(page) == [], width
+        join(page, "Pat", f"axe{width}", 3, bots=2)
+        page.wait_for_selector("#turn.yours")
+        assert axe_violations(page) == [], width
+        assert ERRORS[page] == []
+
+
+def test_axe_finds_nothing_in_a_trade_the_end_and_a_replay(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "axetrade", 3, bots=2)
+    server.bots("axedone", 3, 3)  # meanwhile three bots play a whole game
+    play_on(page, "#request-title:has-text('offers')", most=3000)  # a bot's offer to answer
+    assert axe_violations(page) == []
+    for width, height in ((1366, 768), (390, 844)):
+        viewer = open_page(browser, server.url, width=width, height=height)
+        row = "#tables tr:has(td:text('axedone')):has(td:text('finished'))"
+        viewer.wait_for_selector(row, timeout=180_000)
+        viewer.click(f"{row} button:text('Replay')")
+        viewer.wait_for_selector("#replay-where:text('decision 0 of')")
+        assert axe_violations(viewer) == [], width
+        viewer.click("#replay-last")
+        viewer.wait_for_selector("#score:not([hidden])")
+        assert "Final score" in viewer.inner_text("#score")
+        assert axe_violations(viewer) == [], width
+        assert ERRORS[viewer] == []

@@ -217,6 +217,8 @@ class TableInfo(Model):
     salt: str | None = None
     clock: ClockSetting | None = None
     """The table's clock (absent: none)."""
+    winners: list[SeatNumber] | None = None
+    """A finished game's winners (more than one: a shared win); absent until it is over."""
 
 
 class Welcome(Model):

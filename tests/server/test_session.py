@@ -59,7 +59,7 @@ def test_list_tables_before_hello(harness: Harness) -> None:
     harness.hello(other, "friday", "Ann", players=3)
     [info] = harness.list_tables(conn)["tables"]
     assert info["name"] == "friday" and info["players"] == 3 and info["setup"] == "first"
-    assert info["started"] is False and info["finished"] is False
+    assert info["started"] is False and info["finished"] is False and "winners" not in info
     assert info["seats"][0] == {"seat": 0, "name": "Ann", "connected": True, "bot": False}
     assert [s["name"] for s in info["seats"][1:]] == [None, None]
     # list_tables does not join: the connection may still say hello.
@@ -409,6 +409,7 @@ def test_a_full_game_of_random_play(harness: Harness, players: int, seed: int) -
     for conn in [*conns, watcher]:
         info = harness.latest_table[conn]
         assert info["finished"] is True and info["seed"] == seed and info["salt"]
+        assert info["winners"] == state.score["winners"]  # (a lobby can say who won)
     # Every action was stored, in order; the table is finished.
     stored = harness.store.load_table("game")
     assert stored is not None and stored.finished
@@ -416,6 +417,7 @@ def test_a_full_game_of_random_play(harness: Harness, players: int, seed: int) -
     assert "game" not in harness.store.table_names(unfinished_only=True)
     [info] = harness.list_tables(watcher)["tables"]
     assert info["finished"] is True and info["started"] is True
+    assert info["winners"] == state.score["winners"] and info["winners"]
 
 
 def test_updates_carry_every_seats_points_if_the_game_ended_now(harness: Harness) -> None:

@@ -131,7 +131,13 @@ class Outbox:
             **fairness(table.options.seed, table.salt, table.finished),
             **({"clock": table.clock} if table.clock is not None else {}),
             **({} if table.hints else {"hints": False}),
+            **self._winners(table),
         }
+
+    @staticmethod
+    def _winners(table: Table) -> dict[str, Any]:
+        score = table.state.score if table.state is not None and table.finished else None
+        return {"winners": list(score["winners"])} if score is not None else {}
 
     def audience(self, table: Table) -> list[tuple[ConnId, int | None]]:
         seated = [

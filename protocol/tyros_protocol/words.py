@@ -177,6 +177,18 @@ def describe_event(event: Mapping[str, Any], names: Names, viewer: int | None) -
     return render(template, event, Context(names, viewer, event))
 
 
+def phase_name(phase: str) -> str:
+    """A phase's name, as a heading says it ("card actions"); an unknown one as it is."""
+    entry = catalogue()["phases"].get(phase)
+    return phase if entry is None else str(entry["name"])
+
+
+def phase_during(phase: str) -> str:
+    """The words for the time a phase lasts ("the card actions")."""
+    entry = catalogue()["phases"].get(phase)
+    return phase if entry is None else str(entry["during"])
+
+
 __all__ = [
     "CARDS",
     "FORMATS",
@@ -189,6 +201,8 @@ __all__ = [
     "describe_event",
     "letter",
     "name_of",
+    "phase_during",
+    "phase_name",
     "render",
     "who",
 ]

@@ -9,7 +9,8 @@ from typing import Any, get_args
 import pytest
 from tyros_protocol.actions import Action
 from tyros_protocol.events import Event, SeenAction
-from tyros_protocol.words import FORMATS, catalogue, describe_event
+from tyros_protocol.views import GameView
+from tyros_protocol.words import FORMATS, catalogue, describe_event, phase_during, phase_name
 
 
 def tags(union: Any, field: str) -> dict[str, type]:
@@ -36,6 +37,13 @@ def test_every_action_kind_and_event_type_has_words_and_nothing_else_does() -> N
     words = catalogue()
     assert sorted(words["actions"]) == sorted(ACTIONS)
     assert sorted(words["events"]) == sorted(EVENTS)
+
+
+def test_every_phase_of_a_view_has_a_name_and_words_for_its_time() -> None:
+    phases = get_args(GameView.model_fields["phase"].annotation)
+    assert sorted(catalogue()["phases"]) == sorted(phases)
+    assert phase_name("actions") == "card actions" and phase_during("actions") == "the card actions"
+    assert all(phase_name(p) != p and phase_during(p).startswith(("the ", "a ")) for p in phases)
 
 
 @pytest.mark.parametrize(

@@ -159,6 +159,7 @@ def test_axe_finds_nothing_in_a_trade_the_end_and_a_replay(
         viewer = open_page(browser, server.url, width=width, height=height)
         row = "#tables tr:has(td:text('axedone')):has(td:text('finished'))"
         viewer.wait_for_selector(row, timeout=180_000)
+        assert "finished, won by " in viewer.inner_text(row)  # the lobby names the winners
         viewer.click(f"{row} button:text('Replay')")
         viewer.wait_for_selector("#replay-where:text('decision 0 of')")
         assert axe_violations(viewer) == [], width

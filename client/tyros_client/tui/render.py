@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
+from tyros_protocol.words import phase_name
 
 from ..scoresheet import running_scores, running_sheet
 from ..words import CARDS, cards_text, letter, who
@@ -14,15 +15,6 @@ from .text import score_sheet
 
 if TYPE_CHECKING:
     from .screen import Screen
-
-PHASES = {
-    "expand": "expansion",
-    "actions": "card actions",
-    "trade": "trade",
-    "give_card": "card for a city owner",
-    "keep": "keep up to 3 cards",
-    "over": "game over",
-}
 
 
 def hand_text(ui: Screen) -> StyleAndTextTuples:
@@ -186,7 +178,7 @@ def status_line(ui: Screen, width: int) -> StyleAndTextTuples:
     head: StyleAndTextTuples = [("class:title", f" Round {view.get('round')} ")]
     if is_last_round(view):
         head.append(("class:request.title", " LAST ROUND "))
-    phase = f" {PHASES.get(view.get('phase', ''), view.get('phase'))}: "
+    phase = f" {phase_name(str(view.get('phase', '')))}: "
     for turn in (_whose_turn(ui, view, names), _whose_turn(ui, view, names, short=True)):
         for words in (phase, " "):
             line = [*head, ("", words), *turn]

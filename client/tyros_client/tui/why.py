@@ -17,20 +17,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tyros_protocol.board import BOARD, BoardError
+from tyros_protocol.words import phase_name
 from tyros_rules import CITY_COST, SHIP_CARDS_OF_COLOUR, SHIP_COST, SHIP_LIMIT
 
 from ..words import COLOURS, who
 
 View = Mapping[str, Any]
 Names = Sequence[str | None]
-
-_PHASE_WORDS = {
-    "expand": "expansion",
-    "actions": "card actions",
-    "trade": "a trade",
-    "give_card": "a card for a city owner",
-    "keep": "keeping cards",
-}
 
 
 def turn_problem(view: View | None, seat: int | None, names: Names) -> str | None:
@@ -55,7 +48,7 @@ def turn_problem(view: View | None, seat: int | None, names: Names) -> str | Non
             f"{who(int(view['owed_to']), names)}: wait for them"
         )
     current = to_act[0] if to_act else int(view.get("current", 0))
-    words = _PHASE_WORDS.get(str(phase), str(phase))
+    words = phase_name(str(phase))
     return f"it is {who(current, names)}'s turn ({words}): wait for them"
 
 

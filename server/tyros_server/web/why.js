@@ -3,15 +3,10 @@
 // from those and the seat's view: an offer to answer first, whose turn it is, what stands in
 // the way of a space clicked (no empire, two ships, too few cards of its colour).
 
+import { phaseName } from "./words.js";
+
 const SHIP_LIMIT = 2;
 const CITY_COST = [5, 4]; // with one of your ships there, with two
-const PHASES = {
-  expand: "expansion",
-  actions: "card actions",
-  trade: "a trade",
-  give_card: "a card for a city owner",
-  keep: "keeping cards",
-};
 
 const either = (words) => (words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0]);
 
@@ -44,7 +39,7 @@ export function turnWhy(view, seat, who) {
     return `${toAct.length ? who(toAct[0]) : "a player"} is giving a card to ${who(view.owed_to)}: wait for them`;
   }
   const current = toAct.length ? toAct[0] : view.current;
-  return `it is ${who(current)}'s turn (${PHASES[view.phase] || view.phase}): wait for them`;
+  return `it is ${who(current)}'s turn (${phaseName(view.phase)}): wait for them`;
 }
 
 // Why nothing can be done in ``space`` on the seat's card turn: a city where its ships are,

@@ -23,15 +23,7 @@ export function targetWords(action) {
 }
 
 export function phaseWords(view, who) {
-  const phases = {
-    expand: "expansion",
-    actions: "card actions",
-    trade: "a trade",
-    give_card: "a card for a city owner",
-    keep: "keeping cards",
-    over: "game over",
-  };
-  const phase = phases[view.phase] || view.phase;
+  const phase = phaseName(view.phase);
   if (view.phase === "over") return phase;
   const acting = view.to_act && view.to_act.length ? view.to_act : [view.current];
   return `${phase}: ${acting.map(who).join(", ")} to act`; // (several keep, or answer, at once)
@@ -45,6 +37,12 @@ let catalogue = null;
 
 export function setCatalogue(data) {
   catalogue = data;
+}
+
+// A phase's name, as a heading says it ("card actions"), from the catalogue.
+export function phaseName(phase) {
+  const entry = catalogue && catalogue.phases[phase];
+  return entry ? entry.name : phase;
 }
 
 export function whoOf(seat, names) {

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from tyros_protocol.words import phase_during
+
 from ...words import LETTERS, cards_short, cards_text, name_of
 from .. import why as why_not
 from .board import (
@@ -94,19 +96,9 @@ def _not_now(what: str, ctx: Context, why: str | None, needed: str | None) -> Pr
     if why is None and what == "offer a trade" and (ctx.view or {}).get("trade_tried"):
         why = "your trade offer fell through this turn (one offer a turn)"
     if why is None and needed is not None and phase is not None and phase != needed:
-        why = f"that is for {_PHASE_WORDS[needed]}, and this is {_PHASE_WORDS.get(phase, phase)}"
+        why = f"that is for {phase_during(needed)}, and this is {phase_during(phase)}"
     reason = f": {why}" if why else ""
     return Problem(f"you cannot {what} now{reason}; " + _now_hint(ctx))
-
-
-_PHASE_WORDS = {
-    "expand": "the expansion",
-    "actions": "the card actions",
-    "keep": "the end of the round (keeping cards)",
-    "trade": "a trade",
-    "give_card": "a card owed to a city owner",
-    "over": "the end of the game",
-}
 
 
 def parse_pass(rest: str, ctx: Context) -> Outcome:

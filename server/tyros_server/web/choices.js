@@ -21,7 +21,7 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
     const title = `${TITLES[kind] || kind.replace("_", " ")} (${targets.length})`;
     // Beside other choices, long lists (and the ready-made offers) fold away: a click on a
     // space shows its own.
-    const folded = groups.size > 1 && (kind === "propose" || targets.length > FOLDED);
+    const folded = groups.size > 1 && (kind === "propose" || targets.length > folding());
     const box = document.createElement(folded ? "details" : "div");
     box.className = "group";
     const head = document.createElement(folded ? "summary" : "h4");
@@ -41,7 +41,8 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
   }
 }
 
-const FOLDED = 12; // more choices of one kind than this are folded away
+// More choices of one kind than this are folded away (fewer on a phone's narrow screen).
+const folding = () => (window.matchMedia("(max-width: 600px)").matches ? 4 : 12);
 const TITLES = {
   propose: "ready-made offers (or write your own below)",
   counter: "counter-offers",

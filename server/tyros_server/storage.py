@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .storage_files import WatchedFiles
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY,
@@ -159,16 +161,19 @@ class Store:
     actions written while :attr:`deferring`: they wait in one transaction for
     :meth:`commit` (one disk sync for all of them)."""
 
+    _files: WatchedFiles | None = None
+    """(A class default too: a subclass of its own opening watches nothing.)"""
+
     def __init__(self, path: str, *, create: bool = True) -> None:
         self.path = path
         if not create and path != ":memory:" and not Path(path).exists():
             raise StoreOpenError(f"there is no database {path}")
         self._db = _open(path)
-        self._files = self._identities()
-        """The device and inode of the database file and its WAL as opened: SQLite writes
-        on through its open files if they are removed or replaced (:meth:`watch`)."""
+        self._files = None if path == ":memory:" else WatchedFiles(path)
+        """The database file and its WAL as opened: SQLite writes on through its open files
+        whatever happens to them underneath (:meth:`watch`)."""
         self.broken: str | None = None
-        """Why every write is refused (the files were removed or replaced), if they are."""
+        """Why every write is refused (the files were damaged or moved away), if they are."""
         self._settle: Callable[[], None] | None = None
         """While actions are deferred (:meth:`deferred`): what commits them (and deals with
         a failure) before any other write, or a read of a table, goes ahead."""
@@ -180,31 +185,27 @@ class Store:
         was told of them."""
         self._rollback()
         self._db.close()
-
-    def _identities(self) -> dict[str, tuple[int, int]]:
-        if self.path == ":memory:":
-            return {}
-        out = {}
-        for name in (self.path, self.path + "-wal"):
-            with contextlib.suppress(OSError):
-                found = os.stat(name)
-                out[name] = (found.st_dev, found.st_ino)
-        return out
+        if self._files is not None:
+            self._files.close()
 
     def watch(self) -> str | None:
-        """What happened to the files this store writes to, if they are not where it opened
-        them any more (removed, or replaced by other files): None if they are. Writes go on
-        into the open files, which nobody else sees and a crash loses."""
-        for name, identity in self._files.items():
-            try:
-                found = os.stat(name)
-            except FileNotFoundError:
-                return f"{name} was removed"
-            except OSError as exc:
-                return f"{name} cannot be looked at: {exc.strerror or exc}"
-            if (found.st_dev, found.st_ino) != identity:
-                return f"{name} was replaced by another file"
-        return None
+        """What happened to the files this store writes to underneath SQLite (removed,
+        replaced, cut short, a header overwritten, WAL frames lost: see
+        :mod:`.storage_files`), in a few words: None if nothing. Writes would go on into
+        files a crash or the next start finds damaged. Reads only the files: it may run in
+        another thread than the store's."""
+        return None if self._files is None else self._files.look()
+
+    @property
+    def refusal(self) -> str | None:
+        """Why every write is refused, for whoever made one (the server's files unnamed);
+        None while writes are not refused as a rule."""
+        if self.broken is None:
+            return None
+        return (
+            "the server stopped writing: its database files were damaged or moved away; "
+            "everything acknowledged so far is kept"
+        )
 
     def break_off(self, why: str) -> Path:
         """Refuse every write from now on (``why``), and copy what the open database holds,

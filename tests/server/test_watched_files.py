@@ -1,15 +1,20 @@
-"""The database's files removed or replaced while the server runs: SQLite writes on into
-the open files, which nobody else sees and a crash loses. The server notices, refuses every
-action from then on, and copies what it holds (every acknowledged action) to a safe file."""
+"""The database's files removed, replaced, cut short or overwritten while the server runs:
+SQLite writes on into them, and nobody else sees it or a crash or the next start finds them
+lost or damaged. The server notices, refuses every action from then on, and copies what it
+holds (every acknowledged action) to a safe file."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
 from tyros_protocol.errors import ErrorCode
+from tyros_server import app
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.storage import Store
 
@@ -44,7 +49,7 @@ def test_removed_files_stop_the_actions_and_nothing_acknowledged_is_lost(
         action = harness.latest[conn]["prompt"]["legal"][0]
         version = harness.state("t").version
         refused = only_error(harness.act(conn, action, id_=70), conn, ErrorCode.INTERNAL, 70)
-        assert refused["message"] == "the action was not stored"
+        assert refused["message"].startswith("the action was not stored")
         assert harness.state("t").version == version  # not played, not acknowledged
         saved = Store(str(rescued), create=False).load_table("t")
         assert saved is not None and len(saved.actions) == version == 20
@@ -82,5 +87,123 @@ async def test_the_server_says_so_in_one_line_and_refuses_actions(
         assert f"tyros-server restore --db {db} --from {db}.rescued-" in lines[0]
         assert server.store.broken is not None
         assert list(tmp_path.glob("s.db.rescued-*"))
+    finally:
+        await server.stop()
+
+
+def acknowledged(harness: Harness, conns: list[int], moves: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        harness.play_one(conns, rng)
+
+
+def test_a_wal_cut_short_is_noticed_at_once(tmp_path: Path) -> None:
+    harness = Harness(tmp_path / "c.db")
+    try:
+        played(harness, 10)
+        wal = Path(f"{harness.store.path}-wal")
+        assert harness.store.watch() is None  # (its size seen)
+        size = wal.stat().st_size
+        os.truncate(wal, 100)
+        problem = harness.store.watch()
+        assert problem == f"{wal} was cut short (from {size} bytes to 100)"
+    finally:
+        harness.close()
+
+
+def test_a_wal_cut_then_written_on_is_noticed_and_the_rescue_holds_every_action(
+    tmp_path: Path,
+) -> None:
+    """SQLite writes on past the cut (the file grows back, a hole of zeros under the new
+    frames): its size alone would not tell; the frames' salts do."""
+    harness = Harness(tmp_path / "h.db")
+    try:
+        conns = played(harness, 20)
+        wal = Path(f"{harness.store.path}-wal")
+        high = wal.stat().st_size
+        os.truncate(wal, 100)
+        acknowledged(harness, conns, 40, seed=5)  # acknowledged on top of the hole
+        assert wal.stat().st_size > high
+        problem = harness.store.watch()
+        assert problem is not None and "lost frames 2 to" in problem, problem
+        rescued = harness.store.break_off(f"the database's files were damaged ({problem})")
+        [conn, *_] = harness.prompted(conns)
+        action = harness.latest[conn]["prompt"]["legal"][0]
+        harness.session.begin_batch()  # as the server takes frames
+        harness.act(conn, action, id_=71)
+        harness.session.end_batch()
+        refused = only_error(harness.drained(), conn, ErrorCode.INTERNAL, 71)
+        assert "the server stopped writing" in refused["message"]
+        assert str(tmp_path) not in refused["message"]
+        saved = Store(str(rescued), create=False).load_table("t")
+        assert saved is not None and len(saved.actions) == harness.state("t").version == 60
+    finally:
+        harness.close()
+
+
+@pytest.mark.parametrize("damage", ["header", "cut"])
+def test_a_database_file_cut_short_or_with_its_header_overwritten_is_noticed(
+    tmp_path: Path, damage: str
+) -> None:
+    harness = Harness(tmp_path / "d.db")
+    try:
+        played(harness, 10)
+        path = Path(harness.store.path)
+        checkpoint(path)
+        assert harness.store.watch() is None
+        if damage == "header":
+            with path.open("r+b") as file:
+                file.write(b"\0" * 100)
+        else:
+            os.truncate(path, path.stat().st_size - 4096)
+        problem = harness.store.watch()
+        expected = "had its header overwritten" if damage == "header" else "was cut short"
+        assert problem is not None and expected in problem, problem
+    finally:
+        harness.close()
+
+
+def checkpoint(path: Path) -> None:
+    """Copy the WAL into the database file and let the next write start it again."""
+    db = sqlite3.connect(path)
+    try:
+        db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+    finally:
+        db.close()
+
+
+def test_nothing_is_said_of_files_written_only_by_sqlite(tmp_path: Path) -> None:
+    """Checkpoints, the WAL started again from its beginning, a new database's header set:
+    none of it is taken for damage."""
+    harness = Harness(tmp_path / "n.db")
+    try:
+        seen = [harness.store.watch()]
+        conns = played(harness, 5)
+        path = Path(harness.store.path)
+        for round_ in range(6):
+            acknowledged(harness, conns, 15, seed=round_)
+            seen.append(harness.store.watch())
+            checkpoint(path)
+            seen.append(harness.store.watch())
+        assert seen == [None] * len(seen)
+    finally:
+        harness.close()
+
+
+async def test_the_running_server_notices_a_cut_wal_within_its_watch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app, "WATCH_SECONDS", 0.01)
+    db = tmp_path / "live.db"
+    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
+    await server.start()
+    try:
+        os.truncate(f"{db}-wal", 10)
+        for _ in range(2000):  # until the watcher has looked (in its thread) and acted
+            if server.store.broken is not None:
+                break
+            await asyncio.sleep(0.005)
+        assert server.store.broken is not None and "was cut short" in server.store.broken
+        assert list(tmp_path.glob("live.db.rescued-*"))
     finally:
         await server.stop()

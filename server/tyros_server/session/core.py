@@ -429,9 +429,7 @@ class Session:
             ]
         out = self.ledger.commit(table, info.seat, action, (conn, act.id))
         if out is None:
-            return [
-                self.outbox.error(conn, act.id, ErrorCode.INTERNAL, "the action was not stored")
-            ]
+            return [self.outbox.error(conn, act.id, ErrorCode.INTERNAL, self.ledger.not_stored())]
         return [Send(conn, {"type": "accepted", "re": act.id, "version": state.version}), *out]
 
 

@@ -103,6 +103,12 @@ class Ledger(Part):
             out += self.outbox.table_update(table)
         return out
 
+    def not_stored(self) -> str:
+        """What the sender of an action the store refused is told (and why, if every write
+        is refused)."""
+        why = self.store.refusal
+        return "the action was not stored" + ("" if why is None else f" ({why})")
+
     def begin_batch(self) -> None:
         """Frames received until :meth:`end_batch` store their actions in one transaction
         (one disk sync for all of them); what they cause is held until it commits. Any
@@ -147,8 +153,9 @@ class Ledger(Part):
         for chunk, undos in batch.chunks:
             failed = [undo for undo in undos if batch.failed_undo(undo)]
             if failed:
+                why = self.not_stored()
                 out += [
-                    self.outbox.error(conn, re, ErrorCode.INTERNAL, "the action was not stored")
+                    self.outbox.error(conn, re, ErrorCode.INTERNAL, why)
                     for conn, re in (undo.reply for undo in failed if undo.reply is not None)
                 ]
                 continue

@@ -168,3 +168,21 @@ def test_axe_finds_nothing_in_a_trade_the_end_and_a_replay(
         assert "Final score" in viewer.inner_text("#score")
         assert axe_violations(viewer) == [], width
         assert ERRORS[viewer] == []
+
+
+def test_a_ship_that_moved_sails_there_unless_motion_is_reduced(
+    server: Server, browser: Browser
+) -> None:
+    """The update that brings another seat's move draws its route and sails the ship (an
+    SVG translation from where it came); under ``prefers-reduced-motion`` the route alone."""
+    page = open_page(browser, server.url)
+    join(page, "Pat", "sailing", 3, bots=2)
+    calm = browser.new_page(reduced_motion="reduce")  # watches the same table
+    ERRORS[calm] = []
+    calm.goto(server.url + "#sailing")
+    calm.wait_for_selector("#status:text('watching table sailing')")
+    play_on(page, "#board .ship:has(animateTransform)", most=3000)
+    assert page.locator("#board .trail").count() >= 1
+    calm.wait_for_selector("#board .trail", state="attached")
+    assert calm.locator("#board animateTransform").count() == 0
+    assert ERRORS[page] == [] and ERRORS[calm] == []

@@ -470,6 +470,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
             address_per_second=None,
             tables_per_minute=100,
             waiting_tables_per_address=100,
+            tables_per_address=100,
         ),
         max_queued_bytes=limit,
     )

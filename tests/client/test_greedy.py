@@ -13,7 +13,7 @@ from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
 from tyros_client.bots.greedy import PLAUSIBLE, SLIPS, CardChoices, Greedy
 from tyros_client.bots.grouping import card_options, group_actions
-from tyros_client.bots.manners import PERSON_GAIN, Manners
+from tyros_client.bots.manners import PERSON_GAIN, PERSON_HOLDS, Manners
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_rules import (
     CITY_PAY,
@@ -441,13 +441,14 @@ def test_a_person_is_asked_only_what_the_bot_believes_they_gain_by() -> None:
 
 
 def test_a_person_is_made_one_offer_a_round_and_it_is_remembered() -> None:
-    """A violet for a green helps seats 1 and 2 (people) too: they are asked, once; the
-    next decision of the round asks them nothing, the next round may."""
+    """A violet for a green helps seats 1 and 2 (people) too, and their six cards likely
+    hold what it asks: they are asked, once; the next decision of the round asks them
+    nothing, the next round may."""
     state = make_state(
         4,
         chips=START,
         ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-        hands={0: "g g g g v", 1: "o y", 2: "y v"},
+        hands={0: "g g g g v", 1: "o y y y y y", 2: "y y y y y v"},
     )
     plain = make_bot("greedy", 0, random.Random(0))
     offer = plain.choose(view(state, 0), legal_actions(state, 0))
@@ -461,7 +462,27 @@ def test_a_person_is_made_one_offer_a_round_and_it_is_remembered() -> None:
     ]
     assert bot.choose(view(state, 0), legal_actions(state, 0))[0] != Kind.PROPOSE
     bot.manners.round = state.round - 1  # (as if the offers were made last round)
-    assert bot.choose(view(state, 0), legal_actions(state, 0)) == offer
+    again = bot.choose(view(state, 0), legal_actions(state, 0))
+    assert again[0] == Kind.PROPOSE and again[1] == 0b0110  # (its sample of hands may differ)
+
+
+def test_a_person_is_not_asked_for_cards_they_likely_lack() -> None:
+    """The same offer to people holding two cards each: the bot believes them a third
+    likely to hold what it asks (below :data:`PERSON_HOLDS`), so it asks them nothing,
+    where a program is asked on a third."""
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 1: "o y", 2: "y v"},
+    )
+    plain = make_bot("greedy", 0, random.Random(0))
+    offer = plain.choose(view(state, 0), legal_actions(state, 0))
+    assert offer[0] == Kind.PROPOSE and offer[1] == 0b0110  # programs: asked
+    bot = make_bot("greedy", 0, random.Random(0))
+    bot.manners.people = frozenset({1, 2, 3})
+    assert bot.choose(view(state, 0), legal_actions(state, 0)) != offer
+    assert bot.manners.offered == [] and PERSON_HOLDS > 1 / 3
 
 
 # Banking ------------------------------------------------------------------------------

@@ -336,11 +336,12 @@ class Greedy:
         for seat in range(self.state.players):
             if not others >> seat & 1 or holdings.turned_down(seat, give, get):
                 continue
-            if holdings.chance_to_give(seat, get) < self.plausible:
+            holds = holdings.chance_to_give(seat, get)
+            if holds < self.plausible:
                 continue
             theirs = self.partner_gain(seat, give, get)
             if not self.manners.may_ask(
-                seat, give, get, round_=self.state.round, their_gain=theirs
+                seat, give, get, round_=self.state.round, their_gain=theirs, holds=holds
             ):
                 continue
             asked |= 1 << seat

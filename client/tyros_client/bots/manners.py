@@ -10,21 +10,24 @@ and a table of programs plays exactly as if these manners did not exist):
   time to answer bounds the wait: when it runs out the server declines for the person,
   and the proposer goes on at once.
 - **It offers a person only a trade it believes both sides gain from** (the strategy
-  weighs the person's gain: see :meth:`Manners.may_ask`).
+  weighs the person's gain: see :meth:`Manners.may_ask`), **and that the person can
+  likely pay**: an offer asking cards one does not hold can only be declined.
 - **It offers a person few trades**: at most :data:`OFFERS_TO_A_PERSON` a round, never
   the same terms twice in a round (declined or not).
 
 >>> manners = Manners(people=frozenset({0}))
->>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=0.5)
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=0.5, holds=0.9)
 True
->>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=-0.1)
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=-0.1, holds=0.9)
+False
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=0.5, holds=0.4)
 False
 >>> manners.remember(0b011, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1)
->>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=0.5)
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=0.5, holds=0.9)
 False
->>> manners.may_ask(1, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=-1.0)
+>>> manners.may_ask(1, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=1, their_gain=-1.0, holds=0.0)
 True
->>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=2, their_gain=0.5)
+>>> manners.may_ask(0, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=2, their_gain=0.5, holds=0.9)
 True
 """
 
@@ -46,6 +49,12 @@ PERSON_GAIN = 0.0
 evaluation's points): an offer the person should refuse only costs them time."""
 
 
+PERSON_HOLDS = 0.6
+"""A person is asked only for cards the bot believes they hold with at least this chance
+(programs: the strategy's own bound, 0.3 for greedy). Measured with ``bench/people.py``
+(docs/benchmarks.md, "Trading with people"): the share of offers a person could accept."""
+
+
 @dataclass(slots=True)
 class Manners:
     """What a bot knows of the people at its table and the offers it put to them."""
@@ -65,13 +74,15 @@ class Manners:
         *,
         round_: int,
         their_gain: float,
+        holds: float,
     ) -> bool:
         """Whether an offer of ``give`` for ``get`` may be put to ``seat`` (a program:
-        always), given what the bot believes it gains them."""
+        always), given what the bot believes it gains them and the chance it gives that
+        they hold ``get``."""
         if seat not in self.people:
             return True
         self._at(round_)
-        if their_gain <= PERSON_GAIN:
+        if their_gain <= PERSON_GAIN or holds < PERSON_HOLDS:
             return False
         asked = [entry for entry in self.offered if entry[0] == seat]
         return len(asked) < OFFERS_TO_A_PERSON and (seat, tuple(give), tuple(get)) not in asked

@@ -26,7 +26,8 @@ from .harness import Harness, first, only_error
 
 def played(path: Path, tables: dict[str, int], moves: int = 12) -> None:
     """Store 3-player games at ``path``: each table named with its seed, ``moves`` actions."""
-    harness = Harness(path, limits=Limits(tables_per_minute=len(tables)))
+    limits = Limits(tables_per_minute=len(tables), tables_per_address=len(tables))
+    harness = Harness(path, limits=limits)
     try:
         for table, seed in tables.items():
             seated = harness.join(table, 3, seed=seed)

@@ -7,8 +7,9 @@
 import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
 import { forgetToken, heldToken, keepToken, newTableOptions, showTables } from "./lobby.js";
+import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actorSide, cardsText, counterOf, describeAction, describeEvent, parseCards, phaseWords, refusalWords, setCatalogue } from "./words.js";
+import { LETTERS, actorSide, cardsText, describeAction, describeEvent, phaseWords, refusalWords, setCatalogue } from "./words.js";
 import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
@@ -45,7 +46,6 @@ let clocks = null; // {at, seats}: the seats' clocks, as of performance.now() = 
 let replay = null; // {views, points, events, step}: a finished game replayed
 let points = null; // each seat's points if the game ended now (the server's count)
 let statusLine = ""; // where we are, said again once a "sent: ..." has had its answer
-let offerKey = null; // the offer the counter form answers (it empties when that changes)
 const recent = new Recent(); // what each other seat did last, drawn on the board
 let wasYours = false;
 let promptAt = 0; // performance.now() when the prompt came (its deadline counts from there) // a decision waited for us at the last update (the chime rings once)
@@ -170,8 +170,9 @@ function sit(table, how) {
 
 // Nothing of a table left once we leave it (its board, choices, seats, marks).
 function resetGame() {
-  [watching, replay, seat, lastView, prompt, advice, picked, points, clocks, offerKey, sent, hinting] =
-    [null, null, null, null, null, null, null, null, null, null, null, null];
+  [watching, replay, seat, lastView, prompt, advice, picked, points, clocks, sent, hinting] =
+    [null, null, null, null, null, null, null, null, null, null, null];
+  forgetOffer();
   names = [];
   seatStatus = [];
   recent.clear();
@@ -248,7 +249,7 @@ function showGame(update) {
   const events = (update.events || []).filter((e) => typeof e.version !== "number" || e.version > lastEvent);
   recent.note(events, seat);
   showView(view);
-  showOfferForm();
+  showOfferForm({ prompt, view, names, seat, who });
   showHand(view);
   showRequest(view);
   appendEvents(events);
@@ -309,69 +310,11 @@ function heard(line) {
   $("log").scrollTop = $("log").scrollHeight;
 }
 
-function countering() {
-  return !!prompt && prompt.legal.some((a) => a.kind === "answer");
-}
-
-// The trade form: an offer of one's own on one's card turn (to the players ticked), or a
-// counter to an offer made to you, in your own words.
-function showOfferForm() {
-  const turn = !!prompt && lastView.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
-  const wasHidden = $("offer").hidden;
-  $("offer").hidden = !(turn || countering());
-  const mode = countering() ? "Counter: you give" : "Offer: give";
-  const trade = lastView.trade;
-  const key = countering() && trade ? JSON.stringify([trade.proposer, trade.give, trade.get]) : null;
-  if ($("offer-what").textContent !== mode || (wasHidden && !$("offer").hidden) || key !== offerKey) {
-    offerKey = key;
-    // Words typed for an offer of one's own are never sent as a counter, nor the reverse.
-    $("give").value = "";
-    $("get").value = "";
-  }
-  $("offer-what").textContent = mode;
-  $("offer-send").textContent = countering() ? "Counter" : "Offer";
-  const to = $("offer-to");
-  to.hidden = countering();
-  const others = [...Array(names.length).keys()].filter((s) => s !== seat);
-  if (to.dataset.seats !== others.join(",")) {
-    to.dataset.seats = others.join(",");
-    to.replaceChildren("to ");
-    for (const other of others) {
-      const box = document.createElement("input");
-      box.type = "checkbox";
-      box.checked = true;
-      box.value = String(other);
-      const label = document.createElement("label");
-      label.append(box, ` ${who(other)}`);
-      to.append(label);
-    }
-  }
-}
-
 function offer(event) {
   event.preventDefault();
-  let give = parseCards($("give").value);
-  let get = parseCards($("get").value);
-  const unknown = give.unknown || get.unknown;
-  if (unknown !== undefined && /^\d+$/.test(unknown)) {
-    showRefusal(`${unknown} cards of one colour is more than a hand holds: write 1 to 9, e.g. "2 orange"`);
-    return;
-  }
-  if (unknown !== undefined) {
-    showRefusal(`"${unknown}" is not a card: write colours, e.g. "2 orange, wild" (orange, yellow, green, violet, wild)`);
-    return;
-  }
-  if (!give.cards.length || !get.cards.length) {
-    showRefusal("Write the cards given and the cards asked for, e.g. give \"2 orange\" for \"violet\"");
-    return;
-  }
-  [give, get] = [give.cards, get.cards];
-  if (countering()) {
-    act(counterOf(give, get));
-    return;
-  }
-  const to = [...$("offer-to").querySelectorAll("input:checked")].map((box) => Number(box.value));
-  act({ kind: "propose", to, give, get });
+  const { action, refusal } = offerOf(prompt);
+  if (refusal) showRefusal(refusal);
+  else act(action);
 }
 
 // What you may do: the prompt's legal actions, grouped by kind; a clicked space shows

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tyros_client import arena
 from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
+from tyros_client.bots.base import Bot
 from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
 from tyros_client.bots.greedy import PLAUSIBLE, SLIPS, CardChoices, Greedy
@@ -440,21 +441,25 @@ def test_a_person_is_asked_only_what_the_bot_believes_they_gain_by() -> None:
     assert asked == 0b1000 and worth > 0.0
 
 
-def test_a_person_is_made_one_offer_a_round_and_it_is_remembered() -> None:
-    """A violet for a green helps seats 1 and 2 (people) too, and their six cards likely
-    hold what it asks: they are asked, once; the next decision of the round asks them
-    nothing, the next round may."""
-    state = make_state(
-        4,
-        chips=START,
-        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-        hands={0: "g g g g v", 1: "o y y y y y", 2: "y y y y y v"},
-    )
+def offer_to_people(others: dict[int, str]) -> tuple[GameState, Action, Bot]:
+    """Seat 0 holds four greens and a violet; ``others`` are seats 1 and 2's hands. The
+    offer a greedy bot makes seats 1 and 2 as programs (both asked), and a bot for whom
+    seats 1 to 3 are people."""
+    ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    state = make_state(4, chips=START, ships=ships, hands={0: "g g g g v", **others})
     plain = make_bot("greedy", 0, random.Random(0))
     offer = plain.choose(view(state, 0), legal_actions(state, 0))
     assert offer[0] == Kind.PROPOSE and offer[1] == 0b0110 and plain.manners.offered == []
     bot = make_bot("greedy", 0, random.Random(0))
     bot.manners.people = frozenset({1, 2, 3})
+    return state, offer, bot
+
+
+def test_a_person_is_made_one_offer_a_round_and_it_is_remembered() -> None:
+    """A violet for a green helps seats 1 and 2 (people) too, and their six cards likely
+    hold what it asks: they are asked, once; the next decision of the round asks them
+    nothing, the next round may."""
+    state, offer, bot = offer_to_people({1: "o y y y y y", 2: "y y y y y v"})
     assert bot.choose(view(state, 0), legal_actions(state, 0)) == offer  # both gain by it
     assert [(seat, give, get) for seat, give, get in bot.manners.offered] == [
         (1, offer[PROPOSE_GIVE], offer[PROPOSE_GET]),
@@ -470,17 +475,7 @@ def test_a_person_is_not_asked_for_cards_they_likely_lack() -> None:
     """The same offer to people holding two cards each: the bot believes them a third
     likely to hold what it asks (below :data:`PERSON_HOLDS`), so it asks them nothing,
     where a program is asked on a third."""
-    state = make_state(
-        4,
-        chips=START,
-        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
-        hands={0: "g g g g v", 1: "o y", 2: "y v"},
-    )
-    plain = make_bot("greedy", 0, random.Random(0))
-    offer = plain.choose(view(state, 0), legal_actions(state, 0))
-    assert offer[0] == Kind.PROPOSE and offer[1] == 0b0110  # programs: asked
-    bot = make_bot("greedy", 0, random.Random(0))
-    bot.manners.people = frozenset({1, 2, 3})
+    state, offer, bot = offer_to_people({1: "o y", 2: "y v"})
     assert bot.choose(view(state, 0), legal_actions(state, 0)) != offer
     assert bot.manners.offered == [] and PERSON_HOLDS > 1 / 3
 

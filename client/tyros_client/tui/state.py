@@ -410,24 +410,58 @@ def since_your_turn(
     names: list[str | None],
     for_you: list[dict[str, Any]] | None = None,
 ) -> list[str]:
-    """What each other seat did since your last action, a line each in seat order (a narrow
-    log wraps a line, never runs one player into the next), and first what the server did
-    in your name (your clock ran out, or a bot played for you).
+    """What each other seat did since your last action, a line each in seat order, and
+    first what the server did in your name (your clock ran out, or a bot played for you).
+    Haggling is counted, not told (the log has it): a line says the offers a seat made,
+    the trades it completed and what it did on the board or at the bank, so that it fits
+    an 80-column screen.
 
     >>> since_your_turn([(1, {"kind": "pass"}), (2, {"kind": "ship", "space": "TY",
     ...                  "pay": ["wild"]})], ["Ann", "Bob", "Cyd"])
     ['since your last turn:', '  B Bob: pass', '  C Cyd: build a ship in TY paying wild']
     >>> since_your_turn([(1, {"kind": "pass"})], ["Ann", "Bob"], [{"kind": "pass"}])
     ['since your last turn:', '  done for you: pass', '  B Bob: pass']
+    >>> offer = {"kind": "propose", "to": [0, 2], "give": ["orange"], "get": ["green"]}
+    >>> since_your_turn([(1, offer), (1, {"kind": "withdraw"}), (1, offer),
+    ...                  (1, {"kind": "complete", "with": 2}),
+    ...                  (1, {"kind": "bank_draw", "pay": ["green"]})], ["Ann", "Bob", "Cyd"])
+    ['since your last turn:', '  B Bob: 2 offers, traded with C Cyd, discard green, draw 1']
     """
-    by_seat: dict[int, list[str]] = {}
+    by_seat: dict[int, list[dict[str, Any]]] = {}
     for seat, action in actions:
-        by_seat.setdefault(seat, []).append(describe_action(action, names))
-    parts = [f"  {who(seat, names)}: {', '.join(done)}" for seat, done in sorted(by_seat.items())]
+        by_seat.setdefault(seat, []).append(action)
+    parts = [
+        f"  {who(seat, names)}: {_brief(done, names)}" for seat, done in sorted(by_seat.items())
+    ]
     if for_you:
         mine = ", ".join(describe_action(action, names) for action in for_you)
         parts.insert(0, f"  done for you: {mine}")
     return ["since your last turn:", *parts]
+
+
+_HAGGLING = frozenset({"propose", "counter", "answer", "withdraw"})
+
+
+def _brief(actions: list[dict[str, Any]], names: list[str | None]) -> str:
+    """One seat's actions in few words: its offers and counter-offers counted, its
+    answers and withdrawals left to the log, everything else said."""
+    said: list[str] = []
+    offers = sum(1 for a in actions if a.get("kind") == "propose")
+    counters = sum(1 for a in actions if a.get("kind") == "counter")
+    if offers:
+        said.append(f"{offers} offer{'s' if offers > 1 else ''}")
+    if counters:
+        said.append(f"{counters} counter-offer{'s' if counters > 1 else ''}")
+    for action in actions:
+        kind = action.get("kind")
+        if kind == "complete":
+            said.append(f"traded with {who(int(action['with']), names)}")
+        elif kind not in _HAGGLING:
+            said.append(describe_action(action, names))
+    answers = [a for a in actions if a.get("kind") == "answer"]
+    if not said and answers:
+        said.append(describe_action(answers[-1], names))
+    return ", ".join(said) or "nothing"
 
 
 def minutes(seconds: float) -> str:

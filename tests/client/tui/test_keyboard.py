@@ -322,7 +322,7 @@ async def test_an_offer_everybody_declined_is_taken_back_without_a_stall(
             "answers": [{"seat": 1, "answer": "decline"}, {"seat": 2, "answer": "pending"}],
         }
         table.push([withdraw], phase="trade", to_act=[0], current=0, trade=trade)
-        text = await on_screen(ui, "B Bob declines; C Cyd")
+        text = await on_screen(ui, "B Bob declines | C Cyd")
         assert "waiting for the answers" in text and "has not answered" in text
         await asyncio.sleep(0.05)
         assert table.sent == []  # an answer is still pending: the offer stands

@@ -57,10 +57,36 @@ async def test_a_counter_offers_terms_show_whole_without_f4() -> None:
         }
         legal: list[dict[str, Any]] = [{"kind": "complete", "with": 2}, {"kind": "withdraw"}]
         table.push(legal, phase="trade", to_act=[0], current=0, trade=mine)
-        text = await on_screen(ui, "Your trade offer")
+        text = await on_screen(ui, "Your offer: ")
         side = " ".join(line.strip() for line in log_side(text))
-        assert "C Cyd counters: you give green x2, get wild" in side
+        assert "C Cyd counters, you give green x2 for wild" in side
         assert "complete PLAYER or withdraw (F4)" in side
+
+
+async def test_an_acceptance_and_two_counters_all_show_at_80_by_24() -> None:
+    async with running(24, 80) as (table, _keys):
+        ui = table.ui
+        mine = {
+            "proposer": 0,
+            "to": [1, 2, 3],
+            "give": ["orange"],
+            "get": ["green"],
+            "answers": [
+                {"seat": 1, "answer": "counter", "give": ["orange", "orange"], "get": ["green"]},
+                {"seat": 2, "answer": "counter", "give": ["orange"], "get": ["violet"]},
+                {"seat": 3, "answer": "accept"},
+            ],
+        }
+        legal: list[dict[str, Any]] = [{"kind": "complete", "with": seat} for seat in (1, 2, 3)] + [
+            {"kind": "withdraw"}
+        ]
+        table.push(legal, phase="trade", to_act=[0], current=0, trade=mine)
+        text = await on_screen(ui, "Your offer: ")
+        side = " ".join(line.strip() for line in log_side(text))
+        assert "F4 shows all" not in side
+        assert side.index("D Dee accepts") < side.index("B Bob counters")  # the best first
+        assert "B Bob counters, you give orange x2 for green" in side
+        assert "C Cyd counters, you give orange for violet" in side
 
 
 async def test_a_decision_made_for_the_player_is_announced() -> None:

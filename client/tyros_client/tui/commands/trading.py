@@ -249,25 +249,17 @@ def parse_complete(rest: str, ctx: Context) -> Outcome:
     def said_by(answer: dict[str, Any]) -> str:
         if answer["answer"] == "counter":  # the proposer's side: you would give "give"
             return (
-                f"counters: you give {cards_text(answer.get('give', []))}, get "
+                f"counters, you give {cards_text(answer.get('give', []))} for "
                 f"{cards_text(answer.get('get', []))}"
             )
         return words_for.get(answer["answer"], str(answer["answer"]))
 
-    # A counter's terms on a line of their own, first: at 80 x 24 the request panel has
-    # room for a few lines, and they are what the player must read.
-    first = {"counter": 0, "accept": 1}
+    # Every answer in one run, acceptances first, then the counters' terms: at 80 x 24 the
+    # request panel has room for two or three lines, and these are what the player reads.
+    first = {"accept": 0, "counter": 1}
     by_weight = sorted(answers, key=lambda a: first.get(a["answer"], 2))
-    lines = [
-        f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in by_weight if a["answer"] == "counter"
-    ]
-    rest = "; ".join(
-        f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in by_weight if a["answer"] != "counter"
-    )
-    lines += [rest] if rest else []
-    lines.append(
-        f"(you offer {cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))})"
-    )
+    said = " | ".join(f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in by_weight)
+    lines = [said] if said else []
     countered = {a["seat"]: a for a in answers if a["answer"] == "counter"}
 
     def complete_text(action: dict[str, Any]) -> str:
@@ -295,7 +287,8 @@ def parse_complete(rest: str, ctx: Context) -> Outcome:
         lines.append("Waiting for the answers.")
     elif not completes:
         lines.append("No answer can be completed: withdraw the offer.")
-    return Choose("Your trade offer", "\n".join(lines), tuple(options))
+    terms = f"{cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))}"
+    return Choose(f"Your offer: {terms}", "\n".join(lines), tuple(options))
 
 
 def parse_give(rest: str, ctx: Context) -> Outcome:

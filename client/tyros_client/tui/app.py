@@ -125,6 +125,8 @@ class TyrosApp:
         """The command line of the action last sent: it comes back if the server refuses it."""
         self._held_line: str | None = None
         """A line typed while the last action was on its way: run when the server answers."""
+        self._turns_seen = 0
+        """The seat's turns begun that the log was brought to its newest lines for."""
 
         self.buffer = Buffer(
             completer=CommandCompleter(self),
@@ -661,6 +663,9 @@ class TyrosApp:
             elif self.run_line(held):
                 self._keep_refused(held)  # refused now: back on the line, with the reason
         self._sync_dialogs()
+        if self.state.turns_begun != self._turns_seen:  # your turn: its summary in view
+            self._turns_seen = self.state.turns_begun
+            self.screen.scroll = 0
         if (
             self.state.over
             and not self.screen.score_open

@@ -104,6 +104,8 @@ class ClientState:
         self.changes = 0
         """Bumped by every message, so that the screen can tell something changed."""
         self._my_turn = False
+        self.turns_begun = 0
+        """Bumped when this seat's turn begins (the screen then shows the log's newest)."""
         self._acted = False
         """Whether this seat has acted in the game (as far as the log shows)."""
         self._since_mine: list[tuple[int, dict[str, Any]]] = []
@@ -233,6 +235,7 @@ class ClientState:
         viewer = view.get("viewer")
         my_turn_before = self._my_turn
         self._my_turn = _is_turn(view, self.seat, self.prompt)
+        self.turns_begun += self._my_turn and not my_turn_before
         for event in notice.events:
             self.events.append(event)
             if event.get("type") == "action" and isinstance(event.get("seat"), int):

@@ -117,6 +117,19 @@ async def test_page_up_and_down_move_the_log_a_page() -> None:
         await until(lambda: ui.screen.scroll == 0, "a page down")
 
 
+async def test_the_log_comes_to_its_newest_lines_when_your_turn_begins() -> None:
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        table.push(None, phase="actions", to_act=[1], current=1)
+        for i in range(30):
+            table.state.note(f"line {i}", error=False)
+        await on_screen(ui, "line 29")
+        keys.send_text(PAGE_UP)  # reading back while the others play
+        await until(lambda: ui.screen.scroll > 0, "a page up")
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        await until(lambda: ui.screen.scroll == 0, "the newest lines, at your turn")
+
+
 async def test_seats_back_within_the_grace_are_not_said_away() -> None:
     async with running(24, 80) as (table, _keys):
         ui = table.ui

@@ -225,6 +225,25 @@ def test_it_counters_an_offer_it_cannot_accept_with_terms_that_help_it() -> None
     assert reply[COUNTER_GIVE] in ((0, 0, 1, 0, 0), (0, 0, 0, 0, 1))  # for a green or a wild
 
 
+def test_a_persons_offer_is_countered_only_with_cards_they_likely_hold() -> None:
+    """Seat 1 offers an orange for a green, which seat 0 will not give: to a program it
+    counters asking for a wild instead, which seat 1 was never seen to hold; a person it
+    spares that counter (they likely cannot pay it) and declines."""
+    ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    for people in (frozenset(), frozenset({1})):
+        state = make_state(
+            4, chips=START, ships=ships, current=1, hands={0: "g g g y y", 1: "o o g v"}
+        )
+        push(state, 1, (Kind.PROPOSE, 0b0001, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0))
+        bot = make_bot("greedy", 0, random.Random(0))
+        bot.manners.people = people
+        reply = bot.choose(view(state, 0), legal_actions(state, 0))
+        if people:
+            assert reply == (Kind.ANSWER, 0)
+        else:
+            assert reply[0] == Kind.COUNTER and reply[COUNTER_GIVE] == (0, 0, 0, 0, 1)
+
+
 def test_the_proposer_completes_a_trade_that_helps_it() -> None:
     state = make_state(
         4,

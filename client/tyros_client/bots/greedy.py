@@ -392,7 +392,11 @@ class Greedy:
         for action in self.counter_offers(legal):
             give, get = action[COUNTER_GIVE], action[COUNTER_GET]
             score = worth(give, get) - COUNTER_MARGIN
-            if not covers(trade[TRADE_GIVE], give):  # it asks for more than was offered
+            offered = covers(trade[TRADE_GIVE], give)
+            holds = 1.0 if offered else self.holdings.chance_to_give(proposer, give)
+            if not self.manners.may_counter(proposer, give, trade[TRADE_GET], holds=holds):
+                continue  # (a person is spared counters they likely cannot pay)
+            if not offered:  # it asks for more than was offered
                 if not self.holdings.could_give(proposer, give):
                     continue
                 score -= UNSURE_COUNTER

@@ -87,6 +87,27 @@ class Manners:
         asked = [entry for entry in self.offered if entry[0] == seat]
         return len(asked) < OFFERS_TO_A_PERSON and (seat, tuple(give), tuple(get)) not in asked
 
+    def may_counter(
+        self, proposer: int, give: Sequence[int], asked: Sequence[int], *, holds: float
+    ) -> bool:
+        """Whether a counter-offer asking ``proposer`` (a program: always) to give
+        ``give`` may be made, their offer having asked for ``asked``: a person is never
+        asked for a kind they asked for (they lack or want it), and only for cards the bot
+        believes them likely to hold (``holds``: the chance; 1 for cards they offered).
+
+        >>> yellow, orange = (0, 1, 0, 0, 0), (1, 0, 0, 0, 0)
+        >>> Manners(people=frozenset({1})).may_counter(1, yellow, yellow, holds=1.0)
+        False
+        >>> Manners(people=frozenset({1})).may_counter(1, orange, yellow, holds=0.9)
+        True
+        >>> Manners(people=frozenset({1})).may_counter(1, orange, yellow, holds=0.4)
+        False
+        """
+        if proposer not in self.people:
+            return True
+        wanted = any(g and a for g, a in zip(give, asked, strict=True))
+        return not wanted and holds >= PERSON_HOLDS
+
     def remember(self, to: int, give: Sequence[int], get: Sequence[int], *, round_: int) -> None:
         """The bot offers ``give`` for ``get`` to the seats of the bit mask ``to``."""
         self._at(round_)

@@ -415,13 +415,13 @@ def since_your_turn(
 ) -> list[str]:
     """What each other seat did since your last action, a line each in seat order, and
     first what the server did in your name (your clock ran out, or a bot played for you).
-    Haggling is counted, not told (the log has it): a line says the offers a seat made,
-    the trades it completed and what it did on the board or at the bank, so that it fits
-    an 80-column screen.
+    Haggling is counted, not told, and the board's costs left out (the log has both): a
+    line says the offers a seat made, the trades it completed and what it did on the board
+    or at the bank, so that it fits the log's half of an 80-column screen.
 
     >>> since_your_turn([(1, {"kind": "pass"}), (2, {"kind": "ship", "space": "TY",
     ...                  "pay": ["wild"]})], ["Ann", "Bob", "Cyd"])
-    ['since your last turn:', '  B Bob: pass', '  C Cyd: build a ship in TY paying wild']
+    ['since your last turn:', '  B Bob: pass', '  C Cyd: build a ship in TY']
     >>> since_your_turn([(1, {"kind": "pass"})], ["Ann", "Bob"], [{"kind": "pass"}])
     ['since your last turn:', '  done for you: pass', '  B Bob: pass']
     >>> offer = {"kind": "propose", "to": [0, 2], "give": ["orange"], "get": ["green"]}
@@ -443,6 +443,7 @@ def since_your_turn(
 
 
 _HAGGLING = frozenset({"propose", "counter", "answer", "withdraw"})
+_PAID = frozenset({"move", "city", "ship"})
 
 
 def _brief(actions: list[dict[str, Any]], names: list[str | None]) -> str:
@@ -459,6 +460,8 @@ def _brief(actions: list[dict[str, Any]], names: list[str | None]) -> str:
         kind = action.get("kind")
         if kind == "complete":
             said.append(f"traded with {who(int(action['with']), names)}")
+        elif kind in _PAID:  # (what it cost is in the log: the line stays short)
+            said.append(describe_action({**action, "pay": None}, names))
         elif kind not in _HAGGLING:
             said.append(describe_action(action, names))
     answers = [a for a in actions if a.get("kind") == "answer"]

@@ -22,7 +22,6 @@ import socket
 import sqlite3
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +32,7 @@ from websockets.http11 import Request, Response
 
 from .backups import DatabaseLock, backup, open_or_repair
 from .deputies import Advice, Decision
+from .worker import DecisionWorker
 from .gate import HandshakeGate, admits, raise_fd_limit
 from .recorder import Recorder
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
@@ -202,7 +202,7 @@ class TyrosServer:
         )
         self._wake = asyncio.Event()
         """Set when the session's next deadline may have moved (something arrived)."""
-        self._deputy = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tyros-deputy")
+        self._deputy = DecisionWorker()  # (people's decisions first, tables in turn)
         """Where the server's decisions for seats are made (bots, however slow, never
         hold up the event loop); one thread, so they run in the order they were asked."""
         self._deputy_stopped = False
@@ -329,7 +329,7 @@ class TyrosServer:
         if self._watcher is not None:
             self._watcher.cancel()
         self._deputy_stopped = True
-        self._deputy.shutdown(wait=False, cancel_futures=True)
+        self._deputy.shutdown()
         self._recorder.cancel()
         if self._backups is not None:
             self._backups.cancel()
@@ -470,7 +470,7 @@ class TyrosServer:
         for record in records:
             self._recorder.make(record, self._recorded)
         for job in jobs:
-            done = loop.run_in_executor(self._deputy, job.run)
+            done = asyncio.wrap_future(self._deputy.submit(job.run, job.table, job.lane), loop=loop)
             if isinstance(job, Decision):
                 done.add_done_callback(functools.partial(self._decided, job))
             elif isinstance(job, Advice):

@@ -21,6 +21,8 @@ from typing import Any, Literal, Protocol
 
 from tyros_rules import Action, Kind
 
+from .worker import Lane
+
 log = logging.getLogger("tyros.deputies")
 
 TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
@@ -122,6 +124,11 @@ class Decision:
     people: frozenset[int] = frozenset()
     """The seats people hold at the table (see :func:`meet`)."""
 
+    @property
+    def lane(self) -> Lane:
+        """A person's seat (taken over, or out of time) goes before the server's bots."""
+        return Lane.HOUSE if self.by == "seat" else Lane.PEOPLE
+
     def run(self) -> Action | None:
         """The policy's choice, or None if it failed (the session then takes the first
         legal action: a bot's bug must not stop the table). Runs in a worker thread: it
@@ -141,6 +148,7 @@ class Farewell:
 
     table: str
     policy: TakeoverPolicy
+    lane = Lane.HOUSE  # (after the table's last decisions, whichever lane they took)
 
     def run(self) -> None:
         forget = getattr(self.policy, "forget", None)
@@ -162,6 +170,7 @@ class Advice:
     legal: list[Action]
     policy: TakeoverPolicy
     people: frozenset[int] = frozenset()
+    lane = Lane.PEOPLE  # (a person waits for it)
 
     def run(self) -> Action | None:
         """The policy's choice (None if it failed: no advice is better than a crash)."""

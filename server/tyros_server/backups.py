@@ -2,9 +2,10 @@
 damage touched.
 
 - :func:`backup`: SQLite's online backup to ``PATH.backup-1`` (older copies roll down);
-- :func:`restore`: a new database made of the newest sound backup and then every table the
-  damaged file still holds, readable and newer; the tables it cannot give back are named
-  (quarantined when no backup holds them) and the damaged file is kept beside, renamed;
+- :func:`restore`: a new database made of the newest sound backup and then every row still
+  readable in the damaged file (and in the server's rescued copies), put together game by
+  game (:mod:`.salvage`); the tables it cannot give back whole are named (cut at a gap, or
+  quarantined when their own row is lost) and the damaged file is kept beside, renamed;
 - :func:`write_check`: SQLite's whole verdict on a damaged file, to a file of its own;
 - :class:`DatabaseLock`: one server per database.
 """
@@ -18,8 +19,8 @@ import os
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from .salvage import KEYS, Found, Game, Rows, merge, read_file, read_only
 from .storage import (
     OUR_TABLES,
     Store,
@@ -31,12 +32,6 @@ from .storage import (
 )
 
 log = logging.getLogger("tyros.server")
-
-KEYS = {"tables": "name", "seats": "table_name", "actions": "table_name", "chat": "table_name"}
-"""Each stored SQL table, and the column naming the game table a row belongs to."""
-
-Rows = dict[str, list[tuple[Any, ...]]]
-"""One game table's rows in each stored SQL table."""
 
 
 def backup_paths(path: str, keep: int) -> list[Path]:
@@ -70,17 +65,10 @@ def backup(path: str, keep: int = 3) -> Path:
     return paths[0]
 
 
-def _read_only(path: Path, *, immutable: bool = False) -> sqlite3.Connection:
-    """A connection that writes nothing; ``immutable`` also creates no ``-wal``/``-shm``
-    beside the file (for a backup, which never has a journal of its own)."""
-    flag = "&immutable=1" if immutable else ""
-    return sqlite3.connect(f"file:{path}?mode=ro{flag}", uri=True)
-
-
 def check_file(path: Path) -> str | None:
     """What is wrong with a database file as a backup to restore (None: it is sound)."""
     try:
-        db = _read_only(path, immutable=True)
+        db = read_only(path, immutable=True)
     except sqlite3.Error as exc:
         return str(exc)
     try:
@@ -102,75 +90,6 @@ def write_check(path: str, problems: list[str]) -> Path:
     return target
 
 
-# Reading what a damaged file still holds ----------------------------------------------
-
-
-@dataclass
-class Remains:
-    """What a damaged database still gives back: each readable game table's rows, the
-    columns they come in, and why the others cannot be read."""
-
-    tables: dict[str, Rows] = field(default_factory=dict)
-    columns: dict[str, list[str]] = field(default_factory=dict)
-    unreadable: dict[str, str] = field(default_factory=dict)
-
-
-def read_remains(path: Path, known: set[str], *, immutable: bool = False) -> Remains:
-    """Read every game table of ``path`` that can be read whole (its options, seats,
-    actions and talk), one by one, so that a damaged page costs only the tables on it.
-    ``known`` are names to look for even when the list of tables itself is unreadable;
-    ``immutable``: a file nothing writes (a backup), read without a journal beside it."""
-    remains = Remains()
-    if not path.exists():
-        return remains
-    try:
-        db = _read_only(path, immutable=immutable)
-        for sql_table in KEYS:
-            remains.columns[sql_table] = [
-                row[1] for row in db.execute(f"PRAGMA table_info({sql_table})")
-            ]
-    except sqlite3.Error as exc:
-        remains.unreadable = dict.fromkeys(known, f"the file cannot be read ({exc})")
-        return remains
-    try:
-        names = set(known)
-        with contextlib.suppress(sqlite3.DatabaseError):  # then look up the names known
-            names.update(name for (name,) in db.execute("SELECT name FROM tables"))
-        for name in sorted(names):
-            try:
-                rows = _read_table(db, name, remains.columns)
-            except (sqlite3.DatabaseError, ValueError) as exc:
-                remains.unreadable[name] = str(exc)
-                continue
-            if rows["tables"]:
-                remains.tables[name] = rows
-    finally:
-        db.close()
-    return remains
-
-
-def _read_table(db: sqlite3.Connection, name: str, columns: dict[str, list[str]]) -> Rows:
-    rows: Rows = {}
-    for sql_table, key in KEYS.items():
-        if not columns[sql_table]:
-            rows[sql_table] = []  # an older database, from before table talk
-            continue
-        listed = ", ".join(columns[sql_table])
-        query = f"SELECT {listed} FROM {sql_table} {{}} WHERE {key} = ?"
-        try:
-            rows[sql_table] = db.execute(query.format(""), (name,)).fetchall()
-        except sqlite3.DatabaseError:  # the index may be what is damaged: read the rows
-            rows[sql_table] = db.execute(query.format("NOT INDEXED"), (name,)).fetchall()
-    seqs = sorted(row[columns["actions"].index("seq")] for row in rows["actions"])
-    if seqs and seqs != list(range(seqs[0], seqs[0] + len(seqs))):
-        raise ValueError("some of its actions are missing")
-    return rows
-
-
-def _size(rows: Rows) -> tuple[int, int, int]:
-    return len(rows["actions"]), len(rows["chat"]), len(rows["seats"])
-
-
 # Restoring ----------------------------------------------------------------------------
 
 
@@ -180,15 +99,19 @@ class Restored:
 
     path: str
     used: Path | None
-    """The backup it started from (None: none was sound; only the damaged file's tables)."""
+    """The backup it started from (None: none was sound; only the damaged file's rows)."""
     moved: Path | None
     """Where the file it replaced went."""
+    rescued: list[Path] = field(default_factory=list)
+    """Copies the server made when it found its files damaged, read as well."""
     newer: list[str] = field(default_factory=list)
-    """Tables taken from the replaced file: readable there, and newer than the backup."""
-    rolled_back: dict[str, str] = field(default_factory=dict)
-    """Tables unreadable in the replaced file that the backup holds (as it holds them)."""
+    """Tables holding more than the backup: rows of the replaced file (or a rescued copy)."""
+    cut: dict[str, str] = field(default_factory=dict)
+    """Tables whose actions stop at a gap no copy fills: what was lost."""
     quarantined: dict[str, str] = field(default_factory=dict)
-    """Tables unreadable in the replaced file that no backup holds: lost, named."""
+    """Tables whose own row no copy holds readable: lost, named."""
+    unreadable: str | None = None
+    """Why the replaced file could not be read at all, if it could not."""
     tables: int = 0
     actions: int = 0
 
@@ -198,15 +121,19 @@ class Restored:
         out = [f"restored {self.path} {source}: {self.tables} tables, {self.actions} actions"]
         if self.moved is not None:
             out.append(f"kept the file it replaces as {self.moved}")
+        if self.unreadable is not None:
+            out.append(f"nothing could be read from that file: {self.unreadable}")
+        if self.rescued:
+            out.append("read the server's rescued copies too: " + ", ".join(map(str, self.rescued)))
         if self.newer:
             out.append(
-                f"{len(self.newer)} tables taken from that file, newer than the backup: "
-                + ", ".join(self.newer)
+                f"{len(self.newer)} tables hold more than the backup, every row still readable "
+                "taken: " + ", ".join(self.newer)
             )
-        for name, why in self.rolled_back.items():
-            out.append(f"table {name} is unreadable there ({why}): as the backup holds it")
+        for name, why in self.cut.items():
+            out.append(f"table {name}: {why}")
         for name, why in self.quarantined.items():
-            out.append(f"table {name} is unreadable there ({why}) and in no backup: quarantined")
+            out.append(f"table {name}: {why}: quarantined")
         return out
 
 
@@ -214,10 +141,11 @@ def restore(
     path: str, source: Path | None = None, keep: int = 3, *, backup_only: bool = False
 ) -> Restored:
     """Put a sound database in place of ``path``: the newest sound one of its rolling
-    backups (or ``source``), and then, unless ``backup_only``, every table that ``path``
-    still holds readable and newer than the backup's. Tables ``path`` names but cannot
-    give back are named (quarantined when no backup holds them). The file it replaces
-    is kept beside it, renamed (nothing is deleted); no other file is left behind.
+    backups (or ``source``), and then, unless ``backup_only``, every row still readable in
+    ``path`` and in the server's rescued copies newer than that backup, put together game
+    by game (:mod:`.salvage`). Tables none of them can give back whole are named (cut at a
+    gap, or quarantined when their own row is lost). The file it replaces is kept beside
+    it, renamed (nothing is deleted); no other file is left behind.
 
     The caller makes sure no server is using ``path`` (see :class:`DatabaseLock`).
     """
@@ -233,27 +161,36 @@ def restore(
             used = candidate
             break
         problems.append(f"{candidate}: {problem}")
-    base: dict[str, Rows] = {}
-    if used is not None:
-        base = read_remains(used, set(), immutable=True).tables
-    remains = Remains() if backup_only else read_remains(Path(path), set(base))
-    if used is None and not remains.tables:
+    base = read_file(used, immutable=True) if used is not None else Found()
+    damaged, rescued = Found(), []
+    if not backup_only:
+        damaged = read_file(Path(path))
+        rescued = _rescued_since(path, used)
+    copies = [damaged, *(read_file(copy, immutable=True) for copy in rescued), base]
+    if used is None and not any(copy.games for copy in copies):
         raise StoreOpenError(
             "no sound backup to restore, and nothing readable in the database: "
             + "; ".join(problems)
         )
+    games = merge(copies)
     fresh = Path(f"{path}.restoring")
-    _build(fresh, used, remains, base)
-    restored = Restored(path, used, _move_aside(path))
+    _build(fresh, used, games, base)
+    restored = Restored(path, used, _move_aside(path), rescued)
     os.replace(fresh, path)
-    restored.newer = [
-        name
-        for name, rows in remains.tables.items()
-        if name not in base or _size(rows) > _size(base[name])
-    ]
-    for name, why in remains.unreadable.items():
-        target = restored.rolled_back if name in base else restored.quarantined
-        target[name] = why
+    if damaged.problem is not None and not backup_only:
+        restored.unreadable = damaged.problem
+    for name, game in games.items():
+        if game.orphan:
+            restored.quarantined[name] = _orphan_reason(game)
+            continue
+        if _differs(game.rows, base.games.get(name)):
+            restored.newer.append(name)
+        if game.gap is not None:
+            restored.cut[name] = (
+                f"action {game.gap} is unreadable in every copy: it resumes after action "
+                f"{game.gap - 1} ({game.found_actions - game.gap + 1} actions found after the "
+                "gap are left in the file it replaces)"
+            )
     store = Store(path, create=False)
     try:
         restored.tables, restored.actions = store.counts()
@@ -262,12 +199,33 @@ def restore(
     return restored
 
 
-def _build(fresh: Path, used: Path | None, remains: Remains, base: dict[str, Rows]) -> None:
-    """Write the restored database to ``fresh``: the backup, then the newer tables."""
+def _rescued_since(path: str, used: Path | None) -> list[Path]:
+    """The copies a running server made of what it held when it found its files damaged
+    (``PATH.rescued-DATE``) since the backup ``used`` was made, newest first."""
+    since = used.stat().st_mtime if used is not None else 0.0
+    found = [p for p in Path(path).parent.glob(f"{Path(path).name}.rescued-*") if p.is_file()]
+    fresh = [p for p in found if p.stat().st_mtime >= since and check_file(p) is None]
+    return sorted(fresh, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def _orphan_reason(game: Game) -> str:
+    return (
+        f"damaged on disk (its own row is unreadable in every copy; {game.found_actions} of "
+        "its actions are in the damaged file, kept beside the database)"
+    )
+
+
+def _differs(rows: Rows, base: Rows | None) -> bool:
+    return base is None or any(len(rows[t]) != len(base[t]) for t in KEYS) or rows != base
+
+
+def _build(fresh: Path, used: Path | None, games: dict[str, Game], base: Found) -> None:
+    """Write the restored database to ``fresh``: the backup, then each game put together
+    from every copy where it differs from the backup's."""
     fresh.unlink(missing_ok=True)
     if used is not None:
         os.close(os.open(fresh, os.O_CREAT | os.O_WRONLY, 0o600))
-        source = _read_only(used, immutable=True)
+        source = sqlite3.connect(f"file:{used}?mode=ro&immutable=1", uri=True)
         target = sqlite3.connect(fresh)
         try:
             source.backup(target)
@@ -277,26 +235,27 @@ def _build(fresh: Path, used: Path | None, remains: Remains, base: dict[str, Row
     Store(str(fresh)).close()  # the schema brought up to date, the journal checkpointed
     db = sqlite3.connect(fresh, isolation_level=None)
     try:
+        columns = {t: {row[1] for row in db.execute(f"PRAGMA table_info({t})")} for t in KEYS}
         db.execute("BEGIN IMMEDIATE")
-        for name, rows in remains.tables.items():
-            if name in base and _size(rows) <= _size(base[name]):
-                continue  # the backup holds as much: it is sound, the damaged file is not
-            for sql_table, key in reversed(KEYS.items()):
-                db.execute(f"DELETE FROM {sql_table} WHERE {key} = ?", (name,))
-            for sql_table, columns in remains.columns.items():
-                if rows.get(sql_table):
-                    listed = ", ".join(columns)
-                    marks = ", ".join("?" * len(columns))
-                    db.executemany(
-                        f"INSERT INTO {sql_table} ({listed}) VALUES ({marks})", rows[sql_table]
-                    )
-        for name, why in remains.unreadable.items():
-            if name not in base:
-                reason = f"damaged on disk ({why}); the damaged file is kept beside the database"
+        for name, game in games.items():
+            if game.orphan:
                 db.execute(
                     "INSERT OR REPLACE INTO quarantined (name, reason) VALUES (?, ?)",
-                    (name, reason),
+                    (name, _orphan_reason(game)),
                 )
+                continue
+            if not _differs(game.rows, base.games.get(name)):
+                continue  # the backup holds it as it is
+            for sql_table, key in reversed(KEYS.items()):
+                db.execute(f"DELETE FROM {sql_table} WHERE {key} = ?", (name,))
+            for sql_table in KEYS:
+                for row in game.rows[sql_table]:
+                    known = [column for column in row if column in columns[sql_table]]
+                    db.execute(
+                        f"INSERT INTO {sql_table} ({', '.join(known)}) "
+                        f"VALUES ({', '.join('?' * len(known))})",
+                        [row[column] for column in known],
+                    )
         db.execute("COMMIT")
     finally:
         db.close()
@@ -317,15 +276,15 @@ def _move_aside(path: str) -> Path | None:
 
 def open_or_repair(path: str) -> Store:
     """Open the database; if SQLite finds damaged pages, put its whole verdict in a file,
-    say so in one line, and restore: the newest backup and every table still readable and
-    newer (the damaged file kept beside), so that the damage costs only what it touched."""
+    say so in one line, and restore: the newest backup and every row still readable (the
+    damaged file kept beside), so that the damage costs only what it touched."""
     try:
         return Store(path)
     except StoreDamagedError as exc:
         check = write_check(path, exc.problems)
         log.error(
             "the database %s is damaged (%s; the whole check is in %s): restoring it from "
-            "its newest backup and every table it still holds readable",
+            "its newest backup and every row it still holds readable",
             path,
             summary(exc.problems),
             check,

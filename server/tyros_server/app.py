@@ -78,7 +78,8 @@ INTERNAL_ERROR = {
 TICK_FLOOR = 0.05
 """Seconds the clock task sleeps at least between two ticks."""
 WATCH_SECONDS = 2.0
-"""How often the database's files are looked at (removed or replaced: see Store.watch)."""
+"""How often the database's files are looked at (removed, replaced, cut short, overwritten:
+see Store.watch)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,31 +342,38 @@ class TyrosServer:
             self._server.close()
             await self._server.wait_closed()
         await self._recorder.stop()
+        # A last look: damage not seen yet is rescued from what the server holds before
+        # closing checkpoints the WAL, a hole in it included, into the database.
+        self.watch_database()
         self.store.close()
         if self.lock is not None:
             self.lock.release()
         log.info("tyros server stopped")
 
     async def _watch_forever(self) -> None:
-        while True:
+        while self.store.broken is None:
             await asyncio.sleep(WATCH_SECONDS)
-            self.watch_database()
+            # The files are read in a worker thread: a slow disk never holds up the game.
+            self._break_off(await asyncio.to_thread(self.store.watch))
 
     def watch_database(self) -> None:
-        """If the database's files were removed or replaced while the server runs (SQLite
-        writes on into the open ones, which a crash loses), refuse every action from now
-        on and copy what the server holds, every acknowledged action included, to a safe
-        file; one log line says so, and what to do."""
+        """Look at the database's files now (see :meth:`Store.watch`) and act on what is
+        seen (:meth:`_break_off`)."""
+        self._break_off(self.store.watch())
+
+    def _break_off(self, problem: str | None) -> None:
+        """If the database's files were damaged or moved away while the server runs
+        (SQLite writes on into them, and a crash or the next start finds them lost or
+        damaged), refuse every action from now on and copy what the server holds, every
+        acknowledged action included, to a safe file; one log line says so, and what to do."""
         store = self.store
-        if store.broken is not None:
+        if store.broken is not None or problem is None:
             return
-        problem = store.watch()
-        if problem is None:
-            return
+        why = f"the database's files were damaged or moved away ({problem})"
         try:
-            rescued = store.break_off(f"the database's files were moved away ({problem})")
+            rescued = store.break_off(why)
         except (OSError, sqlite3.Error) as exc:
-            store.broken = f"the database's files were moved away ({problem})"
+            store.broken = why
             log.error(
                 "%s: every action is refused from now on, and copying what the server holds "
                 "failed (%s): do not stop the server before its files are back in place",

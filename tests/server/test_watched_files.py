@@ -207,3 +207,16 @@ async def test_the_running_server_notices_a_cut_wal_within_its_watch(
         assert list(tmp_path.glob("live.db.rescued-*"))
     finally:
         await server.stop()
+
+
+async def test_a_stopping_server_looks_once_more_and_rescues_what_it_holds(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "last.db"
+    server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
+    await server.start()
+    try:
+        os.truncate(f"{db}-wal", 10)
+    finally:
+        await server.stop()
+    assert server.store.broken is not None and list(tmp_path.glob("last.db.rescued-*"))

@@ -7,6 +7,15 @@ acknowledged actions lost, actions applied twice, the fewest kills any game
 lived through, and whether every finished game equals a replay of its record.
 
     python bench/chaos.py --games 20
+
+``--damage``: no kills; instead, after ``--before`` seconds of play, the live WAL is cut to
+100 bytes; ``--after`` seconds later 8 KiB of the database file are overwritten at offset
+4096; then the server is stopped (SIGTERM) and started again on the same file (its repair
+at start), and the actions the bots had acknowledged are looked for in the database: how
+many were acknowledged, how many are recovered, how many were refused once the server
+noticed, and when the first refusal came.
+
+    python bench/chaos.py --damage --games 6
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -45,6 +55,8 @@ class Seat:
     the version it was made for, when other seats acted meanwhile)."""
     score: dict[str, Any] | None = None
     finished_at: float | None = None
+    refused: list[tuple[float, str]] = field(default_factory=list)
+    """(when, message) of each of its actions the server refused as not stored."""
 
 
 async def play_seat(
@@ -52,6 +64,16 @@ async def play_seat(
 ) -> None:
     session = ClientSession(Join(table=seat.table, name=seat.name, players=4, trade_seconds=30))
     session.on_send = lambda msg_id, version, action: seat.sent.update({msg_id: (version, action)})
+    receive = session.receive
+
+    def noting_refusals(frame: str | bytes) -> Any:
+        """(The session retries an action refused as not stored without a notice.)"""
+        message = json.loads(frame)
+        if message.get("type") == "error" and message.get("code") == "internal_error":
+            seat.refused.append((time.monotonic(), str(message.get("message"))))
+        return receive(frame)
+
+    session.receive = noting_refusals  # type: ignore[method-assign]
     while seat.score is None and time.monotonic() < give_up_at:
         try:
             async with connect(url, max_size=2**23, compression=None, open_timeout=5) as ws:
@@ -208,6 +230,82 @@ def run(games: int, think_ms: float, seed: int, limit: float) -> dict[str, Any]:
     }
 
 
+def overwrite(path: Path, offset: int, size: int, seed: int) -> None:
+    with path.open("r+b") as file:
+        file.seek(offset)
+        file.write(random.Random(seed).randbytes(size))
+
+
+def server_log(server: ServerProcess) -> str:
+    """What the stopped server wrote to its standard error."""
+    stream = server.proc.stderr if server.proc is not None else None
+    return stream.read().decode(errors="replace") if stream is not None else ""
+
+
+def run_damage(
+    games: int, think_ms: float, seed: int, before: float, after: float
+) -> dict[str, Any]:
+    """The WAL cut and pages overwritten under a running server (module docs)."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "damage.db"
+        server = ServerProcess(db, None, *ONE_ADDRESS_CROWD)
+        server.start()
+        seats = [Seat(f"damage-{g}", f"b{i}") for g in range(games) for i in range(4)]
+        cut_at: list[float] = []
+
+        async def main() -> None:
+            stop_at = time.monotonic() + before + after
+            players = []
+            for s in seats:
+                players.append(
+                    asyncio.create_task(
+                        play_seat(
+                            server.url, s, random.Random(rng.random()), think_ms / 1000, stop_at
+                        )
+                    )
+                )
+                await asyncio.sleep(0.01)
+            await asyncio.sleep(before)
+            wal = Path(f"{db}-wal")
+            sizes = (wal.stat().st_size, db.stat().st_size)
+            os.truncate(wal, 100)
+            cut_at.append(time.monotonic())
+            print(f"cut the WAL ({sizes[0]} bytes, database {sizes[1]}) to 100 bytes")
+            await asyncio.sleep(after)
+            overwrite(db, 4096, 8192, seed)
+            for task in players:
+                task.cancel()
+            await asyncio.gather(*players, return_exceptions=True)
+
+        try:
+            asyncio.run(main())
+            server.stop()
+            errors = server_log(server)
+            server.start()  # the repair at start, if the file is damaged
+            server.stop()
+            errors += server_log(server)
+        finally:
+            server.stop()
+        result = check(db, seats)
+        refusals = sorted(when for s in seats for when, _ in s.refused)
+        words = sorted({text for s in seats for _, text in s.refused})
+    said = ("refused from now on", "is damaged", "restored", "table ")
+    lines = [line for line in errors.splitlines() if any(word in line for word in said)]
+    return {
+        "games": games,
+        "acknowledged": result["acknowledged"],
+        "recovered": result["acknowledged"] - result["lost"],
+        "lost": result["lost"],
+        "refused_after_cut": len(refusals),
+        "first_refusal_after_cut_s": (
+            round(refusals[0] - cut_at[0], 2) if refusals and cut_at else None
+        ),
+        "refusal_words": words[:1],
+        "server_said": [line[:240] for line in lines[:8]],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -217,7 +315,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=float, default=900.0, help="give up after (s)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--damage", action="store_true", help="cut the WAL instead of killing")
+    parser.add_argument("--before", type=float, default=8.0, help="--damage: play first (s)")
+    parser.add_argument("--after", type=float, default=8.0, help="--damage: play on (s)")
     args = parser.parse_args(argv)
+    if args.damage:
+        damage = run_damage(args.games, args.think_ms, args.seed, args.before, args.after)
+        if args.json:
+            print(json.dumps(damage, indent=1))
+        else:
+            for key, value in damage.items():
+                print(f"{key:>26}: {value}")
+        return 0 if damage["lost"] == 0 else 1
     result = run(args.games, args.think_ms, args.seed, args.limit)
     if args.json:
         print(json.dumps(result, indent=1))

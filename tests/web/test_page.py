@@ -84,9 +84,10 @@ def test_a_refused_join_is_said_in_words(server: Server, browser: Browser) -> No
     other.fill("#name", "Pat")
     other.fill("#table-name", "full")
     other.click("#join button[type=submit]")
-    other.wait_for_selector("#lobby:not([hidden])")
-    status = other.inner_text("#status")
-    assert "Pat" in status or "name" in status, status
+    refusal = other.wait_for_selector("#lobby-refusal:not([hidden])")  # beside the form
+    assert refusal is not None and other.locator("#lobby").is_visible()
+    words = refusal.inner_text()
+    assert words.startswith("Refused: ") and ("Pat" in words or "name" in words), words
 
 
 def test_an_offer_refused_is_said_in_words_and_the_table_talks(

@@ -131,9 +131,9 @@ def test_a_blank_name_and_a_name_refused_are_said_in_the_pages_words(
     assert page.locator("#lobby").is_visible()
     page.fill("#name", "P\u0430t")  # a Cyrillic a among Latin letters
     page.click("#join button[type=submit]")
-    status = page.wait_for_selector("#status:text('That name cannot be used: ')")
-    assert status is not None and "Value error" not in status.inner_text()
-    assert "hello.name" not in status.inner_text()
+    said = page.wait_for_selector("#lobby-refusal:text('That name cannot be used: ')")
+    assert said is not None and "Value error" not in said.inner_text()
+    assert "hello.name" not in said.inner_text()
     assert ERRORS[page] == []
 
 
@@ -186,3 +186,23 @@ def test_a_ship_that_moved_sails_there_unless_motion_is_reduced(
     calm.wait_for_selector("#board .trail", state="attached")
     assert calm.locator("#board animateTransform").count() == 0
     assert ERRORS[page] == [] and ERRORS[calm] == []
+
+
+def test_a_table_the_servers_limits_refuse_is_said_beside_the_form(
+    server: Server, browser: Browser
+) -> None:
+    """The server closes the connection after refusing a third table of its bots from one
+    address: the page says why beside the form, not "connection lost"."""
+    for table in ("one", "two"):
+        join(open_page(browser, server.url), "Pat", table, 3, bots=2)
+    page = open_page(browser, server.url)
+    page.fill("#name", "Pat")
+    page.fill("#table-name", "three")
+    page.select_option("#players", "3")
+    page.select_option("#bots", "2")
+    page.click("#join button[type=submit]")
+    refusal = page.wait_for_selector("#lobby-refusal:not([hidden])")
+    assert refusal is not None and refusal.inner_text().startswith("Refused: ")
+    assert "tables" in refusal.inner_text()
+    page.wait_for_selector("#status:text('connected')")  # (back, to the list of tables)
+    assert page.locator("#lobby-refusal").is_visible() and ERRORS[page] == []

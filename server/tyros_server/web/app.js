@@ -91,7 +91,8 @@ function connect() {
   // (messages wait for the board's data, fetched meanwhile; they keep their order)
   socket.addEventListener("message", (event) => boardLoaded.then(() => receive(JSON.parse(event.data))));
   socket.addEventListener("close", () => {
-    say(`connection lost: trying again in ${Math.round(retry / 1000) || 1} s`);
+    // (a refusal the server closes after, such as too many tables, stays what is said)
+    if ($("lobby-refusal").hidden) say(`connection lost: trying again in ${Math.round(retry / 1000) || 1} s`);
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   });
@@ -151,6 +152,7 @@ function showScreen(which) {
 // Take a seat (back, with the token this browser keeps for the table) or watch.
 function sit(table, how) {
   resetGame();
+  $("lobby-refusal").hidden = true;
   watching = table;
   seating = how;
   const name = playerName();
@@ -209,7 +211,9 @@ function refused(message) {
     return;
   }
   if (seat === null && lastView === null && watching) {
-    backToTables(words); // the hello was refused: back to the tables, saying why
+    backToTables(""); // the hello was refused: back to the tables, saying why beside the form
+    $("lobby-refusal").textContent = `Refused: ${words}`;
+    $("lobby-refusal").hidden = false;
     return;
   }
   if (message.re === hinting) hinting = null;
@@ -268,6 +272,7 @@ function showView(view) {
   showSeats(view);
   showScore(view);
   $("legend").hidden = false;
+  $("sound-box").hidden = seat === null; // (a watcher has no turn to be told of)
   $("empires").textContent =
     "Empires: " + view.empires.map((e) => `${e.colour} (${e.colour[0].toUpperCase()}) ${e.size}, #${e.rank}`).join("; ");
 }
@@ -539,6 +544,12 @@ function start() {
   window.addEventListener("hashchange", () => {
     const linked = linkedTable();
     if (linked && linked !== watching) sit(linked, { spectate: !heldToken(linked) });
+  });
+  $("players").addEventListener("change", () => {
+    // (bots take the seats besides yours: at most one fewer than the players)
+    const most = Number($("players").value) - 1;
+    for (const option of $("bots").options) option.disabled = Number(option.value) > most;
+    if (Number($("bots").value) > most) $("bots").value = String(most);
   });
   $("zoom").addEventListener("click", () => {
     const zoomed = $("board").classList.toggle("zoomed");

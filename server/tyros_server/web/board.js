@@ -103,10 +103,10 @@ export function drawBoard(container, board, view, picked, onPick, marks = {}) {
       svg.append(element("rect", { x: x + 3, y: y + 3, width: w - 6, height: h - 6, rx: 6, class: `recent seat${s}`, "data-recent": LETTERS[s] }));
     }
     if (tiles.has(label)) svg.append(element("rect", { x: x + 6, y: y + 6, width: w - 12, height: h - 12, rx: 5, class: "your-tile" }));
-    svg.append(element("text", { x: x + 6, y: y + 17, class: "label" }, tyros ? "Tyros" : label));
+    svg.append(element("text", { x: x + 6, y: y + 17, class: tyros ? "label tyros-name" : "label" }, tyros ? "Tyros" : label));
     if (!tyros) {
       const name = board.names[label] || "";
-      const room = (colour ? 11 : 13) - label.length; // (the empire's letter takes the right corner)
+      const room = (colour ? 9 : 12) - label.length; // (what fits: the empire letter takes the corner)
       const short = name.length > room ? name.slice(0, room - 1) + "." : name;
       svg.append(element("text", { x: x + (label.length > 1 ? 31 : 21), y: y + 16, class: "name" }, short));
     }

@@ -100,7 +100,7 @@ export function renderSeats(table, view, { who, seat, seatStatus, clocks, points
         : `${clockWords(clock.left - since)} left`;
     const row = document.createElement("tr");
     const total = view.score ? view.score.players[info.seat].total : points ? points[info.seat] : "-";
-    const cells = [who(info.seat) + marks, total, info.cards, info.tiles, `${info.ships_in_supply}/${info.cities_in_supply}`, time];
+    const cells = [who(info.seat) + marks, total, info.cards, info.tiles, `${info.ships_in_supply} ships, ${info.cities_in_supply} cities`, time];
     for (const text of cells) {
       const cell = document.createElement("td");
       cell.textContent = String(text);

@@ -5,6 +5,7 @@
 import { LETTERS } from "./words.js";
 
 const SOUND_KEY = "tyros-turn-sound";
+const TRADING = new Set(["propose", "answer", "counter", "complete", "withdraw"]);
 
 export function actingSeats(view) {
   if (!view || view.phase === "over") return [];
@@ -33,6 +34,8 @@ export class Recent {
       if (["move", "city", "ship", "expand"].includes(action.kind)) {
         this.bySeat[event.seat] = action;
         if (action.kind === "move") this.moved = { ...action, seat: event.seat };
+      } else if (!TRADING.has(action.kind)) {
+        delete this.bySeat[event.seat]; // (its last action was off the board: no old news)
       }
     }
   }
@@ -50,7 +53,7 @@ export function showTurn(node, { view, seat, yours, who, table, trade }) {
   node.className = "turn";
   if (!view) return;
   if (view.phase === "over") {
-    node.append("The game is over: the score is below.");
+    node.append("The game is over: the score is above.");
     node.classList.add("over");
   } else if (yours) {
     node.classList.add("yours");

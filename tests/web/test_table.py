@@ -206,3 +206,20 @@ def test_a_table_the_servers_limits_refuse_is_said_beside_the_form(
     assert "tables" in refusal.inner_text()
     page.wait_for_selector("#status:text('connected')")  # (back, to the list of tables)
     assert page.locator("#lobby-refusal").is_visible() and ERRORS[page] == []
+
+
+def test_the_cards_kept_at_a_rounds_end_are_picked_as_cards(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "keeping", 3, bots=2)
+    play_on(page, "#choices .keep", most=3000)
+    pickers = page.locator("#choices .keep select")
+    assert 1 <= pickers.count() <= 3 and page.locator("#choices button").count() == 1
+    held = [o for o in pickers.first.locator("option").all_inner_texts() if o != "(none)"]
+    for picker in pickers.all():
+        picker.select_option("")  # keep nothing but the first picker's first colour
+    pickers.first.select_option(held[0])
+    page.click("#choices .keep button")
+    page.wait_for_selector(f"#log li:text('A Pat: keep {held[0]}')")
+    assert ERRORS[page] == []

@@ -17,6 +17,10 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
   }
   const context = { describe, advice, disabled, act };
   for (const [kind, actions] of groups) {
+    if (kind === "keep" && actions.length > folding()) {
+      container.append(keepChooser(actions, context));
+      continue;
+    }
     const targets = [...byTarget(actions, describe).values()];
     const title = `${TITLES[kind] || kind.replace("_", " ")} (${targets.length})`;
     // Beside other choices, long lists (and the ready-made offers) fold away: a click on a
@@ -106,4 +110,42 @@ function paymentChooser(words, payments, { advice, disabled, act }) {
   if (advice && payments.some((a) => same(advice, a))) group.classList.add("advised");
   group.append(label, go);
   return group;
+}
+
+// The cards to keep at a round's end, chosen as cards (up to three pickers of the colours
+// held) rather than from every combination; the keep it makes is one of the legal ones.
+function keepChooser(actions, { advice, disabled, act }) {
+  const most = Math.max(...actions.map((a) => a.cards.length));
+  const held = [...new Set(actions.flatMap((a) => a.cards))];
+  const box = document.createElement("div");
+  box.className = "group keep";
+  const head = document.createElement("h4");
+  head.textContent = `cards to keep (up to ${most})`;
+  box.append(head);
+  const advised = advice && advice.kind === "keep" ? advice.cards : [];
+  const preset = advised.length ? advised : actions[0].cards; // (a legal keep to start from)
+  const pickers = [...Array(most).keys()].map((i) => {
+    const select = document.createElement("select");
+    select.setAttribute("aria-label", `card ${i + 1} to keep`);
+    for (const card of ["", ...held]) {
+      const option = document.createElement("option");
+      option.value = card;
+      option.textContent = card || "(none)";
+      if ((preset[i] || "") === card) option.selected = true;
+      select.append(option);
+    }
+    if (advised.length) box.classList.add("advised");
+    box.append(select);
+    return select;
+  });
+  const sorted = (cards) => [...cards].sort().join(",");
+  const say = document.createElement("span");
+  const go = button("Keep these", () => {
+    const wanted = sorted(pickers.map((p) => p.value).filter(Boolean));
+    const found = actions.find((a) => sorted(a.cards) === wanted);
+    if (found) act(found);
+    else say.textContent = " you do not hold those cards (pick each card once it is held)";
+  }, disabled);
+  box.append(go, say);
+  return box;
 }

@@ -32,7 +32,6 @@ from websockets.http11 import Request, Response
 
 from .backups import DatabaseLock, backup, open_or_repair
 from .deputies import Advice, Decision
-from .worker import DecisionWorker
 from .gate import HandshakeGate, admits, raise_fd_limit
 from .recorder import Recorder
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
@@ -49,6 +48,7 @@ from .web import (
     is_upgrade,
 )
 from .wire import Encoder
+from .worker import DecisionWorker
 
 log = logging.getLogger("tyros.server")
 

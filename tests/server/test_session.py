@@ -406,10 +406,12 @@ def test_a_full_game_of_random_play(harness: Harness, players: int, seed: int) -
     assert harness.prompted(conns) == []
     assert any(e["type"] == "game_end" for e in harness.latest[watcher]["events"])
     # Everyone at the table is told at once that it finished, with the seed revealed.
+    assert state.score is not None
+    winners = state.score["winners"]
     for conn in [*conns, watcher]:
         info = harness.latest_table[conn]
         assert info["finished"] is True and info["seed"] == seed and info["salt"]
-        assert info["winners"] == state.score["winners"]  # (a lobby can say who won)
+        assert info["winners"] == winners  # (a lobby can say who won)
     # Every action was stored, in order; the table is finished.
     stored = harness.store.load_table("game")
     assert stored is not None and stored.finished
@@ -417,7 +419,7 @@ def test_a_full_game_of_random_play(harness: Harness, players: int, seed: int) -
     assert "game" not in harness.store.table_names(unfinished_only=True)
     [info] = harness.list_tables(watcher)["tables"]
     assert info["finished"] is True and info["started"] is True
-    assert info["winners"] == state.score["winners"] and info["winners"]
+    assert info["winners"] == winners and winners
 
 
 def test_updates_carry_every_seats_points_if_the_game_ended_now(harness: Harness) -> None:

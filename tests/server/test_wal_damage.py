@@ -69,6 +69,27 @@ def repaired(path: Path) -> Harness:
     return Harness(path)
 
 
+def every_game_back(
+    path: Path,
+    caplog: pytest.LogCaptureFixture,
+    saying: str,
+    acknowledged: dict[str, int],
+    seat: Seated,
+) -> None:
+    """Repaired, the server says ``saying``, holds every acknowledged action of every game,
+    and ``seat`` (a seated player of one) resumes with its token."""
+    with caplog.at_level(logging.WARNING, logger="tyros.server"):
+        harness = repaired(path)
+    said = "\n".join(r.getMessage() for r in caplog.records)
+    assert saying in said, said
+    try:
+        assert {name: harness.state(name).version for name in NAMES} == acknowledged
+        conn = harness.connect()
+        assert first(harness.resume(conn, seat.token), conn, "welcome")["seat"] == seat.seat
+    finally:
+        harness.close()
+
+
 def test_noticed_while_running_every_acknowledged_action_and_token_comes_back(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -76,17 +97,9 @@ def test_noticed_while_running_every_acknowledged_action_and_token_comes_back(
     path = tmp_path / "t.db"
     acknowledged, games = damaged_while_playing(path, backup_after_creating=False, noticed=True)
     assert acknowledged == {"a": 53, "b": 53, "c": 53}
-    with caplog.at_level(logging.WARNING, logger="tyros.server"):
-        harness = repaired(path)
-    said = "\n".join(r.getMessage() for r in caplog.records)
-    assert "read the server's rescued copies too" in said, said
-    try:
-        assert {name: harness.state(name).version for name in NAMES} == acknowledged
-        conn = harness.connect()
-        seat = games["b"][1]
-        assert first(harness.resume(conn, seat.token), conn, "welcome")["seat"] == seat.seat
-    finally:
-        harness.close()
+    every_game_back(
+        path, caplog, "read the server's rescued copies too", acknowledged, games["b"][1]
+    )
 
 
 def test_unnoticed_the_backups_table_rows_and_the_damaged_files_actions_make_every_game(
@@ -97,17 +110,9 @@ def test_unnoticed_the_backups_table_rows_and_the_damaged_files_actions_make_eve
     (none after the backup is in the backup)."""
     path = tmp_path / "t.db"
     acknowledged, games = damaged_while_playing(path, backup_after_creating=True, noticed=False)
-    with caplog.at_level(logging.WARNING, logger="tyros.server"):
-        harness = repaired(path)
-    said = "\n".join(r.getMessage() for r in caplog.records)
-    assert "every row still readable taken: a, b, c" in said, said
-    try:
-        assert {name: harness.state(name).version for name in NAMES} == acknowledged
-        conn = harness.connect()
-        seat = games["c"][2]
-        assert first(harness.resume(conn, seat.token), conn, "welcome")["seat"] == seat.seat
-    finally:
-        harness.close()
+    every_game_back(
+        path, caplog, "every row still readable taken: a, b, c", acknowledged, games["c"][2]
+    )
 
 
 def test_unnoticed_and_no_backup_of_the_tables_they_are_named_with_their_actions_kept(

@@ -34,6 +34,12 @@ TITLES = """() => {
 }"""
 
 
+SEA_ROUTE = """async ([from, to]) => {
+  const board = await (await fetch("/board.json")).json();
+  return (await import("/board.js")).seaRoute(board, from, to);
+}"""
+
+
 def fill_of(page: Page, selector: str) -> str:
     return str(page.locator(selector).first.evaluate("node => getComputedStyle(node).fill"))
 
@@ -183,6 +189,9 @@ def test_a_ship_that_moved_sails_there_unless_motion_is_reduced(
     calm.wait_for_selector("#status:text('watching table sailing')")
     play_on(page, "#board .ship:has(animateTransform)", most=3000)
     assert page.locator("#board .trail").count() >= 1
+    route = page.evaluate(SEA_ROUTE, ["TY", "21"])  # (a trail follows the sea links)
+    assert route == ["TY", "31", "30", "26", "21"]
+    assert page.evaluate(SEA_ROUTE, ["16W", "17"]) == ["16W", "17"]
     calm.wait_for_selector("#board .trail", state="attached")
     assert calm.locator("#board animateTransform").count() == 0
     assert ERRORS[page] == [] and ERRORS[calm] == []

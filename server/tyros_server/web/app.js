@@ -380,7 +380,7 @@ function requestTitle(view) {
     const t = view.trade;
     const seconds = prompt && prompt.deadline ? prompt.deadline - (performance.now() - promptAt) / 1000 : null;
     const left = seconds !== null ? ` (${Math.max(0, Math.round(seconds))} s left to answer)` : "";
-    return `${who(t.proposer)} offers ${t.give.join(", ")} for your ${t.get.join(", ")}${left}`;
+    return `${who(t.proposer)} offers ${cardsText(t.give)} for your ${cardsText(t.get)}${left}`;
   }
   return view.phase === "keep" ? "End of round: the cards you keep" : "Your decision";
 }

@@ -215,16 +215,44 @@ function drawRoutes(board, at) {
   return group;
 }
 
-// The route of each other seat's last move, in its colour.
+// The route of each other seat's last move, in its colour, along the sea links (a shortest
+// way from port to port: the one the rules price the move by).
 function drawRecentMoves(board, at, recent) {
   const group = element("g", { class: "recent-moves", "aria-hidden": "true" });
   for (const [who, action] of Object.entries(recent)) {
     if (action.kind !== "move" || !(spaceOf(action.from) in at) || !(spaceOf(action.to) in at)) continue;
-    const [fx, fy] = anchor(board, at, action.from);
-    const [tx, ty] = anchor(board, at, action.to);
-    group.append(element("line", { x1: fx, y1: fy - 20, x2: tx, y2: ty - 20, class: `trail seat${who}` }));
+    const points = seaRoute(board, action.from, action.to).map((port) => {
+      const [x, y] = anchor(board, at, port);
+      return `${x},${y - 20}`;
+    });
+    group.append(element("polyline", { points: points.join(" "), class: `trail seat${who}` }));
   }
   return group;
+}
+
+// The ports from ``from`` to ``to`` by the fewest sea links (both ends included).
+export function seaRoute(board, from, to) {
+  const next = {};
+  for (const link of board.links) {
+    const [a, b] = link.split("-");
+    (next[a] ||= []).push(b);
+    (next[b] ||= []).push(a);
+  }
+  const came = { [from]: null };
+  const queue = [from];
+  while (queue.length && !(to in came)) {
+    const port = queue.shift();
+    for (const other of next[port] || []) {
+      if (!(other in came)) {
+        came[other] = port;
+        queue.push(other);
+      }
+    }
+  }
+  if (!(to in came)) return [from, to];
+  const route = [];
+  for (let port = to; port !== null; port = came[port]) route.unshift(port);
+  return route;
 }
 
 function isSpace(board, label) {

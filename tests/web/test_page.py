@@ -157,6 +157,8 @@ def test_three_people_in_browsers_offer_and_counter(server: Server, browser: Bro
     offering.fill("#get", "wild")
     offering.click("#offer button[type=submit]")
     others = [p for p in pages if p is not offering]
+    title = offering.wait_for_selector(f"#request-title:text('Your offer: {card} for wild')")
+    assert title is not None and "waiting for" in title.inner_text()  # (nobody answered yet)
     for page in others:
         page.wait_for_selector("#offer-what:text('Counter: you give')")
     # (one of two hands of ten cards or more holds another colour than the one offered)

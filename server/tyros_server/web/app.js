@@ -382,6 +382,12 @@ function requestTitle(view) {
     const left = seconds !== null ? ` (${Math.max(0, Math.round(seconds))} s left to answer)` : "";
     return `${who(t.proposer)} offers ${cardsText(t.give)} for your ${cardsText(t.get)}${left}`;
   }
+  if (view.trade && view.trade.proposer === seat) {
+    const t = view.trade;
+    const pending = t.answers.filter((a) => a.answer === "pending").map((a) => who(a.seat));
+    const waiting = pending.length ? ` (waiting for ${pending.join(", ")})` : "";
+    return `Your offer: ${cardsText(t.give)} for ${cardsText(t.get)}${waiting}`;
+  }
   return view.phase === "keep" ? "End of round: the cards you keep" : "Your decision";
 }
 

@@ -66,16 +66,6 @@ def utility(values: Sequence[float], seat: int, weight: float = OPPONENT_WEIGHT)
     return values[seat] - weight * best
 
 
-def unseen_cards(state: GameState, seat: int) -> list[int]:
-    """The cards ``seat`` cannot see in ``state`` (others' hands and the draw pile), as kinds."""
-    pool = list(state.draw_pile)
-    for other in range(state.players):
-        if other != seat:
-            for kind, count in enumerate(state.hands[other]):
-                pool.extend([kind] * count)
-    return pool
-
-
 def cheapest(
     hand: CardCounts, count: int, card_value: Sequence[float], exclude: int = -1
 ) -> CardCounts | None:

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..scoresheet import point_changes, running_sheet
 from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
-from ..words import describe_action, describe_event, error_words, letter, name_of, who
+from ..words import describe_action, describe_event, error_words, letter, who
 
 LOG_LIMIT = 2000
 AWAY_GRACE = 15.0
@@ -393,9 +393,6 @@ class ClientState:
         self.log.append(LogLine(text, style, event, version))
         if len(self.log) > LOG_LIMIT:
             del self.log[: len(self.log) - LOG_LIMIT]
-
-    def describe_seat(self, seat: int) -> str:
-        return name_of(seat, self.names)
 
 
 def _is_turn(view: dict[str, Any], seat: int | None, prompt: dict[str, Any] | None) -> bool:

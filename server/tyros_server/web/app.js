@@ -9,7 +9,7 @@ import { button, renderChoices } from "./choices.js";
 import { forgetToken, heldToken, keepToken, newTableOptions, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actorSide, cardsText, describeAction, describeEvent, phaseWords, refusalWords, setCatalogue } from "./words.js";
+import { LETTERS, actorSide, cardsText, describeAction, describeEvent, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
 import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
@@ -51,7 +51,7 @@ let wasYours = false;
 let promptAt = 0; // performance.now() when the prompt came (its deadline counts from there) // a decision waited for us at the last update (the chime rings once)
 
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
-const who = (s) => `${LETTERS[s]} ${names[s] || ""}`.trim();
+const who = (s) => whoOf(s, names); // (the catalogue's way of naming a seat)
 
 const playerName = () => $("name").value.trim() || "Guest";
 

@@ -2,9 +2,7 @@
 // supplies, clocks, bot and away marks, who is to act), your own hand, and the score sheet.
 
 import { chip } from "./turn.js";
-import { clockWords } from "./words.js";
-
-const CARDS = ["orange", "yellow", "green", "violet", "wild"];
+import { CARDS, clockWords } from "./words.js";
 
 // Your hand as cards (a card of each colour held, with how many), then your tiles.
 export function renderHand(node, view) {

@@ -123,7 +123,7 @@ export function describeEvent(event, names, viewer) {
   return render(template, event, { names, viewer, event });
 }
 
-const CARDS = ["orange", "yellow", "green", "violet", "wild"];
+export const CARDS = ["orange", "yellow", "green", "violet", "wild"];
 
 // Cards as a person writes them ("2 orange, wild", "oranges", "green x2"); null, with the
 // word not understood, if one is not a card.

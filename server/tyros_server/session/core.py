@@ -222,8 +222,9 @@ class Session:
             return [self.outbox.error(conn, None, ErrorCode.RATE_LIMITED, "slow down")]
         info.refused = 0
         info.last_active = self.clock()
-        if info.table is not None and not info.spectator:
-            self.tables[info.table].attended = info.last_active  # its person is there
+        at = self.tables.get(info.table) if info.table is not None and not info.spectator else None
+        if at is not None:  # (a table gone from memory is attended by nobody)
+            at.attended = info.last_active  # its person is there
         if isinstance(data, bytes):
             return [self.outbox.error(conn, None, ErrorCode.BINARY_FRAME, "send JSON text frames")]
         try:

@@ -19,9 +19,12 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from tyros_protocol.catalogue import ACTIONS
 from tyros_protocol.words import (
     CARDS,
     LETTERS,
+    Context,
+    Format,
     Names,
     card_counts,
     cards_text,
@@ -29,6 +32,7 @@ from tyros_protocol.words import (
     describe_event,
     letter,
     name_of,
+    render,
     who,
 )
 
@@ -119,9 +123,18 @@ def error_words(code: object, detail: object = None) -> str:
     return ERROR_WORDS.get(str(code), "the server refused that")
 
 
+COMMAND_FORMATS: dict[str, Format] = {
+    "lower": lambda value, ctx: str(value).lower(),
+    "short": lambda value, ctx: cards_short(value or []),
+    "letter": lambda value, ctx: letter(value),
+    "letters": lambda value, ctx: ",".join(letter(seat) for seat in value or []),
+}
+"""The formats of the catalogue's command lines: what the commands accept back."""
+
+
 def command_line(action: dict[str, Any]) -> str:
-    """A command line that makes ``action`` (the protocol's JSON form): what a hint says
-    to type.
+    """A command line that makes ``action`` (the protocol's JSON form), from the
+    catalogue's ``command`` of its kind: what a hint says to type.
 
     >>> command_line({"kind": "move", "from": "TY", "to": "24", "pay": ["violet"]})
     'move ty 24 pay v'
@@ -129,42 +142,19 @@ def command_line(action: dict[str, Any]) -> str:
     'trade o for g to B,C'
     >>> command_line({"kind": "bank_pick", "take": "violet", "pay": ["orange"] * 3})
     'bank 3:1 violet pay o,o,o'
+    >>> command_line({"kind": "keep", "cards": []})
+    'keep none'
     """
-    kind = action.get("kind")
-    pay = cards_short(action.get("pay") or [])
-    if kind == "move":
-        return f"move {action['from'].lower()} {action['to'].lower()} pay {pay}"
-    if kind == "city":
-        return f"city {action['space'].lower()} pay {pay}"
-    if kind == "ship":
-        return f"ship {action['space'].lower()} pay {pay}"
-    if kind == "bank_draw":
-        return f"bank {pay}"
-    if kind == "bank_pick":
-        return f"bank 3:1 {action['take']} pay {pay}"
-    if kind == "propose":
-        to = ",".join(LETTERS[seat] for seat in action["to"])
-        return f"trade {cards_short(action['give'])} for {cards_short(action['get'])} to {to}"
-    if kind == "keep":
-        return f"keep {cards_short(action['cards'])}" if action["cards"] else "keep none"
-    if kind == "expand":
-        return f"expand {action['tile']} {action['colour']}"
-    if kind == "return_tile":
-        return f"return {action['tile']}"
-    if kind == "answer":
-        return "accept" if action["accept"] else "decline"
-    if kind == "complete":
-        return f"complete {LETTERS[action['with']]}"
-    if kind == "give_card":
-        return f"give {action['card']}"
-    if kind == "counter":  # typed from the player's own side: what it gives, for what
-        return f"counter {cards_short(action['get'])} for {cards_short(action['give'])}"
-    return str(kind)  # pass, withdraw
+    entry = ACTIONS.get(str(action.get("kind")))
+    if entry is None:
+        return str(action.get("kind"))
+    return render(entry.command, action, Context(), COMMAND_FORMATS)
 
 
 __all__ = [
     "CARDS",
     "COLOURS",
+    "COMMAND_FORMATS",
     "ERROR_WORDS",
     "LETTERS",
     "ORDINALS",

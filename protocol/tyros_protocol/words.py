@@ -1,4 +1,4 @@
-"""People's words for the protocol's actions and events: one catalogue (``data/words.json``,
+"""People's words for the protocol's actions and events: the catalogue's (:mod:`.catalogue`,
 which the server also serves to the page as ``/words.json``), rendered here for Python and by
 the page's ``words.js`` for the browser, so that both say the same.
 
@@ -21,30 +21,19 @@ when every field in them is there; an entry may be a list of variants, the first
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
+
+from .catalogue import ACTIONS, EVENTS, Template, catalogue
 
 CARDS: tuple[str, ...] = ("orange", "yellow", "green", "violet", "wild")
 """Card kinds in display order (the protocol's order)."""
 LETTERS = "ABCD"
 
 Names = Sequence[str | None]
-Template = str | list[dict[str, Any]]
-
-
-@cache
-def catalogue() -> dict[str, Any]:
-    """The catalogue: ``actions`` (kind -> template), ``events`` (type -> template), ``by``
-    (who decided an action, when not its seat)."""
-    data = resources.files("tyros_protocol") / "data" / "words.json"
-    loaded: dict[str, Any] = json.loads(data.read_text("utf-8"))
-    return loaded
 
 
 def letter(seat: int) -> str:
@@ -116,7 +105,9 @@ def _article(value: Any, ctx: Context) -> str:
     return f"{'an' if str(value)[:1] in 'aeiou' else 'a'} {value}"
 
 
-FORMATS: dict[str, Callable[[Any, Context], str]] = {
+Format = Callable[[Any, Context], str]
+
+FORMATS: dict[str, Format] = {
     "who": _who,
     "whos": lambda value, ctx: ", ".join(_who(s, ctx) for s in value or []),
     "cards": lambda value, ctx: cards_text(value or []),
@@ -134,18 +125,28 @@ _PART = re.compile(r"\[([^\]]*)\]")
 _FIELD = re.compile(r"\{([a-z_]+)(?:\|([a-z]+)(?::([a-z]+))?)?\}")
 
 
-def _field(match: re.Match[str], item: Mapping[str, Any], ctx: Context) -> str:
+def _field(
+    match: re.Match[str], item: Mapping[str, Any], ctx: Context, formats: Mapping[str, Format]
+) -> str:
     name, form, word = match.groups()
     value = item.get(name)
     if form == "plural":
         return f"{value} {word}{'' if value == 1 else 's'}"
     if form is None:
         return "" if value is None else str(value)
-    return FORMATS[form](value, ctx)
+    if word is not None and not value:  # (another format's word says an empty value)
+        return str(word)
+    return formats[form](value, ctx)
 
 
-def render(template: Template, item: Mapping[str, Any], ctx: Context) -> str:
-    """``template`` said of ``item`` (an action or an event in the protocol's JSON)."""
+def render(
+    template: Template,
+    item: Mapping[str, Any],
+    ctx: Context,
+    formats: Mapping[str, Format] = FORMATS,
+) -> str:
+    """``template`` said of ``item`` (an action or an event in the protocol's JSON), its
+    placeholders in ``formats``."""
     text: str = template if isinstance(template, str) else ""
     if isinstance(template, list):
         text = next(
@@ -160,21 +161,21 @@ def render(template: Template, item: Mapping[str, Any], ctx: Context) -> str:
         return match.group(1) if all(item.get(f) is not None for f in fields) else ""
 
     text = _PART.sub(part, text)
-    return _FIELD.sub(lambda m: _field(m, item, ctx), text)
+    return _FIELD.sub(lambda m: _field(m, item, ctx, formats), text)
 
 
 def describe_action(action: Mapping[str, Any], names: Names = ()) -> str:
     """One line for an action in the protocol's JSON form."""
-    template = catalogue()["actions"].get(action.get("kind"))
-    return str(action.get("kind")) if template is None else render(template, action, Context(names))
+    entry = ACTIONS.get(str(action.get("kind")))
+    return str(action.get("kind")) if entry is None else render(entry.words, action, Context(names))
 
 
 def describe_event(event: Mapping[str, Any], names: Names, viewer: int | None) -> str | None:
     """One log line for an event as this seat sees it (None: a type with no words)."""
-    template = catalogue()["events"].get(event.get("type"))
-    if template is None:
+    entry = EVENTS.get(str(event.get("type")))
+    if entry is None:
         return None
-    return render(template, event, Context(names, viewer, event))
+    return render(entry.words, event, Context(names, viewer, event))
 
 
 def phase_name(phase: str) -> str:
@@ -194,6 +195,8 @@ __all__ = [
     "FORMATS",
     "LETTERS",
     "Context",
+    "Format",
+    "Template",
     "card_counts",
     "cards_text",
     "catalogue",

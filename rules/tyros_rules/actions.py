@@ -1,12 +1,11 @@
 """Actions as flat tuples of ints: cheap to build, hash and compare.
 
-The first item is the :class:`Kind`; the rest follow a fixed layout per kind,
-written once in :data:`SPECS`: each kind's fields in tuple order, what each
-holds, and the English line describing it. The tuple layout (:data:`LENGTH`,
-the index and slice constants such as :data:`MOVE_PAY`), the JSON form
-(:func:`action_to_json`, :func:`parse_action`), the fields a view may show to
-whom (``views._ACTION_FIELDS``) and :func:`describe_action` all come from it
-(``pay``, ``give``, ``get`` and ``keep`` are card counts of five ints):
+The first item is the :class:`Kind`; the rest follow a fixed layout per kind, described
+once in :data:`SPECS` from the protocol's catalogue (:mod:`tyros_protocol.catalogue`): each
+kind's fields in tuple order and what each holds. The tuple layout (:data:`LENGTH`, the index
+and slice constants such as :data:`MOVE_PAY`), the JSON form (:func:`action_to_json`,
+:func:`parse_action`) and the fields a view may show to whom (``views._ACTION_FIELDS``) all
+come from it (``pay``, ``give``, ``get`` and ``keep`` are card counts of five ints):
 
 >>> for spec in SPECS.values():
 ...     print(spec.layout())
@@ -40,7 +39,7 @@ True
 (23, (0, 0, 4, 0, 0))
 >>> action_to_json(a, BOARD)
 {'kind': 'move', 'from': 'TY', 'to': '23', 'pay': ['green', 'green', 'green', 'green']}
->>> describe_action(a, BOARD)
+>>> describe_action(a, BOARD)  # in the catalogue's words
 'move TY -> 23 paying green x4'
 """
 
@@ -51,6 +50,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
+from tyros_protocol import words
 from tyros_protocol.board import Board
 from tyros_protocol.cards import (
     CARD_NAMES,
@@ -63,6 +63,7 @@ from tyros_protocol.cards import (
     parse_card,
     parse_colour,
 )
+from tyros_protocol.catalogue import ACTIONS
 
 from .constants import MAX_SEATS
 from .errors import IllegalActionError, Reason
@@ -142,7 +143,7 @@ class ActionField:
     """One field of an action kind."""
 
     name: str
-    """Its name in the JSON form (and in :attr:`KindSpec.text`)."""
+    """Its name in the JSON form."""
     type: str
     """What it holds: :data:`SPACE`, :data:`PORT`, :data:`COLOUR`, :data:`CARD`,
     :data:`CARDS`, :data:`SEATS`, :data:`SEAT` or :data:`FLAG`."""
@@ -154,7 +155,7 @@ class ActionField:
 
 @dataclass(frozen=True, slots=True)
 class KindSpec:
-    """Everything about one kind of action: its fields and its English description."""
+    """Everything about one kind of action the engine reads: its fields, where."""
 
     kind: Kind
     name: str
@@ -163,8 +164,6 @@ class KindSpec:
     """In tuple order, after the kind."""
     wire: tuple[ActionField, ...]
     """The same fields in the order of the JSON object."""
-    text: str
-    """:func:`describe_action`'s line, a format string over the fields' English forms."""
     length: int
     """The length of the tuple."""
 
@@ -182,65 +181,21 @@ class KindSpec:
         return f"({', '.join(parts)})" if len(parts) > 1 else f"({parts[0]},)"
 
 
-def _spec(kind: Kind, text: str, *fields: str, wire: tuple[str, ...] | None = None) -> KindSpec:
-    """``fields`` are ``"name:type"`` in tuple order, ending in ``"!"`` when private."""
+def _spec(kind: Kind) -> KindSpec:
+    """The catalogue's entry of ``kind``, placed in the tuple."""
+    entry = ACTIONS[KIND_NAMES[kind]]
     built: list[ActionField] = []
     index = 1
-    for item in fields:
-        private = item.endswith("!")
-        name, type_ = item.rstrip("!").split(":")
-        width = _WIDTH.get(type_, 1)
+    for item in entry.fields:
+        width = _WIDTH.get(item.type, 1)
         at: int | slice = slice(index, index + width) if width > 1 else index
-        built.append(ActionField(name, type_, at, private))
+        built.append(ActionField(item.name, item.type, at, item.seat_only))
         index += width
-    order = (
-        tuple(built)
-        if wire is None
-        else tuple(next(f for f in built if f.name == name) for name in wire)
-    )
-    return KindSpec(kind, KIND_NAMES[kind], tuple(built), order, text, index)
+    wire = tuple(next(f for f in built if f.name == name) for name in entry.wire)
+    return KindSpec(kind, entry.kind, tuple(built), wire, index)
 
 
-SPECS: dict[int, KindSpec] = {
-    spec.kind: spec
-    for spec in (
-        _spec(Kind.PASS, "pass"),
-        _spec(Kind.EXPAND, "expand {colour} into {tile}", "tile:space", "colour:colour"),
-        _spec(Kind.RETURN_TILE, "put tile {tile} under the pile", "tile:space"),
-        _spec(Kind.MOVE, "move {from} -> {to} paying {pay}", "from:port", "to:port", "pay:cards"),
-        _spec(
-            Kind.CITY,
-            "build a city in {space} paying {pay} (the ship on {ship} goes home)",
-            "space:space",
-            "ship:port",
-            "pay:cards",
-        ),
-        _spec(Kind.SHIP, "build a ship in {space} paying {pay}", "space:space", "pay:cards"),
-        _spec(Kind.BANK_DRAW, "trade {pay} for as many from the draw pile", "pay:cards"),
-        _spec(
-            Kind.BANK_PICK,
-            "trade {pay} for {take} from the discards",
-            "take:card",
-            "pay:cards",
-            wire=("pay", "take"),
-        ),
-        _spec(
-            Kind.PROPOSE, "offer {give} for {get} to {to}", "to:seats", "give:cards", "get:cards"
-        ),
-        _spec(Kind.ANSWER, "{accept} the offer", "accept:flag"),
-        _spec(Kind.COMPLETE, "complete the trade with seat {with}", "with:seat"),
-        _spec(Kind.WITHDRAW, "withdraw"),
-        _spec(Kind.GIVE_CARD, "give a {card} card to the city owner", "card:card!"),
-        _spec(Kind.KEEP, "keep {cards}", "cards:cards!"),
-        # From the proposer's side, as the proposal: the proposer would give ``give``.
-        _spec(
-            Kind.COUNTER,
-            "counter: the proposer gives {give} for {get}",
-            "give:cards",
-            "get:cards",
-        ),
-    )
-}
+SPECS: dict[int, KindSpec] = {kind: _spec(kind) for kind in Kind}
 """Every kind's description, in the order of the kinds."""
 
 LENGTH: dict[int, int] = {kind: spec.length for kind, spec in SPECS.items()}
@@ -348,7 +303,7 @@ def mask_of_seats(seats: list[Seat]) -> int:
     return mask
 
 
-# Each field type's wire form, parser and English form ------------------------------
+# Each field type's wire form and parser ------------------------------
 
 
 def _cards(value: Any) -> CardCounts:
@@ -383,61 +338,25 @@ def _parse_flag(name: str, value: Any, board: Board) -> tuple[int, ...]:
     return (int(value),)
 
 
-def _cards_text(counts: tuple[int, ...]) -> str:
-    parts = [f"{CARD_NAMES[card]} x{n}" for card, n in enumerate(counts) if n]
-    return ", ".join(parts) if parts else "nothing"
-
-
-# type -> (wire form, parser (field name, wire value, board) -> ints, English form)
+# type -> (wire form, parser (field name, wire value, board) -> ints)
 _TYPES: dict[
     str,
-    tuple[
-        Callable[[Any, Board], Any],
-        Callable[[str, Any, Board], tuple[int, ...]],
-        Callable[[Any, Board], str],
-    ],
+    tuple[Callable[[Any, Board], Any], Callable[[str, Any, Board], tuple[int, ...]]],
 ] = {
-    SPACE: (
-        lambda v, b: b.space_label(v),
-        lambda n, v, b: (b.parse_space(_text(v)),),
-        lambda v, b: b.space_label(v),
-    ),
-    PORT: (
-        lambda v, b: b.port_label(v),
-        lambda n, v, b: (b.parse_port(_text(v)),),
-        lambda v, b: b.port_label(v),
-    ),
-    COLOUR: (
-        lambda v, b: COLOUR_NAMES[v],
-        lambda n, v, b: (parse_colour(_text(v)),),
-        lambda v, b: COLOUR_NAMES[v],
-    ),
-    CARD: (
-        lambda v, b: CARD_NAMES[v],
-        lambda n, v, b: (parse_card(_text(v)),),
-        lambda v, b: CARD_NAMES[v],
-    ),
-    CARDS: (
-        lambda v, b: names_from_counts(v),
-        lambda n, v, b: _cards(v),
-        lambda v, b: _cards_text(v),
-    ),
-    SEATS: (
-        lambda v, b: seats_in_mask(v),
-        _parse_seats,
-        lambda v, b: ", ".join(f"seat {s}" for s in seats_in_mask(v)),
-    ),
-    SEAT: (lambda v, b: v, lambda n, v, b: (_seat(v),), lambda v, b: str(v)),
-    FLAG: (lambda v, b: bool(v), _parse_flag, lambda v, b: "accept" if v else "decline"),
+    SPACE: (lambda v, b: b.space_label(v), lambda n, v, b: (b.parse_space(_text(v)),)),
+    PORT: (lambda v, b: b.port_label(v), lambda n, v, b: (b.parse_port(_text(v)),)),
+    COLOUR: (lambda v, b: COLOUR_NAMES[v], lambda n, v, b: (parse_colour(_text(v)),)),
+    CARD: (lambda v, b: CARD_NAMES[v], lambda n, v, b: (parse_card(_text(v)),)),
+    CARDS: (lambda v, b: names_from_counts(v), lambda n, v, b: _cards(v)),
+    SEATS: (lambda v, b: seats_in_mask(v), _parse_seats),
+    SEAT: (lambda v, b: v, lambda n, v, b: (_seat(v),)),
+    FLAG: (lambda v, b: bool(v), _parse_flag),
 }
 
 
 def describe_action(action: Action, board: Board) -> str:
-    """A short English line for logs and the client."""
-    spec = SPECS[action[0]]
-    return spec.text.format_map(
-        {f.name: _TYPES[f.type][2](action[f.at], board) for f in spec.fields}
-    )
+    """A short line for logs, in the catalogue's words (see :mod:`tyros_protocol.words`)."""
+    return words.describe_action(action_to_json(action, board))
 
 
 _CACHE_LIMIT = 1 << 16

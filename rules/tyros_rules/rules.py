@@ -11,6 +11,7 @@ from typing import Any
 
 from tyros_protocol.board import BOARD, TYROS, Board
 from tyros_protocol.cards import CARD_NAMES, COLOUR_NAMES, DECK, names_from_counts
+from tyros_protocol.catalogue import event
 
 from .actions import (
     ANSWER_ACCEPT,
@@ -102,7 +103,7 @@ def new_game(
         )
     else:
         state.starting_seat = options.starting_seat
-    _log(state, {"type": "starting_seat", "seat": state.starting_seat})
+    _log(state, "starting_seat", state.starting_seat)
     state.draw_pile = [card for card, count in enumerate(DECK) for _ in range(count)]
     for seat in range(n):
         state.add_ships(board.build_port(TYROS), seat, START_SHIPS_IN_TYROS)
@@ -117,14 +118,7 @@ def new_game(
         pile = _shuffle(state, every_tile, "tiles")
         starts = _draw_start_spaces(state, pile)
     for space, colour in starts:
-        _log(
-            state,
-            {
-                "type": "empire_founded",
-                "space": board.space_label(space),
-                "colour": COLOUR_NAMES[colour],
-            },
-        )
+        _log(state, "empire_founded", board.space_label(space), COLOUR_NAMES[colour])
         _place_chip(state, space, colour)
         state.removed_tiles.append(space)
     state.tile_pile = _shuffle(state, pile, "tiles")
@@ -132,15 +126,8 @@ def new_game(
         dealt = state.tile_pile[-HAND_TILES:]
         del state.tile_pile[-HAND_TILES:]
         state.tiles[seat] = tuple(sorted(dealt))
-        _log(
-            state,
-            {
-                "type": "tiles_dealt",
-                "seat": seat,
-                "count": len(dealt),
-                "tiles": [board.space_label(t) for t in state.tiles[seat]],
-            },
-        )
+        tiles = [board.space_label(t) for t in state.tiles[seat]]
+        _log(state, "tiles_dealt", seat, len(dealt), tiles)
     _start_round(state)
     return state
 
@@ -155,7 +142,7 @@ def _draw_start_spaces(state: GameState, pile: list[int]) -> list[tuple[int, int
         if taken & set(board.neighbours[TYROS]):
             taken.add(TYROS)  # a chip on 31 or 32 colours Tyros, which then counts as a space
         ok = tile not in taken and not taken.intersection(board.neighbours[tile])
-        _log(state, {"type": "start_tile", "tile": board.space_label(tile), "accepted": ok})
+        _log(state, "start_tile", board.space_label(tile), ok)
         if ok:
             accepted.append(tile)
         else:
@@ -193,9 +180,10 @@ def _shuffle(state: GameState, items: list[int], pile: str) -> list[int]:
     return order
 
 
-def _log(state: GameState, event: dict[str, Any]) -> None:
+def _log(state: GameState, type_: str, *values: Any) -> None:
+    """Log an event of ``type_``, its fields' ``values`` in the catalogue's order."""
     if state.log is not None:
-        state.log.append(event)
+        state.log.append(event(type_, *values))
 
 
 def _seats_from(state: GameState, first: Seat) -> list[Seat]:
@@ -207,7 +195,7 @@ def _place_chip(state: GameState, space: int, colour: int) -> None:
     board = state.board
     if space in board.neighbours[TYROS] and state.chips[TYROS] < 0:
         state.chips[TYROS] = colour
-        _log(state, {"type": "tyros_coloured", "colour": COLOUR_NAMES[colour]})
+        _log(state, "tyros_coloured", COLOUR_NAMES[colour])
 
 
 def expansion_passes(players: int, round_number: int) -> int:
@@ -221,7 +209,7 @@ def _start_round(state: GameState) -> None:
     pool = list(state.draw_pile)
     for card, count in enumerate(state.discard):
         pool.extend([card] * count)
-    _log(state, {"type": "round_start", "round": state.round, "starting_seat": state.starting_seat})
+    _log(state, "round_start", state.round, state.starting_seat)
     state.draw_pile = _shuffle(state, pool, "cards")
     state.discard = (0, 0, 0, 0, 0)
     deal = CARDS_DEALT[state.players]
@@ -231,10 +219,7 @@ def _start_round(state: GameState) -> None:
             cards[card] += 1
         del state.draw_pile[-deal:]
         state.hands[seat] = plus(state.hands[seat], tuple(cards))
-        _log(
-            state,
-            {"type": "cards_dealt", "seat": seat, "count": deal, "cards": names_from_counts(cards)},
-        )
+        _log(state, "cards_dealt", seat, deal, names_from_counts(cards))
     order = _seats_from(state, state.starting_seat)
     state.expand_queue = order * expansion_passes(state.players, state.round)
     _next_expansion_turn(state)
@@ -245,29 +230,22 @@ def _next_expansion_turn(state: GameState) -> None:
     while state.expand_queue:
         seat = state.expand_queue.pop(0)
         if not state.tiles[seat]:
-            _log(state, {"type": "expansion_skipped", "seat": seat, "reason": "no_tiles"})
+            _log(state, "expansion_skipped", seat, "no_tiles")
             continue
         state.current = seat
         state.phase = P_EXPAND
         if playable_tiles(state, seat):
             return
         state.revealed[seat] = state.tiles[seat]
-        _log(
-            state,
-            {
-                "type": "tiles_revealed",
-                "seat": seat,
-                "tiles": [board.space_label(t) for t in state.tiles[seat]],
-            },
-        )
+        _log(state, "tiles_revealed", seat, [board.space_label(t) for t in state.tiles[seat]])
         if state.tile_pile:
             return  # the seat chooses which tile goes under the pile
-        _log(state, {"type": "expansion_skipped", "seat": seat, "reason": "pile_empty"})
+        _log(state, "expansion_skipped", seat, "pile_empty")
     state.phase = P_ACTIONS
     state.current = state.starting_seat
     state.passes = 0
     state.trade_tried = False
-    _log(state, {"type": "actions_start", "seat": state.current})
+    _log(state, "actions_start", state.current)
 
 
 def _end_turn(state: GameState, passed: bool) -> None:
@@ -280,12 +258,12 @@ def _end_turn(state: GameState, passed: bool) -> None:
 
 
 def _end_round(state: GameState) -> None:
-    _log(state, {"type": "round_end", "round": state.round})
+    _log(state, "round_end", state.round)
     if any(not tiles for tiles in state.tiles):
         # Cards score nothing, so the final round skips keeping 3 (RULES.md).
         state.phase = P_OVER
         state.score = score_game(state)
-        _log(state, {"type": "game_end", "score": state.score})
+        _log(state, "game_end", state.score)
         return
     state.keep_pending = [sum(hand) > KEEP_CARDS for hand in state.hands]
     if any(state.keep_pending):
@@ -314,14 +292,7 @@ def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:
     log = state.log
     if log is not None:
         if kind == K_GIVE_CARD:
-            log.append(
-                {
-                    "type": "action",
-                    "seat": seat,
-                    "action": action_to_json(action, state.board),
-                    "to": state.owed_to,
-                }
-            )
+            log.append(event("action", seat, action_to_json(action, state.board), state.owed_to))
         else:
             log.append(action_event(seat, action, state.board))
     state.version += 1
@@ -344,10 +315,7 @@ def _expand(state: GameState, seat: Seat, action: Action) -> None:
 def _draw_tile(state: GameState, seat: Seat) -> None:
     tile = state.tile_pile.pop()
     state.tiles[seat] = tuple(sorted((*state.tiles[seat], tile)))
-    _log(
-        state,
-        {"type": "tile_drawn", "seat": seat, "count": 1, "tile": state.board.space_label(tile)},
-    )
+    _log(state, "tile_drawn", seat, 1, state.board.space_label(tile))
 
 
 def _return_tile(state: GameState, seat: Seat, action: Action) -> None:
@@ -398,7 +366,7 @@ def _city(state: GameState, seat: Seat, action: Action) -> None:
         colours = {state.chips[s] for s, owner in enumerate(state.cities) if owner == seat}
         if len(colours) == len(COLOUR_NAMES):
             state.all_four_bonus = seat
-            _log(state, {"type": "all_four_empires", "seat": seat})
+            _log(state, "all_four_empires", seat)
     _end_turn(state, passed=False)
 
 
@@ -419,10 +387,7 @@ def _bank_draw(state: GameState, seat: Seat, action: Action) -> None:
         drawn[card] += 1
     del state.draw_pile[-count:]
     state.hands[seat] = plus(state.hands[seat], tuple(drawn))
-    _log(
-        state,
-        {"type": "cards_drawn", "seat": seat, "count": count, "cards": names_from_counts(drawn)},
-    )
+    _log(state, "cards_drawn", seat, count, names_from_counts(drawn))
     _end_turn(state, passed=False)
 
 
@@ -471,16 +436,7 @@ def _complete(state: GameState, seat: Seat, action: Action) -> None:
         give, get = trade[TRADE_GIVE], trade[TRADE_GET]
     state.hands[seat] = plus(minus(state.hands[seat], give), get)
     state.hands[partner] = plus(minus(state.hands[partner], get), give)
-    _log(
-        state,
-        {
-            "type": "trade_completed",
-            "seat": seat,
-            "with": partner,
-            "give": names_from_counts(give),
-            "get": names_from_counts(get),
-        },
-    )
+    _log(state, "trade_completed", seat, partner, names_from_counts(give), names_from_counts(get))
     _close_trade(state)
     _end_turn(state, passed=False)
 
@@ -496,7 +452,7 @@ def _keep(state: GameState, seat: Seat, action: Action) -> None:
     state.hands[seat] = keep  # type: ignore[assignment]
     state.discard = plus(state.discard, dropped)
     state.keep_pending[seat] = False
-    _log(state, {"type": "cards_discarded", "seat": seat, "cards": names_from_counts(dropped)})
+    _log(state, "cards_discarded", seat, names_from_counts(dropped))
     if not any(state.keep_pending):
         _next_round(state)
 

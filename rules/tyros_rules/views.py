@@ -20,6 +20,7 @@ from tyros_protocol.cards import (
     counts_from_names,
     names_from_counts,
 )
+from tyros_protocol.catalogue import EVENTS
 
 from .actions import (
     SPECS,
@@ -51,27 +52,12 @@ from .state import (
 Viewer = int | None
 """A seat number, or None for a spectator."""
 
-# Event type -> (fields everyone sees, extra fields for the seats it concerns).
-# Events not listed here (the shuffles) are shown to nobody: they live in the record.
+# Event type -> (fields everyone sees, extra fields for the seats it concerns), from the
+# catalogue (its seat-only marks). An action's own fields are shown by _action_view.
+# Events not there (the shuffles) are shown to nobody: they live in the record.
 _EVENT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "starting_seat": (("seat",), ()),
-    "start_tile": (("tile", "accepted"), ()),
-    "empire_founded": (("space", "colour"), ()),
-    "tyros_coloured": (("colour",), ()),
-    "tiles_dealt": (("seat", "count"), ("tiles",)),
-    "round_start": (("round", "starting_seat"), ()),
-    "cards_dealt": (("seat", "count"), ("cards",)),
-    "expansion_skipped": (("seat", "reason"), ()),
-    "tiles_revealed": (("seat", "tiles"), ()),
-    "tile_drawn": (("seat", "count"), ("tile",)),
-    "actions_start": (("seat",), ()),
-    "action": (("seat",), ("to",)),
-    "cards_drawn": (("seat", "count"), ("cards",)),
-    "trade_completed": (("seat", "with", "give", "get"), ()),
-    "all_four_empires": (("seat",), ()),
-    "cards_discarded": (("seat", "cards"), ()),
-    "round_end": (("round",), ()),
-    "game_end": (("score",), ()),
+    type_: (tuple(name for name in entry.public if name != "action"), entry.seat_only)
+    for type_, entry in EVENTS.items()
 }
 
 # Action kind -> (fields everyone sees, fields only the acting seat and its counterpart see),

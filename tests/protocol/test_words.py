@@ -54,7 +54,7 @@ def test_templates_name_the_items_fields_in_known_formats(section: str, tag: str
     known = (
         fields(ACTIONS[tag]) | fields(SEEN[tag]) if section == "actions" else fields(EVENTS[tag])
     )
-    for text in templates(catalogue()[section][tag]):
+    for text in templates(catalogue()[section][tag]["words"]):
         for name, form, _word in re.findall(r"\{([a-z_]+)(?:\|([a-z]+)(?::([a-z]+))?)?\}", text):
             assert name in known, (tag, name)
             assert form in ("", "plural") or form in FORMATS, (tag, form)

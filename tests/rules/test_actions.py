@@ -1,5 +1,6 @@
-"""The one description of every action kind (``actions.SPECS``) and what is derived from it:
-the tuple layout, the JSON form, the view's allow-list, the protocol models, the English."""
+"""The one description of every action kind (``actions.SPECS``, from the protocol's catalogue)
+and what is derived from it: the tuple layout, the JSON form, the view's allow-list, the
+protocol models, the words."""
 
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ from tyros_rules.actions import (
 GREEN4 = (0, 0, 4, 0, 0)
 ONE_EACH = (1, 0, 1, 0, 1)
 
-# One action of every kind and its English line (the texts the engine has always given).
+# One action of every kind and its line in the catalogue's words (seats without names).
 EXAMPLES: dict[Kind, tuple[tuple[int, ...], str]] = {
     Kind.PASS: ((0,), "pass"),
     Kind.EXPAND: ((1, 12, 2), "expand green into 12"),
@@ -45,24 +46,24 @@ EXAMPLES: dict[Kind, tuple[tuple[int, ...], str]] = {
         (4, 16, BOARD.parse_port("16E"), *GREEN4),
         "build a city in 16 paying green x4 (the ship on 16E goes home)",
     ),
-    Kind.SHIP: ((5, 0, *ONE_EACH), "build a ship in TY paying orange x1, green x1, wild x1"),
-    Kind.BANK_DRAW: ((6, 0, 0, 0, 0, 0), "trade nothing for as many from the draw pile"),
+    Kind.SHIP: ((5, 0, *ONE_EACH), "build a ship in TY paying orange, green, wild"),
+    Kind.BANK_DRAW: ((6, 0, 0, 0, 0, 0), "discard nothing, draw 0"),
     Kind.BANK_PICK: (
         (7, 3, *ONE_EACH),
-        "trade orange x1, green x1, wild x1 for violet from the discards",
+        "discard orange, green, wild, take violet from the discards",
     ),
     Kind.PROPOSE: (
         (8, 0b110, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0),
-        "offer orange x1 for yellow x1 to seat 1, seat 2",
+        "offer orange for yellow to B player B, C player C",
     ),
     Kind.ANSWER: ((9, 1), "accept the offer"),
-    Kind.COMPLETE: ((10, 2), "complete the trade with seat 2"),
-    Kind.WITHDRAW: ((11,), "withdraw"),
-    Kind.GIVE_CARD: ((12, 4), "give a wild card to the city owner"),
+    Kind.COMPLETE: ((10, 2), "complete the trade with C player C"),
+    Kind.WITHDRAW: ((11,), "withdraw the offer"),
+    Kind.GIVE_CARD: ((12, 4), "give a wild to the city owner"),
     Kind.KEEP: ((13, 3, 0, 0, 0, 0), "keep orange x3"),
     Kind.COUNTER: (
         (14, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0),
-        "counter: the proposer gives green x1 for violet x2",
+        "counter-offer: gives violet x2 for green",
     ),
 }
 

@@ -32,7 +32,7 @@ export function phaseWords(view, who) {
 // The log's words come from the protocol's catalogue (/words.json, the same the terminal
 // client speaks from: tyros_protocol/words.py renders it alike). A template's
 // {field|format} is a field in a format; a [part] is said only when its fields are there;
-// an entry of variants says the first whose "is" and "has" hold.
+// an entry's words of variants say the first whose "is" and "has" hold.
 let catalogue = null;
 
 export function setCatalogue(data) {
@@ -108,19 +108,19 @@ function render(template, item, ctx) {
 
 // One line for an action (the protocol's JSON), in the catalogue's words.
 export function describeAction(action, names) {
-  const template = catalogue.actions[action.kind];
-  return template === undefined ? String(action.kind) : render(template, action, { names });
+  const entry = catalogue.actions[action.kind];
+  return entry === undefined ? String(action.kind) : render(entry.words, action, { names });
 }
 
 // One log line for an event as ``viewer`` sees it; null for a type the catalogue has no
 // words for (said on the console: a page older than its server).
 export function describeEvent(event, names, viewer) {
-  const template = catalogue.events[event.type];
-  if (template === undefined) {
+  const entry = catalogue.events[event.type];
+  if (entry === undefined) {
     console.error(`no words for the event ${event.type}`);
     return null;
   }
-  return render(template, event, { names, viewer, event });
+  return render(entry.words, event, { names, viewer, event });
 }
 
 export const CARDS = ["orange", "yellow", "green", "violet", "wild"];

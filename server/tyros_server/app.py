@@ -19,7 +19,6 @@ import json
 import logging
 import signal
 import socket
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,9 +29,10 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from .backups import DatabaseLock, backup, open_or_repair
+from .backups import DatabaseLock, open_or_repair
 from .deputies import Advice, Decision
 from .gate import HandshakeGate, admits, raise_fd_limit
+from .guard import DatabaseGuard
 from .recorder import Recorder
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .session.archive import Built, RecordJob
@@ -77,9 +77,6 @@ INTERNAL_ERROR = {
 
 TICK_FLOOR = 0.05
 """Seconds the clock task sleeps at least between two ticks."""
-WATCH_SECONDS = 2.0
-"""How often the database's files are looked at (removed, replaced, cut short, overwritten:
-see Store.watch)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +214,9 @@ class TyrosServer:
         self._ids = itertools.count(1)
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
-        self._watcher: asyncio.Task[None] | None = None
+        self.guard = DatabaseGuard(self.store, backups=config.backups)
+        """The watch over the database's files and pages, and its backups."""
+        self._watchers: list[asyncio.Task[None]] = []
         self._backups: asyncio.Task[None] | None = None
         self.max_connections = config.max_connections
         """The connection cap in force: the configured one, or less to fit the process's
@@ -305,11 +304,16 @@ class TyrosServer:
             ssl=tls_context(config.certfile, config.keyfile),  # None: plain ws://
         )
         self._ticker = asyncio.create_task(self._tick_forever())
-        self._watcher = asyncio.create_task(self._watch_forever())
+        self._watchers = [
+            asyncio.create_task(self.guard.watch_forever()),
+            asyncio.create_task(self.guard.check_pages_forever()),
+        ]
         if self.lock is not None:
             self.lock.describe(f"listening on {config.host}:{self.port}")
         if config.backup_minutes is not None and self.lock is not None:
-            self._backups = asyncio.create_task(self._back_up_forever(config.backup_minutes * 60))
+            self._backups = asyncio.create_task(
+                self.guard.back_up_forever(config.backup_minutes * 60)
+            )
         scheme = "ws" if config.certfile is None else "wss"
         log.info("tyros server listening on %s://%s:%d", scheme, config.host, self.port)
         log.info(
@@ -327,8 +331,8 @@ class TyrosServer:
         """Close every connection with 1001 (going away) and the database."""
         if self._ticker is not None:
             self._ticker.cancel()
-        if self._watcher is not None:
-            self._watcher.cancel()
+        for watcher in self._watchers:
+            watcher.cancel()
         self._deputy_stopped = True
         self._deputy.shutdown()
         self._recorder.cancel()
@@ -350,66 +354,15 @@ class TyrosServer:
             self.lock.release()
         log.info("tyros server stopped")
 
-    async def _watch_forever(self) -> None:
-        while self.store.broken is None:
-            await asyncio.sleep(WATCH_SECONDS)
-            # The files are read in a worker thread: a slow disk never holds up the game.
-            self._break_off(await asyncio.to_thread(self.store.watch))
-
     def watch_database(self) -> None:
         """Look at the database's files now (see :meth:`Store.watch`) and act on what is
-        seen (:meth:`_break_off`)."""
-        self._break_off(self.store.watch())
+        seen (:meth:`.DatabaseGuard.break_off`)."""
+        self.guard.look()
 
-    def _break_off(self, problem: str | None) -> None:
-        """If the database's files were damaged or moved away while the server runs
-        (SQLite writes on into them, and a crash or the next start finds them lost or
-        damaged), refuse every action from now on and copy what the server holds, every
-        acknowledged action included, to a safe file; one log line says so, and what to do."""
-        store = self.store
-        if store.broken is not None or problem is None:
-            return
-        why = f"the database's files were damaged or moved away ({problem})"
-        try:
-            rescued = store.break_off(why)
-        except (OSError, sqlite3.Error) as exc:
-            store.broken = why
-            log.error(
-                "%s: every action is refused from now on, and copying what the server holds "
-                "failed (%s): do not stop the server before its files are back in place",
-                problem,
-                exc,
-            )
-            return
-        db = self.config.db
-        log.error(
-            "%s: every action is refused from now on; what the server holds (every action it "
-            "acknowledged) is in %s: stop the server, then run "
-            "'tyros-server restore --db %s --from %s' and start it again",
-            problem,
-            rescued,
-            db,
-            rescued,
-        )
-
-    async def _back_up_forever(self, every: float) -> None:
-        """A rolling online backup at start and then every ``every`` seconds, in a worker
-        thread with its own connection (the game goes on meanwhile)."""
-        while self.store.broken is None:  # (a copy of moved-away files would mislead)
-            copy = asyncio.ensure_future(
-                asyncio.to_thread(backup, self.config.db, self.config.backups)
-            )
-            try:
-                # Shielded: a stop waits for a copy under way rather than leave it half done.
-                written = await asyncio.shield(copy)
-                log.info("database backed up to %s", written)
-            except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await copy
-                raise
-            except Exception as exc:  # a failed backup must not stop the games
-                log.warning("backing up the database failed: %s", exc)
-            await asyncio.sleep(every)
+    def check_database_pages(self) -> None:
+        """Read every page of the database now (SQLite's quick check) and act on what is
+        found, as :meth:`watch_database` does."""
+        self.guard.check_pages()
 
     def _pump(self) -> None:
         """Handle the frames that arrived since the last pump, a few at a time: the actions

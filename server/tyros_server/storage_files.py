@@ -15,14 +15,20 @@ the hole into the database). :class:`WatchedFiles` notices what a look at the fi
 It reads only the files (never through SQLite), so it may run in a worker thread while
 the store writes; through descriptors it keeps open, since closing one would drop SQLite's
 locks on the file.
+
+Pages overwritten in the middle of the database keep its size and header: only reading
+them shows it. :class:`PageCheck` runs SQLite's quick check of what is committed, on a
+read-only connection of its own (in a thread, beside the store's writes).
 """
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 DATABASE_MAGIC = b"SQLite format 3\x00"
 WAL_MAGICS = (0x377F0682, 0x377F0683)
@@ -173,3 +179,39 @@ def _wal_frames(fd: int) -> _Frames | None:
     except OSError:
         return None
     return _Frames(salts, None)
+
+
+PAGE_PROBLEMS = 20
+"""What a page check keeps of SQLite's list of problems (the first says enough)."""
+
+
+class PageCheck:
+    """SQLite's quick check of a live database's committed pages (the WAL's newer copies
+    of a page read instead of the file's), on a read-only connection of its own: it may
+    run in a worker thread while the store writes (WAL readers do not block the writer)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def look(self) -> str | None:
+        """What the check finds wrong with the pages, in a few words (None: nothing)."""
+        # A fresh connection each time: one kept would read its cached pages again, not
+        # the file (its cache stays valid while the WAL is unchanged).
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=5.0)
+            try:
+                rows = [str(r[0]) for r in db.execute(f"PRAGMA quick_check({PAGE_PROBLEMS})")]
+            finally:
+                db.close()
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                return None  # (a checkpoint in the way: the next look reads it)
+            return f"{self.path} cannot be checked: {exc}"
+        except sqlite3.DatabaseError as exc:  # the check itself stopped at a damaged page
+            return f"{self.path} has damaged pages ({' '.join(str(exc).split())[:160]})"
+        if rows == ["ok"]:
+            return None
+        first = " ".join(rows[0].split())[:160]
+        more = "" if len(rows) == 1 else f"; {len(rows) - 1} more"
+        return f"{self.path} has damaged pages ({first}{more})"

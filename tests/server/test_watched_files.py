@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from tyros_protocol.errors import ErrorCode
-from tyros_server import app
+from tyros_server import guard
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.storage import Store
 
@@ -193,7 +193,7 @@ def test_nothing_is_said_of_files_written_only_by_sqlite(tmp_path: Path) -> None
 async def test_the_running_server_notices_a_cut_wal_within_its_watch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app, "WATCH_SECONDS", 0.01)
+    monkeypatch.setattr(guard, "WATCH_SECONDS", 0.01)
     db = tmp_path / "live.db"
     server = TyrosServer(ServerConfig(host="127.0.0.1", port=0, db=str(db)))
     await server.start()

@@ -53,6 +53,15 @@ def profile_args() -> list[str]:
     return ["-m", "cProfile", "-o", target] if target else []
 
 
+def server_args() -> list[str]:
+    """How the server is started: ``-m tyros_server.cli``, or on a slow disk whose every
+    commit waits ``TYROS_BENCH_COMMIT_MS`` milliseconds (``slow_disk.py``)."""
+    delay = os.environ.get("TYROS_BENCH_COMMIT_MS")
+    if delay:
+        return [str(Path(__file__).parent / "slow_disk.py"), delay]
+    return ["-m", "tyros_server.cli"]
+
+
 class ServerProcess:
     """``tyros-server`` in a subprocess on loopback, killable at will."""
 
@@ -67,8 +76,7 @@ class ServerProcess:
             [
                 sys.executable,
                 *profile_args(),
-                "-m",
-                "tyros_server.cli",
+                *server_args(),
                 "--allow-seed",
                 "--host",
                 "127.0.0.1",

@@ -38,6 +38,7 @@ from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolic
 from .session.archive import Built, RecordJob
 from .storage import Store
 from .tls import tls_context
+from .turns import Turns
 from .web import (
     SERVER_HEADER,
     OwnNames,
@@ -64,16 +65,6 @@ FD_RESERVE = 32
 """File descriptors kept for everything but sockets: the database, its WAL and lock, the
 log, backups, the listening sockets."""
 
-
-BATCH_FRAMES = 8
-"""Frames handled, and their actions committed, together at most."""
-
-INTERNAL_ERROR = {
-    "type": "error",
-    "re": None,
-    "code": "internal_error",
-    "message": "the server failed on that message",
-}
 
 TICK_FLOOR = 0.05
 """Seconds the clock task sleeps at least between two ticks."""
@@ -207,9 +198,8 @@ class TyrosServer:
         self._recorder = Recorder(self.store)
         """Where finished games' records are made (never on the event loop)."""
         self.peers: dict[ConnId, _Peer] = {}
-        self._inbox: list[tuple[ConnId, str | bytes]] = []
-        """Frames received and not yet handled: the next pump takes them all at once."""
-        self._pump_due = False
+        self.turns = Turns(self.session, self.store, self.deliver, self._after_batch)
+        """Everything that touches the session, in order, in batches committed off the loop."""
         self.per_address: Counter[str] = Counter()
         self._ids = itertools.count(1)
         self._server: Server | None = None
@@ -346,6 +336,7 @@ class TyrosServer:
             self._server.close()
             await self._server.wait_closed()
         await self._recorder.stop()
+        await self.turns.idle()  # the last batches committed before the store closes
         # A last look: damage not seen yet is rescued from what the server holds before
         # closing checkpoints the WAL, a hole in it included, into the database.
         self.watch_database()
@@ -363,29 +354,6 @@ class TyrosServer:
         """Read every page of the database now (SQLite's quick check) and act on what is
         found, as :meth:`watch_database` does."""
         self.guard.check_pages()
-
-    def _pump(self) -> None:
-        """Handle the frames that arrived since the last pump, a few at a time: the actions
-        of each batch are committed together (one disk sync), then what they caused is sent
-        (a small batch, so the first frame's answer never waits long for the last's)."""
-        self._pump_due = False
-        frames, self._inbox = self._inbox, []
-        session = self.session
-        for start in range(0, len(frames), BATCH_FRAMES):
-            failures: Output = []
-            session.begin_batch()
-            try:
-                for conn, frame in frames[start : start + BATCH_FRAMES]:
-                    try:
-                        session.receive(conn, frame)
-                    except Exception:  # a bug must cost one message, not the server
-                        log.exception("handling a message failed")
-                        failures.append(Send(conn, INTERNAL_ERROR))
-            finally:
-                session.end_batch()
-                self.deliver(session.data_to_send() + failures)
-        if frames:
-            self._wake.set()
 
     def deliver(self, output: Output) -> None:
         encoder = Encoder()  # one message sent to many, or one public view, encoded once
@@ -412,13 +380,24 @@ class TyrosServer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), wait)
             self._wake.clear()
-            try:
-                session.tick()
-                self.deliver(session.data_to_send())
-                self._run_jobs()
-            except Exception:  # keep the clock running whatever one table does
-                log.exception("tick failed")
-                await asyncio.sleep(TICK_FLOOR * 4)
+            # In the session's turn (see .turns); done once its batch is committed and sent.
+            await self.turns.call(self._tick, wake=False)
+
+    def _tick(self) -> None:
+        try:
+            self.session.tick()
+        except Exception:  # keep the clock running whatever one table does
+            log.exception("tick failed")
+
+    def _after_batch(self, wake: bool) -> None:
+        """After each batch of the session's turns: the decisions and records it asked for
+        handed out, and the clock told if its deadlines may have moved."""
+        try:
+            self._run_jobs()
+        except Exception:
+            log.exception("handing out the session's jobs failed")
+        if wake:
+            self._wake.set()
 
     def _run_jobs(self) -> None:
         """Hand the session's new decisions (and farewells) to the worker thread, and the
@@ -438,37 +417,24 @@ class TyrosServer:
                 done.add_done_callback(functools.partial(self._advised, job))
 
     def _recorded(self, job: RecordJob, result: Built) -> None:
-        """A record made (or why not): sent to whoever asked for it."""
-        try:
-            self.session.recorded(job, result)
-            self.deliver(self.session.data_to_send())
-        except Exception:
-            log.exception("sending a record failed")
+        """A record made (or why not): sent to whoever asked for it, in the session's turn."""
+        self.turns.call(lambda: self.session.recorded(job, result), wake=False)
 
     def _advised(self, advice: Advice, done: asyncio.Future[Any]) -> None:
         """Advice came back from the worker: the session sends it to whoever asked."""
         if done.cancelled():
             return
         action = None if done.exception() is not None else done.result()
-        try:
-            self.session.advised(advice, action)
-            self.deliver(self.session.data_to_send())
-        except Exception:
-            log.exception("sending advice failed")
+        self.turns.call(lambda: self.session.advised(advice, action), wake=False)
 
     def _decided(self, decision: Decision, done: asyncio.Future[Any]) -> None:
         """A decision came back from the worker: the session applies it (or not, if the
-        game moved on), and the clock looks again at what is due."""
+        game moved on) in its turn, its action committed with the batch's (off the loop),
+        and the clock looks again at what is due."""
         if done.cancelled():
             return  # the server is stopping
         action = None if done.exception() is not None else done.result()
-        try:
-            self.session.decided(decision, action)
-            self.deliver(self.session.data_to_send())
-            self._run_jobs()
-        except Exception:
-            log.exception("applying a decision made for a seat failed")
-        self._wake.set()
+        self.turns.call(lambda: self.session.decided(decision, action))
 
     async def _handle(self, ws: ServerConnection) -> None:
         self.handshakes.leave(ws.transport)
@@ -503,24 +469,19 @@ class TyrosServer:
             async for frame in ws:
                 if peer.dropped:
                     break  # it stopped reading: what it still sends is not served
-                self._inbox.append((conn, frame))
-                if not self._pump_due:
-                    self._pump_due = True
-                    asyncio.get_running_loop().call_soon(self._pump)
+                self.turns.frame(conn, frame)
                 # One read can hold thousands of frames, all handed over without a pause:
                 # let the other connections run between two.
                 await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
-            self._pump()  # what it sent before it went is handled before it is gone
             self.peers.pop(conn, None)
             self.per_address[address] -= 1
             if not self.per_address[address]:
                 del self.per_address[address]
-            self.session.disconnect(conn)
-            self.deliver(self.session.data_to_send())
-            self._wake.set()  # a takeover deadline may start now
+            # After what it sent before it went; a takeover deadline may start then.
+            self.turns.call(functools.partial(self.session.disconnect, conn))
 
 
 def _response(reply: Reply) -> Response:

@@ -163,6 +163,8 @@ class Store:
 
     _files: WatchedFiles | None = None
     """(A class default too: a subclass of its own opening watches nothing.)"""
+    _lost: StorageError | None = None
+    """Why a commit made aside (:meth:`commit_aside`) failed, for the next :meth:`commit`."""
 
     def __init__(self, path: str, *, create: bool = True) -> None:
         self.path = path
@@ -266,8 +268,25 @@ class Store:
             raise StorageError(str(exc)) from exc
         self.commits += 1
 
+    @property
+    def uncommitted(self) -> bool:
+        """Whether deferred writes wait for :meth:`commit`."""
+        return self._db.in_transaction
+
+    def commit_aside(self) -> None:
+        """:meth:`commit` in a thread of the server's while nothing else uses the store (a
+        slow disk then holds up no one): a failure is kept, and raised by the next
+        :meth:`commit`, whose caller takes the actions back."""
+        try:
+            self.commit()
+        except StorageError as exc:
+            self._lost = exc
+
     def commit(self) -> None:
         """Make the deferred writes durable, all or none (StorageError: none)."""
+        if self._lost is not None:
+            lost, self._lost = self._lost, None
+            raise lost
         if self.broken is not None:
             self._rollback()
             raise StorageError(self.broken)

@@ -64,6 +64,12 @@ class ActionEntry:
     words: Template
     command: Template
     """The terminal client's command line that makes it."""
+    yours: Template | None
+    """Its words from the acting seat's side, where they differ from :attr:`words`."""
+    target: Template | None
+    """What it does without its payment, for the kinds that pay."""
+    trade: bool
+    """Talk of a trade: an offer, an answer, completing or withdrawing it."""
 
     @property
     def layout(self) -> tuple[str, ...]:
@@ -94,7 +100,16 @@ class EventEntry:
 def _action(kind: str, entry: dict[str, Any]) -> ActionEntry:
     fields = tuple(_field(f) for f in entry["fields"])
     wire = tuple(entry.get("wire", [f.name for f in fields]))
-    return ActionEntry(kind, fields, wire, entry["words"], entry["command"])
+    return ActionEntry(
+        kind,
+        fields,
+        wire,
+        entry["words"],
+        entry["command"],
+        entry.get("yours"),
+        entry.get("target"),
+        bool(entry.get("trade")),
+    )
 
 
 def _event(type_: str, entry: dict[str, Any]) -> EventEntry:
@@ -109,6 +124,8 @@ EVENTS: dict[str, EventEntry] = {
     type_: _event(type_, entry) for type_, entry in catalogue()["events"].items()
 }
 """Every event type's entry, by its ``type``."""
+TRADE_TALK = frozenset(kind for kind, entry in ACTIONS.items() if entry.trade)
+"""The kinds of action that are talk of a trade."""
 
 _NAMES: dict[str, tuple[str, ...]] = {type_: entry.names for type_, entry in EVENTS.items()}
 
@@ -124,6 +141,7 @@ def event(type_: str, *values: Any) -> dict[str, Any]:
 __all__ = [
     "ACTIONS",
     "EVENTS",
+    "TRADE_TALK",
     "ActionEntry",
     "EventEntry",
     "Field",

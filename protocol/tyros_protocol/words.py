@@ -170,6 +170,39 @@ def describe_action(action: Mapping[str, Any], names: Names = ()) -> str:
     return str(action.get("kind")) if entry is None else render(entry.words, action, Context(names))
 
 
+def describe_target(action: Mapping[str, Any], names: Names = ()) -> str:
+    """What a paying action does, without its payment ("move TY -> 23", "bank draw").
+
+    >>> describe_target({"kind": "bank_pick", "take": "violet", "pay": ["orange"] * 3})
+    'bank pick violet'
+    """
+    entry = ACTIONS[str(action.get("kind"))]
+    template = entry.words if entry.target is None else entry.target
+    return render(template, action, Context(names))
+
+
+def answer_words(answer: Mapping[str, Any]) -> str:
+    """An answer to one's offer (the view's ``trade.answers``) as its proposer reads it.
+
+    >>> answer_words({"seat": 2, "answer": "counter", "give": ["green"], "get": ["wild"]})
+    'counters, you give green for wild'
+    """
+    said: dict[str, Template] = catalogue()["trade"]["answers"]
+    template = said.get(str(answer.get("answer")))
+    return str(answer.get("answer")) if template is None else render(template, answer, Context())
+
+
+def completing_words(answer: Mapping[str, Any], give: Sequence[str], get: Sequence[str]) -> str:
+    """The terms completing a trade with the seat of ``answer`` would trade on, from the
+    proposer's side: ``give`` and ``get`` (a counter-offer's own, or the offer's).
+
+    >>> completing_words({"answer": "accept"}, ["orange"], ["green", "green"])
+    'they accepted, you give orange for green x2'
+    """
+    item = {**answer, "give": list(give), "get": list(get)}
+    return render(catalogue()["trade"]["completing"], item, Context())
+
+
 def describe_event(event: Mapping[str, Any], names: Names, viewer: int | None) -> str | None:
     """One log line for an event as this seat sees it (None: a type with no words)."""
     entry = EVENTS.get(str(event.get("type")))
@@ -197,11 +230,14 @@ __all__ = [
     "Context",
     "Format",
     "Template",
+    "answer_words",
     "card_counts",
     "cards_text",
     "catalogue",
+    "completing_words",
     "describe_action",
     "describe_event",
+    "describe_target",
     "letter",
     "name_of",
     "phase_during",

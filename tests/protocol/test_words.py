@@ -8,9 +8,20 @@ from typing import Any, get_args
 
 import pytest
 from tyros_protocol.actions import Action
+from tyros_protocol.catalogue import ACTIONS as ENTRIES
+from tyros_protocol.catalogue import TRADE_TALK
 from tyros_protocol.events import Event, SeenAction
-from tyros_protocol.views import GameView
-from tyros_protocol.words import FORMATS, catalogue, describe_event, phase_during, phase_name
+from tyros_protocol.views import GameView, TradeAnswer
+from tyros_protocol.words import (
+    FORMATS,
+    answer_words,
+    catalogue,
+    completing_words,
+    describe_event,
+    describe_target,
+    phase_during,
+    phase_name,
+)
 
 
 def tags(union: Any, field: str) -> dict[str, type]:
@@ -54,7 +65,9 @@ def test_templates_name_the_items_fields_in_known_formats(section: str, tag: str
     known = (
         fields(ACTIONS[tag]) | fields(SEEN[tag]) if section == "actions" else fields(EVENTS[tag])
     )
-    for text in templates(catalogue()[section][tag]["words"]):
+    entry = catalogue()[section][tag]
+    said = [entry["words"], *(entry[k] for k in ("yours", "target") if k in entry)]
+    for text in [text for template in said for text in templates(template)]:
         for name, form, _word in re.findall(r"\{([a-z_]+)(?:\|([a-z]+)(?::([a-z]+))?)?\}", text):
             assert name in known, (tag, name)
             assert form in ("", "plural") or form in FORMATS, (tag, form)
@@ -62,3 +75,23 @@ def test_templates_name_the_items_fields_in_known_formats(section: str, tag: str
 
 def test_an_event_type_without_words_is_not_worded() -> None:
     assert describe_event({"type": "a_new_event", "seat": 0}, [], None) is None
+
+
+def test_a_paying_kind_says_what_it_does_without_its_payment() -> None:
+    paying = {kind for kind, entry in ENTRIES.items() if "pay" in entry.layout}
+    assert {kind for kind, entry in ENTRIES.items() if entry.target is not None} == paying
+    move = {"kind": "move", "from": "TY", "to": "23", "pay": ["green"] * 4}
+    assert describe_target(move) == "move TY -> 23"
+    assert describe_target({"kind": "bank_draw", "pay": ["wild"]}) == "bank draw"
+
+
+def test_the_talk_of_a_trade_and_its_answers_as_the_proposer_reads_them() -> None:
+    assert {"propose", "answer", "counter", "complete", "withdraw"} == TRADE_TALK
+    kinds = get_args(TradeAnswer.model_fields["answer"].annotation)
+    assert sorted(catalogue()["trade"]["answers"]) == sorted(kinds)
+    assert answer_words({"answer": "pending"}) == "has not answered"
+    countered = {"answer": "counter", "give": ["wild"], "get": ["green"]}
+    assert answer_words(countered) == "counters, you give wild for green"
+    assert completing_words(countered, ["wild"], ["green"]) == (
+        "their counter-offer, you give wild for green"
+    )

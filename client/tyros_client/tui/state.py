@@ -25,9 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tyros_protocol.catalogue import TRADE_TALK
+
 from ..scoresheet import point_changes, running_sheet
 from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
-from ..words import describe_action, describe_event, error_words, letter, who
+from ..words import describe_action, describe_event, describe_target, error_words, letter, who
 
 LOG_LIMIT = 2000
 AWAY_GRACE = 15.0
@@ -439,7 +441,6 @@ def since_your_turn(
     return ["since your last turn:", *parts]
 
 
-_HAGGLING = frozenset({"propose", "counter", "answer", "withdraw"})
 _PAID = frozenset({"move", "city", "ship"})
 
 
@@ -458,8 +459,8 @@ def _brief(actions: list[dict[str, Any]], names: list[str | None]) -> str:
         if kind == "complete":
             said.append(f"traded with {who(int(action['with']), names)}")
         elif kind in _PAID:  # (what it cost is in the log: the line stays short)
-            said.append(describe_action({**action, "pay": None}, names))
-        elif kind not in _HAGGLING:
+            said.append(describe_target(action, names))
+        elif kind not in TRADE_TALK:
             said.append(describe_action(action, names))
     answers = [a for a in actions if a.get("kind") == "answer"]
     if not said and answers:

@@ -9,7 +9,7 @@ import { button, renderChoices } from "./choices.js";
 import { forgetToken, heldToken, keepToken, newTableOptions, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actorSide, cardsText, describeAction, describeEvent, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
+import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
 import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
@@ -357,14 +357,12 @@ function showRequest(view) {
 // A choice in the catalogue's words; a trade to complete says its terms beside it (the
 // counter's, or the offer's for a seat that accepted), from your side.
 function choiceWords(action) {
-  if (action.kind === "counter") return `counter-offer: you give ${cardsText(action.get)} for ${cardsText(action.give)}`;
-  const words = describeAction(action, names);
+  const words = describeYours(action, names);
   const trade = lastView && lastView.trade;
   if (action.kind !== "complete" || !trade) return words;
   const answer = trade.answers.find((a) => a.seat === action.with) || {};
   const [give, get] = answer.answer === "counter" ? [answer.give, answer.get] : [trade.give, trade.get];
-  const how = answer.answer === "counter" ? "their counter-offer" : "they accepted";
-  return `${words}: ${how}, you give ${cardsText(give)} for ${cardsText(get)}`;
+  return `${words}: ${completingWords(answer, give, get)}`;
 }
 
 // Why nothing can be done in a space clicked: what is asked first, or what is in the way.

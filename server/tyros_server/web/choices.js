@@ -3,7 +3,7 @@
 // (cheapest first). ``advised``, the server's bot's choice, is marked; ``describe`` says an
 // action in the catalogue's words, as the log does.
 
-import { cardsText, targetWords } from "./words.js";
+import { cardsText, describeTarget } from "./words.js";
 
 const SHOWN = 60; // choices of one kind shown at once (a space clicked shows its own)
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -21,7 +21,7 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
       container.append(keepChooser(actions, context));
       continue;
     }
-    const targets = [...byTarget(actions, describe).values()];
+    const targets = [...byTarget(actions).values()];
     const title = `${TITLES[kind] || kind.replace("_", " ")} (${targets.length})`;
     // Beside other choices, long lists (and the ready-made offers) fold away: a click on a
     // space shows its own.
@@ -72,18 +72,12 @@ function choice(action, { describe, advice, disabled, act }) {
   return node;
 }
 
-// Actions that differ only in their payment, under the words of what they do.
-// What an action does, without its payment, in the catalogue's words where they read well
-// so (a move, a city, a ship); a bank trade is named by its kind.
-function targetOf(action, describe) {
-  return ["move", "city", "ship"].includes(action.kind) ? describe({ ...action, pay: undefined }) : targetWords(action);
-}
-
-function byTarget(actions, describe) {
+// Actions that differ only in their payment, under the catalogue's words of what they do.
+function byTarget(actions) {
   const targets = new Map();
   for (const action of actions) {
-    const key = action.pay ? targetWords(action) : JSON.stringify(action);
-    if (!targets.has(key)) targets.set(key, [action.pay ? targetOf(action, describe) : null, []]);
+    const key = JSON.stringify({ ...action, pay: undefined }); // (its payment left out)
+    if (!targets.has(key)) targets.set(key, [action.pay ? describeTarget(action, []) : null, []]);
     targets.get(key)[1].push(action);
   }
   const cost = (a) => a.pay.length * 10 + a.pay.filter((c) => c === "wild").length;

@@ -2,10 +2,9 @@
 // a sound when your turn comes while the tab is in the background (off until turned on,
 // remembered), and what each other seat did last (drawn on the board).
 
-import { LETTERS } from "./words.js";
+import { LETTERS, tradeTalk } from "./words.js";
 
 const SOUND_KEY = "tyros-turn-sound";
-const TRADING = new Set(["propose", "answer", "counter", "complete", "withdraw"]);
 
 export function actingSeats(view) {
   if (!view || view.phase === "over") return [];
@@ -34,7 +33,7 @@ export class Recent {
       if (["move", "city", "ship", "expand"].includes(action.kind)) {
         this.bySeat[event.seat] = action;
         if (action.kind === "move") this.moved = { ...action, seat: event.seat };
-      } else if (!TRADING.has(action.kind)) {
+      } else if (!tradeTalk(action.kind)) {
         delete this.bySeat[event.seat]; // (its last action was off the board: no old news)
       }
     }

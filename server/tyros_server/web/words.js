@@ -13,15 +13,6 @@ export function counterOf(gives, gets) {
   return { kind: "counter", give: gets, get: gives };
 }
 
-// An action without what it costs: what a payment chooser offers payments for.
-export function targetWords(action) {
-  const parts = [action.kind.replace("_", " ")];
-  for (const key of ["tile", "colour", "space", "from", "to", "card", "take"]) {
-    if (action[key] !== undefined) parts.push(key === "to" ? `to ${action[key]}` : String(action[key]));
-  }
-  return parts.join(" ");
-}
-
 export function phaseWords(view, who) {
   const phase = phaseName(view.phase);
   if (view.phase === "over") return phase;
@@ -110,6 +101,32 @@ function render(template, item, ctx) {
 export function describeAction(action, names) {
   const entry = catalogue.actions[action.kind];
   return entry === undefined ? String(action.kind) : render(entry.words, action, { names });
+}
+
+// What a paying action does without its payment ("move TY -> 23", "bank draw"): what a
+// payment chooser offers payments for.
+export function describeTarget(action, names) {
+  const entry = catalogue.actions[action.kind];
+  return render(entry.target ?? entry.words, action, { names });
+}
+
+// An action from the acting seat's side, where the catalogue says it so ("counter-offer:
+// you give ..."); else as everyone reads it.
+export function describeYours(action, names) {
+  const entry = catalogue.actions[action.kind];
+  return entry && entry.yours ? render(entry.yours, action, { names }) : describeAction(action, names);
+}
+
+// Whether an action is talk of a trade (an offer, an answer, completing or withdrawing it).
+export function tradeTalk(kind) {
+  const entry = catalogue.actions[kind];
+  return Boolean(entry && entry.trade);
+}
+
+// The terms completing a trade with the seat of ``answer`` would trade on, from the
+// proposer's side: ``give`` and ``get``.
+export function completingWords(answer, give, get) {
+  return render(catalogue.trade.completing, { ...answer, give, get }, {});
 }
 
 // One log line for an event as ``viewer`` sees it; null for a type the catalogue has no

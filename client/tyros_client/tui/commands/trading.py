@@ -7,7 +7,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...words import CARDS, LETTERS, cards_short, cards_text, name_of, who
+from ...words import (
+    CARDS,
+    LETTERS,
+    answer_words,
+    cards_short,
+    cards_text,
+    completing_words,
+    name_of,
+    who,
+)
 from .lexicon import card_of, parse_cards, pick_payment, resolve_player, same_cards
 from .spec import (
     Act,
@@ -244,21 +253,11 @@ def parse_complete(rest: str, ctx: Context) -> Outcome:
         if answer.get("answer") == "pending":
             return Problem(f"{who(seat, ctx.names)} has not answered your offer yet")
         return Problem(f"{who(seat, ctx.names)} has not accepted your offer (nor countered it)")
-    words_for = {"pending": "has not answered", "accept": "accepts", "decline": "declines"}
-
-    def said_by(answer: dict[str, Any]) -> str:
-        if answer["answer"] == "counter":  # the proposer's side: you would give "give"
-            return (
-                f"counters, you give {cards_text(answer.get('give', []))} for "
-                f"{cards_text(answer.get('get', []))}"
-            )
-        return words_for.get(answer["answer"], str(answer["answer"]))
-
     # Every answer in one run, acceptances first, then the counters' terms: at 80 x 24 the
     # request panel has room for two or three lines, and these are what the player reads.
     first = {"accept": 0, "counter": 1}
     by_weight = sorted(answers, key=lambda a: first.get(a["answer"], 2))
-    said = " | ".join(f"{who(a['seat'], ctx.names)} {said_by(a)}" for a in by_weight)
+    said = " | ".join(f"{who(a['seat'], ctx.names)} {answer_words(a)}" for a in by_weight)
     lines = [said] if said else []
     countered = {a["seat"]: a for a in answers if a["answer"] == "counter"}
 
@@ -266,10 +265,8 @@ def parse_complete(rest: str, ctx: Context) -> Outcome:
         partner = action["with"]
         if partner in countered:
             terms = countered[partner]
-            return (
-                f"Complete with {who(partner, ctx.names)} on their terms: give "
-                f"{cards_text(terms.get('give', []))}, get {cards_text(terms.get('get', []))}"
-            )
+            on = completing_words(terms, terms.get("give", []), terms.get("get", []))
+            return f"Complete the trade with {who(partner, ctx.names)}: {on}"
         return f"Complete the trade with {who(partner, ctx.names)}"
 
     options: list[tuple[str, Action | Prefill]] = [(complete_text(a), a) for a in completes]

@@ -66,8 +66,8 @@ from .drivers import Driver, Handoff, LiveDriver
 from .replaying import USAGE as REPLAY_USAGE
 from .replaying import ReplayDriver
 from .screen import ScreenState
-from .state import ClientState, Note
-from .style import make_style, no_color
+from .state import ClientState, LineKind, Note
+from .style import LINE_STYLES, make_style, no_color
 
 Sender = Callable[[dict[str, Any]], ActionHandle | None]
 Talker = Callable[[str], Awaitable[bool]]
@@ -327,11 +327,14 @@ class TyrosApp:
         tail = self.driver.panel_tail()
         if tail:
             # Under the log's newest line, where the panel (a log's tail) always shows them.
-            hands = [("class:log.summary", line) for line in tail]
-            return [*[(line.style, line.text) for line in self.state.log], *hands]
+            hands = [(LINE_STYLES[LineKind.SUMMARY], line) for line in tail]
+            return [*self._log_lines(), *hands]
         if self.screen.panel == "legal":
             return [("", line) for line in commands.legal_lines(self.context())]
-        return [(line.style, line.text) for line in self.state.log]
+        return self._log_lines()
+
+    def _log_lines(self) -> list[tuple[str, str]]:
+        return [(LINE_STYLES[line.kind], line.text) for line in self.state.log]
 
     # Acting --------------------------------------------------------------------
 

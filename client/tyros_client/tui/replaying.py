@@ -19,7 +19,7 @@ on the message line when that decision is the one just shown.
 >>> from tyros_client.arena import play_game
 >>> from tyros_rules import export_record
 >>> from tyros_client.replay import Replay
->>> from .state import TALK, ClientState
+>>> from .state import ClientState, LineKind
 >>> state = ClientState("replay", "game", "you")
 >>> driver = ReplayDriver(Replay(export_record(play_game(["random"] * 3, seed=4).state)), state)
 >>> driver.command("end"), driver.position == driver.replay.end, state.over
@@ -47,7 +47,7 @@ from ..review import why_text
 from ..session import Heard, TableChanged, Updated
 from ..words import command_line, letter
 from .drivers import Handoff
-from .state import TALK, ClientState
+from .state import ClientState, LineKind
 
 USAGE = (
     "replay commands: next, back, turn, round, start, end, goto N, seat X, open, review, "
@@ -238,7 +238,7 @@ class ReplayDriver:
         # Each position is shown afresh: its events as the viewer saw them, all of them,
         # and the talk they heard by then.
         state.apply(Updated(update, update["events"], resync=True, restart=True))
-        state.log = [line for line in state.log if line.style != TALK]
+        state.log = [line for line in state.log if line.kind is not LineKind.CHAT]
         version = int(view.get("version", 0))
         for line in replay.chat:
             if line["version"] <= version and (

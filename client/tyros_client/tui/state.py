@@ -23,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from tyros_protocol.catalogue import TRADE_TALK
@@ -36,14 +37,30 @@ AWAY_GRACE = 15.0
 """Seconds a seat may be gone before the log says it is away: a server restart's
 reconnections (every client retries at least each 5 s) come back within it, and say
 nothing."""
-TALK = "class:log.chat"
-"""The style of a line of table talk in the log."""
+
+
+class LineKind(Enum):
+    """What a line of the log is (the screen chooses how each kind looks: ``style.py``)."""
+
+    EVENT = "event"
+    ROUND = "round"
+    """An event that begins a round."""
+    MINE = "mine"
+    """An action of the player's own seat."""
+    POINTS = "points"
+    """Points that moved without their seat acting."""
+    SUMMARY = "summary"
+    """What happened since the player's last turn."""
+    INFO = "info"
+    ERROR = "error"
+    CHAT = "chat"
+    """Table talk."""
 
 
 @dataclass(frozen=True, slots=True)
 class LogLine:
     text: str
-    style: str = ""
+    kind: LineKind = LineKind.INFO
     event: bool = False
     """A game event (replaced on a resync) rather than a note of the client's."""
     version: int = -1
@@ -178,7 +195,7 @@ class ClientState:
         the message line shows ``short`` instead when given (a long text is read in the
         log, not wrapped over the panels)."""
         self.error = Note(short or text, self.clock(), error, connection, lasting)
-        self._log(text, "class:log.error" if error else "class:log.info")
+        self._log(text, LineKind.ERROR if error else LineKind.INFO)
         self.changes += 1
 
     # Messages ------------------------------------------------------------------------
@@ -205,9 +222,7 @@ class ClientState:
         """The server's refusal, in words, on the message line and in the log."""
         words = error_words(message.get("code"), message.get("message"))
         self.error = Note(words, self.clock())
-        self._log(
-            words if words.startswith("the server") else f"server: {words}", "class:log.error"
-        )
+        self._log(words if words.startswith("the server") else f"server: {words}", LineKind.ERROR)
         self.changes += 1
 
     def _joined(self, joined: Joined) -> None:
@@ -218,7 +233,7 @@ class ClientState:
             self.name = str(name)
         seat = joined.seat
         where = f"as player {letter(seat)}" if isinstance(seat, int) else "as a spectator"
-        self._log(f"joined table {self.table} {where}", "class:log.info")
+        self._log(f"joined table {self.table} {where}", LineKind.INFO)
 
     def _update(self, notice: Updated) -> None:
         message = notice.message
@@ -253,13 +268,13 @@ class ClientState:
                 continue
             if self.annotate is not None:
                 text += self.annotate(event)
-            style = "class:log.event"
+            kind = LineKind.EVENT
             if event.get("type") == "round_start":
-                style = "class:log.event class:log.round"
+                kind = LineKind.ROUND
             elif event.get("type") == "action" and event.get("seat") == self.seat:
-                style = "class:log.event class:log.mine"
+                kind = LineKind.MINE
             at = event.get("version")
-            self._log(text, style, event=True, version=at if isinstance(at, int) else -1)
+            self._log(text, kind, event=True, version=at if isinstance(at, int) else -1)
         self._points_moved(notice, names)
         if (
             self._my_turn
@@ -269,7 +284,7 @@ class ClientState:
             and not notice.resync
         ):
             for line in since_your_turn(self._since_mine, names, self._for_me):
-                self._log(line, "class:log.summary")
+                self._log(line, LineKind.SUMMARY)
             self._since_mine, self._for_me = [], []
 
     def _points_moved(self, notice: Updated, names: list[str | None]) -> None:
@@ -291,16 +306,14 @@ class ClientState:
         except (KeyError, TypeError, IndexError, ValueError):
             return  # (a sheet of another shape: nothing to say rather than a wrong line)
         if said is not None:
-            self._log(said, "class:log.event class:log.points", event=True, version=self.version)
+            self._log(said, LineKind.POINTS, event=True, version=self.version)
 
     def _table(self, info: dict[str, Any]) -> None:
         """Who sits where; a seat that leaves, comes back or is played by a bot is logged
         (once the game is on: before, seats only fill)."""
         before = {s["seat"]: s for s in (self.table_info or {}).get("seats", [])}
         if info.get("hints") is False and (self.table_info or {}).get("hints") is not False:
-            self._log(
-                "this table was created without hints: nobody may ask for one", "class:log.info"
-            )
+            self._log("this table was created without hints: nobody may ask for one", LineKind.INFO)
         self.table_info = info
         self.table_at = self.clock()
         if not info.get("started") or info.get("finished"):
@@ -316,9 +329,9 @@ class ClientState:
                 self._gone.pop(seat, None)
                 if seat in self._said_away:
                     self._said_away.discard(seat)
-                    self._log(f"{who} is back", "class:log.info")
+                    self._log(f"{who} is back", LineKind.INFO)
             elif status.get("bot") and not old.get("bot"):
-                self._log(f"a bot plays for {who} until they are back", "class:log.info")
+                self._log(f"a bot plays for {who} until they are back", LineKind.INFO)
 
     def absences(self) -> None:
         """Log the seats gone for ``AWAY_GRACE`` seconds as away (each time the client
@@ -341,7 +354,7 @@ class ClientState:
                 else ": the table waits for them"
             )
             self._said_away.add(seat)
-            self._log(f"{letter(seat)} {status['name']} is away{then}", "class:log.info")
+            self._log(f"{letter(seat)} {status['name']} is away{then}", LineKind.INFO)
             self.changes += 1
 
     def clock_left(self, seat: int) -> float | None:
@@ -387,12 +400,12 @@ class ClientState:
             if version > said_at >= 0:
                 at = back  # an event after it was said: talk heard late (resent) goes before
         if at < len(self.log):
-            self.log.insert(at, LogLine(text, TALK, version=said_at))
+            self.log.insert(at, LogLine(text, LineKind.CHAT, version=said_at))
         else:
-            self._log(text, TALK, version=said_at)
+            self._log(text, LineKind.CHAT, version=said_at)
 
-    def _log(self, text: str, style: str, *, event: bool = False, version: int = -1) -> None:
-        self.log.append(LogLine(text, style, event, version))
+    def _log(self, text: str, kind: LineKind, *, event: bool = False, version: int = -1) -> None:
+        self.log.append(LogLine(text, kind, event, version))
         if len(self.log) > LOG_LIMIT:
             del self.log[: len(self.log) - LOG_LIMIT]
 

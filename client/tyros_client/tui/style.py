@@ -11,6 +11,8 @@ import os
 
 from prompt_toolkit.styles import Style
 
+from .state import LineKind
+
 _COLOUR_STYLE: dict[str, str] = {
     "space": "bg:#303030 #d0d0d0",
     "empire.orange": "bg:#b35900 #ffffff",
@@ -85,6 +87,19 @@ _PLAIN_STYLE: dict[str, str] = {
     "request.how": "bold",
     "log.summary": "bold",
 }
+
+
+LINE_STYLES: dict[LineKind, str] = {
+    LineKind.EVENT: "class:log.event",
+    LineKind.ROUND: "class:log.event class:log.round",
+    LineKind.MINE: "class:log.event class:log.mine",
+    LineKind.POINTS: "class:log.event class:log.points",
+    LineKind.SUMMARY: "class:log.summary",
+    LineKind.INFO: "class:log.info",
+    LineKind.ERROR: "class:log.error",
+    LineKind.CHAT: "class:log.chat",
+}
+"""How each kind of log line looks."""
 
 
 def no_color() -> bool:

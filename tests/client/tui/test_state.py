@@ -11,7 +11,7 @@ from typing import Any, Literal
 from prompt_toolkit.formatted_text import fragment_list_to_text
 from tyros_client.paths import data_dir
 from tyros_client.tokens import TokenStore
-from tyros_client.tui.state import AWAY_GRACE
+from tyros_client.tui.state import AWAY_GRACE, LineKind
 from tyros_client.tui.text import score_sheet
 from tyros_client.words import cards_text, describe_action, describe_event
 from tyros_protocol.messages import SeatStatus, TableInfo, TableUpdate, Welcome
@@ -344,7 +344,7 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
         [{"type": "action", "seat": 2, "action": {"kind": "bank_draw", "pay": ["green"]}}],
         True,
     )
-    summary = [line.text for line in state.log if line.style == "class:log.summary"]
+    summary = [line.text for line in state.log if line.kind is LineKind.SUMMARY]
     assert summary == [
         "since your last turn:",
         "  B player B: pass",
@@ -355,7 +355,7 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
     clocked = {"type": "action", "seat": 0, "action": {"kind": "pass"}, "by": "clock"}
     update(5, 1, [clocked], False)
     update(6, 0, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], True)
-    summary = [line.text for line in state.log if line.style == "class:log.summary"]
+    summary = [line.text for line in state.log if line.kind is LineKind.SUMMARY]
     assert summary[-3:] == ["since your last turn:", "  done for you: pass", "  B player B: pass"]
 
 
@@ -375,7 +375,7 @@ def test_table_talk_is_logged_once_with_who_said_it() -> None:
     aside["text"] = "Bob should not"
     for message in (line, aside, line, aside):  # a resync repeats the recent talk
         state.feed(message)
-    talk = [entry for entry in state.log if entry.style == "class:log.chat"]
+    talk = [entry for entry in state.log if entry.kind is LineKind.CHAT]
     assert [entry.text for entry in talk] == [
         "B Bob says: two green for your violet?",
         "(spectator) Zed says: Bob should not",

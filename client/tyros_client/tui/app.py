@@ -1,6 +1,6 @@
 """``tyros-client HOST:PORT``: the full-screen terminal client.
 
-Built as prompt-toolkit's full-screen examples are: the layout, the key
+Built as prompt-toolkit's full-screen examples are: the layout (:mod:`.layout`), the key
 bindings, the style, then the :class:`~prompt_toolkit.application.Application`.
 Every control reads the :class:`~.state.ClientState` through callables, so the
 screen always shows what the network task last stored; dialogs are floats
@@ -24,24 +24,10 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.key_binding import DynamicKeyBindings, merge_key_bindings
-from prompt_toolkit.layout import (
-    BufferControl,
-    ConditionalContainer,
-    Float,
-    FloatContainer,
-    FormattedTextControl,
-    HSplit,
-    Layout,
-    VSplit,
-    Window,
-)
 from prompt_toolkit.layout.dimension import Dimension as D
-from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.output import ColorDepth
-from prompt_toolkit.widgets import Frame
 from tyros_protocol.board import BOARD
 from tyros_rules import Action, parse_action
 
@@ -49,17 +35,12 @@ from ..hints import hint, hint_headline, hint_line
 from ..review import DEFAULT_ITERATIONS
 from ..session import ActionHandle, Fate
 from ..words import command_line, describe_action
-from . import commands, keys, lookback, render
+from . import commands, keys, layout, lookback
 from .autopilot import Autopilot
 from .board import Marks
 from .commands import Act, Choose, Context, Local, Prefill, Say
 from .controls import (
-    BoardControl,
     CommandCompleter,
-    MessageControl,
-    PagerControl,
-    PanelControl,
-    RequestControl,
 )
 from .dialog import DIALOG_WIDTH, ChoiceDialog, ConfirmDialog, confirm_reason
 from .drivers import Driver, Handoff, LiveDriver
@@ -75,17 +56,6 @@ Talker = Callable[[str], Awaitable[bool]]
 PANEL_ROWS = 7
 """Rows the table and the log keep under the map (a 4-player table fits in 7 lines)."""
 DIALOG_OPEN = "choose in the dialog above: Up/Down, Enter; Esc closes it"
-
-
-# Style ----------------------------------------------------------------------------
-
-# Controls ------------------------------------------------------------------------
-
-
-# Dialogs ---------------------------------------------------------------------------
-
-
-# The application ------------------------------------------------------------------
 
 
 class TyrosApp:
@@ -139,7 +109,10 @@ class TyrosApp:
         self._refused: str | None = None
         self._refused_version = -1
         """The refused line kept on the command line (its reason shows until it changes)."""
-        self.layout = self._layout()
+        built = layout.build(self)
+        self.layout, self.root = built.layout, built.root
+        self.command_window, self.score_window = built.command_window, built.score_window
+        self.help_window, self.help_pager = built.help_window, built.help_pager
         self.application: Application[None] = Application(
             layout=self.layout,
             key_bindings=merge_key_bindings(
@@ -159,105 +132,6 @@ class TyrosApp:
         self.application.ttimeoutlen = 0.05
         # A seat gone for a while is said to be away even if no message comes meanwhile.
         self.application.before_render += lambda _: state.absences()
-
-    # Layout --------------------------------------------------------------------
-
-    def _layout(self) -> Layout:
-        self.command_window = Window(BufferControl(self.buffer), height=1)
-        body = HSplit(
-            [
-                Window(BoardControl(self), height=self._map_height),
-                Window(
-                    FormattedTextControl(lambda: render.hand_text(self)),
-                    height=1,
-                    style="class:bar",
-                ),
-                VSplit(
-                    [
-                        Window(
-                            FormattedTextControl(lambda: render.table_text(self)),
-                            width=lambda: D(
-                                min=24,
-                                preferred=render.table_width(self.compact()),
-                                max=render.table_width(self.compact()),
-                            ),
-                        ),
-                        Window(width=1, char="|", style="class:dim"),
-                        HSplit(
-                            [
-                                ConditionalContainer(
-                                    Window(RequestControl(self), height=self._request_height),
-                                    filter=Condition(self._has_request),
-                                ),
-                                Window(PanelControl(self)),
-                            ]
-                        ),
-                    ],
-                    height=D(min=3, preferred=8),
-                ),
-                Window(MessageControl(self), height=D(min=1, max=2)),
-                VSplit(
-                    [
-                        Window(FormattedTextControl([("class:prompt", "> ")]), width=2),
-                        self.command_window,
-                    ],
-                    height=1,
-                ),
-            ]
-        )
-        self.score_window = Window(
-            FormattedTextControl(
-                lambda: render.score_text(self), focusable=True, key_bindings=keys.score_keys(self)
-            ),
-            wrap_lines=False,
-        )
-        score = ConditionalContainer(
-            Frame(
-                self.score_window,
-                title=lambda: (
-                    "Final score (Esc closes, Down scrolls; 'score' shows it again)"
-                    if self.state.over
-                    else "Score now (Esc closes, Down scrolls; F9 shows it again)"
-                ),
-                width=D(min=30, preferred=96),
-            ),
-            filter=Condition(lambda: self.screen.score_open),
-        )
-        self.help_pager = PagerControl(self)
-        self.help_window = Window(self.help_pager)
-        help_frame = ConditionalContainer(
-            Frame(
-                self.help_window,
-                title="Help (arrows scroll, Esc closes)",
-                width=D(min=30, preferred=96),
-            ),
-            filter=Condition(lambda: self.screen.help_open),
-        )
-        self.root = FloatContainer(
-            body,
-            floats=[
-                Float(help_frame, top=0, bottom=2),
-                Float(score, top=1),
-                # Completions stand over the log's corner, never over the message line or
-                # the table (what they would hide is what the player is reading).
-                Float(
-                    right=0,
-                    bottom=2,
-                    content=CompletionsMenu(max_height=6, scroll_offset=1),
-                ),
-            ],
-        )
-        return Layout(self.root, focused_element=self.command_window)
-
-    def _has_request(self) -> bool:
-        return render.request_command(self) is not None
-
-    def _request_height(self) -> D:
-        rows = self.size()[0]
-        most = 5 if rows < 30 else 6  # what is asked first; the log keeps a line or two
-        # No preferred height of its own: the request's lines (up to ``most``) decide, and
-        # the rows it does not need stay with the log.
-        return D(min=1, max=most)
 
     def dialog_width(self) -> int:
         return max(20, min(DIALOG_WIDTH, self.size()[1] - 2))
@@ -291,7 +165,7 @@ class TyrosApp:
     def compact(self) -> bool:
         return self.size()[1] < 96
 
-    def _map_height(self) -> D:
+    def map_height(self) -> D:
         """The map's rows: cells of 4, 3 or 2 lines, always with the sea-link rows between
         them while the panel below keeps 7 lines (80 x 24 included); then 2 lines without
         links, then 1."""
@@ -305,7 +179,7 @@ class TyrosApp:
     def panel_rows(self) -> int:
         """Rows left under the map for the table and the log."""
         rows = self.size()[0]
-        return max(0, rows - 3 - self._map_height().preferred)
+        return max(0, rows - 3 - self.map_height().preferred)
 
     # What the controls read ----------------------------------------------------
 
@@ -410,7 +284,7 @@ class TyrosApp:
             self.open_dialog(line)
             return False
         if isinstance(result, Local):
-            return self._local(result)
+            return commands.run_local(self, result)
         if isinstance(result, Say):
             self.say(result.text)
             return False
@@ -494,27 +368,11 @@ class TyrosApp:
             self.buffer.text = f"{name} "
         self.buffer.cursor_position = len(self.buffer.text)
 
-    def _local(self, command: Local) -> bool:
-        if command.command == "quit":
-            self.application.exit()
-        elif command.command == "help":
-            self.open_help(command.argument)
-        elif command.command == "hint":
-            return self.ask_hint()
-        elif command.command in ("replay", "review"):
-            return self.look_back(review=command.command == "review")
-        elif command.command in ("autopass", "set"):
-            turn = self.autopilot.toggle_pass if command.command == "autopass" else None
-            said = turn() if turn else self.autopilot.setting(command.argument)
-            self.screen.local = Note(said, self.state.clock(), error=False)
-        elif command.command in ("legal", "log"):
-            self.show_panel(command.command)
-        elif command.command == "score":
-            if self.state.view is None:
-                self.screen.local = Note("there is no game to score yet", self.state.clock())
-                return True
-            self.open_score()
-        return False
+    def quit(self) -> None:
+        self.application.exit()
+
+    def tell(self, text: str) -> None:
+        self.screen.local = Note(text, self.state.clock(), error=False)
 
     def open_help(self, topic: str) -> None:
         self.screen.help_topic = topic
@@ -626,11 +484,16 @@ class TyrosApp:
             self.screen.local = None
         self._focus_top()
 
-    def open_score(self) -> None:
+    def open_score(self) -> bool:
+        """The score sheet (``score``, F9); True when there is no game to score yet."""
+        if self.state.view is None:
+            self.screen.local = Note("there is no game to score yet", self.state.clock())
+            return True
         self.screen.score_open = True
         self.screen.score_top = 0
         self.layout.focus(self.score_window)
         self.application.invalidate()
+        return False
 
     def close_score(self) -> None:
         self.screen.score_open = False

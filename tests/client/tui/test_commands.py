@@ -24,6 +24,7 @@ from tyros_client.tui.commands import (
     parse_cards,
     resolve_player,
     resolve_space,
+    run_local,
 )
 from tyros_client.words import cards_short
 from tyros_protocol.board import BOARD
@@ -178,6 +179,78 @@ def test_unknown_command_says_what_is_possible() -> None:
 )
 def test_local_commands(line: str, local: Local) -> None:
     assert parse(line, ctx()) == local
+
+
+class Host:
+    """The application as the client's own commands see it: what each did, in order."""
+
+    def __init__(self) -> None:
+        self.did: list[str] = []
+        self.autopilot = self
+        self.refuse = False
+
+    def toggle_pass(self) -> str:
+        return "auto-pass on"
+
+    def setting(self, words: str) -> str:
+        return f"set {words}"
+
+    def quit(self) -> None:
+        self.did.append("quit")
+
+    def tell(self, text: str) -> None:
+        self.did.append(f"tell {text}")
+
+    def open_help(self, topic: str) -> None:
+        self.did.append(f"help {topic}")
+
+    def show_panel(self, name: str) -> None:
+        self.did.append(f"panel {name}")
+
+    def open_score(self) -> bool:
+        self.did.append("score")
+        return self.refuse
+
+    def ask_hint(self) -> bool:
+        self.did.append("hint")
+        return self.refuse
+
+    def look_back(self, review: bool) -> bool:
+        self.did.append("review" if review else "replay")
+        return self.refuse
+
+
+@pytest.mark.parametrize(
+    ("line", "did"),
+    [
+        ("help move", "help move"),
+        ("legal", "panel legal"),
+        ("log", "panel log"),
+        ("score", "score"),
+        ("exit", "quit"),
+        ("hint", "hint"),
+        ("replay", "replay"),
+        ("review", "review"),
+        ("autopass", "tell auto-pass on"),
+        ("set confirm off", "tell set confirm off"),
+    ],
+)
+def test_a_local_command_does_what_its_registry_entry_says(line: str, did: str) -> None:
+    host = Host()
+    local = parse(line, ctx())
+    assert isinstance(local, Local)
+    assert run_local(host, local) is False and host.did == [did]
+    host.refuse = True  # a refusal (no score yet, no hint now) keeps the line
+    assert run_local(host, local) is (did in ("score", "hint", "replay", "review"))
+
+
+def test_every_command_that_parses_into_local_says_what_it_does() -> None:
+    for name, command in COMMANDS.items():
+        try:
+            found: object = command.parse("", ctx())
+        except CommandError:
+            found = None
+        assert isinstance(found, Local) == (command.run is not None), name
 
 
 def test_act_sends_json_as_is() -> None:

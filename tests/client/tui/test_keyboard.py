@@ -289,7 +289,7 @@ async def test_clicking_a_space_types_it_and_clicking_a_choice_selects_it() -> N
         table.push(legal, phase="actions", to_act=[0], current=0)
         await typed(ui, keys, "move ty")
         columns = ui.size()[1]
-        map_height = ui._map_height().preferred
+        map_height = ui.map_height().preferred
         top, left = cell_origin("23", columns, map_height)
         keys.send_text(click(left + 1, top))
         await until(lambda: ui.buffer.text == "move ty 23 ", "the clicked space typed")

@@ -40,6 +40,7 @@ from .registry import (
     SAY_LIMIT,
     completions,
     parse,
+    run_local,
 )
 from .spec import (
     Act,
@@ -79,4 +80,5 @@ __all__ = [
     "parse_cards",
     "resolve_player",
     "resolve_space",
+    "run_local",
 ]

@@ -10,6 +10,7 @@ from tyros_protocol.words import phase_during
 
 from ...words import LETTERS, cards_short, cards_text, name_of
 from .. import why as why_not
+from . import own
 from .board import (
     build_words,
     expand_words,
@@ -28,6 +29,7 @@ from .spec import (
     CommandError,
     Context,
     Handler,
+    Host,
     Local,
     NotNow,
     Outcome,
@@ -158,6 +160,13 @@ def local(name: str) -> Handler:
         return Local(name, rest.strip().lower())
 
     return handler
+
+
+def run_local(host: Host, command: Local) -> bool:
+    """Do a client's own command as its entry says (``Command.run``); True when refused."""
+    run = COMMANDS[command.command].run
+    assert run is not None, command  # (every command parsing into Local has one: tested)
+    return run(host, command.argument)
 
 
 def completions(text: str, ctx: Context) -> list[tuple[str, int, str]]:
@@ -414,6 +423,7 @@ COMMANDS: dict[str, Command] = {
             local("autopass"),
             ("autopass",),
             always=True,
+            run=own.autopass,
             key="f6",
         ),
         Command(
@@ -428,6 +438,7 @@ COMMANDS: dict[str, Command] = {
             local("set"),
             ("set", "set decline on", "set autodecline on", "set confirm off"),
             always=True,
+            run=own.settings,
             words=_set_words,
         ),
         Command(
@@ -445,6 +456,7 @@ COMMANDS: dict[str, Command] = {
             local("legal"),
             ("legal",),
             always=True,
+            run=own.panel("legal"),
             key="f2",
         ),
         Command(
@@ -454,6 +466,7 @@ COMMANDS: dict[str, Command] = {
             local("log"),
             ("log",),
             always=True,
+            run=own.panel("log"),
             key="f3",
         ),
         Command(
@@ -464,6 +477,7 @@ COMMANDS: dict[str, Command] = {
             local("score"),
             ("score",),
             always=True,
+            run=own.score,
             key="f9",
         ),
         Command(
@@ -474,6 +488,7 @@ COMMANDS: dict[str, Command] = {
             local("replay"),
             ("replay",),
             always=True,
+            run=own.replay,
         ),
         Command(
             "review",
@@ -483,6 +498,7 @@ COMMANDS: dict[str, Command] = {
             local("review"),
             ("review",),
             always=True,
+            run=own.review,
         ),
         Command(
             "say",
@@ -504,6 +520,7 @@ COMMANDS: dict[str, Command] = {
             local("hint"),
             ("hint",),
             always=True,
+            run=own.ask_hint,
             key="f8",
         ),
         Command(
@@ -513,6 +530,7 @@ COMMANDS: dict[str, Command] = {
             local("help"),
             ("help", "help move"),
             always=True,
+            run=own.show_help,
             key="f1",
         ),
         Command(
@@ -531,6 +549,7 @@ COMMANDS: dict[str, Command] = {
             (),
             ("exit",),
             always=True,
+            run=own.quit_table,
         ),
         Command("_offer", "_offer", "the offer's dialog", parse_offer, hidden=True),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 Action = dict[str, Any]
 
@@ -113,6 +113,37 @@ WordsFor = Callable[[list[str], "Context"], Words]
 """(the words typed after a command, the context) -> the words that may come next."""
 
 
+class Pilot(Protocol):
+    """The player's standing orders (the autopilot)."""
+
+    def toggle_pass(self) -> str: ...
+    def setting(self, words: str) -> str: ...
+
+
+class Host(Protocol):
+    """What the client's own commands act on: the application."""
+
+    @property
+    def autopilot(self) -> Pilot: ...
+
+    def quit(self) -> None: ...
+    def tell(self, text: str) -> None:
+        """Say ``text`` on the message line (a note, not an error)."""
+
+    def open_help(self, topic: str) -> None: ...
+    def show_panel(self, name: str) -> None: ...
+    def open_score(self) -> bool:
+        """Open the score sheet; True when there is none to open (and the line says so)."""
+
+    def ask_hint(self) -> bool: ...
+    def look_back(self, review: bool) -> bool: ...
+
+
+Run = Callable[[Host, str], bool]
+"""A client's own command done: (the application, the command's argument) -> whether it
+was refused (the command line keeps a refused line)."""
+
+
 @dataclass(frozen=True)
 class Command:
     """One command of the command line, described once: its help, what it parses into, the
@@ -139,3 +170,5 @@ class Command:
     """...or, for a command that needs words (``say``), is typed into the command line."""
     hidden: bool = False
     """Not in the help (a dialog's own command)."""
+    run: Run | None = None
+    """What a client's own command does (it parses into :class:`Local`): see ``own.py``."""

@@ -6,6 +6,7 @@
     python bench/bots.py greedy-vs-plain                # 200 games, 2 seats each: negotiating
                                                         # greedy against greedy-plain
     python bench/bots.py speed                          # ISMCTS iterations per second
+    python bench/bots.py searches --json                # seeded searches' choices (pinned)
     python bench/bots.py convergence                    # does more search change the choice?
     python bench/bots.py option --option bank_margin --value 0.1 --base 0 --seed 11
                                                         # one greedy setting against another
@@ -37,7 +38,8 @@ from typing import Any
 
 from tyros_client import arena
 from tyros_client.bots import Bot, make_bot
-from tyros_client.bots.ismcts import ISMCTSBot
+from tyros_client.bots.determinize import Memory
+from tyros_client.bots.ismcts import ISMCTSBot, Search
 from tyros_rules import (
     Options,
     Phase,
@@ -211,6 +213,25 @@ def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
     }
 
 
+def pinned_searches(iterations: int, positions: int, seed: int) -> list[dict[str, Any]]:
+    """The choice and the root's statistics of seeded searches from positions of seeded
+    greedy games: what ``tests/client/data/searches.json`` pins, so that a change meant
+    only to make the search faster is shown to leave every decision as it was."""
+    out: list[dict[str, Any]] = []
+    for number, (seen, legal, seat, events) in enumerate(sample_positions(positions, seed)):
+        memory = Memory(seat)
+        for event in events:
+            memory.observe(event)
+        search = Search(seen, seat, legal, random.Random(number), memory)
+        action = search.run(iterations, None)
+        root = sorted(
+            [list(key), child.visits, round(child.total, 6)]
+            for key, child in search.root.children.items()
+        )
+        out.append({"action": list(action), "root": root})
+    return out
+
+
 GREEDY_OPTIONS = ("opponent_weight", "bank_margin", "plausible", "hand_weight", "slip")
 """The greedy bot's numeric options (a name it does not know would be ignored)."""
 
@@ -264,7 +285,7 @@ def convergence(budgets: list[int], positions: int, seed: int) -> dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/bots.py", description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=[*MATCHES, "speed", "convergence", "option"])
+    parser.add_argument("what", choices=[*MATCHES, "speed", "searches", "convergence", "option"])
     parser.add_argument("--option", help="option: a greedy option (bank_margin, plausible, ...)")
     parser.add_argument("--value", type=float, help="option: its value on two seats")
     parser.add_argument("--base", type=float, help="option: its value on the other two")
@@ -289,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.what == "speed":
         out = speed(args.iterations or 1000, args.positions, args.seed)
+    elif args.what == "searches":
+        out = pinned_searches(args.iterations or 200, args.positions, args.seed)
     elif args.what == "option":
         if args.option is None or args.value is None or args.base is None:
             parser.error("option needs --option, --value and --base")

@@ -21,7 +21,7 @@ Search (the bots) uses the rest, and nothing else of the engine:
   copying it, :meth:`GameState.copy`;
 - legal actions: :func:`legal_actions`, or grouped as search needs them:
   :func:`card_actions` of one kind, :func:`bank_trades` one per trade whatever it pays,
-  :func:`playable_tiles`;
+  :func:`fewest_wilds` one per move or city, :func:`playable_tiles`;
 - applying an action taken from those: :func:`push_unchecked`;
 - the vocabulary to read and build actions and states with: the kinds as plain ints
   (``K_*``), the fields of each kind that search reads (``MOVE_PAY``, ``PICK_TAKE``, ...;
@@ -94,6 +94,7 @@ from .legal import (
     bank_trades,
     card_actions,
     check_action,
+    fewest_wilds,
     legal_actions,
     playable_tiles,
     seats_to_act,
@@ -216,6 +217,7 @@ __all__ = [
     "event_view",
     "events_seen",
     "export_record",
+    "fewest_wilds",
     "give_card",
     "legal_actions",
     "minus",

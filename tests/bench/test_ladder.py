@@ -3,28 +3,15 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from tyros_client.bots.levels import LEVELS, reproducible
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from .scripts import load
 
-
-def load_ladder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ladder", BENCH / "ladder.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ladder"] = module  # the worker processes find it by this name
-    spec.loader.exec_module(module)
-    return module
-
-
-ladder = load_ladder()
+ladder = load("ladder")
 
 
 def test_its_examples_hold() -> None:

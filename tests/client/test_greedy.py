@@ -125,6 +125,25 @@ def test_grouped_card_actions_are_legal_and_cover_every_target() -> None:
     # Building them directly gives the grouping of the whole legal list.
     whole = group_actions([a for a in legal if a[0] != Kind.PROPOSE], values)
     assert whole == groups
+    assert list(whole) == list(groups)  # in the same order too
+
+
+def test_grouped_card_actions_pay_with_wilds_when_a_colour_is_dearer() -> None:
+    """With no colour dearer than a wild the grouping takes the fewest wilds directly;
+    otherwise it weighs every payment, and a green move or city is paid with wilds."""
+    state = make_state(
+        4,
+        chips=START,
+        ships={"TY": {0: 1, 1: 2}, "23": {0: 1}},
+        hands={0: "g g g g o v w w"},
+        discard="y y",
+    )
+    legal = [a for a in legal_actions(state, 0) if a[0] != Kind.PROPOSE]
+    values = [1.0, 1.0, 6.0, 0.5, 5.0]  # green dearer than a wild
+    groups = card_options(state, 0, values)
+    whole = group_actions(legal, values)
+    assert groups == whole and list(groups) == list(whole)
+    assert groups[(Kind.CITY, space("23"), space("23"))][CITY_PAY] == (0, 0, 3, 0, 2)
 
 
 # Decisions --------------------------------------------------------------------------

@@ -11,7 +11,13 @@ import pytest
 from tyros_client import arena
 from tyros_client.bots import STRATEGIES, make_bot
 from tyros_client.bots.evaluate import rewards
-from tyros_client.bots.ismcts import DEFAULT_MOVE_TIME, ISMCTSBot, Search, tree_options
+from tyros_client.bots.ismcts import (
+    DEFAULT_MOVE_TIME,
+    ISMCTSBot,
+    Search,
+    first_options,
+    tree_options,
+)
 from tyros_protocol.cards import VIOLET
 from tyros_rules import (
     Action,
@@ -90,6 +96,26 @@ def test_tree_options_below_the_root_are_grouped_legal_and_ordered() -> None:
     assert len(options) < len(legal) / 4  # payments and bank trades grouped
     assert options[0][1][0] == Kind.CITY  # the cheap prior puts the city first
     assert not any(action[0] == Kind.PROPOSE for _, action in options)
+
+
+def test_the_first_options_are_the_first_of_every_option_listed() -> None:
+    """``first_options`` lists only what comes first where it can: it must agree with
+    :func:`tree_options` everywhere, in every phase of seeded random games."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(6):
+        state = new_game(Options(players=4, seed=seed))
+        while state.phase != Phase.OVER:
+            seat = seats_to_act(state)[0]
+            options = tree_options(state, seat)
+            for count in (1, 2, 3, 5):
+                assert first_options(state, seat, count) == (
+                    options[:count],
+                    len(options) > count,
+                )
+                checked += 1
+            push(state, seat, rng.choice(legal_actions(state, seat)))
+    assert checked > 4000
 
 
 def test_it_builds_the_city_that_wins_the_last_round() -> None:

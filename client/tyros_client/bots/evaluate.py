@@ -67,8 +67,6 @@ CITY_OPTION = 0.3
 more cards are to be dealt."""
 TYROS_UNCOLOURED = 0.3
 """Share of ship points for holding an uncoloured Tyros that may still be coloured."""
-SOURCES_PER_TARGET = 2
-"""Ways to bring a ship to a free space that a plan considers (the cheapest)."""
 MAX_PURCHASES = 30
 """Purchases a plan considers (the most efficient)."""
 GROWTH_SPREAD = 0.35
@@ -136,8 +134,23 @@ def _interpolate(points: Sequence[int], position: float) -> float:
     return points[low] * (1 - frac) + points[low + 1] * frac
 
 
+_EMPIRES: dict[tuple[int, tuple[int, ...]], tuple[list[float], list[float]]] = {}
+""":func:`empire_values` by what it depends on: the chips change only with a tile."""
+
+
 def empire_values(state: GameState, tiles_left: int) -> tuple[list[float], list[float]]:
-    """(expected points of a city, of a ship-controlled space) in each empire at the end."""
+    """(expected points of a city, of a ship-controlled space) in each empire at the end
+    (shared lists: read them, never change them)."""
+    key = (tiles_left, tuple(state.chips))
+    found = _EMPIRES.get(key)
+    if found is None:
+        if len(_EMPIRES) >= 1 << 14:
+            _EMPIRES.clear()
+        found = _EMPIRES[key] = _empire_values(state, tiles_left)
+    return found
+
+
+def _empire_values(state: GameState, tiles_left: int) -> tuple[list[float], list[float]]:
     chips = state.chips
     sizes = [0] * COLOURS
     for colour in chips:
@@ -284,21 +297,17 @@ class Analysis:
         """Ships per seat and space, and in all."""
         state = self.state
         board = state.board
-        players, ships = state.players, state.ships
+        ships, fleets = state.ships, state.fleets
         space_count = board.space_count
-        own = [[0] * space_count for _ in range(players)]
-        total = [0] * space_count
         port_space = board.port_space
-        for port in range(board.port_count):
-            base = port * MAX_SEATS
-            for seat in range(players):
-                n = ships[base + seat]
-                if n:
-                    space = port_space[port]
-                    own[seat][space] += n
-                    total[space] += n
+        own = []
+        for seat in range(state.players):
+            row = [0] * space_count
+            for port in fleets[seat]:  # the ports where the seat has ships
+                row[port_space[port]] += ships[port * MAX_SEATS + seat]
+            own.append(row)
         self.own = own
-        self.total_ships = total
+        self.total_ships = state.space_ships  # (read only)
 
     def _holdings(self, points: list[float]) -> None:
         """The seat holding each space by ships alone (no city), -1 if none, -2 if contested,
@@ -339,12 +348,23 @@ class Analysis:
         state = self.state
         players = state.players
         counts = self.city_counts
-        best_other = []
+        # The most cities of each colour, whose seat, and the second most: a seat's best
+        # other is the most unless the seat holds it.
+        top = [0] * COLOURS
+        top_seat = [-1] * COLOURS
+        second = [0] * COLOURS
         for seat in range(players):
-            row = []
+            row = counts[seat]
             for colour in range(COLOURS):
-                row.append(max((counts[s][colour] for s in range(players) if s != seat), default=0))
-            best_other.append(row)
+                n = row[colour]
+                if n > top[colour]:
+                    second[colour], top[colour], top_seat[colour] = top[colour], n, seat
+                elif n > second[colour]:
+                    second[colour] = n
+        best_other = [
+            [second[c] if top_seat[c] == seat else top[c] for c in range(COLOURS)]
+            for seat in range(players)
+        ]
         self.best_other = best_other
         bonus = state.all_four_bonus
         for seat in range(players):
@@ -507,25 +527,40 @@ class Plan:
                         sources.append((board.build_port(space), chips[space], 1, present))
         if sources:
             distances = _target_distances(board)
+            # Each source is its own key (a port's spare ships, or a build at a port), so
+            # the nearest two per target are the two cheapest, the first listed on a tie.
+            rows = [
+                (
+                    distances[port],
+                    build_colour,
+                    build_cards,
+                    any_cards,
+                    port if build_colour < 0 and any_cards == 0 else -1 - port,
+                )
+                for port, build_colour, build_cards, any_cards in sources
+            ]
             for space, colour, gain in analysis.targets:
-                best: dict[int, tuple[int, int]] = {}
-                for port, build_colour, build_cards, any_cards in sources:
-                    steps = distances[port][space]
+                first: tuple[int, int, int, int] | None = None  # (cards in all, cards, any, key)
+                second: tuple[int, int, int, int] | None = None
+                for row, build_colour, build_cards, any_cards, key in rows:
+                    steps = row[space]
                     if steps <= 0:
                         continue
                     if build_colour == colour:
                         cards, extra_any = steps + build_cards, any_cards
                     else:
                         cards, extra_any = steps, any_cards + build_cards
-                    key = port if build_colour < 0 and any_cards == 0 else -1 - port
-                    found = best.get(key)
-                    if found is None or cards + extra_any < found[0] + found[1]:
-                        best[key] = (cards, extra_any)
-                nearest = sorted(best.items(), key=lambda item: item[1][0] + item[1][1])
-                for key, (cards, extra_any) in nearest[:SOURCES_PER_TARGET]:
-                    out.append(
-                        (gain / (cards + extra_any), gain, colour, cards, extra_any, key, space)
-                    )
+                    cost = cards + extra_any
+                    if first is None or cost < first[0]:
+                        first, second = (cost, cards, extra_any, key), first
+                    elif second is None or cost < second[0]:
+                        second = (cost, cards, extra_any, key)
+                if first is not None:
+                    cost, cards, extra_any, key = first
+                    out.append((gain / cost, gain, colour, cards, extra_any, key, space))
+                    if second is not None:
+                        cost, cards, extra_any, key = second
+                        out.append((gain / cost, gain, colour, cards, extra_any, key, space))
         out.sort(reverse=True)
         return out[:MAX_PURCHASES]
 
@@ -562,6 +597,8 @@ class Plan:
                 _spend_any(left, any_cards)
             cards_left -= cards + any_cards
             value += gain * alpha
+            if not cards_left:  # nothing more can be bought, nor held toward
+                break
             used_targets.add(target)
             used_ports[key] = used_ports.get(key, 0) + 1
         partial = left[:WILD]  # the colours

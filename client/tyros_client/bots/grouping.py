@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tyros_protocol.cards import CardCounts
+from tyros_protocol.cards import WILD, CardCounts
 from tyros_rules import (
     K_BANK_DRAW,
     K_CITY,
@@ -23,6 +23,7 @@ from tyros_rules import (
     bank_trades,
     card_actions,
     check_action,
+    fewest_wilds,
     submultisets,
 )
 
@@ -138,18 +139,36 @@ def group_actions(
 
 
 def card_options(
-    state: GameState, seat: int, card_value: Sequence[float]
+    state: GameState,
+    seat: int,
+    card_value: Sequence[float],
+    firsts: list[Action] | None = None,
 ) -> dict[tuple[int, ...], Action]:
     """The grouped card actions of the seat to act (no trade offers), built directly.
 
     Like ``group_actions(legal_actions(...), card_value)`` without the proposals, but
     without listing every payment of every bank trade first: the engine's
     :func:`~tyros_rules.bank_trades` gives one of each, and each is paid with the
-    cards worth least (:func:`cheapest`).
+    cards worth least (:func:`cheapest`). ``firsts``: the seat's
+    :func:`~tyros_rules.fewest_wilds`, if the caller has them already.
     """
     hand = state.hands[seat]
     out: dict[tuple[int, ...], Action] = {(K_PASS,): (K_PASS,)}
-    for kind in (K_MOVE, K_CITY, K_SHIP):
+    wild = card_value[WILD]
+    if (
+        card_value[0] <= wild
+        and card_value[1] <= wild
+        and card_value[2] <= wild
+        and card_value[3] <= wild
+    ):
+        # A move or a city pays in its colour, wilds making up the rest: with no colour
+        # dearer than a wild, the cheapest payment is the one with the fewest wilds.
+        for action in fewest_wilds(state, seat) if firsts is None else firsts:
+            out[action[:3]] = action  # action_key: the kind and the two places
+        kinds: tuple[int, ...] = (K_SHIP,)
+    else:
+        kinds = (K_MOVE, K_CITY, K_SHIP)
+    for kind in kinds:
         actions = card_actions(state, seat, kind)
         if actions:
             out.update(group_actions(actions, card_value))

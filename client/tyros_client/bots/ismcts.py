@@ -61,6 +61,7 @@ from tyros_rules import (
     P_TRADE,
     Action,
     GameState,
+    fewest_wilds,
     legal_actions,
     push_unchecked,
     seats_to_act,
@@ -111,41 +112,70 @@ class Node:
 # Cheap knowledge for the nodes below the root -------------------------------------
 
 
+QUICK_WILD = 20.0
+"""A wild's value in :func:`quick_card_values`: more than any colour's count in a hand."""
+
+
 def quick_card_values(hand: tuple[int, ...]) -> list[float]:
     """A cheap stand-in for card values: colours held in numbers are kept, wilds most."""
-    return [float(hand[0]), float(hand[1]), float(hand[2]), float(hand[3]), 20.0]
+    return [float(hand[0]), float(hand[1]), float(hand[2]), float(hand[3]), QUICK_WILD]
 
 
 def quick_prior(state: GameState, seat: int, action: Action) -> float:
     """A rough score of an action, to order the options of nodes below the root."""
     kind = action[0]
-    if kind == K_CITY:
-        return 20.0
     if kind == K_MOVE:
         space = state.board.port_space[action[MOVE_TO]]
         steps = sum(action[MOVE_PAY])
         if state.cities[space] >= 0 or state.chips[space] < 0:
             return 1.0 - steps
-        others = state.total_ships_in_space(space) - state.ships_in_space(space, seat)
-        if others == 0 and state.ships_in_space(space, seat) == 0:
-            return 10.0 - steps
-        return 3.0 - steps
-    if kind == K_SHIP:
-        return 4.0
-    if kind == K_EXPAND:
-        return 1.0
-    if kind == K_PASS:
-        return 2.0
-    if kind in (K_BANK_DRAW, K_BANK_PICK):
-        return 0.5
-    if kind == K_ANSWER:
+        # an empty space: nobody's there, the seat included
+        return (10.0 if state.space_ships[space] == 0 else 3.0) - steps
+    return _KIND_PRIOR.get(kind, 0.0) if kind != K_ANSWER and kind != K_KEEP else _prior(action)
+
+
+_KIND_PRIOR: dict[int, float] = {
+    K_CITY: 20.0,
+    K_SHIP: 4.0,
+    K_EXPAND: 1.0,
+    K_PASS: 2.0,
+    K_BANK_DRAW: 0.5,
+    K_BANK_PICK: 0.5,
+    K_COMPLETE: 5.0,
+}
+"""The prior of each kind whose actions all score alike."""
+
+
+def _prior(action: Action) -> float:
+    """The prior of an answer (declining first) or a keep (the most cards of a kind)."""
+    if action[0] == K_ANSWER:
         return 1.0 - action[ANSWER_ACCEPT]
-    if kind == K_COMPLETE:
-        return 5.0
-    if kind == K_KEEP:
-        kept = action[KEPT]
-        return float(max(kept[0], kept[1], kept[2], kept[3]) + 2 * kept[WILD])
-    return 0.0
+    kept = action[KEPT]
+    return float(max(kept[0], kept[1], kept[2], kept[3]) + 2 * kept[WILD])
+
+
+def by_prior(state: GameState, seat: int, items: list[tuple[Key, Action]]) -> None:
+    """Sort ``items`` best prior first, in place (ties keep their order): the
+    :func:`quick_prior` of each, computed in one loop."""
+    port_space = state.board.port_space
+    cities, chips, space_ships = state.cities, state.chips, state.space_ships
+    kind_prior = _KIND_PRIOR
+    keys: list[float] = []
+    for _key, action in items:
+        kind = action[0]
+        if kind == K_MOVE:
+            space = port_space[action[MOVE_TO]]
+            steps = sum(action[MOVE_PAY])
+            if cities[space] >= 0 or chips[space] < 0:
+                keys.append(steps - 1.0)
+            else:
+                keys.append(steps - (10.0 if space_ships[space] == 0 else 3.0))
+        elif kind in (K_ANSWER, K_KEEP):
+            keys.append(-_prior(action))
+        else:
+            keys.append(-kind_prior.get(kind, 0.0))
+    order = sorted(range(len(items)), key=keys.__getitem__)
+    items[:] = [items[i] for i in order]
 
 
 def fullest_keeps(legal: list[Action]) -> list[Action]:
@@ -155,12 +185,16 @@ def fullest_keeps(legal: list[Action]) -> list[Action]:
     return [action for action in legal if sum(action[KEPT]) == most]
 
 
-def tree_options(state: GameState, seat: int) -> list[tuple[Key, Action]]:
-    """The grouped options of ``seat`` below the root, best prior first (no trade offers)."""
+def tree_options(
+    state: GameState, seat: int, firsts: list[Action] | None = None
+) -> list[tuple[Key, Action]]:
+    """The grouped options of ``seat`` below the root, best prior first (no trade offers).
+    ``firsts``: the seat's :func:`~tyros_rules.fewest_wilds`, if known already."""
     phase = state.phase
     if phase == P_ACTIONS:
-        items = list(card_options(state, seat, quick_card_values(state.hands[seat])).items())
-        items.sort(key=lambda item: -quick_prior(state, seat, item[1]))
+        values = quick_card_values(state.hands[seat])
+        items = list(card_options(state, seat, values, firsts).items())
+        by_prior(state, seat, items)
         return items
     legal = legal_actions(state, seat)
     if phase == P_TRADE and seat != state.current:
@@ -172,16 +206,67 @@ def tree_options(state: GameState, seat: int) -> list[tuple[Key, Action]]:
         items = [(a, a) for a in best]
     else:
         items = [(a, a) for a in legal]
-    items.sort(key=lambda item: -quick_prior(state, seat, item[1]))
+    by_prior(state, seat, items)
     return items
 
 
 def rollout_action(state: GameState, seat: int, rng: random.Random) -> Action:
     """The fast policy: the best of a few options by the cheap prior, with some randomness."""
-    options = tree_options(state, seat)
-    if len(options) > 1 and rng.random() < 0.25:
-        return rng.choice(options)[1]
+    options, more = first_options(state, seat, 1)
+    if more and rng.random() < 0.25:  # any of them, the first included
+        return rng.choice(tree_options(state, seat))[1]
     return options[0][1]
+
+
+def first_options(state: GameState, seat: int, count: int) -> tuple[list[tuple[Key, Action]], bool]:
+    """The first ``count`` of :func:`tree_options` (all if fewer), and whether it has more:
+    listing only what comes first where the card actions allow it."""
+    firsts = None
+    if state.phase == P_ACTIONS:
+        hand = state.hands[seat]
+        # (the payments of fewest_wilds are quick_card_values' cheapest: always so)
+        if max(hand[0], hand[1], hand[2], hand[3]) <= QUICK_WILD:
+            firsts = fewest_wilds(state, seat)
+            found = leading(state, firsts, count)
+            if found is not None:
+                return found, True  # (passing comes after them)
+    options = tree_options(state, seat, firsts)
+    if len(options) > count:
+        return options[:count], True
+    return options, False
+
+
+def leading(state: GameState, actions: list[Action], count: int) -> list[tuple[Key, Action]] | None:
+    """The first ``count`` of :func:`tree_options` in the card actions when the moves and
+    cities (``actions``, :func:`~tyros_rules.fewest_wilds`) alone tell them, or None.
+    Cities come first, then the moves whose prior is at least a ship's (ships are listed
+    after moves, so a tie keeps the move first); passing, ships and bank trades come after
+    those, and need not be listed."""
+    if len(actions) < count:
+        return None
+    port_space = state.board.port_space
+    cities, chips, space_ships = state.cities, state.chips, state.space_ships
+    city_first: list[tuple[Key, Action]] = []
+    moves: list[tuple[float, tuple[Key, Action]]] = []
+    least = _KIND_PRIOR[K_SHIP]
+    for action in actions:
+        if action[0] == K_CITY:
+            city_first.append((action[:3], action))
+            continue
+        space = port_space[action[MOVE_TO]]
+        steps = sum(action[MOVE_PAY])
+        if cities[space] >= 0 or chips[space] < 0:
+            prior = 1.0 - steps
+        else:
+            prior = (10.0 if space_ships[space] == 0 else 3.0) - steps
+        if prior >= least:
+            moves.append((-prior, (action[:3], action)))
+    if len(city_first) >= count:
+        return city_first[:count]
+    if len(city_first) + len(moves) < count:
+        return None
+    moves.sort(key=lambda item: item[0])  # stable: a tie keeps the order listed
+    return (city_first + [item for _prior, item in moves])[:count]
 
 
 # Evaluation -----------------------------------------------------------------------
@@ -354,10 +439,8 @@ class Search:
                 options = list(self.root_options.items())
             else:
                 mover = seats_to_act(state)[0]
-                options = tree_options(state, mover)
                 width = int(WIDEN_BASE + WIDEN_RATE * math.sqrt(node.visits))
-                if len(options) > width:
-                    options = options[:width]
+                options, _more = first_options(state, mover, width)
             children = node.children
             chosen: tuple[Key, Action] | None = None
             best_score = -1.0

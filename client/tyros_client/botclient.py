@@ -27,6 +27,7 @@ from websockets.exceptions import InvalidURI
 
 from .bots import STRATEGIES, make_bot
 from .bots.base import Bot
+from .bots.levels import add_level_options, chosen
 from .bots.manners import waits_for_people
 from .connection import Connection, add_table_options, lost_words, parse_address
 from .paths import data_dir
@@ -392,12 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         "create, all but one, for you)",
     )
     add_table_options(parser)
-    parser.add_argument(
-        "--strategy",
-        choices=sorted(STRATEGIES),
-        default="greedy",
-        help="how the bots play (default: greedy; ismcts is the strongest, random the weakest)",
-    )
+    add_level_options(parser, sorted(STRATEGIES))
     parser.add_argument("--name", default="bot", help="name prefix for the bots")
     parser.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     parser.add_argument(
@@ -428,18 +424,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     # A bot stopped and started again (the same command) takes its seat back.
     tokens = None if args.forget else TokenStore(data_dir() / "bot-tokens.json", exclusive=True)
-    options: dict[str, Any] = {}
+    strategy, options = chosen(args)
+    if args.iterations is not None:  # exactly this budget, unless a time is given too
+        options.pop("move_time", None)
+        options["iterations"] = args.iterations
     if args.move_time is not None:
         options["move_time"] = args.move_time
-    if args.iterations is not None:
-        options["iterations"] = args.iterations
 
     def make_run(i: int) -> BotRun:
         return BotRun(
             args.address,
             args.table,
             f"{args.name}-{i + 1}",
-            args.strategy,
+            strategy,
             args.players,
             args.setup,
             args.table_seed,

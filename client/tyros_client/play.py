@@ -35,7 +35,7 @@ from tyros_server.storage import Store, StoreOpenError
 
 from .botclient import BotGiveUp, BotRun, play_bot
 from .bots import STRATEGIES
-from .bots.levels import DEFAULT_LEVEL, LEVELS
+from .bots.levels import add_level_options, chosen
 from .paths import data_dir
 from .replay import Replay
 from .tui.app import TyrosApp
@@ -60,19 +60,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=3,
         help="how many bots (2: a 3-player game, 3: a 4-player game; default: 3)",
     )
-    levels = "; ".join(f"{name}: {level.about}" for name, level in LEVELS.items())
-    parser.add_argument(
-        "--level",
-        choices=sorted(LEVELS),
-        default=DEFAULT_LEVEL,
-        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})".replace("%", "%%"),
-    )
-    parser.add_argument(
-        "--strategy",
-        default=None,
-        choices=sorted(STRATEGIES),
-        help="for experts: the bots' strategy by name (instead of --level; random plays at random)",
-    )
+    add_level_options(parser, sorted(STRATEGIES))
     parser.add_argument("--name", default=None, help="your name (default: your login)")
     parser.add_argument(
         "--setup",
@@ -170,9 +158,7 @@ async def play(
     if saved is None:
         players = args.bots + 1
         seed = args.seed if args.seed is not None else random.randrange(2**62)
-        strategy, options, _ = LEVELS[args.level]
-        if args.strategy is not None:
-            strategy, options = args.strategy, {}
+        strategy, options = chosen(args)
         saved = {
             "table": f"local-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}",
             "players": players,

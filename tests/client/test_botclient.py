@@ -303,3 +303,33 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
     assert player.thinking is not None
     await player.thinking
     assert session.sent == [{"kind": "complete", "with": 1}]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "strategy", "options"),
+    [
+        ([], "greedy", {}),
+        (["--level", "easy"], "greedy", {"slip": 0.25}),
+        (["--level", "hard"], "ismcts", {"iterations": 150, "move_time": 0.3}),
+        (["--level", "hard", "--iterations", "600"], "ismcts", {"iterations": 600}),
+        (["--level", "hard", "--move-time", "1"], "ismcts", {"iterations": 150, "move_time": 1.0}),
+        (["--strategy", "random"], "random", {}),
+    ],
+)
+def test_tyros_bot_plays_the_level_asked_for_as_tyros_play_does(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    strategy: str,
+    options: dict[str, Any],
+) -> None:
+    made: list[BotRun] = []
+
+    async def fill_seats(make_run: Any, seed: int | None) -> Any:
+        made.append(make_run(0))
+        raise botclient.BotGiveUp("stopped here")
+
+    monkeypatch.setattr(botclient, "fill_seats", fill_seats)
+    assert botclient.main(["127.0.0.1:1", "--forget", "--quiet", *arguments]) == 1
+    assert "stopped here" in capsys.readouterr().err
+    assert (made[0].strategy, made[0].options) == (strategy, options)

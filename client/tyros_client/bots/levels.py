@@ -8,6 +8,7 @@ The figures: docs/benchmarks.md, "The levels".
 
 from __future__ import annotations
 
+import argparse
 from typing import Any, NamedTuple
 
 EASY_SLIP = 0.25
@@ -56,3 +57,35 @@ def reproducible(level: str) -> dict[str, Any]:
     {'iterations': 150}
     """
     return {k: v for k, v in LEVELS[level].options.items() if k != "move_time"}
+
+
+def add_level_options(parser: argparse.ArgumentParser, strategies: list[str]) -> None:
+    """``--level`` and, for experts, ``--strategy``: how ``tyros-play`` and ``tyros-bot``
+    ask for their bots."""
+    levels = "; ".join(f"{name}: {level.about}" for name, level in LEVELS.items())
+    parser.add_argument(
+        "--level",
+        choices=sorted(LEVELS),
+        default=DEFAULT_LEVEL,
+        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})".replace("%", "%%"),
+    )
+    parser.add_argument(
+        "--strategy",
+        default=None,
+        choices=strategies,
+        help="for experts: the bots' strategy by name (instead of --level; random plays at random)",
+    )
+
+
+def chosen(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The strategy and options that :func:`add_level_options`' arguments ask for.
+
+    >>> chosen(argparse.Namespace(level="hard", strategy=None))
+    ('ismcts', {'iterations': 150, 'move_time': 0.3})
+    >>> chosen(argparse.Namespace(level="hard", strategy="random"))
+    ('random', {})
+    """
+    if args.strategy is not None:
+        return args.strategy, {}
+    level = LEVELS[args.level]
+    return level.strategy, dict(level.options)

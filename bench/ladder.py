@@ -89,6 +89,7 @@ def entrants(hard: int, deep: int) -> dict[str, tuple[str, dict[str, Any]]]:
         "hard": (LEVELS["hard"].strategy, {**reproducible("hard"), "iterations": hard}),
         "deep": ("ismcts", {"iterations": deep}),
         "seer": ("ismcts", {"iterations": hard, "omniscient": True}),
+        "learned": ("ismcts", {"iterations": hard, "value": "learned"}),
     }
 
 

@@ -70,6 +70,7 @@ from tyros_rules import (
 from .base import Bot, register
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import HAND_WEIGHT, Analysis, rewards
+from .features import LearnedValue
 from .greedy import Greedy
 from .grouping import action_key, card_options
 from .manners import Manners
@@ -83,6 +84,8 @@ ROLLOUT_DEPTH = 4
 """Actions played by the fast policy after the tree before the evaluation."""
 TEMPERATURE = 8.0
 """Points of lead that make a reward of about 0.73 (see :func:`.evaluate.rewards`)."""
+VALUES = ("hand-set", "learned")
+"""How a leaf is valued: :mod:`.evaluate` as set by hand, or :mod:`.features`' fitted weights."""
 SCORE_SHARE = 0.0
 """Weight of the seat's own share of the best value in its reward (:func:`.evaluate.rewards`)."""
 WIDEN_BASE = 2.0
@@ -288,12 +291,19 @@ def final_rewards(state: GameState, temperature: float, share: float = 0.0) -> l
 
 
 def leaf_rewards(
-    state: GameState, temperature: float, share: float = 0.0, hand_weight: float = HAND_WEIGHT
+    state: GameState,
+    temperature: float,
+    share: float = 0.0,
+    hand_weight: float = HAND_WEIGHT,
+    learned: LearnedValue | None = None,
 ) -> list[float]:
-    """Every seat's reward in [0, 1] for the position the iteration reached."""
+    """Every seat's reward in [0, 1] for the position the iteration reached: by the
+    hand-set evaluation, or by the ``learned`` one."""
     if state.phase == P_OVER:
         return final_rewards(state, temperature, share)
-    return rewards(Analysis(state, hand_weight).values(), temperature, share)
+    analysis = Analysis(state, hand_weight)
+    values = analysis.values() if learned is None else learned.values(analysis)
+    return rewards(values, temperature, share)
 
 
 # The search -----------------------------------------------------------------------
@@ -332,8 +342,10 @@ class Search:
         truth: GameState | None = None,
         hand_weight: float = HAND_WEIGHT,
         manners: Manners | None = None,
+        learned: LearnedValue | None = None,
     ) -> None:
         self.seat = seat
+        self.learned = learned
         self.hand_weight = hand_weight
         self.manners = manners
         self.score_share = score_share
@@ -470,7 +482,9 @@ class Search:
                 break
             mover = seats_to_act(state)[0]
             push_unchecked(state, mover, rollout_action(state, mover, rng))
-        reward = leaf_rewards(state, self.temperature, self.score_share, self.hand_weight)
+        reward = leaf_rewards(
+            state, self.temperature, self.score_share, self.hand_weight, self.learned
+        )
         for visited in path:
             visited.visits += 1
             visited.total += reward[visited.mover]
@@ -483,7 +497,7 @@ class ISMCTSBot(Bot):
     Options: ``move_time`` (seconds per decision, default 1), ``iterations``
     (a fixed budget; with it and no ``move_time`` the time is unlimited),
     ``exploration``, ``temperature``, ``rollout_depth``, ``root_width``, ``score_share``,
-    ``omniscient`` (see :meth:`reveal`).
+    ``omniscient`` (see :meth:`reveal`), ``value`` (``hand-set``, the default, or ``learned``).
     """
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
@@ -501,6 +515,10 @@ class ISMCTSBot(Bot):
         self.root_width = int(options.get("root_width", ROOT_WIDTH))
         self.score_share = float(options.get("score_share", SCORE_SHARE))
         self.hand_weight = float(options.get("hand_weight", HAND_WEIGHT))
+        value = options.get("value", "hand-set")
+        if value not in VALUES:
+            raise ValueError(f"value must be one of {', '.join(VALUES)}")
+        self.learned = LearnedValue.shipped() if value == "learned" else None
         self.omniscient = bool(options.get("omniscient", False))
         """Search the true game (the arena shows it with :meth:`reveal`): for the ladder's
         upper bound only; a bot at a table never sees more than its view."""
@@ -536,6 +554,7 @@ class ISMCTSBot(Bot):
             truth=self.truth,
             hand_weight=self.hand_weight,
             manners=self.manners,
+            learned=self.learned,
         )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)
             action = next(iter(search.root_options.values()))

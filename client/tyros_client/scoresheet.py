@@ -8,6 +8,8 @@ from typing import Any
 
 from tyros_rules import score_game, state_from_view
 
+from .words import letter
+
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
@@ -120,8 +122,8 @@ def point_changes(
 
     def who(seat: int) -> str:
         name = names[seat] if seat < len(names) else None
-        letter = "ABCD"[seat]
-        return f"{letter} {name}" if name and name != letter else letter
+        said = letter(seat)
+        return f"{said} {name}" if name and name != said else said
 
     moved = [
         (p["seat"], p["total"] - q["total"])

@@ -33,6 +33,7 @@ from .backups import DatabaseLock, open_or_repair
 from .deputies import Advice, Decision
 from .gate import HandshakeGate, admits, raise_fd_limit
 from .guard import DatabaseGuard
+from .pool import DecisionPool
 from .recorder import Recorder
 from .session import Close, ConnId, Limits, Output, Send, Session, TakeoverPolicy
 from .session.archive import Built, RecordJob
@@ -105,6 +106,13 @@ class ServerConfig:
     """Copy the database to ``DB.backup-1`` this often, and at start (None: never)."""
     backups: int = 3
     """Rolling backups kept (``DB.backup-1`` the newest)."""
+    decision_processes: int = 0
+    """Make the server's decisions for seats in this many worker processes, each with a
+    policy of ``takeover_strategy`` (0, or no strategy named: in a thread, with the policy
+    given to the server)."""
+    takeover_strategy: str | None = None
+    """The strategy's name (``--takeover-strategy``): what a decision process makes its
+    policy from."""
 
 
 _CLOSING: set[asyncio.Task[None]] = set()
@@ -194,6 +202,12 @@ class TyrosServer:
         self._deputy = DecisionWorker()  # (people's decisions first, tables in turn)
         """Where the server's decisions for seats are made (bots, however slow, never
         hold up the event loop); one thread, so they run in the order they were asked."""
+        self._pool: DecisionPool | None = None
+        """Or in worker processes instead (both cores, and not the loop's lock)."""
+        if config.decision_processes > 0 and config.takeover_strategy is not None:
+            self._pool = DecisionPool.of_strategy(
+                config.takeover_strategy, config.decision_processes
+            )
         self._deputy_stopped = False
         self._recorder = Recorder(self.store)
         """Where finished games' records are made (never on the event loop)."""
@@ -325,6 +339,8 @@ class TyrosServer:
             watcher.cancel()
         self._deputy_stopped = True
         self._deputy.shutdown()
+        if self._pool is not None:
+            self._pool.shutdown()
         self._recorder.cancel()
         if self._backups is not None:
             self._backups.cancel()
@@ -410,7 +426,12 @@ class TyrosServer:
         for record in records:
             self._recorder.make(record, self._recorded)
         for job in jobs:
-            done = asyncio.wrap_future(self._deputy.submit(job.run, job.table, job.lane), loop=loop)
+            made = (
+                self._deputy.submit(job.run, job.table, job.lane)
+                if self._pool is None
+                else self._pool.submit(job)
+            )
+            done = asyncio.wrap_future(made, loop=loop)
             if isinstance(job, Decision):
                 done.add_done_callback(functools.partial(self._decided, job))
             elif isinstance(job, Advice):

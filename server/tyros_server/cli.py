@@ -83,6 +83,12 @@ def load_strategy(name: str) -> PlayerFactory:
     return factory
 
 
+DECISION_PROCESSES = max(1, (os.cpu_count() or 2) - 1)
+"""Worker processes for the server's decisions by default: a core for each but the event
+loop's (docs/benchmarks.md, "Decisions in processes": on 2 cores one process beat a thread,
+and two, which starved the loop)."""
+
+
 def bot_takeover(strategy: str | PlayerFactory) -> SeatBots:
     """A takeover policy that plays each absent seat with one player of ``strategy`` (a name
     for :func:`load_strategy`, or a factory), made when the seat is first taken over."""
@@ -188,6 +194,16 @@ def serve_main(argv: list[str]) -> int:
         "players with choose(view, legal)",
     )
     parser.add_argument(
+        "--decision-processes",
+        type=int,
+        metavar="N",
+        default=DECISION_PROCESSES,
+        help="make the server's decisions for seats (its bots, takeovers, hints) in N "
+        "worker processes, each with its own policy of the strategy, so that searches use "
+        "the cores the game's loop leaves and never slow it; 0: in one thread (default "
+        "%(default)s: a core each but the loop's)",
+    )
+    parser.add_argument(
         "--clock",
         type=clock_setting,
         metavar="DECISION+RESERVE",
@@ -265,6 +281,8 @@ def serve_main(argv: list[str]) -> int:
         backup_minutes=args.backup_minutes or None,
         backups=args.backups,
         limits=limits,
+        decision_processes=max(0, args.decision_processes),
+        takeover_strategy=args.takeover_strategy,
     )
     try:
         asyncio.run(run_server(config, takeover))

@@ -1,0 +1,119 @@
+"""The server's decisions in worker processes, so that a search uses both cores and never
+shares the event loop's interpreter lock (a search in a thread beside the loop made every
+wake-up of the loop about 5 ms late: docs/benchmarks.md, "Decisions in processes").
+
+Each process holds a takeover policy of its own, made from the strategy's name, and the
+tables it serves: a table's jobs always go to the same process (its bots keep memory from
+one decision to the next), the table given at its first job to the process serving the
+fewest. In front of each process, a :class:`~.worker.DecisionWorker` keeps its order:
+people's lane first, tables in turn.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from tyros_rules import Action
+
+from .deputies import Farewell, Job, TakeoverPolicy
+from .worker import DecisionWorker
+
+log = logging.getLogger("tyros.server")
+
+_POLICY: TakeoverPolicy | None = None
+"""(In a worker process: its policy.)"""
+
+
+def strategy_policy(strategy: str) -> TakeoverPolicy:
+    """The takeover policy of ``strategy`` (a name ``tyros-server --takeover-strategy``
+    takes), made in a worker process."""
+    from .cli import bot_takeover  # (not at import: the command line imports the server)
+
+    return bot_takeover(strategy)
+
+
+def _start(make: Callable[[], TakeoverPolicy]) -> None:
+    global _POLICY
+    _POLICY = make()
+
+
+def _in_the_worker(table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
+    """What a job's policy is on its way to a process (the process puts its own)."""
+    raise RuntimeError("a job sent to a decision process ran without its policy")
+
+
+def _run(job: Job) -> Any:
+    assert _POLICY is not None, "the process was not started with a policy"
+    job.policy = _POLICY
+    return job.run()
+
+
+class _Process:
+    """One worker process and the thread that feeds it its jobs in order."""
+
+    def __init__(self, make: Callable[[], TakeoverPolicy], number: int) -> None:
+        self.make = make
+        self.worker = DecisionWorker(name=f"tyros-deputy-{number}")
+        self.executor = self._executor()
+        self.tables = 0
+
+    def _executor(self) -> ProcessPoolExecutor:
+        executor = ProcessPoolExecutor(
+            1,
+            # Spawned: a fork of the server would copy its threads' locks mid-use.
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start,
+            initargs=(self.make,),
+        )
+        executor.submit(int)  # (started now, not at the first decision)
+        return executor
+
+    def run(self, job: Job) -> Any:
+        """Run ``job`` in the process and wait for it (in the worker's thread)."""
+        try:
+            return self.executor.submit(_run, job).result()
+        except BrokenProcessPool:
+            log.error("a decision process died: starting another")
+            self.executor = self._executor()
+            raise
+
+
+class DecisionPool:
+    """Decisions in ``processes`` worker processes (see the module)."""
+
+    def __init__(self, make: Callable[[], TakeoverPolicy], processes: int = 2) -> None:
+        self.processes = [_Process(make, number) for number in range(max(1, processes))]
+        self.served: dict[str, _Process] = {}
+        """Which process serves each table (until its farewell)."""
+
+    @classmethod
+    def of_strategy(cls, strategy: str, processes: int = 2) -> DecisionPool:
+        return cls(functools.partial(strategy_policy, strategy), processes)
+
+    def submit(self, job: Job) -> Future[Any]:
+        """Queue ``job`` with the process serving its table; its future holds what the
+        policy chose (or what it raised)."""
+        process = self.served.get(job.table)
+        if process is None:
+            process = min(self.processes, key=lambda p: p.tables)
+            process.tables += 1
+            self.served[job.table] = process
+        if isinstance(job, Farewell):  # (after the table's jobs queued before it)
+            del self.served[job.table]
+            process.tables -= 1
+        sent = copy.copy(job)  # the policy stays here: the process has its own
+        sent.policy = _in_the_worker
+        return process.worker.submit(functools.partial(process.run, sent), job.table, job.lane)
+
+    def shutdown(self) -> None:
+        """Stop after the jobs under way; those still queued are cancelled."""
+        for process in self.processes:
+            process.worker.shutdown()
+            process.executor.shutdown(wait=False, cancel_futures=True)

@@ -99,7 +99,7 @@ from _common import (
     raise_open_files_limit,
     session_notices,
 )
-from abuse_lan import LAN_ATTACKS
+from abuse_lan import LAN_ATTACKS, finished_games
 from tyros_client.session import (
     Accepted,
     ClientSession,
@@ -119,6 +119,7 @@ ATTACKS = (
     "message-flood",
     "connection-fill",
     "bot-tables",
+    "record-flood",
 )
 GOAL_PEAK_MIB = 200.0
 GOAL_P99_MS = 100.0
@@ -153,6 +154,10 @@ class AttackPlan:
     """spectators, half-open: connects in flight at once (the ramp)."""
     nice: int = 10
     """The attacker process's niceness: it floods with the CPU the server and bots leave."""
+    record_games: int = 30
+    """record-flood: finished games in the database before the server starts."""
+    record_connections: int = 100
+    """record-flood: connections asking, all from the first address."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1180,7 +1185,10 @@ async def exercise(
 
 def run_attack(plan: AttackPlan, options: BenchOptions) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp) / "abuse.db", None, *options.server_args)
+        db = Path(tmp) / "abuse.db"
+        if plan.attack == "record-flood":
+            finished_games(db, plan.record_games, options.seed)
+        server = ServerProcess(db, None, *options.server_args)
         server.start()
         plan = dataclasses.replace(plan, port=server.port)
         assert server.proc is not None and server.proc.stderr is not None
@@ -1320,6 +1328,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spectators", type=int, default=1000)
     parser.add_argument("--half-open", type=int, default=1000)
     parser.add_argument("--flood-connections", type=int, default=50)
+    parser.add_argument("--record-games", type=int, default=30)
+    parser.add_argument("--record-connections", type=int, default=100)
     parser.add_argument(
         "--handshakes-at-once", type=int, default=100, help="attacker connects in flight"
     )
@@ -1362,6 +1372,8 @@ def main(argv: list[str] | None = None) -> int:
             flood_connections=args.flood_connections,
             handshakes_at_once=args.handshakes_at_once,
             nice=args.attacker_nice,
+            record_games=args.record_games,
+            record_connections=args.record_connections,
         )
         if not args.json:
             print(f"running {attack} for {seconds:g} s ...", file=sys.stderr, flush=True)

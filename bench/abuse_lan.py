@@ -6,6 +6,10 @@ the LAN can take down); run them with ``bench/abuse.py --attack NAME``:
                    another whenever one is refused or closed
   bot-tables       every address creates tables with the server's bots (``"bots": 2``) as
                    fast as the server lets it, and holds them without ever acting
+  record-flood     ``--record-connections`` connections from the first address, each asking
+                   for the public record of one of ``--record-games`` finished games (written
+                   into the database before the server starts: games that are not in its
+                   memory) once a second, the most one connection was allowed
 
 The probe of bench/abuse.py (a newcomer from 127.0.2.N joining a new table every
 ``--probe-interval`` s) says whether a newcomer still gets a connection and a table, and the
@@ -16,9 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from tyros_client.session import Join, hello_message
@@ -96,4 +102,83 @@ async def bot_tables(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
     return {"tables_held": tally.get("welcome", 0), "outcomes": dict(tally)}
 
 
-LAN_ATTACKS = {"connection-fill": connection_fill, "bot-tables": bot_tables}
+def finished_games(db: Path, games: int, seed: int) -> None:
+    """``games`` finished random 4-player games (tables ``done-0``, ...) written into a new
+    database ``db`` as the server stores them, before it starts: the records the record
+    flood asks for are of games it does not hold in memory."""
+    from tyros_protocol.board import BOARD
+    from tyros_rules import (
+        RULES_VERSION,
+        Options,
+        action_to_json,
+        legal_actions,
+        new_game,
+        push_unchecked,
+    )
+    from tyros_rules.legal import seats_to_act
+    from tyros_server.storage import Store, token_digest
+
+    store = Store(str(db))
+    try:
+        for game in range(games):
+            name, rng = f"done-{game}", random.Random(seed + game)
+            options = Options(players=4, seed=seed + game)
+            store.create_table(name, options.to_json(), 60, time.time(), "0" * 32, RULES_VERSION)
+            for seat in range(4):
+                store.add_seat(name, seat, f"p{seat}", token_digest(f"{name}/{seat}"))
+            state = new_game(options)
+            with store.deferred(store.commit):  # (one transaction a game)
+                while state.phase.name != "OVER":
+                    seat = seats_to_act(state)[0]
+                    action = rng.choice(legal_actions(state, seat))
+                    push_unchecked(state, seat, action)
+                    json_action = action_to_json(action, BOARD)
+                    store.append_action(name, state.version, seat, json_action, state.digest())
+                store.mark_finished(name)
+                store.commit()
+    finally:
+        store.close()
+
+
+async def record_flood(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
+    from abuse import HandshakeRefused, RawWebSocket, describe, reply_kind, text_frame
+
+    tally: Counter[str] = Counter()
+    deadline = time.monotonic() + plan.seconds
+    started()
+
+    async def asker(index: int) -> None:
+        rng = random.Random(index)
+        try:
+            ws = await RawWebSocket.open(plan.port, plan.addresses[0])
+        except (OSError, TimeoutError, HandshakeRefused, asyncio.IncompleteReadError) as exc:
+            tally[f"failed: {describe(exc)}"] += 1
+            return
+        try:
+            for n in itertools.count(1):
+                asked = time.monotonic()
+                if asked >= deadline:
+                    return
+                table = f"done-{rng.randrange(plan.record_games)}"
+                ask = {"type": "get_record", "id": n, "table": table, "public": True}
+                await ws.send(text_frame(ask))
+                reply = await ws.first_text(max(0.01, deadline + 5 - asked))
+                if reply is None:
+                    tally[f"closed ({ws.close_code})"] += 1
+                    return
+                tally[reply_kind(reply)] += 1
+                await asyncio.sleep(max(0.0, asked + 1.0 - time.monotonic()))
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as exc:
+            tally[f"failed: {describe(exc)}"] += 1
+        finally:
+            await ws.close()
+
+    await asyncio.gather(*(asker(i) for i in range(plan.record_connections)))
+    return {"records_sent": tally.get("record", 0), "outcomes": dict(tally)}
+
+
+LAN_ATTACKS = {
+    "connection-fill": connection_fill,
+    "bot-tables": bot_tables,
+    "record-flood": record_flood,
+}

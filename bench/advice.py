@@ -10,7 +10,10 @@ always has bot decisions queued. A person, from 127.0.0.1, plays a table of thre
 of the server's bots and on each of their decisions asks for a hint (``advice``), at most
 one each 2.1 s (the server's per-address advice rate), and then acts. Reported: the
 advice's round trip (sent to received) and the person's actions' (sent to the update that
-shows them), p50, p99 and max, and how many bot decisions the attackers' tables saw.
+shows them), p50, p99 and max, how many of its hints were refused, and how many bot
+decisions the attackers' tables saw. ``--attacker-hints``: the attackers ask for a hint on
+each of their decisions too (advice crowding, from many addresses with ``--addresses``);
+``--tables`` tables an address; ``--server-arg`` passes an option to the server.
 """
 
 from __future__ import annotations
@@ -37,8 +40,11 @@ async def hello(ws: ClientConnection, **fields: Any) -> None:
     await ws.send(json.dumps({"type": "hello", "protocol": 1, "id": 1, **fields}))
 
 
-async def attacker(port: int, address: str, table: str, seen: list[int]) -> None:
-    """One seat at a table of three server bots, acting at once whenever asked."""
+async def attacker(
+    port: int, address: str, table: str, seen: list[int], hints: bool = False
+) -> None:
+    """One seat at a table of three server bots, acting at once whenever asked (``hints``:
+    asking for a hint first, without waiting for it, to crowd out others' hints)."""
     uri = f"ws://127.0.0.1:{port}/"
     async with connect(uri, local_addr=(address, 0), max_size=2**22) as ws:
         await hello(ws, name=f"a{address.split('.')[-1]}", table=table, players=4, bots=3)
@@ -50,6 +56,10 @@ async def attacker(port: int, address: str, table: str, seen: list[int]) -> None
             seen[0] += sum(1 for e in message.get("events", []) if e.get("type") == "action")
             prompt = message.get("prompt")
             if prompt and prompt.get("legal"):
+                if hints:
+                    ids += 1
+                    hint = {"type": "hint", "id": ids, "version": prompt["version"], "advice": True}
+                    await ws.send(json.dumps(hint))
                 ids += 1
                 action = prompt["legal"][0]
                 await ws.send(
@@ -69,6 +79,7 @@ async def person(port: int, seconds: float) -> dict[str, list[float]]:
     uri = f"ws://127.0.0.1:{port}/"
     advice: list[float] = []
     actions: list[float] = []
+    refused: list[float] = []
     async with connect(uri, local_addr=("127.0.0.1", 0), max_size=2**22) as ws:
         await hello(ws, name="Pat", table="innocent", players=3, bots=2)
         ids, last_hint = 10, 0.0
@@ -108,6 +119,7 @@ async def person(port: int, seconds: float) -> dict[str, list[float]]:
                     advice.append(time.monotonic() - sent_at)
                     sent_at = None
                 elif reply.get("type") == "error":
+                    refused.append(time.monotonic() - sent_at)
                     sent_at = None
             ids += 1
             acted_at, acted_version = time.monotonic(), prompt["version"]
@@ -121,7 +133,7 @@ async def person(port: int, seconds: float) -> dict[str, list[float]]:
                     }
                 )
             )
-    return {"advice": advice, "actions": actions}
+    return {"advice": advice, "actions": actions, "refused": refused}
 
 
 def figures(samples: list[float]) -> dict[str, Any]:
@@ -140,9 +152,11 @@ def figures(samples: list[float]) -> dict[str, Any]:
 async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
     seen = [0]
     attacks = [
-        asyncio.create_task(attacker(port, f"127.0.0.{2 + a}", f"busy-{a}-{t}", seen))
+        asyncio.create_task(
+            attacker(port, f"127.0.0.{2 + a}", f"busy-{a}-{t}", seen, args.attacker_hints)
+        )
         for a in range(args.addresses)
-        for t in range(2)
+        for t in range(args.tables)
     ]
     await asyncio.sleep(2.0)  # (the attackers' tables under way)
     before = seen[0]
@@ -153,9 +167,11 @@ async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
     await asyncio.gather(*attacks, return_exceptions=True)
     return {
         "attacking addresses": args.addresses,
-        "attackers' tables": 2 * args.addresses,
+        "attackers' tables": args.tables * args.addresses,
+        "attackers ask for hints": args.attacker_hints,
         "actions at their tables while measured": bot_actions,
         "advice": figures(measured["advice"]),
+        "advice refused": len(measured["refused"]),
         "person's actions": figures(measured["actions"]),
     }
 
@@ -164,10 +180,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--addresses", type=int, default=9, help="attacking addresses")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to measure")
+    parser.add_argument("--tables", type=int, default=2, help="tables an address")
+    parser.add_argument(
+        "--attacker-hints",
+        action="store_true",
+        help="the attackers ask for a hint before each action (advice crowding)",
+    )
+    parser.add_argument(
+        "--server-arg", action="append", default=[], help="an option for tyros-server"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp) / "bench.db", None, "--bot-pace", "0")
+        server = ServerProcess(Path(tmp) / "bench.db", None, "--bot-pace", "0", *args.server_arg)
         server.start()
         try:
             result = asyncio.run(run(args, server.port))

@@ -40,6 +40,7 @@ from tyros_client import arena
 from tyros_client.bots import Bot, make_bot
 from tyros_client.bots.determinize import Memory
 from tyros_client.bots.ismcts import ISMCTSBot, Search
+from tyros_client.games import Played
 from tyros_rules import (
     Options,
     Phase,
@@ -126,16 +127,15 @@ def run_match(
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for done, game in enumerate(pool.map(play_one, work), 1):
             totals.add(
-                arena.GameResult(
+                Played(
                     game=game["game"],
-                    setup=game["setup"],
-                    seat_strategies=game["seats"],
-                    scores=game["scores"],
-                    winners=game["winners"],
+                    seats=tuple(game["seats"]),
+                    scores=tuple(game["scores"]),
+                    winners=tuple(game["winners"]),
                     actions=game["actions"],
-                    state=None,
+                    seconds=0.0,
                 )
-            )  # type: ignore[arg-type]
+            )
             searches += game["searches"]
             iterations += game["iterations"]
             seconds += game["search_seconds"]
@@ -313,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
+    out: Any
     if args.what == "speed":
         out = speed(args.iterations or 1000, args.positions, args.seed)
     elif args.what == "searches":

@@ -13,9 +13,10 @@ Game ``g`` seats four entrants of the pool, drawn and ordered by a generator see
 ``tyros-arena``), so it is the same game whenever and wherever it is played. Each game is
 one line of ``--results`` (JSON, with the settings it was played with: a file of other
 settings is refused); games already there are not played again, so a long ladder is made
-in as many runs as convenient, split over ``--jobs`` processes. ``--table`` plays a match
-instead: the same line-up every game (an entrant may take several seats), rotated one seat
-a game so that every entrant plays from every seat. The games played are kept in
+in as many runs as convenient, split over ``--jobs`` processes (``--cluster
+tcp://HOST:8786``: over a Dask cluster's workers, see :mod:`tyros_client.games`). ``--table``
+plays a match instead: the same line-up every game (an entrant may take several seats),
+rotated one seat a game so that every entrant plays from every seat. The games played are kept in
 ``bench/ladder/`` (the pool's in ``pool.jsonl``, a match's in ``hard-vs-normal.jsonl`` and
 the like), and ``--fit`` alone fits them all together: the README's table.
 
@@ -51,12 +52,12 @@ import math
 import random
 import sys
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
 from tyros_client import arena
 from tyros_client.bots.levels import LEVELS, reproducible
+from tyros_client.games import ClusterUnavailable, Game, play_all
 
 HARD_ITERATIONS = int(reproducible("hard")["iterations"])
 DEEP_ITERATIONS = 1_800
@@ -109,26 +110,17 @@ def rotated(table: Sequence[str], game: int) -> list[str]:
     return list(table[len(table) - shift :]) + list(table[: len(table) - shift])
 
 
-def play(
-    job: tuple[list[str], dict[str, tuple[str, dict[str, Any]]], int, int, dict[str, Any]],
-) -> dict[str, Any]:
-    """Play one game (in a worker); its line of results, with the settings it was played
-    with."""
-    seats, known, seed, game, settings = job
-    result = arena.play_game(
-        [known[name][0] for name in seats],
+def game_of(
+    seats: list[str], known: dict[str, tuple[str, dict[str, Any]]], seed: int, game: int
+) -> Game:
+    """Game ``game`` with ``seats`` (entrants) in seat order, as the arena plays it."""
+    return Game(
+        seats=tuple(known[name][0] for name in seats),
         setup=arena.game_setup("first", game, len(seats)),
         seed=seed,
         game=game,
-        seat_options=[known[name][1] for name in seats],
+        seat_options=tuple(known[name][1] for name in seats),
     )
-    return {
-        "game": game,
-        "seats": seats,
-        "scores": result.scores,
-        "winners": result.winners,
-        "settings": settings,
-    }
 
 
 def placements(line: dict[str, Any]) -> list[str]:
@@ -271,9 +263,11 @@ def run(
     path: Path,
     known: dict[str, tuple[str, dict[str, Any]]],
     table: Sequence[str] | None = None,
+    cluster: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Play the games of ``range(games)`` not in ``path`` yet, appending each as it ends:
-    seated from ``pool``, or by ``table`` rotated.
+    """Play the games of ``range(games)`` not in ``path`` yet, appending each in turn:
+    seated from ``pool``, or by ``table`` rotated; in ``jobs`` processes, or on the Dask
+    scheduler at ``cluster``.
     Raises ValueError if ``path`` holds games played with other settings."""
     lineup = {"table": list(table)} if table else {"pool": list(pool)}
     # (as a line of the file holds them: JSON's lists for tuples)
@@ -286,18 +280,24 @@ def run(
             f"{other.get('settings')}); give another --results"
         )
     done = {line["game"] for line in lines}
-    work = [
-        (rotated(table, g) if table else seating(pool, seed, g), known, seed, g, settings)
+    seated = {
+        g: rotated(table, g) if table else seating(pool, seed, g)
         for g in range(games)
         if g not in done
-    ]
-    if not work:
+    }
+    if not seated:
         return lines
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a") as out, ProcessPoolExecutor(max_workers=jobs) as workers:
-        futures = [workers.submit(play, job) for job in work]
-        for finished in as_completed(futures):
-            line = finished.result()
+    work = [game_of(seats, known, seed, g) for g, seats in seated.items()]
+    with path.open("a") as out:
+        for played in play_all(work, processes=jobs, cluster=cluster):
+            line = {
+                "game": played.game,
+                "seats": seated[played.game],
+                "scores": list(played.scores),
+                "winners": list(played.winners),
+                "settings": settings,
+            }
             out.write(json.dumps(line) + "\n")
             out.flush()  # a run stopped half-way keeps every game it finished
             lines.append(line)
@@ -309,6 +309,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=240, help="games 0 to N-1 (default 240)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:8786",
+        help="play on the workers of this Dask scheduler instead (pip install 'tyros[cluster]')",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pool", default=",".join(DEFAULT_POOL), help="entrants, comma-separated")
     parser.add_argument("--hard", type=int, default=HARD_ITERATIONS, help="its iterations")
@@ -345,8 +350,10 @@ def main(argv: Iterable[str] | None = None) -> int:
         parser.error("several --results only with --fit")
     else:
         try:
-            lines = run(pool, args.games, args.jobs, args.seed, paths[0], known, table)
-        except ValueError as exc:
+            lines = run(
+                pool, args.games, args.jobs, args.seed, paths[0], known, table, args.cluster
+            )
+        except (ValueError, ClusterUnavailable) as exc:
             parser.error(str(exc))
     if not lines:
         parser.error(f"no games in {', '.join(map(str, paths)) or RESULTS}")

@@ -24,7 +24,6 @@ import math
 import random
 import secrets
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,6 @@ from tyros_rules import (
     Options,
     Phase,
     event_view,
-    export_record,
     legal_actions,
     new_game,
     push,
@@ -45,6 +43,7 @@ from tyros_rules import (
 )
 
 from .bots import STRATEGIES, Bot, make_bot
+from .games import ClusterUnavailable, Game, Played, play_all
 
 SETUPS = ("first", "variable", "mixed")
 MAX_ACTIONS = 100_000
@@ -236,10 +235,10 @@ class ArenaResult:
     def seats_of(self, name: str) -> int:
         return self.strategies.count(name)
 
-    def add(self, result: GameResult) -> None:
+    def add(self, result: Played) -> None:
         self.games += 1
         self.actions += result.actions
-        for seat, name in enumerate(result.seat_strategies):
+        for seat, name in enumerate(result.seats):
             self.score_sums[name] = self.score_sums.get(name, 0) + result.scores[seat]
             if seat in result.winners:
                 self.wins[name] = self.wins.get(name, 0) + 1
@@ -302,8 +301,12 @@ def run_arena(
     seed: int = 0,
     record_dir: Path | None = None,
     bot_options: dict[str, Any] | None = None,
+    processes: int = 1,
+    cluster: str | None = None,
 ) -> ArenaResult:
-    """Play ``games`` games with rotating seats and add up the results."""
+    """Play ``games`` games with rotating seats and add up the results: here, in
+    ``processes`` processes, or on the Dask scheduler at ``cluster`` (:mod:`.games`; the
+    same results wherever)."""
     if len(strategies) not in (3, 4):
         raise ValueError("Tyros is played by 3 or 4 players")
     if setup not in SETUPS:
@@ -315,21 +318,23 @@ def run_arena(
         record_dir.mkdir(parents=True, exist_ok=True)
     totals = ArenaResult(strategies=list(strategies), setup=setup, seed=seed)
     players = len(strategies)
-    for game in range(games):
-        start = time.perf_counter()
-        result = play_game(
-            seat_order(strategies, game),
+    jobs = [
+        Game(
+            seats=tuple(seat_order(strategies, game)),
             setup=game_setup(setup, game, players),
             seed=seed,
             game=game,
-            bot_options=bot_options,
+            bot_options=dict(bot_options or {}),
+            record=record_dir is not None,
         )
-        totals.seconds += time.perf_counter() - start
-        totals.add(result)
+        for game in range(games)
+    ]
+    for played in play_all(jobs, processes=processes, cluster=cluster):
+        totals.seconds += played.seconds
+        totals.add(played)
         if record_dir is not None:
-            record = export_record(result.state, result.seat_strategies)
-            path = record_dir / f"game-{game:04d}.json"
-            path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+            path = record_dir / f"game-{played.game:04d}.json"
+            path.write_text(json.dumps(played.record, indent=1) + "\n", encoding="utf-8")
     return totals
 
 
@@ -377,6 +382,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="search iterations per decision, for bots that search",
     )
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="play in N processes (default 1)"
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:8786",
+        help="play on the workers of this Dask scheduler instead (pip install 'tyros[cluster]')",
+    )
     return parser
 
 
@@ -404,14 +417,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         bot_options["move_time"] = args.move_time
     if args.iterations is not None:
         bot_options["iterations"] = args.iterations
-    result = run_arena(
-        strategies,
-        args.games,
-        setup=args.setup,
-        seed=seed,
-        record_dir=args.record,
-        bot_options=bot_options,
-    )
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        result = run_arena(
+            strategies,
+            args.games,
+            setup=args.setup,
+            seed=seed,
+            record_dir=args.record,
+            bot_options=bot_options,
+            processes=args.jobs,
+            cluster=args.cluster,
+        )
+    except ClusterUnavailable as exc:
+        print(f"tyros-arena: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         sys.stdout.write(json.dumps(result.to_json()) + "\n")
     else:

@@ -71,6 +71,17 @@ def test_a_match_is_played_resumed_and_kept_apart_from_other_settings(tmp_path: 
     assert len(results.read_text().splitlines()) == 3
 
 
+def test_a_ladder_played_on_a_cluster_is_the_one_played_here(
+    tmp_path: Path, dask_scheduler: str
+) -> None:
+    known = ladder.entrants(hard=2, deep=3)
+    pool = ["easy", "random", "greedy-plain", "normal", "hard"]
+    here = ladder.run(pool, 6, 1, 8, tmp_path / "here.jsonl", known)
+    there = ladder.run(pool, 6, 1, 8, tmp_path / "there.jsonl", known, cluster=dask_scheduler)
+    assert here == there and len(here) == 6
+    assert (tmp_path / "here.jsonl").read_text() == (tmp_path / "there.jsonl").read_text()
+
+
 def test_one_fit_reads_several_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     paths = []
     for name, seats in (("one", ["easy", "random", "random"]), ("two", ["random"] * 3)):

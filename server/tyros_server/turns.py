@@ -96,7 +96,14 @@ class Turns:
             while self._queue:
                 items = self._queue[:BATCH_ITEMS]
                 del self._queue[:BATCH_ITEMS]
-                await self._batch(items)
+                try:
+                    await self._batch(items)
+                except Exception:  # a bug must cost one batch, not every later turn
+                    log.exception("a batch of the session's turns failed")
+                finally:
+                    for item in items:  # (whoever waits for its turn waits no more)
+                        if isinstance(item, _Work) and not item.done.done():
+                            item.done.set_result(None)
         finally:
             self._task = None
 
@@ -132,9 +139,6 @@ class Turns:
                     self._end(failures)
             else:
                 self._end(failures)
-            for item in items:
-                if isinstance(item, _Work) and not item.done.done():
-                    item.done.set_result(None)
             self.after(wake)
 
     def _end(self, failures: Output) -> None:

@@ -15,7 +15,7 @@ from tyros_server.app import TyrosServer
 from tyros_server.session import Output, Send
 from tyros_server.storage import StorageError
 
-from .conftest import RawClient, ServerFactory, url_of
+from .conftest import STEP_TIMEOUT, RawClient, ServerFactory, url_of
 
 OpenClient = Callable[..., Awaitable[RawClient]]
 
@@ -111,3 +111,25 @@ async def test_a_commit_that_fails_in_its_thread_refuses_the_action_and_takes_it
     assert reply["message"].startswith("the action was not stored")
     assert server.session.tables["t"].state.version == version  # type: ignore[union-attr]
     assert stored_actions(server) == before
+
+
+async def test_a_batch_that_fails_leaves_the_next_turns_alone(
+    make_server: ServerFactory, open_client: OpenClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = await make_server()
+    client = await open_client(url_of(server))
+    end, ended = server.session.end_batch, []
+
+    def failing_once() -> None:  # a bug in one batch's ending
+        end()
+        ended.append(True)
+        if len(ended) == 1:
+            raise RuntimeError("a bug")
+
+    monkeypatch.setattr(server.session, "end_batch", failing_once)
+    # Work whose batch fails still gets its turn's end (a tick waits for it so) ...
+    await asyncio.wait_for(server.turns.call(lambda: None), STEP_TIMEOUT)
+    assert len(ended) == 1
+    # ... and the next turns are served.
+    assert await client.list_tables() == []
+    assert len(ended) >= 2

@@ -4,25 +4,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import logging
 import os
 import sys
-from importlib.metadata import entry_points
-from typing import Any
 
 from tyros_protocol.options import clock_setting
 
 from .app import ServerConfig, run_server
-from .deputies import PlayerFactory, RandomPlayer, SeatBots
 from .session import Limits
 from .storage import StoreOpenError
+from .strategies import STRATEGY_GROUP, bot_takeover
+from .strategies import load_strategy as load_strategy
 from .tls import tls_problem
 from .tools import export_main, restore_main, verify_main
-
-STRATEGY_GROUP = "tyros.strategies"
-"""Entry-point group where installed packages may name takeover strategies."""
-
 
 DEFAULT_TAKEOVER_SECONDS = 90.0
 """How long a seat's owner may be away before a bot plays for them."""
@@ -45,54 +39,10 @@ def takeover_seconds(text: str) -> float | None:
     return seconds
 
 
-def load_strategy(name: str) -> PlayerFactory:
-    """The player factory called ``name``: ``random`` (built in), an entry point of the
-    :data:`STRATEGY_GROUP` group, or ``MODULE:NAME``, an importable factory such as
-    ``tyros_client.bots.greedy:GreedyBot``. The server knows no bot itself: the bots live
-    with the client, and the client depends on the server, not the other way round.
-
-    >>> load_strategy("random") is RandomPlayer
-    True
-    >>> load_strategy("nobody")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown takeover strategy 'nobody': give random, an entry point of ...
-    """
-    if name == "random":
-        return RandomPlayer
-    for entry in entry_points(group=STRATEGY_GROUP):
-        if entry.name == name:
-            loaded: PlayerFactory = entry.load()
-            return loaded
-    module_name, colon, attribute = name.partition(":")
-    if not colon or not module_name or not attribute:
-        raise ValueError(
-            f"unknown takeover strategy {name!r}: give random, an entry point of "
-            f"{STRATEGY_GROUP}, or MODULE:NAME (e.g. "
-            "tyros_client.bots.greedy:GreedyBot)"
-        )
-    try:
-        found: Any = importlib.import_module(module_name)
-        for part in attribute.split("."):
-            found = getattr(found, part)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot load takeover strategy {name!r}: {exc}") from exc
-    if not callable(found):
-        raise ValueError(f"takeover strategy {name!r} is not callable")
-    factory: PlayerFactory = found
-    return factory
-
-
 DECISION_PROCESSES = max(1, (os.cpu_count() or 2) - 1)
 """Worker processes for the server's decisions by default: a core for each but the event
 loop's (docs/benchmarks.md, "Decisions in processes": on 2 cores one process beat a thread,
 and two, which starved the loop)."""
-
-
-def bot_takeover(strategy: str | PlayerFactory) -> SeatBots:
-    """A takeover policy that plays each absent seat with one player of ``strategy`` (a name
-    for :func:`load_strategy`, or a factory), made when the seat is first taken over."""
-    return SeatBots(load_strategy(strategy) if isinstance(strategy, str) else strategy)
 
 
 def configure_logging(level: str, file: str | None = None) -> None:

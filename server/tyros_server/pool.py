@@ -23,6 +23,7 @@ from typing import Any
 from tyros_rules import Action
 
 from .deputies import Farewell, Job, TakeoverPolicy
+from .strategies import bot_takeover
 from .worker import DecisionWorker
 
 log = logging.getLogger("tyros.server")
@@ -34,8 +35,6 @@ _POLICY: TakeoverPolicy | None = None
 def strategy_policy(strategy: str) -> TakeoverPolicy:
     """The takeover policy of ``strategy`` (a name ``tyros-server --takeover-strategy``
     takes), made in a worker process."""
-    from .cli import bot_takeover  # (not at import: the command line imports the server)
-
     return bot_takeover(strategy)
 
 

@@ -20,11 +20,12 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .storage_files import WatchedFiles
+from .stored import StoredSeat as StoredSeat
+from .stored import StoredTable as StoredTable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -119,41 +120,6 @@ class StoreDamagedError(StoreOpenError):
     def __init__(self, message: str, problems: list[str]) -> None:
         super().__init__(message)
         self.problems = problems
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSeat:
-    seat: int
-    name: str
-    token_digest: str
-    program: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTable:
-    name: str
-    options: dict[str, Any]
-    trade_seconds: int
-    finished: bool
-    seats: list[StoredSeat]
-    salt: str
-    """Mixed with the seed in the table's commitment (see :func:`seed_commitment`)."""
-    actions: list[tuple[int, dict[str, Any]]]
-    """(seat, action JSON) in the order they were accepted."""
-    rules_version: int = 0
-    """The engine's rules version the game is played under (0: from before versions)."""
-    digests: list[str | None] | None = None
-    """The digest of the state after each action (None where none was stored)."""
-    clock: dict[str, int] | None = None
-    """The table's clock (``decision`` and ``reserve`` seconds), if it has one."""
-    decided_by: list[str | None] | None = None
-    """For each action: ``clock`` or ``takeover`` if the server decided it, else None."""
-    reserves: list[float | None] | None = None
-    """For each action of a clocked table: the acting seat's reserve after it."""
-    hints: bool = True
-    """Whether the table's players may ask their client for hints."""
-    hinted: list[bool] | None = None
-    """For each action: whether its seat asked for a hint before making it."""
 
 
 class Store:

@@ -21,9 +21,9 @@ log = logging.getLogger("tyros.server")
 
 WATCH_SECONDS = 2.0
 """How often the database's files are looked at (cheap: a stat and a few small reads)."""
-PAGES_SECONDS = 60.0
-"""How often every page is read through (the whole file: seconds for a large database, on
-a disk the games share)."""
+PAGES_SECONDS = 30.0
+"""How often every page is read through: the whole file, in a thread (55-70 ms for a 36 MB
+database of 400 finished games, docs/benchmarks.md "A damaged database file")."""
 
 
 class DatabaseGuard:

@@ -15,6 +15,9 @@ import copy
 import functools
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,6 +33,8 @@ log = logging.getLogger("tyros.server")
 
 _POLICY: TakeoverPolicy | None = None
 """(In a worker process: its policy.)"""
+PARENT_LOOK_SECONDS = 1.0
+"""How often a worker process looks whether the server is still there."""
 
 
 def strategy_policy(strategy: str) -> TakeoverPolicy:
@@ -38,9 +43,18 @@ def strategy_policy(strategy: str) -> TakeoverPolicy:
     return bot_takeover(strategy)
 
 
-def _start(make: Callable[[], TakeoverPolicy]) -> None:
+def _start(make: Callable[[], TakeoverPolicy], parent: int) -> None:
     global _POLICY
     _POLICY = make()
+    threading.Thread(target=_outlive_not, args=(parent,), daemon=True).start()
+
+
+def _outlive_not(parent: int) -> None:
+    """End the process once the server is gone: a server killed outright (SIGKILL) stops
+    nothing of its own, and the process would wait for work for ever."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_LOOK_SECONDS)
+    os._exit(0)
 
 
 def _in_the_worker(table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -69,7 +83,7 @@ class _Process:
             # Spawned: a fork of the server would copy its threads' locks mid-use.
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_start,
-            initargs=(self.make,),
+            initargs=(self.make, os.getpid()),
         )
         executor.submit(int)  # (started now, not at the first decision)
         return executor

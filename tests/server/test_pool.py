@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import subprocess
+import sys
+import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from tyros_rules import Options, legal_actions, new_game, view
 from tyros_rules.legal import seats_to_act
 from tyros_server.deputies import Advice, Decision, Farewell, RandomPlayer, SeatBots
@@ -77,3 +82,40 @@ async def test_a_server_with_decision_processes_plays_its_bots_seats(
     finally:
         db.close()
     assert seats.get(1, 0) > 0 and seats.get(2, 0) > 0, seats  # the bots' seats played
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie waiting to be reaped has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rpartition(")")[2].split()[0] == "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_decision_process_ends_when_its_server_is_killed_outright() -> None:
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os, time; from tyros_server.pool import DecisionPool; "
+            "pool = DecisionPool.of_strategy('random', 1); "
+            "print(pool.processes[0].executor.submit(os.getpid).result(), flush=True); "
+            "time.sleep(600)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        assert not gone(worker)
+    finally:
+        server.kill()  # SIGKILL: the server's own code never runs
+        server.wait()
+    for _ in range(400):  # until it has looked (once a second) and ended
+        if gone(worker):
+            break
+        time.sleep(0.05)
+    assert gone(worker)

@@ -84,12 +84,12 @@ def rows_of(path: Path, game: int, every: int) -> list[Row]:
     return out
 
 
-def ridge(x: np.ndarray, y: np.ndarray) -> tuple[float, np.ndarray]:
+def ridge(x: np.ndarray, y: np.ndarray, penalty: float = RIDGE) -> tuple[float, np.ndarray]:
     """(intercept, weights) of a ridge regression on standardised columns, unstandardised."""
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     z = (x - mean) / scale
-    a = z.T @ z + RIDGE * np.eye(z.shape[1])
+    a = z.T @ z + penalty * np.eye(z.shape[1])
     w = np.linalg.solve(a, z.T @ (y - y.mean()))
     weights = w / scale
     return float(y.mean() - mean @ weights), weights
@@ -99,9 +99,15 @@ def r2(pred: np.ndarray, y: np.ndarray) -> float:
     return float(1 - ((pred - y) ** 2).sum() / ((y - y.mean()) ** 2).sum())
 
 
-def fit(rows: list[Row]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def fit(
+    rows: list[Row], base: str = "none", penalty: float = RIDGE
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The weights of each stage, and the held-out report. ``base``: ``hand-set`` fits what
+    the final total adds to the hand-set evaluation (its weight held at 1), ``none`` the
+    final total itself."""
     train = [r for r in rows if r[0] % 5]
     test = [r for r in rows if not r[0] % 5]
+    on_base = base == "hand-set"
     stages: list[dict[str, Any]] = []
     for number in range(STAGES):
         chosen = [r for r in train if r[2] == number]
@@ -109,14 +115,14 @@ def fit(rows: list[Row]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             stages.append({"intercept": 0.0, "weights": [0.0] * len(NAMES), "samples": 0})
             continue
         x = np.array([r[3] for r in chosen])
-        y = np.array([r[4] for r in chosen])
-        intercept, weights = ridge(x, y)
+        y = np.array([r[4] - (r[5] if on_base else 0.0) for r in chosen])
+        intercept, weights = ridge(x, y, penalty)
         stages.append(
             {
                 "intercept": round(intercept, 6),
                 "weights": [round(float(w), 6) for w in weights],
                 "samples": len(chosen),
-                "r2_train": round(r2(intercept + x @ weights, y), 4),
+                "r2_train": round(r2(intercept + x @ weights, y), 4),  # (of what is fitted)
             }
         )
     report = []
@@ -127,7 +133,12 @@ def fit(rows: list[Row]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             continue
         y = np.array([r[4] for r in held])
         learned = np.array(
-            [stages[r[2]]["intercept"] + np.dot(stages[r[2]]["weights"], r[3]) for r in held]
+            [
+                stages[r[2]]["intercept"]
+                + np.dot(stages[r[2]]["weights"], r[3])
+                + (r[5] if on_base else 0.0)
+                for r in held
+            ]
         )
         # today's evaluation, shifted and scaled by a fit on the training games of the round
         slope, shift = np.polyfit([r[5] for r in trained], [r[4] for r in trained], 1)
@@ -140,7 +151,7 @@ def fit(rows: list[Row]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
                 "r2_today": round(r2(today, y), 3),
             }
         )
-    return {"stages": stages}, report
+    return {"base": base, "stages": stages}, report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,13 +161,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=Path("learn-data"))
     parser.add_argument("--every", type=int, default=6, help="every Nth position of a game")
     parser.add_argument("--report", action="store_true", help="report only; write no weights")
+    parser.add_argument(
+        "--base",
+        choices=("hand-set", "none"),
+        default="hand-set",
+        help="fit what the final total adds to the hand-set evaluation (the default), or "
+        "the total itself",
+    )
+    parser.add_argument("--ridge", type=float, default=RIDGE, help="the ridge penalty")
     args = parser.parse_args(argv)
     folder = generate(args.data, args.games, args.seed)
     started = time.perf_counter()
     rows: list[Row] = []
     for game in range(args.games):
         rows += rows_of(folder / f"game-{game:04d}.json", game, args.every)
-    model, report = fit(rows)
+    model, report = fit(rows, args.base, args.ridge)
     print(f"{args.games} games, {len(rows)} rows, {time.perf_counter() - started:.0f} s")
     print("round  held-out  R^2 learned  R^2 today")
     for line in report:
@@ -169,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             "about": "Weights of the learned evaluation (tyros_client.bots.features), "
             "fitted by bench/learn.py to the final totals of self-play games.",
             "command": f"python bench/learn.py --games {args.games} --seed {args.seed} "
-            f"--every {args.every}",
+            f"--every {args.every} --base {args.base} --ridge {args.ridge:g}",
             "features": list(NAMES),
             **model,
             "report": report,

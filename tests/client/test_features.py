@@ -65,6 +65,13 @@ def test_a_value_is_its_stages_intercept_plus_the_weighted_features() -> None:
         analysis = Analysis(state)
         own = every_seat(analysis)
         assert value.values(analysis) == pytest.approx([10.0 + row[0] for row in own])
+    # weights fitted on the hand-set evaluation add to it (the parts: the first four)
+    added = LearnedValue({**hand_made(10.0, "cities"), "base": "hand-set"})
+    for state in positions(3)[:20]:
+        analysis = Analysis(state)
+        expected = [10.0 + row[0] + sum(row[:4]) for row in every_seat(analysis)]
+        assert added.values(analysis) == pytest.approx(expected)
+        assert [sum(row[:4]) for row in every_seat(analysis)] == pytest.approx(analysis.values())
 
 
 def test_weights_for_other_features_or_stages_are_refused() -> None:

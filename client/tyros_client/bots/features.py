@@ -160,6 +160,8 @@ class LearnedValue:
         if list(document["features"]) != list(NAMES):
             raise ValueError("the weights are for other features")
         self.document = document
+        self.on_hand_set = document.get("base", "none") == "hand-set"
+        """The weights say what to add to the hand-set evaluation, not the whole value."""
         self.models: list[tuple[float, list[float]]] = [
             (float(model["intercept"]), [float(w) for w in model["weights"]])
             for model in document["stages"]
@@ -181,10 +183,12 @@ class LearnedValue:
         players = analysis.state.players
         own = every_seat(analysis)
         intercept, weights = self.models[stage(analysis)]
-        return [
-            intercept + sum(map(operator.mul, weights, features(analysis, seat, own)))
-            for seat in range(players)
-        ]
+        out = []
+        for seat in range(players):
+            row = features(analysis, seat, own)
+            value = intercept + sum(map(operator.mul, weights, row))
+            out.append(value + (row[0] + row[1] + row[2] + row[3] if self.on_hand_set else 0.0))
+        return out
 
 
 __all__ = ["NAMES", "STAGES", "LearnedValue", "every_seat", "features", "stage"]

@@ -572,24 +572,21 @@ class Plan:
         value = 0.0
         used_ports: dict[int, int] = {}
         used_targets: set[int] = set()
-        taken: list[bool] = []
         alpha = self.alpha
         spare_count = self.spare_count
         cards_left = sum(left)
         for _eff, gain, colour, cards, any_cards, key, target in self.purchases:
-            ok = target not in used_targets
-            if ok:
-                if key >= 0:
-                    ok = used_ports.get(key, 0) < spare_count.get(key, 0)
-                else:
-                    ok = key not in used_ports
-            if ok:
-                short = cards - left[colour]
-                if short < 0:
-                    short = 0
-                ok = short <= left[WILD] and cards_left - cards >= any_cards
-            taken.append(ok)
-            if not ok:
+            if cards + any_cards > cards_left or target in used_targets:
+                continue
+            if key >= 0:
+                if used_ports.get(key, 0) >= spare_count.get(key, 0):
+                    continue
+            elif key in used_ports:
+                continue
+            short = cards - left[colour]
+            if short < 0:
+                short = 0
+            if short > left[WILD]:
                 continue
             left[colour] -= cards - short
             left[WILD] -= short
@@ -607,10 +604,8 @@ class Plan:
         beta = self.beta
         if beta > 0 and cards_left:
             power = self.power
-            for index, (_eff, gain, colour, cards, any_cards, key, target) in enumerate(
-                self.purchases
-            ):
-                if taken[index] or target in used_targets:
+            for _eff, gain, colour, cards, any_cards, key, target in self.purchases:
+                if target in used_targets:  # (a purchase made is one of them)
                     continue
                 if key >= 0 and used_ports.get(key, 0) >= spare_count.get(key, 0):
                     continue

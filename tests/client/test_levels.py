@@ -35,3 +35,17 @@ def test_the_levels_and_what_the_ladder_plays_of_them() -> None:
     assert LEVELS["hard"].options["move_time"] > 0
     assert reproducible("hard") == {"iterations": LEVELS["hard"].options["iterations"]}
     assert reproducible("easy") == LEVELS["easy"].options
+
+
+@pytest.mark.parametrize("name", ["easy", "normal", "hard"])
+def test_a_server_finds_each_level_by_its_name(name: str) -> None:
+    """``tyros-server --takeover-strategy hard`` (an entry point of the strategies' group)
+    plays the level as ``tyros-play --level hard`` does."""
+    from tyros_server.strategies import load_strategy
+
+    made = load_strategy(name)(3, random.Random(0))
+    level = LEVELS[name]
+    assert type(made) is type(make_bot(level.strategy, 3, random.Random(0)))
+    assert made.seat == 3
+    for option, value in level.options.items():
+        assert getattr(made, option) == value, option

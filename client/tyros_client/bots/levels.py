@@ -9,7 +9,10 @@ The figures: docs/benchmarks.md, "The levels".
 from __future__ import annotations
 
 import argparse
+import random
 from typing import Any, NamedTuple
+
+from .base import Bot, make_bot
 
 EASY_SLIP = 0.25
 """How often an ``easy`` bot plays a random option instead of its best (see
@@ -89,3 +92,26 @@ def chosen(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         return args.strategy, {}
     level = LEVELS[args.level]
     return level.strategy, dict(level.options)
+
+
+def player(level: str, seat: int, rng: random.Random) -> Bot:
+    """A bot of ``level`` for ``seat``: what the server's own bots are at a table created
+    with that level (the ``tyros.strategies`` entry points ``easy``, ``normal``, ``hard``).
+
+    >>> type(player("hard", 2, random.Random(1))).__name__
+    'ISMCTSBot'
+    """
+    chosen_level = LEVELS[level]
+    return make_bot(chosen_level.strategy, seat, rng, **chosen_level.options)
+
+
+def easy(seat: int, rng: random.Random) -> Bot:
+    return player("easy", seat, rng)
+
+
+def normal(seat: int, rng: random.Random) -> Bot:
+    return player("normal", seat, rng)
+
+
+def hard(seat: int, rng: random.Random) -> Bot:
+    return player("hard", seat, rng)

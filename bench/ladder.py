@@ -290,7 +290,7 @@ def run(
     path.parent.mkdir(parents=True, exist_ok=True)
     work = [game_of(seats, known, seed, g) for g, seats in seated.items()]
     with path.open("a") as out:
-        for played in play_all(work, processes=jobs, cluster=cluster):
+        for played in play_all(arena.play, work, processes=jobs, cluster=cluster):
             line = {
                 "game": played.game,
                 "seats": seated[played.game],

@@ -24,6 +24,7 @@ import math
 import random
 import secrets
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,7 @@ from tyros_rules import (
     Options,
     Phase,
     event_view,
+    export_record,
     legal_actions,
     new_game,
     push,
@@ -211,6 +213,28 @@ def _feed(listeners: list[Bot], log: list[dict[str, Any]], seen: int) -> int:
     return len(log)
 
 
+def play(job: Game) -> Played:
+    """Play one game of a run (here, in a worker process or on a cluster's worker)."""
+    start = time.perf_counter()
+    result = play_game(
+        job.seats,
+        setup=job.setup,
+        seed=job.seed,
+        game=job.game,
+        bot_options=job.bot_options,
+        seat_options=job.seat_options,
+    )
+    return Played(
+        game=job.game,
+        seats=job.seats,
+        scores=tuple(result.scores),
+        winners=tuple(result.winners),
+        actions=result.actions,
+        seconds=time.perf_counter() - start,
+        record=export_record(result.state, list(job.seats)) if job.record else None,
+    )
+
+
 # A run of games -------------------------------------------------------------------
 
 
@@ -329,7 +353,7 @@ def run_arena(
         )
         for game in range(games)
     ]
-    for played in play_all(jobs, processes=processes, cluster=cluster):
+    for played in play_all(play, jobs, processes=processes, cluster=cluster):
         totals.seconds += played.seconds
         totals.add(played)
         if record_dir is not None:

@@ -1,9 +1,9 @@
 """Where a run's games are played: here, in processes of this machine, or on a Dask cluster.
 
 A :class:`Game` holds everything one arena game needs (strategies, setup, seeds, the bots'
-options); :func:`play` plays it anywhere and returns a :class:`Played` that a process or
-a cluster can send back. :func:`play_all` plays a list of them and gives the results in
-the list's order, so a run adds up the same whoever played it: every seed comes from the
+options); :func:`.arena.play` plays it anywhere and returns a :class:`Played` that a
+process or a cluster can send back. :func:`play_all` plays a list of them and gives the
+results in the list's order, so a run adds up the same whoever played it: every seed comes from the
 run's seed and the game's number (:func:`.arena.derive_seed`), never from the worker.
 
     tyros-arena --games 400 --jobs 2                          # two processes here
@@ -16,13 +16,10 @@ that lends its cores; each worker needs tyros installed, at the same version.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
-
-from tyros_rules import export_record
 
 
 @dataclass(frozen=True)
@@ -53,53 +50,34 @@ class Played:
     record: dict[str, Any] | None = None
 
 
-def play(job: Game) -> Played:
-    """Play one game (in this process, a worker process or a cluster's worker)."""
-    from . import arena  # (the arena runs its games through here)
-
-    start = time.perf_counter()
-    result = arena.play_game(
-        job.seats,
-        setup=job.setup,
-        seed=job.seed,
-        game=job.game,
-        bot_options=job.bot_options,
-        seat_options=job.seat_options,
-    )
-    return Played(
-        game=job.game,
-        seats=job.seats,
-        scores=tuple(result.scores),
-        winners=tuple(result.winners),
-        actions=result.actions,
-        seconds=time.perf_counter() - start,
-        record=export_record(result.state, list(job.seats)) if job.record else None,
-    )
-
-
 class ClusterUnavailable(RuntimeError):
     """Dask is not installed, or its scheduler cannot be reached."""
 
 
+Play = Callable[[Game], Played]
+"""What plays one game (:func:`.arena.play`): a module-level function, so that a worker
+process or a cluster's worker finds it by name."""
+
+
 def play_all(
-    jobs: Sequence[Game], *, processes: int = 1, cluster: str | None = None
+    play: Play, jobs: Sequence[Game], *, processes: int = 1, cluster: str | None = None
 ) -> Iterator[Played]:
-    """Play ``jobs`` and give their results in the order of ``jobs``: on the Dask
-    scheduler at ``cluster``'s workers, else in ``processes`` processes here (1: this
+    """``play`` each of ``jobs`` and give their results in the order of ``jobs``: on the
+    Dask scheduler at ``cluster``'s workers, else in ``processes`` processes here (1: this
     one)."""
     if cluster is not None:
-        return _on_cluster(jobs, cluster)
+        return _on_cluster(play, jobs, cluster)
     if processes > 1:
-        return _in_processes(jobs, processes)
+        return _in_processes(play, jobs, processes)
     return map(play, jobs)
 
 
-def _in_processes(jobs: Sequence[Game], processes: int) -> Iterator[Played]:
+def _in_processes(play: Play, jobs: Sequence[Game], processes: int) -> Iterator[Played]:
     with ProcessPoolExecutor(max_workers=processes) as workers:
         yield from workers.map(play, jobs)
 
 
-def _on_cluster(jobs: Iterable[Game], address: str) -> Iterator[Played]:
+def _on_cluster(play: Play, jobs: Iterable[Game], address: str) -> Iterator[Played]:
     try:
         from distributed import Client
     except ImportError as exc:
@@ -117,4 +95,4 @@ def _on_cluster(jobs: Iterable[Game], address: str) -> Iterator[Played]:
             yield future.result()
 
 
-__all__ = ["ClusterUnavailable", "Game", "Played", "play", "play_all"]
+__all__ = ["ClusterUnavailable", "Game", "Play", "Played", "play_all"]

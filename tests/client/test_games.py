@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from tyros_client import arena
-from tyros_client.games import ClusterUnavailable, Game, play, play_all
+from tyros_client.arena import play
+from tyros_client.games import ClusterUnavailable, Game, play_all
 
 LINE_UP = ["greedy", "random", "random", "random"]
 
@@ -37,13 +38,13 @@ def test_a_seeded_40_game_arena_is_the_same_here_in_processes_and_on_a_cluster(
 
 def test_results_come_in_the_order_of_the_games_asked_for(dask_scheduler: str) -> None:
     jobs = [Game(seats=("random",) * 3, setup="first", seed=2, game=g) for g in (5, 1, 3)]
-    assert [p.game for p in play_all(jobs, cluster=dask_scheduler)] == [5, 1, 3]
-    assert [p.scores for p in play_all(jobs, processes=2)] == [play(j).scores for j in jobs]
+    assert [p.game for p in play_all(play, jobs, cluster=dask_scheduler)] == [5, 1, 3]
+    assert [p.scores for p in play_all(play, jobs, processes=2)] == [play(j).scores for j in jobs]
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("distributed")
     with pytest.raises(ClusterUnavailable, match="no Dask scheduler answers"):
-        list(play_all([], cluster="tcp://127.0.0.1:9"))
+        list(play_all(play, [], cluster="tcp://127.0.0.1:9"))
     assert arena.main(["--games", "2", "--cluster", "tcp://127.0.0.1:9"]) == 2
     assert "no Dask scheduler answers at tcp://127.0.0.1:9" in capsys.readouterr().err

@@ -19,7 +19,7 @@ token) or ``list_tables``.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import Field, TypeAdapter
 
@@ -82,6 +82,14 @@ class ClockSetting(Model):
     reserve: Annotated[int, Field(ge=0, le=36_000)]
 
 
+BotLevel = Literal["easy", "normal", "hard"]
+"""How strong the server's own bots at a table are: the levels ``tyros-play --level`` and
+``tyros-bot --level`` take (easy slips, normal is greedy, hard searches)."""
+BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
+DEFAULT_BOT_LEVEL: BotLevel = "normal"
+"""The level of the server's own bots unless the server or the hello says another."""
+
+
 class Hello(Model):
     """Join a table (creating it if it does not exist) or watch it."""
 
@@ -105,6 +113,9 @@ class Hello(Model):
     bots: Annotated[int, Field(ge=0, le=3)] = 0
     """If this hello creates the table: seats the server's own bots take at once (fewer
     than the players: the one saying hello takes a seat too)."""
+    bot_level: BotLevel | None = None
+    """If this hello creates the table with the server's bots: their level (null: the
+    server's default, ``tyros-server --bot-level``)."""
     spectate: bool = False
 
 
@@ -219,6 +230,8 @@ class TableInfo(Model):
     """The table's clock (absent: none)."""
     winners: list[SeatNumber] | None = None
     """A finished game's winners (more than one: a shared win); absent until it is over."""
+    bot_level: BotLevel | None = None
+    """The level of the server's own bots at this table (absent: it has none)."""
 
 
 class Welcome(Model):

@@ -6,7 +6,8 @@ import random
 
 import pytest
 from tyros_client.bots import ISMCTSBot, make_bot
-from tyros_client.bots.levels import EASY_SLIP, LEVELS, reproducible
+from tyros_client.bots.levels import DEFAULT_LEVEL, EASY_SLIP, LEVELS, reproducible
+from tyros_protocol.messages import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from tyros_rules import Options, legal_actions, new_game, push, seats_to_act, view
 
 
@@ -49,3 +50,9 @@ def test_a_server_finds_each_level_by_its_name(name: str) -> None:
     assert made.seat == 3
     for option, value in level.options.items():
         assert getattr(made, option) == value, option
+
+
+def test_the_protocols_bot_levels_are_these() -> None:
+    """A hello's ``bot_level`` (the server's own bots) names exactly these levels."""
+    assert list(BOT_LEVELS) == list(LEVELS)
+    assert DEFAULT_BOT_LEVEL == DEFAULT_LEVEL

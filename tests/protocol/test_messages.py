@@ -22,7 +22,9 @@ from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import (
     ACTION_ADAPTER,
+    BOT_LEVELS,
     CLIENT_ADAPTER,
+    DEFAULT_BOT_LEVEL,
     SERVER_ADAPTER,
     Act,
     AnswerAction,
@@ -159,6 +161,18 @@ def test_hello_parses_with_defaults_and_with_every_field() -> None:
         True,
     )
     assert full.name == "Bo Ærø"
+
+
+def test_a_hello_names_its_bots_level_or_leaves_it_to_the_server() -> None:
+    hello = {"type": "hello", "protocol": 1, "name": "Ann", "table": "t", "bots": 2}
+    plain = parse_client_message(json.dumps(hello))
+    assert isinstance(plain, Hello) and plain.bot_level is None  # the server's default
+    for level in BOT_LEVELS:
+        chosen = parse_client_message(json.dumps({**hello, "bot_level": level}))
+        assert isinstance(chosen, Hello) and chosen.bot_level == level
+    with pytest.raises(ValidationError, match="bot_level"):
+        parse_client_message(json.dumps({**hello, "bot_level": "expert"}))
+    assert DEFAULT_BOT_LEVEL in BOT_LEVELS
 
 
 def test_resume_parses() -> None:

@@ -178,7 +178,10 @@ class TyrosServer:
         config: ServerConfig,
         takeover: TakeoverPolicy | None = None,
         store: Store | None = None,
+        levels: Callable[[str], TakeoverPolicy] | None = None,
     ) -> None:
+        """``takeover`` plays absent people's seats and gives hints; ``levels`` makes the
+        policy of the server's own bots of a level (None: ``takeover`` plays them too)."""
         self.config = config
         self.lock: DatabaseLock | None = None
         if store is None and config.db != ":memory:":
@@ -196,6 +199,7 @@ class TyrosServer:
             takeover=takeover,
             hello_seconds=config.hello_seconds,
             allow_seed=config.allow_seed,
+            levels=levels,
         )
         self._wake = asyncio.Event()
         """Set when the session's next deadline may have moved (something arrived)."""
@@ -527,9 +531,10 @@ async def run_server(
     config: ServerConfig,
     takeover: TakeoverPolicy | None = None,
     ready: Callable[[TyrosServer], Any] | None = None,
+    levels: Callable[[str], TakeoverPolicy] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down gracefully."""
-    server = TyrosServer(config, takeover)
+    server = TyrosServer(config, takeover, levels=levels)
     await server.start()
     tune_gc()
     if ready is not None:

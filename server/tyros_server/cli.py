@@ -8,12 +8,14 @@ import logging
 import os
 import sys
 
+from tyros_protocol.messages import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from tyros_protocol.options import clock_setting
 
 from .app import ServerConfig, run_server
 from .session import Limits
 from .storage import StoreOpenError
-from .strategies import STRATEGY_GROUP, bot_takeover
+from .strategies import STRATEGY_GROUP
+from .strategies import bot_takeover as bot_takeover
 from .strategies import load_strategy as load_strategy
 from .tls import tls_problem
 from .tools import export_main, restore_main, verify_main
@@ -137,11 +139,19 @@ def serve_main(argv: list[str]) -> int:
         "--takeover-strategy",
         default="greedy",
         metavar="STRATEGY",
-        help="who plays a taken-over seat, the seats a table is created with bots in, and "
-        "gives hints to the page: greedy (the default) or ismcts (the client's bots, "
+        help="who plays a taken-over seat, decides for a seat out of time, and gives hints "
+        "to the page: greedy (the default) or ismcts (the client's bots, "
         f"entry points of {STRATEGY_GROUP}), "
         "random (built in), another entry point, or MODULE:NAME, a factory (seat, rng) of "
         "players with choose(view, legal)",
+    )
+    parser.add_argument(
+        "--bot-level",
+        choices=BOT_LEVELS,
+        default=DEFAULT_BOT_LEVEL,
+        help="how strong the server's own bots are at a table created without a level "
+        "(a hello's bot_level, the page's choice): easy (greedy bots that slip), normal "
+        "(greedy, the default) or hard (a search, about 0.1 s a decision)",
     )
     parser.add_argument(
         "--decision-processes",
@@ -182,6 +192,7 @@ def serve_main(argv: list[str]) -> int:
     # table's clock may come from a hello even when the server sets none).
     try:
         takeover = bot_takeover(args.takeover_strategy)
+        bot_takeover(args.bot_level)  # (its bots are made when a table needs them)
     except ValueError as exc:
         parser.error(str(exc))
     tls_refused = refuse_tls_files(parser, args.certfile, args.keyfile)
@@ -199,6 +210,7 @@ def serve_main(argv: list[str]) -> int:
         proposer_grace_seconds=max(0.0, args.proposer_grace),
         finished_in_memory=max(0, args.finished_in_memory),
         default_clock=args.clock,
+        default_bot_level=args.bot_level,
         max_open_tables=args.max_tables,
         tables_per_minute=args.tables_per_minute,
         waiting_tables_per_address=args.waiting_tables,
@@ -235,7 +247,7 @@ def serve_main(argv: list[str]) -> int:
         takeover_strategy=args.takeover_strategy,
     )
     try:
-        asyncio.run(run_server(config, takeover))
+        asyncio.run(run_server(config, takeover, levels=bot_takeover))
     except StoreOpenError as exc:
         print(f"tyros-server: {exc}", file=sys.stderr)
         return 2

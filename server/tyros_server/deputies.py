@@ -88,6 +88,21 @@ class SeatBots:
             del self.players[key]
 
 
+class LevelPolicies:
+    """The policies of the server's own bots, one for each level (a strategy's name), each
+    made the first time a table of that level needs it: a level nobody plays costs nothing."""
+
+    def __init__(self, make: Callable[[str], TakeoverPolicy]) -> None:
+        self.make = make
+        self.made: dict[str, TakeoverPolicy] = {}
+
+    def of(self, level: str) -> TakeoverPolicy:
+        policy = self.made.get(level)
+        if policy is None:
+            policy = self.made[level] = self.make(level)
+        return policy
+
+
 def negotiates(action: Action) -> bool:
     """Whether ``action`` would trade the seat's cards on its own initiative: an offer, a
     counter-offer, or accepting another's offer. A deputy never does (it decides for a
@@ -123,6 +138,10 @@ class Decision:
     policy: TakeoverPolicy
     people: frozenset[int] = frozenset()
     """The seats people hold at the table (see :func:`meet`)."""
+    level: str | None = None
+    """The level of the server's own bot deciding (``by`` is ``seat``), whose policy is
+    ``policy``; None: the takeover policy decides (a decision process puts the policy
+    of the same name in its place)."""
 
     @property
     def lane(self) -> Lane:
@@ -148,12 +167,15 @@ class Farewell:
 
     table: str
     policy: TakeoverPolicy
+    levels: tuple[TakeoverPolicy, ...] = ()
+    """The policies of the server's own bots at each level made so far: they forget too."""
     lane = Lane.HOUSE  # (after the table's last decisions, whichever lane they took)
 
     def run(self) -> None:
-        forget = getattr(self.policy, "forget", None)
-        if forget is not None:
-            forget(self.table)
+        for policy in (self.policy, *self.levels):
+            forget = getattr(policy, "forget", None)
+            if forget is not None:
+                forget(self.table)
 
 
 @dataclass(eq=False, slots=True)
@@ -198,6 +220,9 @@ class Deputies:
     policy: TakeoverPolicy | None
     pace: float
     """Seconds between two takeover decisions at one table."""
+    levels: LevelPolicies | None = None
+    """The policies of the server's own bots by their table's level (None: the takeover
+    policy plays them too)."""
     in_flight: dict[tuple[str, int], Decision] = field(default_factory=dict)
     ready_at: dict[str, float] = field(default_factory=dict)
     """When each table may have its next takeover decision."""
@@ -223,11 +248,27 @@ class Deputies:
         seen: dict[str, Any],
         legal: list[Action],
         people: frozenset[int] = frozenset(),
+        level: str | None = None,
     ) -> None:
+        """Ask for a decision for ``seat``: the server's own bot's (``by`` is ``seat``) at
+        its table's ``level``, else the takeover policy's."""
         assert self.policy is not None and not self.busy(table, seat)
-        decision = Decision(table, seat, version, by, seen, legal, self.policy, people)
+        policy, level = self._policy(level if by == "seat" else None)
+        decision = Decision(table, seat, version, by, seen, legal, policy, people, level)
         self.in_flight[(table, seat)] = decision
         self.jobs.append(decision)
+
+    def _policy(self, level: str | None) -> tuple[TakeoverPolicy, str | None]:
+        """The policy of ``level`` and the level it is (the takeover policy, None, when no
+        level is asked for, the levels are not played, or this one cannot be made)."""
+        assert self.policy is not None
+        if level is None or self.levels is None:
+            return self.policy, None
+        try:
+            return self.levels.of(level), level
+        except Exception:  # (a broken install: the table still plays, as the takeover)
+            log.exception("the server's bots of level %s cannot be made", level)
+            return self.policy, None
 
     def advise(self, advice: Advice, address: str = "") -> bool:
         """Ask for ``advice`` for a connection from ``address``; False if it has one under
@@ -261,7 +302,8 @@ class Deputies:
         """``table`` is over or gone: its pace, and the policy's players for it."""
         self.ready_at.pop(table, None)
         if self.policy is not None:
-            self.jobs.append(Farewell(table, self.policy))
+            made = tuple(self.levels.made.values()) if self.levels is not None else ()
+            self.jobs.append(Farewell(table, self.policy, made))
 
     def drain(self) -> list[Job]:
         jobs, self.jobs = self.jobs, []

@@ -2,11 +2,12 @@
 shares the event loop's interpreter lock (a search in a thread beside the loop made every
 wake-up of the loop about 5 ms late: docs/benchmarks.md, "Decisions in processes").
 
-Each process holds a takeover policy of its own, made from the strategy's name, and the
-tables it serves: a table's jobs always go to the same process (its bots keep memory from
-one decision to the next), the table given at its first job to the process serving the
-fewest. In front of each process, a :class:`~.worker.DecisionWorker` keeps its order:
-people's lane first, tables in turn.
+Each process holds a takeover policy of its own, made from the strategy's name, the
+policies of the server's own bots at each level a job asked for (made from the level's
+name when first asked), and the tables it serves: a table's jobs always go to the same
+process (its bots keep memory from one decision to the next), the table given at its first
+job to the process serving the fewest. In front of each process, a
+:class:`~.worker.DecisionWorker` keeps its order: people's lane first, tables in turn.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 from tyros_rules import Action
 
-from .deputies import Farewell, Job, TakeoverPolicy
+from .deputies import Decision, Farewell, Job, LevelPolicies, TakeoverPolicy
 from .strategies import bot_takeover
 from .worker import DecisionWorker
 
@@ -33,6 +34,8 @@ log = logging.getLogger("tyros.server")
 
 _POLICY: TakeoverPolicy | None = None
 """(In a worker process: its policy.)"""
+_LEVELS: LevelPolicies | None = None
+"""(In a worker process: its policies of the server's own bots, by level.)"""
 PARENT_LOOK_SECONDS = 1.0
 """How often a worker process looks whether the server is still there."""
 
@@ -44,8 +47,9 @@ def strategy_policy(strategy: str) -> TakeoverPolicy:
 
 
 def _start(make: Callable[[], TakeoverPolicy], parent: int) -> None:
-    global _POLICY
+    global _POLICY, _LEVELS
     _POLICY = make()
+    _LEVELS = LevelPolicies(strategy_policy)
     threading.Thread(target=_outlive_not, args=(parent,), daemon=True).start()
 
 
@@ -63,8 +67,13 @@ def _in_the_worker(table: str, seat: int, view: dict[str, Any], legal: list[Acti
 
 
 def _run(job: Job) -> Any:
-    assert _POLICY is not None, "the process was not started with a policy"
-    job.policy = _POLICY
+    assert _POLICY is not None and _LEVELS is not None, "the process was not started"
+    if isinstance(job, Decision) and job.level is not None:
+        job.policy = _LEVELS.of(job.level)
+    else:
+        job.policy = _POLICY
+    if isinstance(job, Farewell):
+        job.levels = tuple(_LEVELS.made.values())
     return job.run()
 
 
@@ -121,8 +130,10 @@ class DecisionPool:
         if isinstance(job, Farewell):  # (after the table's jobs queued before it)
             del self.served[job.table]
             process.tables -= 1
-        sent = copy.copy(job)  # the policy stays here: the process has its own
+        sent = copy.copy(job)  # the policies stay here: the process has its own
         sent.policy = _in_the_worker
+        if isinstance(sent, Farewell):
+            sent.levels = ()
         return process.worker.submit(functools.partial(process.run, sent), job.table, job.lane)
 
     def shutdown(self) -> None:

@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS tables (
     salt TEXT NOT NULL DEFAULT '',
     rules_version INTEGER NOT NULL DEFAULT 0,
     clock TEXT,
-    hints INTEGER NOT NULL DEFAULT 1
+    hints INTEGER NOT NULL DEFAULT 1,
+    bot_level TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_name TEXT NOT NULL REFERENCES tables(name),
@@ -92,6 +93,7 @@ ADDED_COLUMNS = (
     ("tables", "hints", "INTEGER NOT NULL DEFAULT 1"),
     ("actions", "hinted", "INTEGER NOT NULL DEFAULT 0"),
     ("seats", "program", "INTEGER NOT NULL DEFAULT 0"),
+    ("tables", "bot_level", "TEXT"),
 )
 """Columns added since the first schema: a database from before gets them on opening."""
 
@@ -280,11 +282,11 @@ class Store:
         rules_version: int = 0,
         clock: dict[str, int] | None = None,
         hints: bool = True,
+        bot_level: str | None = None,
     ) -> None:
         self._write(
-            "INSERT INTO tables "
-            "(name, options, trade_seconds, created, salt, rules_version, clock, hints) "
-            "VALUES (?,?,?,?,?,?,?,?)",
+            "INSERT INTO tables (name, options, trade_seconds, created, salt, "
+            "rules_version, clock, hints, bot_level) VALUES (?,?,?,?,?,?,?,?,?)",
             (
                 name,
                 json.dumps(options),
@@ -294,6 +296,7 @@ class Store:
                 rules_version,
                 None if clock is None else json.dumps(clock),
                 int(hints),
+                bot_level,
             ),
         )
 
@@ -408,8 +411,8 @@ class Store:
     def load_table(self, name: str) -> StoredTable | None:
         self._settle_first()
         row = self._db.execute(
-            "SELECT name, options, trade_seconds, finished, salt, rules_version, clock, hints "
-            "FROM tables WHERE name = ?",
+            "SELECT name, options, trade_seconds, finished, salt, rules_version, clock, hints, "
+            "bot_level FROM tables WHERE name = ?",
             (name,),
         ).fetchone()
         if row is None:
@@ -448,6 +451,7 @@ class Store:
             reserves=reserves,
             hints=bool(row[7]),
             hinted=hinted,
+            bot_level=row[8],
         )
 
     def counts(self) -> tuple[int, int]:

@@ -39,3 +39,6 @@ class StoredTable:
     """Whether the table's players may ask their client for hints."""
     hinted: list[bool] | None = None
     """For each action: whether its seat asked for a hint before making it."""
+    bot_level: str | None = None
+    """The level of the server's own bots at the table (None: none, or stored before
+    levels were)."""

@@ -90,6 +90,8 @@ class Table:
     """What was said here lately (all of it is in the database)."""
     hints: bool = True
     """Whether the players may ask their clients for hints (a table option)."""
+    bot_level: str | None = None
+    """The level of the server's own bots here (None: it has none)."""
     hint_asked: dict[int, int] = field(default_factory=dict)
     """Seat -> the game version it asked for a hint at: the decision it then had before it
     (still standing when it acts) is marked in the record as made after a hint."""

@@ -92,12 +92,18 @@ class Harness:
         clock: FakeClock | None = None,
         limits: Limits | None = None,
         takeover: TakeoverPolicy | None = None,
+        levels: Callable[[str], TakeoverPolicy] | None = None,
     ) -> None:
         self.path = path
         self.clock = clock or FakeClock()
         self.store = Store(str(path))
         self.session = Session(
-            self.store, limits=limits, clock=self.clock, takeover=takeover, allow_seed=True
+            self.store,
+            limits=limits,
+            clock=self.clock,
+            takeover=takeover,
+            allow_seed=True,
+            levels=levels,
         )
         self._conns = itertools.count(1)
         self._ids = itertools.count(100)

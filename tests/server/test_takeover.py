@@ -103,7 +103,7 @@ def served_with(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> tuple[Any, 
     """(config, takeover policy) that ``tyros-server ARGV`` would run with."""
     seen: list[tuple[Any, Any]] = []
 
-    async def capture(config: Any, takeover: Any = None) -> None:
+    async def capture(config: Any, takeover: Any = None, **more: Any) -> None:
         seen.append((config, takeover))
 
     monkeypatch.setattr(cli, "run_server", capture)
@@ -128,3 +128,14 @@ def test_absent_players_are_played_by_greedy_after_90_seconds_unless_switched_of
     assert config.limits.takeover_seconds == 30.0
     with pytest.raises(SystemExit):
         cli.serve_main(["--takeover", "-5"])
+
+
+def test_the_servers_bots_play_at_the_level_chosen_for_tables_created_without_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    config, _ = served_with(monkeypatch, [])
+    assert config.limits.default_bot_level == "normal"
+    config, _ = served_with(monkeypatch, ["--bot-level", "hard"])
+    assert config.limits.default_bot_level == "hard"
+    with pytest.raises(SystemExit):
+        cli.serve_main(["--bot-level", "expert"])

@@ -11,6 +11,8 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from tyros_protocol.messages import DEFAULT_BOT_LEVEL, BotLevel
+
 from ..buckets import PerAddress, TokenBucket
 from ..chat import CHAT_BURST, CHAT_PER_SECOND
 from ..tables import Table
@@ -43,6 +45,8 @@ class Limits:
     players goes on at a person's pace, not in one burst."""
     default_clock: tuple[int, int] | None = None
     """(decision, reserve) seconds for tables created without a clock (None: no clock)."""
+    default_bot_level: BotLevel = DEFAULT_BOT_LEVEL
+    """The level of the server's own bots at a table created without one."""
     max_open_tables: int = 100
     """Unfinished tables the server hosts at once."""
     tables_per_minute: int = 20

@@ -72,9 +72,17 @@ class Session:
         takeover: TakeoverPolicy | None = None,
         hello_seconds: float | None = None,
         allow_seed: bool = False,
+        levels: Callable[[str], TakeoverPolicy] | None = None,
     ) -> None:
         self.shared = Shared(
-            store, limits or Limits(), clock, wall_clock, takeover, hello_seconds, allow_seed
+            store,
+            limits or Limits(),
+            clock,
+            wall_clock,
+            takeover,
+            hello_seconds,
+            allow_seed,
+            levels,
         )
         shared = self.shared
         self.store, self.limits, self.clock = store, shared.limits, clock

@@ -13,6 +13,7 @@ from tyros_protocol.basics import skeleton
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import (
+    BOT_LEVELS,
     GetRecord,
     Hello,
     ListTables,
@@ -95,6 +96,9 @@ class Lobby(Part):
             if loaded.house:  # the server's own bot: back at once, as it never left
                 loaded.absent_since, loaded.bot = float("-inf"), True
             table.seats.append(loaded)
+        if any(slot.house for slot in table.seats):  # (stored before levels: the default)
+            known = stored.bot_level in BOT_LEVELS
+            table.bot_level = stored.bot_level if known else self.limits.default_bot_level
         table.talk = TableTalk.from_stored(self.store.load_chat(name, KEPT_LINES))
         if len(table.seats) == table.options.players:
             state = new_game(table.options)
@@ -394,6 +398,7 @@ class Lobby(Part):
         if clock is None and self.limits.default_clock is not None:
             decision, reserve = self.limits.default_clock
             clock = {"decision": decision, "reserve": reserve}
+        level = (hello.bot_level or self.limits.default_bot_level) if hello.bots else None
         try:
             self.store.create_table(
                 hello.table,
@@ -404,6 +409,7 @@ class Lobby(Part):
                 RULES_VERSION,
                 clock,
                 hello.hints,
+                level,
             )
         except StorageError as exc:
             self.shared.faults.failed(f"creating table {hello.table}", exc)
@@ -419,6 +425,7 @@ class Lobby(Part):
             attended=now,
             clock=clock,
             hints=hello.hints,
+            bot_level=level,
         )
         self.tables[hello.table] = table
         self.admission.table_created(address)

@@ -131,6 +131,7 @@ class Outbox:
             **fairness(table.options.seed, table.salt, table.finished),
             **({"clock": table.clock} if table.clock is not None else {}),
             **({} if table.hints else {"hints": False}),
+            **({"bot_level": table.bot_level} if table.bot_level is not None else {}),
             **self._winners(table),
         }
 

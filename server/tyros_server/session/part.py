@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from tyros_rules import PENDING, Phase
 
 from ..clocks import Clocks
-from ..deputies import Deputies, TakeoverPolicy
+from ..deputies import Deputies, LevelPolicies, TakeoverPolicy
 from ..faults import FaultLog
 from ..storage import Store
 from ..tables import ConnId, Table
@@ -34,6 +34,9 @@ class Shared:
     allow_seed: bool
     """Whether a ``hello`` may choose the seed (tests, benchmarks, a private local game):
     whoever knows the seed knows every hand, so a shared server deals its own."""
+    levels: Callable[[str], TakeoverPolicy] | None = None
+    """Makes the policy of the server's own bots of a level, by its name (None: the
+    takeover policy plays them, whatever their table's level)."""
     tables: dict[str, Table] = field(default_factory=dict)
     conns: dict[ConnId, Connection] = field(default_factory=dict)
     by_digest: dict[str, tuple[str, int]] = field(default_factory=dict)
@@ -52,7 +55,8 @@ class Shared:
         takeover_wait = self.limits.takeover_seconds if self.takeover else None
         self.outbox = Outbox(self.clock, takeover_wait)
         self.admission = Admission(self.limits, self.clock)
-        self.deputies = Deputies(self.takeover, self.limits.bot_pace_seconds)
+        levels = LevelPolicies(self.levels) if self.levels is not None else None
+        self.deputies = Deputies(self.takeover, self.limits.bot_pace_seconds, levels)
         self.faults = FaultLog(logging.getLogger("tyros.session"), clock=self.clock)
 
     # Tables in memory ------------------------------------------------------------------

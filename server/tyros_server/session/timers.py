@@ -171,7 +171,14 @@ class Timers(Part):
         if self.shared.takeover is None:
             return self.ledger.commit(table, seat, legal[0], by=None if by == "seat" else by) or []
         self.deputies.ask(
-            table.name, seat, state.version, by, view(state, seat), legal, table.people()
+            table.name,
+            seat,
+            state.version,
+            by,
+            view(state, seat),
+            legal,
+            table.people(),
+            table.bot_level,
         )
         return []
 

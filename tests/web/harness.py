@@ -119,12 +119,17 @@ def open_page(
     return page
 
 
-def join(page: Page, name: str, table: str, players: int, bots: int = 0) -> None:
-    """Join (or create, with ``bots`` of the server's own) ``table`` from the lobby's form."""
+def join(
+    page: Page, name: str, table: str, players: int, bots: int = 0, level: str | None = None
+) -> None:
+    """Join (or create, with ``bots`` of the server's own at ``level``, else the form's
+    default) ``table`` from the lobby's form."""
     page.fill("#name", name)
     page.fill("#table-name", table)
     page.select_option("#players", str(players))
     page.select_option("#bots", str(bots))
+    if level is not None:
+        page.select_option("#bot-level", level)
     page.click("#join button[type=submit]")
     page.wait_for_selector(f"#status:text('playing at table {table} as A')")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
+from tyros_protocol.messages import BOT_LEVELS
 
 from tests.web.harness import ERRORS, Server, join, needs_chromium, open_page, play_on
 
@@ -36,6 +37,22 @@ def test_a_new_tables_settings_show_in_the_list_and_at_the_table(
     assert len(clocks) == 3 and all(re.fullmatch(r"(reserve 1:30|\d:\d\d left)", c) for c in clocks)
     page.wait_for_selector("#choices button:not([disabled])")
     assert page.locator("#hint").is_hidden()  # a table without hints shows none
+    assert ERRORS[page] == [] and ERRORS[other] == []
+
+
+def test_the_servers_bots_are_made_at_the_level_chosen(server: Server, browser: Browser) -> None:
+    page = open_page(browser, server.url)
+    levels = page.locator("#bot-level option").evaluate_all("all => all.map((o) => o.value)")
+    assert levels == list(BOT_LEVELS)
+    assert page.locator("#bot-level").is_disabled()  # no bots, no level
+    page.select_option("#bots", "2")
+    expect(page.locator("#bot-level")).to_be_enabled()
+    page.select_option("#bots", "0")
+    expect(page.locator("#bot-level")).to_be_disabled()
+    join(page, "Pat", "gentle", 3, bots=2, level="easy")
+    other = open_page(browser, server.url)
+    row = other.wait_for_selector("#tables tr:has(td:text('gentle'))")
+    assert row is not None and "3 players, first setup, 2 easy bots" in row.inner_text()
     assert ERRORS[page] == [] and ERRORS[other] == []
 
 

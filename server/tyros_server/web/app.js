@@ -549,12 +549,17 @@ function start() {
     const linked = linkedTable();
     if (linked && linked !== watching) sit(linked, { spectate: !heldToken(linked) });
   });
+  // (a level only for bots: none without them)
+  const levelForBots = () => ($("bot-level").disabled = Number($("bots").value) === 0);
   $("players").addEventListener("change", () => {
     // (bots take the seats besides yours: at most one fewer than the players)
     const most = Number($("players").value) - 1;
     for (const option of $("bots").options) option.disabled = Number(option.value) > most;
     if (Number($("bots").value) > most) $("bots").value = String(most);
+    levelForBots();
   });
+  $("bots").addEventListener("change", levelForBots);
+  levelForBots(); // (a reload may bring the form's last values back)
   $("zoom").addEventListener("click", () => {
     const zoomed = $("board").classList.toggle("zoomed");
     $("zoom").setAttribute("aria-pressed", String(zoomed));

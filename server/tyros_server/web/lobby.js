@@ -25,7 +25,7 @@ export function showTables(tables, { sit, replay }) {
   for (const table of tables) {
     const row = document.createElement("tr");
     const clock = table.clock ? `, clock ${table.clock.decision}+${table.clock.reserve} s` : "";
-    const about = `${table.players} players, ${table.setup} setup${clock}${table.hints === false ? ", no hints" : ""}`;
+    const about = `${table.players} players, ${table.setup} setup${houseBots(table)}${clock}${table.hints === false ? ", no hints" : ""}`;
     for (const text of [table.name, table.seats.map((s) => s.name || "-").join(", "), `${stateWords(table)}: ${about}`]) {
       const cell = document.createElement("td");
       cell.textContent = text;
@@ -45,6 +45,13 @@ export function showTables(tables, { sit, replay }) {
   }
 }
 
+// The server's own bots and their level: ", 2 hard bots" (their seats are programs it plays).
+function houseBots(table) {
+  if (!table.bot_level) return "";
+  const count = table.seats.filter((s) => s.bot && s.program).length;
+  return count ? `, ${count} ${table.bot_level} bot${count === 1 ? "" : "s"}` : "";
+}
+
 function stateWords(table) {
   if (table.unavailable) return "unavailable";
   if (table.finished) {
@@ -60,7 +67,10 @@ export function newTableOptions() {
   const $ = (id) => document.getElementById(id);
   const options = { players: Number($("players").value), setup: $("setup").value, hints: $("hints").checked };
   const bots = Math.min(Number($("bots").value), options.players - 1);
-  if (bots > 0) options.bots = bots; // the server's own bots take the other seats at once
+  if (bots > 0) {
+    options.bots = bots; // the server's own bots take the other seats at once
+    options.bot_level = $("bot-level").value;
+  }
   const decision = Number($("clock-decision").value);
   if (decision > 0) options.clock = { decision, reserve: Number($("clock-reserve").value) || 0 };
   const trade = Number($("trade-seconds").value);

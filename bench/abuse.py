@@ -110,6 +110,7 @@ from tyros_client.session import (
     hello_message,
     list_tables_message,
 )
+from tyros_protocol.messages import Prompt
 
 ATTACKS = (
     "create-flood",
@@ -862,13 +863,13 @@ class BackgroundLoad:
         stats, think = self.stats, self.options.think_ms / 1000
         answered = -1  # the id of the newest prompt acted on: each decision is made once
 
-        async def decide(ws: ClientConnection, prompt: dict[str, Any]) -> None:
+        async def decide(ws: ClientConnection, prompt: Prompt) -> None:
             """Think (while the messages keep being read), then act if still asked."""
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             current = session.prompt
-            if current is None or current.get("id") != prompt.get("id"):
+            if current is None or current.id != prompt.id:
                 return  # decided without us (a trade ended, time ran out)
-            session.send_action(rng.choice(current["legal"]))
+            session.send_action(rng.choice(current.legal).wire())
             with contextlib.suppress(ConnectionClosed):
                 for frame in session.frames_to_send():
                     await ws.send(frame)
@@ -886,27 +887,27 @@ class BackgroundLoad:
                 ) as ws:
                     answered = -1  # a reconnected seat decides afresh
                     async for notice in session_notices(ws, session):
-                        message = notice.message
                         if isinstance(notice, Accepted):
-                            sent = sent_at.pop(message["re"], None)
+                            sent = sent_at.pop(notice.accepted.re or -1, None)
                             if sent is not None:
                                 stats.round_trips.append((sent, time.monotonic() - sent))
                         elif isinstance(notice, Refused | JoinRefused):
-                            stats.errors[message["code"]] += 1
-                            re = message.get("re")
-                            if re is None and message["code"] == "rate_limited" and sent_at:
+                            code = notice.code.value
+                            stats.errors[code] += 1
+                            re = notice.error.re
+                            if re is None and code == "rate_limited" and sent_at:
                                 re = max(sent_at)  # refused unread: the newest (sent again)
-                            sent_at.pop(re if isinstance(re, int) else -1, None)
+                            sent_at.pop(-1 if re is None else re, None)
                         elif isinstance(notice, Updated):
                             if run.started_at is None:
                                 run.started_at = time.monotonic()
-                            if message["view"]["phase"] == "over":
+                            if notice.view.phase == "over":
                                 run.finished_at = run.finished_at or time.monotonic()
                                 sent_at.clear()  # overtaken by the last move: no answer due
                                 return
-                            prompt = message.get("prompt")
-                            if prompt and int(prompt.get("id", prompt["version"])) > answered:
-                                answered = int(prompt.get("id", prompt["version"]))
+                            prompt = notice.prompt
+                            if prompt is not None and prompt.id > answered:
+                                answered = prompt.id
                                 thinking = asyncio.create_task(decide(ws, prompt))
                         if session.close_requested:
                             break

@@ -78,19 +78,19 @@ async def play_seat(
         try:
             async with connect(url, max_size=2**23, compression=None, open_timeout=5) as ws:
                 async for notice in session_notices(ws, session):
-                    message = notice.message
                     if isinstance(notice, Joined):
                         seat.token, seat.seat = session.token, session.seat
-                    elif isinstance(notice, Accepted):
-                        seat.acked[message["re"]] = message["version"]
+                    elif isinstance(notice, Accepted) and notice.accepted.re is not None:
+                        seat.acked[notice.accepted.re] = notice.accepted.version
                     elif isinstance(notice, Updated):
-                        if message["view"]["phase"] == "over":
-                            seat.score = message["view"]["score"]
+                        if notice.view.phase == "over":
+                            assert notice.view.score is not None
+                            seat.score = notice.view.score.wire()
                             seat.finished_at = time.monotonic()
                             return
-                        if message.get("prompt"):
+                        if notice.prompt is not None:
                             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-                            session.send_action(rng.choice(message["prompt"]["legal"]))
+                            session.send_action(rng.choice(notice.prompt.legal).wire())
         except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
             pass
         session.connection_lost(None)

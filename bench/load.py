@@ -75,9 +75,9 @@ async def bot(
         if think:
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
         current = session.prompt
-        if current is None or int(current.get("id", current["version"])) != prompt_id:
+        if current is None or current.id != prompt_id:
             return  # decided without us (a trade ended, time ran out)
-        session.send_action(rng.choice(current["legal"]))
+        session.send_action(rng.choice(current.legal).wire())
         with contextlib.suppress(ConnectionClosed):
             for frame in session.frames_to_send():
                 await ws.send(frame)
@@ -86,25 +86,25 @@ async def bot(
         nonlocal waiting_since, answered
         thinking: set[asyncio.Task[None]] = set()
         async for notice in session_notices(ws, session):
-            message = notice.message
             if isinstance(notice, Accepted):
-                waiting_since = pending.pop(message["re"], None)
+                waiting_since = pending.pop(notice.accepted.re or -1, None)
             elif isinstance(notice, Refused | JoinRefused):
-                if message["code"] == "stale_version":
+                code = notice.code.value
+                if code == "stale_version":
                     stats.stale += 1
                 else:
-                    stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
-                pending.pop(message.get("re") or -1, None)
+                    stats.errors[code] = stats.errors.get(code, 0) + 1
+                pending.pop(notice.error.re or -1, None)
             elif isinstance(notice, Updated):
                 if waiting_since is not None:
                     stats.latencies.append(time.perf_counter() - waiting_since)
                     stats.actions += 1
                     waiting_since = None
-                if message["view"]["phase"] == "over":
+                if notice.view.phase == "over":
                     return True
-                prompt = message.get("prompt")
-                if prompt and int(prompt.get("id", prompt["version"])) > answered:
-                    answered = int(prompt.get("id", prompt["version"]))
+                prompt = notice.prompt
+                if prompt is not None and prompt.id > answered:
+                    answered = prompt.id
                     task = asyncio.create_task(decide(ws, answered))
                     thinking.add(task)
                     task.add_done_callback(thinking.discard)

@@ -40,6 +40,8 @@ from _common import ServerProcess
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots.levels import LEVELS
 from tyros_client.session import ClientSession, Join, Joined, Refused, Updated
+from tyros_protocol.actions import ProposeAction
+from tyros_protocol.events import ActionTaken, Event
 from websockets.asyncio.client import connect
 
 LINEUPS = ("easy", "normal", "hard", "house")
@@ -81,18 +83,16 @@ class Person:
 
     def updated(self, notice: Updated, now: float) -> dict[str, Any] | None:
         """Take in an update; the action to send at once, if any."""
-        message = notice.message
-        game = message["view"]
-        self.tally.rounds = max(self.tally.rounds, int(game.get("round", 0)))
+        game = notice.view
+        self.tally.rounds = max(self.tally.rounds, game.round)
         for event in notice.events:
             self._event(event)
-        if game["phase"] == "over":
+        if game.phase == "over":
             self.over = True
             return None
-        prompt = message.get("prompt")
-        if prompt is None:
+        if notice.prompt is None:
             return None
-        legal = prompt["legal"]
+        legal = [entry.wire() for entry in notice.prompt.legal]
         kinds = {entry["kind"] for entry in legal}
         if "answer" in kinds:  # an offer to answer: after a while
             if self.open is not None and (self.due is None or self.due[1] != self.open):
@@ -111,16 +111,15 @@ class Person:
         play: dict[str, Any] = self.rng.choice(plays or legal)
         return play
 
-    def _event(self, event: dict[str, Any]) -> None:
-        if event.get("type") != "action":
+    def _event(self, event: Event) -> None:
+        if not isinstance(event, ActionTaken):
             return
-        action, seat = event["action"], event["seat"]
-        kind = action["kind"]
-        if kind == "propose" and self.seat in action.get("to", []):
-            self.open = int(event["version"])
+        kind = event.action.kind
+        if isinstance(event.action, ProposeAction) and self.seat in event.action.to:
+            self.open = event.version
             self.tally.offers += 1
-        elif self.open is not None and kind == "answer" and seat == self.seat:
-            if event.get("by") == "clock":
+        elif self.open is not None and kind == "answer" and event.seat == self.seat:
+            if event.by == "clock":
                 self.tally.timed_out += 1
             self.open = None
         elif self.open is not None and kind in ("complete", "withdraw"):
@@ -161,7 +160,7 @@ async def play_person(url: str, join: Join, person: Person) -> Tally:
                 elif isinstance(notice, Joined):
                     person.seat = notice.seat
                 elif isinstance(notice, Refused):
-                    person.tally.refused[str(notice.message.get("code"))] += 1
+                    person.tally.refused[notice.code.value] += 1
             await flush()
     return person.tally
 

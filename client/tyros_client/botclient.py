@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tyros_protocol.board import BOARD
+from tyros_protocol.messages import Prompt
 from tyros_rules import MAX_SEATS, action_to_json, parse_action
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidURI
@@ -164,21 +165,17 @@ class _BotPlayer:
                 )
             self._acted = -1  # an action sent before a crash may not have landed
         elif isinstance(notice, TableChanged):
-            run.names = [s["name"] for s in notice.info["seats"]]
+            run.names = [s.name for s in notice.info.seats]
             run.people = frozenset(
-                s["seat"]
-                for s in notice.info["seats"]
-                if s.get("name") and not s.get("program") and not s.get("bot")
+                s.seat for s in notice.info.seats if s.name and not s.program and not s.bot
             )
             self._tell_people()
         elif isinstance(notice, Refused | JoinRefused):
-            message = notice.message
-            run.errors[str(message.get("code"))] += 1
+            error = notice.error
+            run.errors[error.code.value] += 1
             # Refusals of a join end the session (it says why); others are normal in
             # trades (the next update prompts again).
-            log.debug(
-                "%s: server error %s: %s", run.name, message.get("code"), message.get("message")
-            )
+            log.debug("%s: server error %s: %s", run.name, error.code.value, error.message)
             latest = self._latest
             if latest is not None and latest.prompt and self.bot is not None:
                 prompt = prompt_id(latest.prompt)
@@ -189,8 +186,8 @@ class _BotPlayer:
                     self._waiting.append((latest, False))
                     self._think_soon()
         elif isinstance(notice, Updated) and self.bot is not None:
-            if notice.view["phase"] == "over":
-                run.score = notice.view["score"]
+            if notice.view.phase == "over":
+                run.score = None if notice.view.score is None else notice.view.score.wire()
                 if self.connection is not None:
                     self.connection.stop()
                 return
@@ -242,18 +239,19 @@ class _BotPlayer:
                 if notice.restart and self._observed:
                     bot.forget()  # nothing tells old events from new: learn them again
                 for event in notice.events:
-                    bot.observe(event)
+                    bot.observe(event.wire())
                 self._observed = self._observed or bool(notice.events)
         newest = batch[-1][0] if batch else None
         if newest is None or not newest.prompt:
             return None, -1
-        latest = newest.message
         version = prompt_id(newest.prompt)
         if version <= self._acted:
             return None, -1
-        game_round = int(latest["view"].get("round", 0))
+        game_round = newest.view.round
         offered = {o for r, o in self._offered if r == game_round}
-        action = _choose(bot, self.run, latest, offered)
+        game = newest.view.wire()
+        legal = [entry.wire() for entry in newest.prompt.legal]
+        action = _choose(bot, self.run, game, legal, offered)
         if action is not None and action.get("kind") == "propose":
             self._offered.add((game_round, _offer_key(action)))
         return action, version
@@ -278,10 +276,12 @@ def _offer_key(action: dict[str, Any]) -> str:
 def _choose(
     bot: Bot,
     run: BotRun,
-    message: dict[str, Any],
+    game: dict[str, Any],
+    entries: list[dict[str, Any]],
     offered: set[str] | None = None,
 ) -> dict[str, Any] | None:
-    """The bot's answer to the prompt of an update (an action as JSON), or None: wait.
+    """The bot's answer to a prompt's legal ``entries`` in the view ``game`` (an action as
+    JSON, as they are), or None: wait.
 
     Table manners hold for every strategy (see :mod:`.bots.manners`): a proposer waits
     for every person it asked until they answer (or the table's time to answer runs out,
@@ -290,13 +290,11 @@ def _choose(
     them, the bot choosing which); and it does not make an offer again in the round it
     made it (``offered``: the table has answered it).
     """
-    game, prompt = message["view"], message["prompt"]
-    kinds = {entry["kind"] for entry in prompt["legal"]}
+    kinds = {entry["kind"] for entry in entries}
     if waits_for_people(game, run.seat or 0, run.people) or (
         kinds == {"withdraw"} and waits_for_people(game, run.seat or 0, None, anyone=True)
     ):
         return None  # the next update (an answer, or the time running out) asks again
-    entries = prompt["legal"]
     if "complete" in kinds:
         entries = [entry for entry in entries if entry["kind"] == "complete"]
     legal = [parse_action(entry, BOARD) for entry in entries]
@@ -464,14 +462,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def prompt_id(prompt: dict[str, Any]) -> int:
+def prompt_id(prompt: Prompt) -> int:
     """A prompt's id: the version it was first issued at (it stays while other seats act
     and what this seat may do is unchanged); a server from before ids gave only a version.
 
-    >>> prompt_id({"id": 3, "version": 5, "legal": []}), prompt_id({"version": 5})
-    (3, 5)
+    >>> read = Prompt.model_validate_json
+    >>> prompt_id(read('{"id": 3, "version": 5, "legal": []}'))
+    3
+    >>> prompt_id(read('{"version": 5, "legal": []}'))
+    5
     """
-    return int(prompt.get("id", prompt["version"]))
+    return prompt.id if "id" in prompt.model_fields_set else prompt.version
 
 
 if __name__ == "__main__":

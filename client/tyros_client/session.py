@@ -2,8 +2,9 @@
 
 A :class:`ClientSession` is fed what happens on the connection (it opened, a frame
 arrived, it closed, time passed) and answers with frames to send, typed notices for the
-program to show or act on (:data:`Notice`: each message classified once, events and
-talk passed on once), and when it wants to be woken next. Each action sent has a
+program to show or act on (:data:`Notice`: each frame validated once with the protocol's
+models, which the notices carry; events and talk passed on once), and when it wants to be
+woken next. Each action sent has a
 handle that says what became of it (:class:`ActionHandle`). It joins (``hello``,
 or ``resume`` with the seat's token), joins afresh when the server no longer knows the
 token, sends an action again when another seat's move overtook it (if it is still
@@ -43,7 +44,28 @@ from typing import Any
 
 from tyros_protocol import PROTOCOL_VERSION
 from tyros_protocol.errors import ErrorCode
-from tyros_protocol.messages import ACTION_ADAPTER, Act, Hello, ListTables, Resume
+from tyros_protocol.events import Event
+from tyros_protocol.messages import (
+    ACTION_ADAPTER,
+    Act,
+    AdviceMessage,
+    ChatLine,
+    Error,
+    GameView,
+    Hello,
+    ListTables,
+    Prompt,
+    Record,
+    Resume,
+    SeatClock,
+    TableInfo,
+    Tables,
+    TableUpdate,
+    Update,
+    Welcome,
+    parse_server_message,
+)
+from tyros_protocol.messages import Accepted as AcceptedMessage
 
 SEAT_TAKEN = 4000
 """Close code: another connection resumed this seat."""
@@ -188,30 +210,25 @@ def action_message(version: int, action: dict[str, Any], msg_id: int = 0) -> dic
     return Act(id=msg_id, version=version, action=parsed).model_dump(by_alias=True)
 
 
-def still_legal(action: dict[str, Any], prompt: dict[str, Any]) -> bool:
+def still_legal(action: dict[str, Any], prompt: Prompt) -> bool:
     """Whether ``action`` is one of the prompt's legal actions (any proposal or counter-offer
     counts when one is legal: the server lists them only in part, one card for one).
 
-    >>> prompt = {"legal": [{"kind": "pass"}, {"kind": "counter", "give": ["green"],
-    ...                                          "get": ["violet"]}]}
+    >>> prompt = Prompt.model_validate({"version": 3, "legal": [{"kind": "pass"},
+    ...     {"kind": "counter", "give": ["green"], "get": ["violet"]}]})
     >>> still_legal({"kind": "counter", "give": ["green", "green"], "get": ["wild"]}, prompt)
     True
     >>> still_legal({"kind": "propose", "to": [1], "give": ["green"], "get": ["wild"]}, prompt)
     False
     """
-    legal = prompt.get("legal") or []
     kind = action.get("kind")
-    return action in legal or (
-        kind in ("propose", "counter") and any(a.get("kind") == kind for a in legal)
-    )
-
-
-def error_code(message: dict[str, Any]) -> ErrorCode | None:
-    """The typed code of an ``error`` message (None for a code this client does not know)."""
+    if kind in ("propose", "counter"):
+        return any(a.kind == kind for a in prompt.legal)
     try:
-        return ErrorCode(str(message.get("code")))
-    except ValueError:
-        return None
+        typed = ACTION_ADAPTER.validate_python(action, by_alias=True, by_name=False)
+    except ValueError:  # (not an action at all: never legal)
+        return False
+    return typed in prompt.legal
 
 
 # The session -----------------------------------------------------------------------------
@@ -241,7 +258,7 @@ class ActionHandle:
     version: int
     """The game version it was first sent for."""
     fate: Fate = Fate.PENDING
-    refusal: dict[str, Any] | None = None
+    refusal: Error | None = None
     """The ``error`` message that refused it."""
     played_at: int | None = None
     """The game version it led to, once accepted (the update that shows it follows)."""
@@ -260,14 +277,14 @@ class ActionHandle:
         )
 
 
-# Notices: what the session tells the program, each message classified once -------------
+# Notices: what the session tells the program, each message validated and classified once
 
 
 @dataclass(frozen=True, slots=True)
 class Joined:
     """A seat (or a place as a spectator) at a table: the ``welcome``."""
 
-    message: dict[str, Any]
+    welcome: Welcome
     seat: int | None
     table: str
     token: str | None
@@ -279,17 +296,20 @@ class Joined:
 class JoinRefused:
     """The server refused to seat us; :attr:`handling` says what the session does."""
 
-    message: dict[str, Any]
-    code: ErrorCode | None
+    error: Error
     handling: Handling
+
+    @property
+    def code(self) -> ErrorCode:
+        return self.error.code
 
 
 @dataclass(frozen=True, slots=True)
 class Updated:
     """An ``update``, with only the events not seen before."""
 
-    message: dict[str, Any]
-    events: list[dict[str, Any]]
+    update: Update
+    events: list[Event]
     """The update's events that are new to this seat (a resync repeats recent ones)."""
     resync: bool
     """The first update since a join: it repeats the recent events."""
@@ -298,21 +318,27 @@ class Updated:
     was shown of the game is to be shown afresh from :attr:`events`."""
 
     @property
-    def prompt(self) -> dict[str, Any] | None:
-        prompt: dict[str, Any] | None = self.message.get("prompt")
-        return prompt
+    def prompt(self) -> Prompt | None:
+        return self.update.prompt
 
     @property
-    def view(self) -> dict[str, Any]:
-        view: dict[str, Any] = self.message.get("view") or {}
-        return view
+    def view(self) -> GameView:
+        return self.update.view
+
+    @property
+    def version(self) -> int:
+        return self.update.version
+
+    @property
+    def clocks(self) -> list[SeatClock] | None:
+        return self.update.clocks
 
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
     """One of our actions was played (``handle`` None: one we no longer track)."""
 
-    message: dict[str, Any]
+    accepted: AcceptedMessage
     handle: ActionHandle | None
 
 
@@ -321,35 +347,33 @@ class Refused:
     """The server refused something we sent after joining: one of our actions
     (``handle``), or talk, a hint, a request (``handle`` None)."""
 
-    message: dict[str, Any]
-    code: ErrorCode | None
+    error: Error
     handle: ActionHandle | None
+
+    @property
+    def code(self) -> ErrorCode:
+        return self.error.code
 
 
 @dataclass(frozen=True, slots=True)
 class TableChanged:
     """Who sits at the table, connected or not, and the table's settings."""
 
-    message: dict[str, Any]
-
-    @property
-    def info(self) -> dict[str, Any]:
-        info: dict[str, Any] = self.message.get("table") or {}
-        return info
+    info: TableInfo
 
 
 @dataclass(frozen=True, slots=True)
 class Heard:
     """A line of table talk not heard before."""
 
-    message: dict[str, Any]
+    line: ChatLine
 
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """Anything else: a table list, a record."""
+    """Anything else: a table list, a record, advice."""
 
-    message: dict[str, Any]
+    message: Tables | Record | AdviceMessage
 
 
 Notice = Joined | JoinRefused | Updated | Accepted | Refused | TableChanged | Heard | Reply
@@ -376,7 +400,7 @@ class ClientSession:
         self.fatal_code: ErrorCode | None = None
         self.connected = False
         self.joined = False
-        self.prompt: dict[str, Any] | None = None
+        self.prompt: Prompt | None = None
         """The newest prompt the server sent this seat (None: nothing asked of it now)."""
         self.version = -1
         self.max_delay = max_delay
@@ -406,6 +430,8 @@ class ClientSession:
         self._resync = True
         """The next update is the first since a join: it repeats the recent events."""
         self._table: str | None = None
+        self.invalid = 0
+        """Frames passed over: not JSON, or not a message of the protocol."""
 
     # The connection ----------------------------------------------------------------------
 
@@ -478,7 +504,7 @@ class ClientSession:
         it; None if not joined (nothing is sent)."""
         if not self.joined:
             return None
-        handle = ActionHandle(action, (self.prompt or {}).get("version", self.version))
+        handle = ActionHandle(action, self.version if self.prompt is None else self.prompt.version)
         self._send_action(handle)
         return handle
 
@@ -505,97 +531,79 @@ class ClientSession:
         session dealt with itself, such as an error answered by sending again, or an
         event or a line of talk passed on before)."""
         try:
-            message = json.loads(frame)
-        except ValueError:
+            message = parse_server_message(frame)
+        except ValueError:  # (pydantic's ValidationError is one) not a message of ours
+            self.invalid += 1
             return []
-        if not isinstance(message, dict):
-            return []
-        kind = message.get("type")
-        if kind == "welcome":
+        if isinstance(message, Welcome):
             return [self._welcome(message)]
-        if kind == "update":
+        if isinstance(message, Update):
             return [self._update(message)]
-        if kind == "accepted":
-            re = message.get("re")
-            handle = self._sent.pop(re, None) if isinstance(re, int) else None
+        if isinstance(message, AcceptedMessage):
+            handle = self._sent.pop(message.re, None) if message.re is not None else None
             if handle is not None:
-                handle.fate = Fate.ACCEPTED
-                played = message.get("version")
-                handle.played_at = played if isinstance(played, int) else None
+                handle.fate, handle.played_at = Fate.ACCEPTED, message.version
             return [Accepted(message, handle)]
-        if kind == "error":
+        if isinstance(message, Error):
             notice = self._on_error(message)
             return [] if notice is None else [notice]
-        if kind == "table":
-            return [TableChanged(message)]
-        if kind == "chat":
-            seq = message.get("seq")
-            if isinstance(seq, int):
-                if seq <= self.heard:
-                    return []  # said before (a resync shows the recent talk again)
-                self.heard = seq
+        if isinstance(message, TableUpdate):
+            return [TableChanged(message.table)]
+        if isinstance(message, ChatLine):
+            if message.seq <= self.heard:
+                return []  # said before (a resync shows the recent talk again)
+            self.heard = message.seq
             return [Heard(message)]
         return [Reply(message)]
 
-    def _welcome(self, message: dict[str, Any]) -> Joined:
+    def _welcome(self, message: Welcome) -> Joined:
         self.joined = True
-        seat, table = message.get("seat"), str(message.get("table", self.join.table))
+        seat, table = message.seat, message.table
         fresh = (table, seat) != (self._table, self.seat)
         if fresh:  # another game or seat: all its events are new
             self.seen_version, self.heard = -1, 0
         self.seat, self._table = seat, table
-        if message.get("token"):
-            self.token = str(message["token"])
+        if message.token:
+            self.token = message.token
         self._resync = True
         self._delay, self._failing_since = min(FIRST_DELAY, self.max_delay), None
         return Joined(message, seat, table, self.token, fresh)
 
-    def _update(self, message: dict[str, Any]) -> Updated:
-        self.version = int(message.get("version", self.version))
-        self.prompt = message.get("prompt")
-        events = message.get("events") or []
+    def _update(self, message: Update) -> Updated:
+        self.version = message.version
+        self.prompt = message.prompt
+        events = message.events
         resync, restart = self._resync, False
         if resync:
             self._resync = False
-            if self.seen_version < 0 or not all("version" in e for e in events):
+            if self.seen_version < 0:
                 restart, self.seen_version = True, -1  # nothing to tell old from new by
-        new, newest = [], self.seen_version
-        for event in events:
-            version = event.get("version")
-            if isinstance(version, int):
-                if version <= self.seen_version:
-                    continue  # passed on already (a resync repeats the recent events)
-                newest = max(newest, version)
-            new.append(event)
-        self.seen_version = newest
+        # (a resync repeats the recent events: those passed on already are not again)
+        new = [event for event in events if event.version > self.seen_version]
+        self.seen_version = max((event.version for event in new), default=self.seen_version)
         return Updated(message, new, resync, restart)
 
-    def _is_join_reply(self, message: dict[str, Any]) -> bool:
-        """Whether ``message`` answers a ``hello``/``resume`` of this connection."""
-        re = message.get("re")
-        return isinstance(re, int) and re in self._join_ids
-
-    def _on_error(self, message: dict[str, Any]) -> Notice | None:
+    def _on_error(self, message: Error) -> Notice | None:
         """Deal with an error; what the program should know of it (None: nothing)."""
-        code, re = error_code(message), message.get("re")
-        if self._is_join_reply(message) and re == self._join_id:
-            handling = JOIN_ERRORS.get(code, Handling.FATAL) if code else Handling.FATAL
+        code, re = message.code, message.re
+        if re is not None and re in self._join_ids and re == self._join_id:
+            handling = JOIN_ERRORS.get(code, Handling.FATAL)
             if handling is Handling.REJOIN:
                 self.token = None
                 self._send_join()
             elif handling is Handling.RETRY:
                 self.close_requested = True  # reconnect (and so join again) after a pause
             else:
-                self._give_up(f"{message.get('code')}: {message.get('message')}", code)
-            return JoinRefused(message, code, handling)
+                self._give_up(f"{code.value}: {message.message}", code)
+            return JoinRefused(message, handling)
         if re is None and code is ErrorCode.RATE_LIMITED:
             if not self.joined:  # the join itself was refused unread: join again later
                 self.close_requested = True
-                return JoinRefused(message, code, Handling.RETRY)
+                return JoinRefused(message, Handling.RETRY)
             re = self._latest  # refused before it was read: it was our newest frame
-        sent = self._sent.pop(re, None) if isinstance(re, int) else None
-        if sent is None or code is None or not isinstance(re, int):
-            return Refused(message, code, None)
+        sent = self._sent.pop(re, None) if re is not None else None
+        if sent is None or re is None:
+            return Refused(message, None)
         handling = ACTION_ERRORS[code]
         if (
             handling is Handling.RESEND_IF_LEGAL
@@ -612,7 +620,7 @@ class ClientSession:
             sent.retry_pause = min(sent.retry_pause * 2, RETRY_PAUSE_MAX)
             return None
         sent.fate, sent.refusal = Fate.REFUSED, message
-        return Refused(message, code, sent)
+        return Refused(message, sent)
 
     # Inside ------------------------------------------------------------------------------
 
@@ -631,7 +639,7 @@ class ClientSession:
 
     def _send_action(self, sent: ActionHandle) -> None:
         msg_id = next(self._ids)
-        version = (self.prompt or {}).get("version", self.version)
+        version = self.version if self.prompt is None else self.prompt.version
         self._queue(action_message(version, sent.action, msg_id))
         self._sent[msg_id] = sent
         if self.on_send is not None:

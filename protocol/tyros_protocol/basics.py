@@ -254,6 +254,12 @@ class Model(BaseModel):
         use_attribute_docstrings=True,  # the fields' docstrings describe them in the schema
     )
 
+    def wire(self) -> dict[str, Any]:
+        """A model read from a frame, as the frame carried it (fields it left out stay
+        out): the form the rules, the words and the bots read."""
+        data: dict[str, Any] = self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        return data
+
 
 def seat_only(description: str) -> Any:
     """A field only the seat it concerns receives (None, that is absent, for the others)."""

@@ -14,8 +14,11 @@ from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import Bot, GreedyBot, make_bot
 from tyros_client.session import Updated
+from tyros_protocol.messages import Prompt
 from tyros_rules import K_PROPOSE
 from tyros_server.app import ServerConfig, TyrosServer
+
+from tests.client.frames import a_trade, a_view, an_update, typed_update
 
 TRADE = {
     "type": "trade_completed",
@@ -112,28 +115,33 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
             return next((a for a in legal if a[0] == K_PROPOSE), legal[-1])
 
     offer = {"kind": "propose", "to": [1], "give": ["green"], "get": ["violet"]}
-    message = {
+    message: dict[str, Any] = {
         "view": {"trade": None, "round": 2},
         "prompt": {"version": 9, "legal": [{"kind": "pass"}, offer]},
     }
     run = bc.BotRun("ws://x:1", "t", "b", "test", 3)
     run.seat = 0
     bot = Proposer(0, random.Random(1))
-    assert bc._choose(bot, run, message) == offer
-    assert bc._choose(bot, run, message, {bc._offer_key(offer)}) == {"kind": "pass"}
+    assert bc._choose(bot, run, message["view"], message["prompt"]["legal"]) == offer
+    assert bc._choose(
+        bot, run, message["view"], message["prompt"]["legal"], {bc._offer_key(offer)}
+    ) == {"kind": "pass"}
     # Somebody accepted: the bot completes, whatever it would rather do.
-    accepted = {
+    accepted: dict[str, Any] = {
         "view": {
             "trade": {"proposer": 0, "answers": [{"seat": 1, "answer": "accept"}]},
             "round": 2,
         },
         "prompt": {"version": 10, "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}]},
     }
-    assert bc._choose(bot, run, accepted) == {"kind": "complete", "with": 1}
+    assert bc._choose(bot, run, accepted["view"], accepted["prompt"]["legal"]) == {
+        "kind": "complete",
+        "with": 1,
+    }
     # One accepted while another asked seat (a person, as far as the bot knows) still
     # thinks: the bot waits for that answer, however long it takes (the table's time to
     # answer bounds it: the server then declines for them, and the next update comes).
-    still = {
+    still: dict[str, Any] = {
         "view": {
             "trade": {
                 "proposer": 0,
@@ -143,15 +151,18 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
         },
         "prompt": accepted["prompt"],
     }
-    assert bc._choose(bot, run, still) is None
+    assert bc._choose(bot, run, still["view"], still["prompt"]["legal"]) is None
     # A program still answering is not waited for: only people are.
     run.people = frozenset({0})
-    assert bc._choose(bot, run, still) == {"kind": "complete", "with": 1}
+    assert bc._choose(bot, run, still["view"], still["prompt"]["legal"]) == {
+        "kind": "complete",
+        "with": 1,
+    }
     run.people = frozenset({0, 2})
-    assert bc._choose(bot, run, still) is None
+    assert bc._choose(bot, run, still["view"], still["prompt"]["legal"]) is None
     # Nobody accepted yet and a program still answers: only withdrawing is left, so the bot
     # waits for that program too.
-    alone = {
+    alone: dict[str, Any] = {
         "view": {
             "trade": {
                 "proposer": 0,
@@ -162,7 +173,7 @@ def test_a_bot_neither_repeats_an_offer_in_a_round_nor_withdraws_an_accepted_one
         "prompt": {"version": 11, "legal": [{"kind": "withdraw"}]},
     }
     run.people = frozenset({0})
-    assert bc._choose(bot, run, alone) is None
+    assert bc._choose(bot, run, alone["view"], alone["prompt"]["legal"]) is None
 
 
 async def test_a_bot_started_again_takes_its_seat_back_with_the_kept_token(
@@ -262,7 +273,7 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
 
     class Session:
         token = None
-        prompt: dict[str, Any] | None = None
+        prompt: Prompt | None = None
 
         def __init__(self) -> None:
             self.sent: list[dict[str, Any]] = []
@@ -284,15 +295,10 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
             "version": version,
             "legal": [{"kind": "withdraw"}, {"kind": "complete", "with": 1}],
         }
-        session.prompt = prompt
         answers = [{"seat": 1, "answer": "accept"}, {"seat": 2, "answer": person}]
-        message = {
-            "type": "update",
-            "version": version,
-            "events": [],
-            "view": {"phase": "trade", "round": 1, "trade": {"proposer": 0, "answers": answers}},
-            "prompt": prompt,
-        }
+        trading = a_view(phase="trade", round=1, trade=a_trade(0, answers))
+        message = typed_update(an_update(version, view=trading, prompt=prompt))
+        session.prompt = message.prompt
         return Updated(message, [], resync=False, restart=False)
 
     player.handle(update(10, "pending"))

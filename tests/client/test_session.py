@@ -26,6 +26,8 @@ from tyros_client.session import (
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import Welcome, parse_client_message
 
+from tests.client.frames import an_update
+
 
 class Clock:
     def __init__(self) -> None:
@@ -57,9 +59,7 @@ def welcome(re: int, seat: int | None = 0, token: str | None = "tok") -> str:
 
 def update(version: int, legal: list[dict[str, Any]] | None) -> str:
     prompt = None if legal is None else {"version": version, "deadline": None, "legal": legal}
-    return json.dumps(
-        {"type": "update", "version": version, "events": [], "view": {}, "prompt": prompt}
-    )
+    return json.dumps(an_update(version, prompt=prompt))
 
 
 def error(re: int | None, code: str) -> str:
@@ -159,7 +159,7 @@ def test_a_stale_action_goes_again_for_the_newest_prompt_if_still_legal() -> Non
     [shown] = session.receive(error(again["id"], "stale_version"))
     assert isinstance(shown, Refused) and shown.handle is handle
     assert shown.code is ErrorCode.STALE_VERSION and sent(session) == []
-    assert fate_of(handle) is Fate.REFUSED and handle.refusal == shown.message
+    assert fate_of(handle) is Fate.REFUSED and handle.refusal == shown.error
 
 
 def test_an_action_overtaken_by_a_newer_one_is_not_sent_again() -> None:
@@ -257,23 +257,41 @@ def test_events_and_talk_are_passed_on_once_across_a_resync() -> None:
     passed = {"type": "action", "version": 1, "seat": 1, "action": {"kind": "pass"}}
 
     def update_with(*events: dict[str, Any]) -> str:
-        return json.dumps({"type": "update", "version": 1, "events": list(events), "view": {}})
+        return json.dumps(an_update(1, events=list(events)))
+
+    def shown(notice: object) -> list[dict[str, Any]]:
+        assert isinstance(notice, Updated)
+        return [event.wire() for event in notice.events]
 
     [first] = session.receive(update_with(start))
     assert isinstance(first, Updated) and first.resync and first.restart
-    assert first.events == [start]
+    assert shown(first) == [start]
     [second] = session.receive(update_with(start, passed))
-    assert isinstance(second, Updated) and not second.resync and second.events == [passed]
+    assert isinstance(second, Updated) and not second.resync and shown(second) == [passed]
     line = {"type": "chat", "seq": 3, "version": 1, "seat": 1, "name": "Bob", "text": "hi"}
+    line["audience"] = "table"
     assert [type(n).__name__ for n in session.receive(json.dumps(line))] == ["Heard"]
     session.connection_lost(1001)
     session.connection_made()
     [joined_again] = session.receive(welcome(sent(session)[0]["id"]))
     assert isinstance(joined_again, Joined) and not joined_again.fresh
     [again] = session.receive(update_with(start, passed))
-    assert again.resync and not again.restart and again.events == []  # type: ignore[union-attr]
+    assert again.resync and not again.restart and shown(again) == []  # type: ignore[union-attr]
     assert session.receive(json.dumps(line)) == []  # heard before
     [other_seat] = session.receive(welcome(99, seat=1))
     assert isinstance(other_seat, Joined) and other_seat.fresh
     [afresh] = session.receive(update_with(start, passed))
-    assert afresh.restart and afresh.events == [start, passed]  # type: ignore[union-attr]
+    assert afresh.restart and shown(afresh) == [start, passed]  # type: ignore[union-attr]
+
+
+def test_a_frame_the_protocol_does_not_allow_is_passed_over_and_counted() -> None:
+    """Each frame is validated once, here: what reaches the program is a model."""
+    session = joined()
+    assert session.receive("not json") == []
+    assert session.receive(json.dumps({"type": "update", "version": 2, "events": []})) == []
+    assert session.receive(json.dumps({"type": "error", "re": 9, "code": "no_such_code"})) == []
+    assert session.invalid == 3 and session.prompt is None and session.version == -1
+    [notice] = session.receive(update(2, [PASS]))
+    assert isinstance(notice, Updated) and notice.view.viewer == 0
+    assert notice.prompt is not None and notice.prompt.legal[0].kind == "pass"
+    assert session.prompt is notice.prompt and session.version == 2

@@ -207,13 +207,14 @@ async def light_bot(
 
     def handle(notice: Notice) -> None:
         if isinstance(notice, Refused | JoinRefused):  # a rate limit: the session sends again
-            assert notice.message["code"] in ("stale_version", "too_late"), notice.message
+            assert notice.code.value in ("stale_version", "too_late"), notice.error
         elif isinstance(notice, Updated):
-            if notice.view["phase"] == "over":
-                score.update(notice.view["score"])
+            if notice.view.phase == "over":
+                assert notice.view.score is not None
+                score.update(notice.view.score.wire())
                 connection.stop()
             elif notice.prompt is not None:
-                session.send_action(rng.choice(notice.prompt["legal"]))
+                session.send_action(rng.choice(notice.prompt.legal).wire())
 
     def status(status: str, detail: str) -> None:
         if status == "lost":

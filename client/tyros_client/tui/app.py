@@ -185,7 +185,7 @@ class TyrosApp:
 
     def context(self) -> Context:
         state = self.state
-        return Context.from_view(state.view, state.prompt, state.names, state.seat)
+        return Context.from_view(state.view, state.legal, state.names, state.seat)
 
     def marks(self) -> Marks:
         view = self.state.view or {}
@@ -298,7 +298,7 @@ class TyrosApp:
         refusal = None
         if not self.driver.plays:
             refusal = "no hints in a replay (a review's marks show instead: --review)"
-        elif (state.table_info or {}).get("hints") is False:
+        elif state.table_info is not None and not state.table_info.hints:
             refusal = "hints are off at this table (it was created without them)"
         elif state.seat is None or not state.legal or state.view is None:
             refusal = "a hint needs a decision of yours to think about"

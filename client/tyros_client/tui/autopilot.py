@@ -15,6 +15,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from tyros_protocol.messages import Prompt
+
 from ..courtesy import COURTESY_SECONDS, Orders, courtesy
 from .settings import SettingsFile
 from .state import ClientState
@@ -39,7 +41,7 @@ class Autopilot:
         self.orders = Orders()
         self.settings: SettingsFile | None = None
         """Where the settings are kept for the next game (None: this game only)."""
-        self._answered: dict[str, Any] | None = None
+        self._answered: Prompt | None = None
         """The prompt an answer was given (or scheduled) for."""
         self.timers: list[asyncio.TimerHandle] = []
 
@@ -67,7 +69,7 @@ class Autopilot:
         delay = random.uniform(*COURTESY_SECONDS)
         self.timers.append(asyncio.get_running_loop().call_later(delay, self._answer, prompt))
 
-    def _answer(self, prompt: dict[str, Any] | None) -> None:
+    def _answer(self, prompt: Prompt | None) -> None:
         if self.state.prompt is not prompt or prompt is None:
             return  # the question changed (withdrawn, answered by hand, timed out)
         due = courtesy(self.state.view or {}, self.state.legal, self.state.seat, self.orders)

@@ -151,7 +151,7 @@ class NetClient:
         self._changed()
 
     def _join_refused(self, notice: JoinRefused) -> None:
-        code, message = notice.code, notice.message
+        code, error = notice.code, notice.error
         if notice.handling is Handling.REJOIN:
             if self.tokens is not None:
                 self.tokens.forget(self.key)
@@ -160,11 +160,11 @@ class NetClient:
             )
             return
         if self.session.fatal is None:
-            self.state.refused(message)  # (a refusal the session gets over: said once)
+            self.state.refused(error)  # (a refusal the session gets over: said once)
         else:
-            words = error_words(code)
-            if code in SERVER_EXPLAINS and isinstance(message.get("message"), str):
-                words = printable(message["message"])[:300]
+            words = error_words(code.value)
+            if code in SERVER_EXPLAINS:
+                words = printable(error.message)[:300]
             self.state.fatal = f"the server refused to seat you: {words}"
             self.state.note(self.state.fatal)
 

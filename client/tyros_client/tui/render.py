@@ -32,9 +32,10 @@ def hand_text(ui: Screen) -> StyleAndTextTuples:
         out.append(("", f" table {state.table}: not joined"))
         return out
     if view is None:
-        seated = sum(1 for s in (state.table_info or {}).get("seats", []) if s.get("name"))
-        players = (state.table_info or {}).get("players", "?")
-        missing = players - seated if isinstance(players, int) else None
+        info = state.table_info
+        seated = 0 if info is None else sum(1 for s in info.seats if s.name)
+        players = "?" if info is None else info.players
+        missing = None if info is None else info.players - seated
         more = f", waiting for {missing} more player{'s' if missing != 1 else ''}"
         # (80 columns: "the game starts when every seat is taken" was cut off)
         out.append(
@@ -82,12 +83,12 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
         return [("class:title", f" Table {state.table} "), ("", " not joined (see the log)")]
     if view is None:
         out.append(("class:title", f" Table {state.table} "))
-        clock = (state.table_info or {}).get("clock")
-        timed = f", clock {clock['decision']:g}+{clock['reserve']:g}" if clock else ""
+        clock = None if state.table_info is None else state.table_info.clock
+        timed = f", clock {clock.decision:g}+{clock.reserve:g}" if clock else ""
         out.append(("", f" waiting for players{timed}\n"))
         for seat in range(len(names)):
             status = state.seat_status(seat)
-            name = status.get("name") or "(free seat)"
+            name = status.name or "(free seat)"
             out += [(f"class:player.{seat}", f" {letter(seat)} "), ("", f" {name}\n")]
         return out
     compact = ui.compact()
@@ -111,9 +112,9 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
         status = state.seat_status(seat)
         # The most telling first: the row has room for a few words only (80 x 24).
         flags = []
-        if status.get("bot") or status.get("program") or status.get("name") in state.bot_names:
+        if status.bot or status.program or status.name in state.bot_names:
             flags.append("bot")  # a takeover bot, a program's seat, or one this program started
-        elif not status.get("connected"):
+        elif not status.connected:
             wait = state.bot_in(seat)  # "off 12s": a bot plays for them in 12 s (the log says)
             flags.append("off" if not wait else f"off {wait:.0f}s")
         time = state.time_of(seat) if view.get("phase") != "over" else None

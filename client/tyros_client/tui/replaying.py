@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -41,6 +42,7 @@ from prompt_toolkit.application import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from tyros_protocol.cards import CARD_NAMES
+from tyros_protocol.messages import ChatLine, SeatStatus, TableInfo, Update
 
 from ..replay import Replay, Viewer
 from ..review import why_text
@@ -215,36 +217,44 @@ class ReplayDriver:
         state.seat = self.viewer
         state.spectate = self.viewer is None
         state.name = "spectator" if self.viewer is None else replay.names[self.viewer]
+        view = replay.view(at, self.viewer)
+        # (read as frames would be: the record's views, events and talk are the wire's)
+        update = Update.model_validate_json(
+            json.dumps(
+                {
+                    "type": "update",
+                    "version": view.get("version", 0),
+                    "view": view,
+                    "events": replay.events_seen(at, self.viewer),
+                }
+            )
+        )
         seats = [
-            {"seat": seat, "name": name, "connected": True, "bot": False}
+            SeatStatus(seat=seat, name=name, connected=True)
             for seat, name in enumerate(replay.names)
         ]
-        info = {
-            "name": state.table,
-            "players": replay.players,
-            "started": True,
-            "finished": finished,
-            "seats": seats,
-        }
-        state.apply(TableChanged({"type": "table", "table": info}))
-        view = replay.view(at, self.viewer)
-        update = {
-            "type": "update",
-            "version": view.get("version", 0),
-            "view": view,
-            "events": replay.events_seen(at, self.viewer),
-            "prompt": None,
-        }
+        info = TableInfo(
+            name=state.table,
+            players=update.view.players,
+            setup=update.view.setup,
+            started=True,
+            finished=finished,
+            seats=seats,
+        )
+        state.apply(TableChanged(info))
         # Each position is shown afresh: its events as the viewer saw them, all of them,
         # and the talk they heard by then.
-        state.apply(Updated(update, update["events"], resync=True, restart=True))
+        state.apply(Updated(update, update.events, resync=True, restart=True))
         state.log = [line for line in state.log if line.kind is not LineKind.CHAT]
-        version = int(view.get("version", 0))
-        for line in replay.chat:
-            if line["version"] <= version and (
-                self.viewer is None or line.get("audience") == "table"
+        for said in replay.chat:
+            try:
+                heard = ChatLine.model_validate_json(json.dumps({"type": "chat", **said}))
+            except ValueError:
+                continue  # (a damaged line of a record: the game shows without it)
+            if heard.version <= update.version and (
+                self.viewer is None or heard.audience == "table"
             ):
-                state.apply(Heard(line))
+                state.apply(Heard(heard))
 
     def _last_seat_reviewed(self, done: int) -> bool:
         if not done or self.review_seat is None:

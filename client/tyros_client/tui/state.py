@@ -3,7 +3,9 @@
 :meth:`ClientState.apply` folds in one notice of the client session (which classified the
 server's message, and passes each event and line of talk on once): where we sit, who
 sits at the table, the last view and prompt, the log of events, the last refusal. There
-are no rules here: the view and the prompt are kept as the server sent them.
+are no rules here: the view and the prompt are kept as the server sent them (the table, the
+prompt and the clocks as the protocol's models; the view, its events and the legal actions
+in the frame's form, which the words, the commands and the hints read).
 
 >>> from tyros_client.session import ClientSession, Join
 >>> session = ClientSession(Join("friday", "Ann"))
@@ -27,6 +29,8 @@ from enum import Enum
 from typing import Any
 
 from tyros_protocol.catalogue import TRADE_TALK
+from tyros_protocol.events import ActionTaken, RoundStart
+from tyros_protocol.messages import ChatLine, Error, Prompt, SeatClock, SeatStatus, TableInfo
 
 from ..scoresheet import point_changes, running_sheet
 from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
@@ -99,9 +103,10 @@ class ClientState:
         self.spectate = spectate
         self.clock = clock
         self.seat: int | None = None
-        self.table_info: dict[str, Any] | None = None
+        self.table_info: TableInfo | None = None
         self.view: dict[str, Any] | None = None
-        self.prompt: dict[str, Any] | None = None
+        self.prompt: Prompt | None = None
+        self._legal: tuple[Prompt | None, list[dict[str, Any]]] = (None, [])
         self.prompt_at = 0.0
         """When the prompt arrived (its ``deadline`` counts from then)."""
         self.version = -1
@@ -115,7 +120,7 @@ class ClientState:
         """Why the client gave up (the screen stays for reading)."""
         self.table_at = 0.0
         """When the table info arrived (its ``takeover_in`` counts from then)."""
-        self.clocks: list[dict[str, Any]] | None = None
+        self.clocks: list[SeatClock] | None = None
         """At a table with a clock: each seat's time, as of ``prompt_at``."""
         self.accepted = 0
         """How many of our actions the server accepted (the last at ``accepted_version``)."""
@@ -149,23 +154,28 @@ class ClientState:
 
     @property
     def names(self) -> list[str | None]:
-        seats = (self.table_info or {}).get("seats", [])
-        players = (self.view or {}).get("players") or (self.table_info or {}).get("players", 4)
+        info = self.table_info
+        players = (self.view or {}).get("players") or (4 if info is None else info.players)
         names: list[str | None] = [None] * int(players)
-        for seat in seats:
-            if 0 <= seat["seat"] < len(names):
-                names[seat["seat"]] = seat.get("name")
+        for status in [] if info is None else info.seats:
+            if status.seat < len(names):
+                names[status.seat] = status.name
         return names
 
-    def seat_status(self, seat: int) -> dict[str, Any]:
-        for status in (self.table_info or {}).get("seats", []):
-            if status["seat"] == seat:
-                return dict(status)
-        return {"seat": seat, "name": None, "connected": False, "bot": False}
+    def seat_status(self, seat: int) -> SeatStatus:
+        for status in [] if self.table_info is None else self.table_info.seats:
+            if status.seat == seat:
+                return status
+        return SeatStatus(seat=seat, name=None, connected=False)
 
     @property
     def legal(self) -> list[dict[str, Any]]:
-        return list((self.prompt or {}).get("legal") or [])
+        """The prompt's legal actions, in the frame's form (none without a prompt)."""
+        prompt, legal = self._legal
+        if prompt is not self.prompt:  # (read at every drawing: made once per prompt)
+            legal = [] if self.prompt is None else [a.wire() for a in self.prompt.legal]
+            self._legal = (self.prompt, legal)
+        return list(legal)
 
     @property
     def over(self) -> bool:
@@ -175,10 +185,10 @@ class ClientState:
         """Time left to answer the trade offer asked of us: its answer time, or this seat's
         clock when that runs out first, since then the server answers (None: no offer to
         answer). One deadline, so that the request and the table agree to the second."""
-        deadline = (self.prompt or {}).get("deadline")
+        deadline = None if self.prompt is None else self.prompt.deadline
         if deadline is None:
             return None
-        left = max(0.0, float(deadline) - (self.clock() - self.prompt_at))
+        left = max(0.0, deadline - (self.clock() - self.prompt_at))
         clock = self.clock_left(self.seat) if self.seat is not None else None
         return left if clock is None else min(left, clock)
 
@@ -209,18 +219,18 @@ class ClientState:
         elif isinstance(notice, Updated):
             self._update(notice)
         elif isinstance(notice, Heard):
-            self._chat(notice.message)
+            self._chat(notice.line)
         elif isinstance(notice, Refused | JoinRefused):
-            self.refused(notice.message)
+            self.refused(notice.error)
         elif isinstance(notice, Accepted):
             self.accepted += 1
-            self.accepted_version = int(notice.message.get("version", -1))
+            self.accepted_version = notice.accepted.version
         self.absences()
         self.changes += 1
 
-    def refused(self, message: dict[str, Any]) -> None:
+    def refused(self, error: Error) -> None:
         """The server's refusal, in words, on the message line and in the log."""
-        words = error_words(message.get("code"), message.get("message"))
+        words = error_words(error.code.value, error.message)
         self.error = Note(words, self.clock())
         self._log(words if words.startswith("the server") else f"server: {words}", LineKind.ERROR)
         self.changes += 1
@@ -228,53 +238,48 @@ class ClientState:
     def _joined(self, joined: Joined) -> None:
         self.seat = joined.seat
         self.table = joined.table
-        name = joined.message.get("name")
-        if name:
-            self.name = str(name)
+        if joined.welcome.name:
+            self.name = joined.welcome.name
         seat = joined.seat
         where = f"as player {letter(seat)}" if isinstance(seat, int) else "as a spectator"
         self._log(f"joined table {self.table} {where}", LineKind.INFO)
 
     def _update(self, notice: Updated) -> None:
-        message = notice.message
-        view = notice.view
+        view = notice.view.wire()
         if notice.resync:
             self._since_mine = []
         if notice.restart:  # the log is rebuilt from the replayed events
             self.log = [line for line in self.log if not line.event]
             self.events = []
         self.view = view
-        self.clocks = message.get("clocks")
-        self.version = int(message.get("version", view.get("version", -1)))
+        self.clocks = notice.clocks
+        self.version = notice.version
         self.prompt = notice.prompt
         self.prompt_at = self.clock()
         names = self.names
-        viewer = view.get("viewer")
+        viewer = notice.view.viewer
         my_turn_before = self._my_turn
         self._my_turn = _is_turn(view, self.seat, self.prompt)
         self.turns_begun += self._my_turn and not my_turn_before
-        for event in notice.events:
+        for typed in notice.events:
+            event = typed.wire()
             self.events.append(event)
-            if event.get("type") == "action" and isinstance(event.get("seat"), int):
-                if event["seat"] == self.seat and event.get("by"):
-                    self._for_me.append(dict(event["action"]))
-                elif event["seat"] == self.seat:
+            kind = LineKind.ROUND if isinstance(typed, RoundStart) else LineKind.EVENT
+            if isinstance(typed, ActionTaken):
+                kind = LineKind.MINE if typed.seat == self.seat else kind
+                if typed.seat == self.seat and typed.by:
+                    self._for_me.append(event["action"])
+                elif typed.seat == self.seat:
                     self._since_mine, self._for_me = [], []
                     self._acted = True
                 else:
-                    self._since_mine.append((int(event["seat"]), dict(event["action"])))
+                    self._since_mine.append((typed.seat, event["action"]))
             text = describe_event(event, names, viewer)
             if text is None:
                 continue
             if self.annotate is not None:
                 text += self.annotate(event)
-            kind = LineKind.EVENT
-            if event.get("type") == "round_start":
-                kind = LineKind.ROUND
-            elif event.get("type") == "action" and event.get("seat") == self.seat:
-                kind = LineKind.MINE
-            at = event.get("version")
-            self._log(text, kind, event=True, version=at if isinstance(at, int) else -1)
+            self._log(text, kind, event=True, version=typed.version)
         self._points_moved(notice, names)
         if (
             self._my_turn
@@ -292,15 +297,11 @@ class ClientState:
         taken, an empire's rank, ship spaces lost): the table's ``pts`` never changes
         without a word."""
         before = self._sheet
-        after = None if self.over else running_sheet(notice.view)
+        after = None if self.over or self.view is None else running_sheet(self.view)
         self._sheet = after
         if before is None or after is None or notice.resync or notice.restart:
             return
-        actors = {
-            int(event["seat"])
-            for event in notice.events
-            if event.get("type") == "action" and isinstance(event.get("seat"), int)
-        }
+        actors = {event.seat for event in notice.events if isinstance(event, ActionTaken)}
         try:
             said = point_changes(before, after, actors, names)
         except (KeyError, TypeError, IndexError, ValueError):
@@ -308,35 +309,36 @@ class ClientState:
         if said is not None:
             self._log(said, LineKind.POINTS, event=True, version=self.version)
 
-    def _table(self, info: dict[str, Any]) -> None:
+    def _table(self, info: TableInfo) -> None:
         """Who sits where; a seat that leaves, comes back or is played by a bot is logged
         (once the game is on: before, seats only fill)."""
-        before = {s["seat"]: s for s in (self.table_info or {}).get("seats", [])}
-        if info.get("hints") is False and (self.table_info or {}).get("hints") is not False:
+        had = self.table_info
+        before = {} if had is None else {s.seat: s for s in had.seats}
+        if not info.hints and (had is None or had.hints):
             self._log("this table was created without hints: nobody may ask for one", LineKind.INFO)
         self.table_info = info
         self.table_at = self.clock()
-        if not info.get("started") or info.get("finished"):
+        if not info.started or info.finished:
             return
-        for status in info.get("seats", []):
-            seat, old = status["seat"], before.get(status["seat"])
-            if old is None or seat == self.seat or not status.get("name"):
+        for status in info.seats:
+            seat, old = status.seat, before.get(status.seat)
+            if old is None or seat == self.seat or not status.name:
                 continue
-            who = f"{letter(seat)} {status['name']}"
-            if old.get("connected") and not status.get("connected"):
+            who = f"{letter(seat)} {status.name}"
+            if old.connected and not status.connected:
                 self._gone.setdefault(seat, self.clock())  # (said once gone for a while)
-            elif not old.get("connected") and status.get("connected"):
+            elif not old.connected and status.connected:
                 self._gone.pop(seat, None)
                 if seat in self._said_away:
                     self._said_away.discard(seat)
                     self._log(f"{who} is back", LineKind.INFO)
-            elif status.get("bot") and not old.get("bot"):
+            elif status.bot and not old.bot:
                 self._log(f"a bot plays for {who} until they are back", LineKind.INFO)
 
     def absences(self) -> None:
         """Log the seats gone for ``AWAY_GRACE`` seconds as away (each time the client
         hears from the server, and before the screen is drawn)."""
-        if self.over or (self.table_info or {}).get("finished"):
+        if self.over or (self.table_info is not None and self.table_info.finished):
             self._gone.clear()
             return
         now = self.clock()
@@ -344,7 +346,7 @@ class ClientState:
             if now - since < AWAY_GRACE or seat in self._said_away:
                 continue
             status = self.seat_status(seat)
-            if status.get("connected") or status.get("bot") or not status.get("name"):
+            if status.connected or status.bot or not status.name:
                 self._gone.pop(seat)
                 continue
             wait = self.bot_in(seat)
@@ -354,44 +356,44 @@ class ClientState:
                 else ": the table waits for them"
             )
             self._said_away.add(seat)
-            self._log(f"{letter(seat)} {status['name']} is away{then}", LineKind.INFO)
+            self._log(f"{letter(seat)} {status.name} is away{then}", LineKind.INFO)
             self.changes += 1
 
     def clock_left(self, seat: int) -> float | None:
         """Seconds left on ``seat``'s running clock, reserve included (None: none runs)."""
-        found = next((c for c in self.clocks or [] if c.get("seat") == seat), None)
-        left = found.get("left") if found is not None else None
-        if not isinstance(left, int | float):
+        found = self._clock_of(seat)
+        if found is None or found.left is None:
             return None
-        return max(0.0, left - (self.clock() - self.prompt_at))
+        return max(0.0, found.left - (self.clock() - self.prompt_at))
+
+    def _clock_of(self, seat: int) -> SeatClock | None:
+        return next((c for c in self.clocks or [] if c.seat == seat), None)
 
     def time_of(self, seat: int) -> str | None:
         """A seat's clock as the table shows it: ``0:25`` left for the decision it is
         making, or its reserve while it waits, short (``+3m``, ``+45s``: the row also has
         room for "you" and "1st"); None: no clock."""
-        found = next((c for c in self.clocks or [] if c.get("seat") == seat), None)
+        found = self._clock_of(seat)
         if found is None:
             return None
         left = self.clock_left(seat)
         if left is not None:
             return minutes(left)
-        reserve = int(float(found.get("reserve", 0)))
+        reserve = int(found.reserve)
         return f"+{reserve // 60}m" if reserve >= 60 else f"+{reserve}s"
 
     def bot_in(self, seat: int) -> float | None:
         """Seconds until a bot plays for an absent seat (None: no bot will, or one does)."""
-        wait = self.seat_status(seat).get("takeover_in")
-        if not isinstance(wait, int | float):
+        wait = self.seat_status(seat).takeover_in
+        if wait is None:
             return None
         return max(0.0, wait - (self.clock() - self.table_at))
 
-    def _chat(self, line: dict[str, Any]) -> None:
-        seat, name = line.get("seat"), str(line.get("name", "?"))
-        who = f"{letter(seat)} {name}" if isinstance(seat, int) else f"(spectator) {name}"
-        text = f"{who} says: {line.get('text', '')}"  # never like an event
-        said_at = line.get("version")
-        if not isinstance(said_at, int):
-            said_at = -1
+    def _chat(self, line: ChatLine) -> None:
+        seat, name = line.seat, line.name
+        who = f"{letter(seat)} {name}" if seat is not None else f"(spectator) {name}"
+        text = f"{who} says: {line.text}"  # never like an event
+        said_at = line.version
         at = len(self.log)
         for back in range(len(self.log) - 1, max(-1, len(self.log) - 200), -1):
             version = self.log[back].version
@@ -410,10 +412,10 @@ class ClientState:
             del self.log[: len(self.log) - LOG_LIMIT]
 
 
-def _is_turn(view: dict[str, Any], seat: int | None, prompt: dict[str, Any] | None) -> bool:
+def _is_turn(view: dict[str, Any], seat: int | None, prompt: Prompt | None) -> bool:
     """Whether the seat's own turn (expansion or card actions) is on."""
     return (
-        bool(prompt)
+        prompt is not None
         and seat is not None
         and view.get("current") == seat
         and view.get("phase") in ("expand", "actions")

@@ -18,6 +18,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from tyros_client.session import ActionHandle, ClientSession, Join
 from tyros_client.tui.app import TyrosApp
 from tyros_client.tui.state import ClientState
+from tyros_protocol.messages import parse_server_message
 
 from tests.client.tui.harness import TIMEOUT, Terminal, mid_game, screen, until
 
@@ -43,8 +44,11 @@ class FedState(ClientState):
         self.session.frames_to_send()  # the hello: nobody reads it here
 
     def feed(self, message: dict[str, Any]) -> None:
-        """One message from the server, through the session, into the state."""
-        for notice in self.session.receive(json.dumps(message)):
+        """One message from the server, through the session, into the state (a message
+        the protocol does not allow fails here, rather than pass unseen)."""
+        frame = json.dumps(message)
+        parse_server_message(frame)
+        for notice in self.session.receive(frame):
             self.apply(notice)
 
     def welcomed(self, seat: int | None = 0, token: str | None = "x") -> None:
@@ -65,7 +69,7 @@ class FedState(ClientState):
 ACCEPT: dict[str, Any] = {"kind": "answer", "accept": True}
 DECLINE: dict[str, Any] = {"kind": "answer", "accept": False}
 PASS: dict[str, Any] = {"kind": "pass"}
-TURN: list[dict[str, Any]] = [PASS, {"kind": "bank_draw", "cards": ["green"]}]
+TURN: list[dict[str, Any]] = [PASS, {"kind": "bank_draw", "pay": ["green"]}]
 """A card turn with a choice (one with a single answer the client makes by itself)."""
 WITHDRAW: dict[str, Any] = {"kind": "withdraw"}
 

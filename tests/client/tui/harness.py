@@ -23,6 +23,7 @@ from tyros_client.tui.app import TyrosApp
 from tyros_client.tui.main import build, run_client
 from tyros_client.tui.net import JoinOptions
 from tyros_protocol import PROTOCOL_VERSION
+from tyros_protocol.messages import Prompt
 from tyros_server.app import ServerConfig, TyrosServer
 from websockets.asyncio.client import connect
 
@@ -225,12 +226,12 @@ class ScriptedSeat:
         return next(a for a in legal if a["kind"] == "answer" and not a["accept"])
 
 
-def decision_changed(ui: TyrosApp, prompt: dict[str, Any] | None) -> bool:
+def decision_changed(ui: TyrosApp, prompt: Prompt | None) -> bool:
     """Whether the decision asked of us is another one than ``prompt``'s (a new prompt id,
     or none): while others act, each update resends the same decision as a new object, and
     that is no sign that ours was taken (waiting on identity raced with the bots' keeps)."""
     now = ui.state.prompt
-    return (now or {}).get("id") != (prompt or {}).get("id")
+    return (None if now is None else now.id) != (None if prompt is None else prompt.id)
 
 
 def accepted_since(ui: TyrosApp, count: int) -> bool:
@@ -284,7 +285,7 @@ def mid_game(players: int = 4, steps: int = 260) -> tuple[dict[str, Any], list[d
     from tyros_rules import (
         Options,
         Phase,
-        event_view,
+        events_seen,
         legal_actions,
         new_game,
         push,
@@ -314,7 +315,7 @@ def mid_game(players: int = 4, steps: int = 260) -> tuple[dict[str, Any], list[d
             ],
         },
     }
-    events = [e for e in (event_view(e, 0) for e in state.log or []) if e is not None]
+    events = [seen for _, seen in events_seen(state.log or [], 0)]
     update = {
         "type": "update",
         "version": state.version,

@@ -11,7 +11,6 @@ import contextlib
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 from prompt_toolkit.application import create_app_session
@@ -23,6 +22,7 @@ from tyros_client.tui.main import build, run_client
 from tyros_client.tui.net import JoinOptions, NetClient
 from tyros_client.tui.state import ClientState
 from tyros_protocol import PROTOCOL_VERSION
+from tyros_protocol.messages import Prompt
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.session import Limits
 from websockets.asyncio.client import connect
@@ -224,7 +224,7 @@ async def test_random_bots_and_a_small_terminal(tmp_path: Path) -> None:
                     # changes without our action being accepted, or the answer typed for it
                     # is refused (nothing is asked any more) and stays on the line.
                     def went_on(
-                        n: int = accepted, p: dict[str, Any] | None = prompt, m: int = lines
+                        n: int = accepted, p: Prompt | None = prompt, m: int = lines
                     ) -> bool | str:
                         return (
                             accepted_since(ui, n)
@@ -287,7 +287,8 @@ async def test_a_restarted_client_and_server_keep_the_seat(tmp_path: Path) -> No
             await until(lambda: ui.state.seat == 0 and ui.state.connected, "the seat back")
             # (A new hello would be refused: the name is taken. The token is kept.)
             assert tokens.load(f"{url} r1 Ann") == stored[f"{url} r1 Ann"]["token"]
-            seat_names = [s.get("name") for s in (ui.state.table_info or {})["seats"]]
+            assert ui.state.table_info is not None
+            seat_names = [s.name for s in ui.state.table_info.seats]
             assert seat_names == ["Ann", None, None]
             # The server restarts: the client reconnects and resumes on its own.
             await first.stop()
@@ -296,10 +297,7 @@ async def test_a_restarted_client_and_server_keep_the_seat(tmp_path: Path) -> No
             await second.start()
             try:
                 await until(
-                    lambda: (
-                        ui.state.connected
-                        and (ui.state.table_info or {}).get("seats", [{}])[0].get("connected")
-                    ),
+                    lambda: ui.state.connected and ui.state.seat_status(0).connected,
                     "a reconnection",
                 )
                 assert ui.state.seat == 0
@@ -569,7 +567,7 @@ async def test_a_whole_game_against_greedy_bots_at_80x24(tmp_path: Path) -> None
                     await play_my_turn(ui, keys, moved)
 
                     def went_on(
-                        n: int = accepted, p: dict[str, Any] | None = prompt, m: int = lines
+                        n: int = accepted, p: Prompt | None = prompt, m: int = lines
                     ) -> bool | str:
                         return (
                             accepted_since(ui, n)

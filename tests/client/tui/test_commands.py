@@ -565,7 +565,7 @@ def test_every_legal_action_of_real_games_can_be_typed() -> None:
             seat = seats_to_act(state)[0]
             legal = legal_actions(state, seat)
             wire = [action_to_json(a, BOARD) for a in legal]
-            c = Context.from_view(view(state, seat), {"legal": wire}, NAMES, seat)
+            c = Context.from_view(view(state, seat), wire, NAMES, seat)
             for action in rng.sample(wire, min(len(wire), 12)):
                 seen.add(action["kind"])
                 result = parse(command_for(action), c)
@@ -721,7 +721,7 @@ def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
             seat = seats_to_act(state)[0]
             legal = legal_actions(state, seat)
             wire = [action_to_json(action, BOARD) for action in legal]
-            ctx = Context.from_view(view(state, seat), {"legal": wire}, list("abcd"), seat)
+            ctx = Context.from_view(view(state, seat), wire, list("abcd"), seat)
             for action in rng.sample(wire, min(4, len(wire))):
                 assert parse(command_line(action), ctx) == Act(action), command_line(action)
                 checked += 1

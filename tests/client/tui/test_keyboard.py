@@ -7,6 +7,7 @@ focus; a dialog opens only on purpose and confirms only what is highlighted in i
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from prompt_toolkit.application import create_app_session
@@ -355,7 +356,10 @@ async def test_a_refused_line_goes_when_the_game_moves_on_and_long_messages_wrap
 async def test_the_message_line_says_when_the_clock_is_about_to_decide() -> None:
     async with running() as (table, _keys):
         ui = table.ui
-        clocks = [{"seat": 0, "reserve": 0.0, "left": 40.0}, {"seat": 1, "reserve": 60.0}]
+        clocks: list[dict[str, Any]] = [
+            {"seat": 0, "reserve": 0.0, "left": 40.0},
+            {"seat": 1, "reserve": 60.0, "left": None},
+        ]
         table.push(TURN, clocks=clocks)
         text = await on_screen(ui, "your turn: move, city")
         assert "the server decides" not in text
@@ -373,7 +377,10 @@ async def test_the_acting_seats_row_shows_its_clock_and_you(
 ) -> None:
     """The flags most telling first: at 80 columns "1st" gives way to the clock."""
     async with running(rows, columns) as (table, _keys):
-        clocks = [{"seat": 0, "reserve": 0.0, "left": 28.4}, {"seat": 1, "reserve": 240.0}]
+        clocks = [
+            {"seat": 0, "reserve": 0.0, "left": 28.4},
+            {"seat": 1, "reserve": 240.0, "left": None},
+        ]
         table.push(TURN, clocks=clocks, starting_seat=0, to_act=[0], current=0)
         text = await on_screen(table.ui, "+4m")  # the new update drawn
         mine = next(line for line in text.splitlines() if line.startswith(" > A"))
@@ -463,7 +470,7 @@ async def test_a_pass_typed_with_a_withdrawal_follows_it() -> None:
     the game moved on): it waits for the withdrawal's answer and goes then."""
     async with running(24, 80) as (table, keys):
         ui = table.ui
-        declined = [{"seat": 1, "answer": "declined"}]
+        declined = [{"seat": 1, "answer": "decline"}]
         mine = {"proposer": 0, "to": [1], "give": ["orange"], "get": ["violet"]}
         table.push(
             [WITHDRAW], phase="trade", to_act=[0], current=0, trade={**mine, "answers": declined}

@@ -75,7 +75,7 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
         assert ui.state.version >= version
         assert not ui.autopilot.orders.confirm  # as the player left it
         await until(
-            lambda: all(s.get("connected") for s in (ui.state.table_info or {}).get("seats", [{}])),
+            lambda: all(ui.state.seat_status(seat).connected for seat in range(3)),
             "every seat back",
         )
 

@@ -21,7 +21,7 @@ from tests.client.tui.feeding import FedState
 from tests.client.tui.harness import TIMEOUT, Terminal, mid_game, screen, until
 
 DECLINE: dict[str, Any] = {"kind": "answer", "accept": False}
-COUNTER: dict[str, Any] = {"kind": "counter"}
+COUNTER: dict[str, Any] = {"kind": "counter", "give": ["violet"], "get": ["green"]}
 PASS: dict[str, Any] = {"kind": "pass"}
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 CHIPS = {

@@ -14,12 +14,13 @@ from tyros_client.tokens import TokenStore
 from tyros_client.tui.state import AWAY_GRACE, LineKind
 from tyros_client.tui.text import score_sheet
 from tyros_client.words import cards_text, describe_action, describe_event
-from tyros_protocol.messages import SeatStatus, TableInfo, TableUpdate, Welcome
+from tyros_protocol.messages import Prompt, SeatClock, SeatStatus, TableInfo, TableUpdate, Welcome
 from tyros_rules import (
     GameState,
     Options,
     Phase,
     event_view,
+    events_seen,
     legal_actions,
     new_game,
     push,
@@ -27,6 +28,7 @@ from tyros_rules import (
     view,
 )
 
+from tests.client.frames import a_view, an_update
 from tests.client.tui.feeding import FedState
 
 NAMES = ["Ann", "Bob", "Cyd"]
@@ -54,7 +56,7 @@ def table(names: Sequence[str | None], players: Literal[3, 4] = 3) -> dict[str, 
     info = TableInfo(
         name="t", players=players, setup="first", seats=seats, started=True, finished=False
     )
-    return TableUpdate(table=info).model_dump(mode="json", exclude_none=True)
+    return TableUpdate(type="table", table=info).model_dump(mode="json", exclude_unset=True)
 
 
 def phase_of(game: GameState) -> Phase:
@@ -77,8 +79,8 @@ def test_welcome_table_update_and_prompt() -> None:
     state.welcomed(token="tok")
     state.feed(table(NAMES))
     assert state.names == NAMES
-    assert state.seat_status(1)["name"] == "Bob"
-    events = [e for e in (event_view(e, 0) for e in game.log or []) if e is not None]
+    assert state.seat_status(1).name == "Bob"
+    events = [seen for _, seen in events_seen(game.log or [], 0)]
     seat = seats_to_act(game)[0]
     prompt = {"version": game.version, "deadline": 30.0, "legal": [{"kind": "pass"}]}
     state.feed(
@@ -96,7 +98,7 @@ def test_welcome_table_update_and_prompt() -> None:
     assert any(t.startswith("=== round 1") for t in texts)
     assert any("A Ann is dealt 4 tiles: " in t for t in texts)  # our own tiles are named
     assert any(t == "B Bob is dealt 4 tiles" for t in texts)  # the others' are counted
-    state.prompt = prompt
+    state.prompt = Prompt.model_validate(prompt)
     state.prompt_at = clock.now
     clock.now += 12.5
     assert state.seconds_left() == 17.5
@@ -105,26 +107,21 @@ def test_welcome_table_update_and_prompt() -> None:
     assert state.legal == [{"kind": "pass"}]
     # At a table with a clock, the seat's clock running out first is the deadline: the
     # server answers for the seat then (the request said "57 s left" beside "0:17").
-    state.clocks = [{"seat": 0, "reserve": 7.0, "left": 17.0}]
+    state.clocks = [SeatClock(seat=0, reserve=7.0, left=17.0)]
     state.prompt_at = clock.now
     clock.now += 2
     assert state.seconds_left() == 15.0 == state.clock_left(0)
-    state.clocks = [{"seat": 0, "reserve": 60.0, "left": 90.0}]
+    state.clocks = [SeatClock(seat=0, reserve=60.0, left=90.0)]
     assert state.seconds_left() == 28.0  # the answer time runs out first
 
 
 def test_a_resync_rebuilds_the_event_log_but_keeps_notes() -> None:
     state = FedState("ws://x:1", "t", "Ann")
     state.feed(table(NAMES))
-    round_start = {"type": "round_start", "round": 1, "starting_seat": 1}
-    update = {
-        "type": "update",
-        "version": 3,
-        "events": [round_start],
-        "view": {"players": 3, "viewer": 0},
-    }
+    round_start = {"type": "round_start", "version": 2, "round": 1, "starting_seat": 1}
+    update = an_update(3, events=[round_start])
     state.feed(update)
-    state.feed({**update, "events": [{"type": "round_end", "round": 1}]})
+    state.feed(an_update(4, events=[{"type": "round_end", "version": 4, "round": 1}]))
     state.note("connection lost; reconnecting")
     assert [line.text for line in state.log] == [
         "=== round 1, B Bob starts ===",
@@ -149,7 +146,7 @@ def test_a_resync_with_versioned_events_keeps_the_log_and_adds_only_what_was_mis
     start = {"type": "round_start", "version": 0, "round": 1, "starting_seat": 1}
     passed = {"type": "action", "version": 1, "seat": 1, "action": {"kind": "pass"}}
     ended = {"type": "round_end", "version": 2, "round": 1}
-    view = {"players": 3, "viewer": 0}
+    view = a_view()
     state.feed({"type": "update", "version": 0, "events": [start], "view": view})
     state.feed({"type": "update", "version": 1, "events": [passed], "view": view})
     before = [line.text for line in state.log]
@@ -321,29 +318,22 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
                 "type": "update",
                 "version": version,
                 "events": events,
-                "view": {
-                    "phase": "actions",
-                    "current": current,
-                    "players": 3,
-                    "to_act": [current],
-                    "seats": [],
-                },
+                "view": a_view(phase="actions", current=current, to_act=[current]),
                 "prompt": {"version": version, "legal": [{"kind": "pass"}]} if mine else None,
             }
         )
 
+    def passed(seat: int, version: int) -> dict[str, object]:
+        return {"type": "action", "version": version, "seat": seat, "action": {"kind": "pass"}}
+
     update(0, 2, [], False)
-    update(1, 0, [{"type": "action", "seat": 2, "action": {"kind": "pass"}}], True)
+    update(1, 0, [passed(2, 1)], True)
     # A seat's very first turn has no "last turn" to sum up since.
     assert not [line for line in state.log if line.text.startswith("since your")]
-    update(2, 1, [{"type": "action", "seat": 0, "action": {"kind": "pass"}}], False)
-    update(3, 2, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], False)
-    update(
-        4,
-        0,
-        [{"type": "action", "seat": 2, "action": {"kind": "bank_draw", "pay": ["green"]}}],
-        True,
-    )
+    update(2, 1, [passed(0, 2)], False)
+    update(3, 2, [passed(1, 3)], False)
+    drew = {"kind": "bank_draw", "pay": ["green"]}
+    update(4, 0, [{"type": "action", "version": 4, "seat": 2, "action": drew}], True)
     summary = [line.text for line in state.log if line.kind is LineKind.SUMMARY]
     assert summary == [
         "since your last turn:",
@@ -352,9 +342,9 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
     ]
     # The clock ran out on this seat's next turn: the server's decision in its name comes
     # first in the summary at its following turn.
-    clocked = {"type": "action", "seat": 0, "action": {"kind": "pass"}, "by": "clock"}
+    clocked = {**passed(0, 5), "by": "clock"}
     update(5, 1, [clocked], False)
-    update(6, 0, [{"type": "action", "seat": 1, "action": {"kind": "pass"}}], True)
+    update(6, 0, [passed(1, 6)], True)
     summary = [line.text for line in state.log if line.kind is LineKind.SUMMARY]
     assert summary[-3:] == ["since your last turn:", "  done for you: pass", "  B player B: pass"]
 
@@ -396,7 +386,7 @@ def test_talk_heard_late_goes_where_it_was_said() -> None:
             "type": "update",
             "version": 4,
             "events": events,
-            "view": {"phase": "actions", "current": 0, "players": 3, "to_act": [0], "seats": []},
+            "view": a_view(phase="actions", current=0, to_act=[0]),
             "prompt": None,
         }
     )
@@ -456,7 +446,7 @@ def test_the_seats_clocks_count_down_from_the_update() -> None:
         {"seat": 0, "reserve": 287.5, "left": 41.0},
         {"seat": 1, "reserve": 300.0, "left": None},
     ]
-    update = {"type": "update", "version": 3, "events": [], "view": {"players": 3, "viewer": 0}}
+    update = an_update(3)
     state.feed({**update, "clocks": clocks})
     assert state.time_of(0) == "0:41" and state.time_of(1) == "+5m"
     assert state.time_of(2) is None
@@ -505,7 +495,6 @@ def test_points_that_move_for_seats_that_did_not_act_are_said_in_the_log() -> No
     from tyros_rules import (
         Options,
         Phase,
-        event_view,
         legal_actions,
         new_game,
         push,
@@ -528,7 +517,7 @@ def test_points_that_move_for_seats_that_did_not_act_are_said_in_the_log() -> No
         before = running_sheet(view(game, 0))
         push(game, seat, rng.choice(legal_actions(game, seat)))
         log = game.log or []
-        events = [e for e in (event_view(e, 0) for e in log[seen:]) if e is not None]
+        events = [shown for at, shown in events_seen(log, 0) if at >= seen]
         seen = len(log)
         state.feed(
             {

@@ -28,13 +28,13 @@ class Context:
     def from_view(
         cls,
         view: Mapping[str, Any] | None,
-        prompt: Mapping[str, Any] | None,
+        legal: Sequence[Action],
         names: Sequence[str | None],
         seat: int | None,
     ) -> Context:
         view = view or {}
         return cls(
-            legal=list((prompt or {}).get("legal") or []),
+            legal=list(legal),
             seat=seat,
             players=int(view.get("players", len(names) or 4)),
             names=list(names),

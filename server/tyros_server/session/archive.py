@@ -22,6 +22,7 @@ from tyros_rules import public_record
 from ..records import RecordUnavailable, stored_game, stored_record
 from ..storage import Store
 from ..tables import ConnId
+from . import guards
 from .outbox import Output, Send
 from .part import Part
 
@@ -111,8 +112,7 @@ class Archive(Part):
             waiting.append((conn, re))
             return []
         if len(self.waiting) >= BUILDS_AT_ONCE:
-            message = "the server is making other records: ask again in a moment"
-            return [self.outbox.error(conn, re, ErrorCode.RATE_LIMITED, message)]
+            return [self.outbox.refuse(conn, re, guards.RECORDS_BUSY)]
         self.waiting[key] = [(conn, re)]
         self.jobs.append(RecordJob(table, public, known))
         return []

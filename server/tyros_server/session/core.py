@@ -43,11 +43,12 @@ from tyros_rules import (
     view,
 )
 
-from ..chat import CHAT_BURST, CHAT_PER_SECOND, TableTalk
+from ..chat import TableTalk
 from ..deputies import Advice, Decision, Job, TakeoverPolicy
 from ..storage import StorageError, Store
 from ..tables import ConnId, Table
 from ..wire import RepeatedKey, decode_frame
+from . import guards
 from .admission import Connection, Limits
 from .archive import Archive, Built, RecordJob
 from .ledger import Ledger
@@ -227,59 +228,41 @@ class Session:
             if info.refused >= self.limits.flood_close:
                 info.closing = True
                 return [Close(conn, 1008, "too many messages too fast", abort=True)]
-            return [self.outbox.error(conn, None, ErrorCode.RATE_LIMITED, "slow down")]
+            return [self.outbox.refuse(conn, None, guards.TOO_FAST)]
         info.refused = 0
         info.last_active = self.clock()
         at = self.tables.get(info.table) if info.table is not None and not info.spectator else None
         if at is not None:  # (a table gone from memory is attended by nobody)
             at.attended = info.last_active  # its person is there
         if isinstance(data, bytes):
-            return [self.outbox.error(conn, None, ErrorCode.BINARY_FRAME, "send JSON text frames")]
+            return [self.outbox.refuse(conn, None, guards.BINARY)]
         try:
             raw = decode_frame(data)
         except RepeatedKey as exc:  # JSON, but it says two things: refused as a message
-            return [self.outbox.error(conn, None, ErrorCode.BAD_MESSAGE, str(exc))]
+            return [self.outbox.refuse(conn, None, guards.NOT_A_MESSAGE, why=str(exc))]
         except (ValueError, RecursionError):
-            return [self.outbox.error(conn, None, ErrorCode.BAD_JSON, "not valid JSON")]
+            return [self.outbox.refuse(conn, None, guards.NOT_JSON)]
         re = raw.get("id") if isinstance(raw, dict) else None
         re = re if type(re) is int and 0 <= re <= 2**53 else None
         try:
             message = CLIENT_ADAPTER.validate_python(raw, by_alias=True, by_name=False)
         except ValidationError as exc:
-            return [self.outbox.error(conn, re, ErrorCode.BAD_MESSAGE, _summary(exc))]
+            return [self.outbox.refuse(conn, re, guards.NOT_A_MESSAGE, why=_summary(exc))]
         except RecursionError:
-            return [self.outbox.error(conn, re, ErrorCode.BAD_MESSAGE, "nested too deeply")]
+            return [self.outbox.refuse(conn, re, guards.TOO_DEEP)]
         if isinstance(message, ListTables):
             return [Send(conn, self.lobby.tables_page(message))]
         if isinstance(message, GetRecord):
             if not self.admission.may_fetch_record(info):
-                return [
-                    self.outbox.error(
-                        conn,
-                        message.id,
-                        ErrorCode.RATE_LIMITED,
-                        "one record a second (and a few more from one address): ask again",
-                    )
-                ]
+                return [self.outbox.refuse(conn, message.id, guards.RECORDS_TOO_OFTEN)]
             return self.lobby.record(conn, message)
         if isinstance(message, Hello | Resume):
             if info.table is not None:
-                return [
-                    self.outbox.error(
-                        conn,
-                        message.id,
-                        ErrorCode.ALREADY_JOINED,
-                        "this connection has joined a table already",
-                    )
-                ]
+                return [self.outbox.refuse(conn, message.id, guards.ALREADY_JOINED)]
             if message.protocol != PROTOCOL_VERSION:
+                protocol = PROTOCOL_VERSION
                 return [
-                    self.outbox.error(
-                        conn,
-                        message.id,
-                        ErrorCode.UNSUPPORTED_PROTOCOL,
-                        f"this server speaks protocol {PROTOCOL_VERSION}",
-                    )
+                    self.outbox.refuse(conn, message.id, guards.OTHER_PROTOCOL, protocol=protocol)
                 ]
             if isinstance(message, Hello):
                 return self.lobby.hello(conn, info, message)
@@ -296,13 +279,9 @@ class Session:
         weighs the decision (off the loop) and :meth:`advised` answers."""
         table = self.tables.get(info.table) if info.table is not None else None
         if table is None:
-            return [self.outbox.error(conn, hint.id, ErrorCode.HELLO_FIRST, "join a table first")]
+            return [self.outbox.refuse(conn, hint.id, guards.JOIN_FIRST)]
         if not table.hints:
-            return [
-                self.outbox.error(
-                    conn, hint.id, ErrorCode.HINTS_OFF, "this table was created without hints"
-                )
-            ]
+            return [self.outbox.refuse(conn, hint.id, guards.HINTS_OFF)]
         state = table.state
         if info.spectator or info.seat is None or state is None:
             # A spectator's or an early hint marks no decision (and gets no advice).
@@ -331,15 +310,7 @@ class Session:
         if not self.admission.may_ask_advice(info.address) or not self.deputies.advise(
             advice, info.address
         ):
-            return [
-                self.outbox.error(
-                    conn,
-                    hint.id,
-                    ErrorCode.RATE_LIMITED,
-                    "advice is on its way (to you, or to your address) or was asked too often: "
-                    "ask after it",
-                )
-            ]
+            return [self.outbox.refuse(conn, hint.id, guards.ADVICE_TOO_OFTEN)]
         return []
 
     def _chat(self, conn: ConnId, info: Connection, chat: Chat) -> Output:
@@ -347,17 +318,9 @@ class Session:
         spectators only (a spectator's); the speaker gets ``accepted`` and hears it too."""
         table = self.tables.get(info.table) if info.table is not None else None
         if table is None:
-            return [self.outbox.error(conn, chat.id, ErrorCode.HELLO_FIRST, "join a table first")]
+            return [self.outbox.refuse(conn, chat.id, guards.JOIN_FIRST)]
         if not info.chat.take(self.clock()):
-            return [
-                self.outbox.error(
-                    conn,
-                    chat.id,
-                    ErrorCode.RATE_LIMITED,
-                    f"at most {CHAT_BURST} lines at once and one every "
-                    f"{1 / CHAT_PER_SECOND:.0f} s: say it again in a moment",
-                )
-            ]
+            return [self.outbox.refuse(conn, chat.id, guards.TALK_TOO_FAST)]
         seat = None if info.spectator else info.seat
         name = table.seats[seat].name if seat is not None else (info.name or "spectator")
         version = table.state.version if table.state is not None else 0
@@ -366,11 +329,11 @@ class Session:
             self.store.append_chat(table.name, line, self.wall_clock())
         except StorageError as exc:
             self.shared.faults.failed("storing a line of chat", exc)
-            return [self.outbox.error(conn, chat.id, ErrorCode.INTERNAL, "could not store that")]
+            return [self.outbox.refuse(conn, chat.id, guards.TALK_NOT_STORED)]
         table.talk.keep(line)
         self.archive.forget(table.name)  # its full record holds the talk
         table.changed = self.clock()
-        out: Output = [Send(conn, {"type": "accepted", "re": chat.id, "version": version})]
+        out: Output = [self.outbox.accepted(conn, chat.id, version)]
         for listener, viewer in self.outbox.audience(table):
             if TableTalk.heard_by(line, seat=viewer):
                 out.append(Send(listener, line))
@@ -381,17 +344,13 @@ class Session:
         it is encoded once, then checked against the game (an incoming action is parsed
         once)."""
         if info.table is None:
-            return [self.outbox.error(conn, act.id, ErrorCode.HELLO_FIRST, "say hello first")]
+            return [self.outbox.refuse(conn, act.id, guards.HELLO_FIRST)]
         if info.spectator or info.seat is None:
-            return [self.outbox.error(conn, act.id, ErrorCode.SPECTATOR, "spectators cannot act")]
+            return [self.outbox.refuse(conn, act.id, guards.SPECTATOR)]
         table = self.tables[info.table]
         state = table.state
         if state is None:
-            return [
-                self.outbox.error(
-                    conn, act.id, ErrorCode.NOT_STARTED, "the game starts when every seat is taken"
-                )
-            ]
+            return [self.outbox.refuse(conn, act.id, guards.NOT_STARTED)]
         since = table.prompts.get(info.seat)
         # Made for an older version: taken if this seat's decision is the same since (the
         # engine checks it is legal now); if the seat has nothing to decide any more, the
@@ -399,26 +358,14 @@ class Session:
         deciding = since is not None and since <= act.version <= state.version
         began, ended = table.overtaken.get(info.seat, (0, 0))
         if not deciding and began <= act.version < ended:
-            return [
-                self.outbox.error(
-                    conn,
-                    act.id,
-                    ErrorCode.TOO_LATE,
-                    "another seat ended that decision before your action arrived (the trade "
-                    "was completed or withdrawn, or the time to answer ran out): nothing to do",
-                )
-            ]
+            return [self.outbox.refuse(conn, act.id, guards.TOO_LATE)]
         acted = table.last_acted.get(info.seat, -1)
         if (
             act.version != state.version
             and not deciding
             and (since is not None or act.version < acted)
         ):
-            return [
-                self.outbox.error(
-                    conn, act.id, ErrorCode.STALE_VERSION, f"the game is at version {state.version}"
-                )
-            ]
+            return [self.outbox.refuse(conn, act.id, guards.STALE, version=state.version)]
         try:
             action = encode_action(wire, BOARD)
             check_action(state, info.seat, action)
@@ -427,19 +374,18 @@ class Session:
         if action[0] == Kind.COMPLETE and act.version < table.last_acted.get(action[1], -1):
             # Made before that seat answered: its answer (maybe a counter-offer, on other
             # terms) was not seen, so the trade would be on terms the proposer never saw.
+            answered = table.last_acted[action[1]]
             return [
-                self.outbox.error(
-                    conn,
-                    act.id,
-                    ErrorCode.STALE_VERSION,
-                    f"seat {action[1]} answered at version {table.last_acted[action[1]]}, after "
-                    "the version you acted on: look at its answer first",
+                self.outbox.refuse(
+                    conn, act.id, guards.ANSWERED_SINCE, seat=action[1], version=answered
                 )
             ]
         out = self.ledger.commit(table, info.seat, action, (conn, act.id))
         if out is None:
-            return [self.outbox.error(conn, act.id, ErrorCode.INTERNAL, self.ledger.not_stored())]
-        return [Send(conn, {"type": "accepted", "re": act.id, "version": state.version}), *out]
+            return [
+                self.outbox.refuse(conn, act.id, guards.NOT_STORED, why=self.ledger.not_stored())
+            ]
+        return [self.outbox.accepted(conn, act.id, state.version), *out]
 
 
 def _summary(exc: ValidationError) -> str:

@@ -10,7 +10,6 @@ import contextlib
 import logging
 
 from tyros_protocol.board import BOARD
-from tyros_protocol.errors import ErrorCode
 from tyros_rules import (
     Action,
     Phase,
@@ -20,6 +19,7 @@ from tyros_rules import (
 
 from ..storage import StorageError
 from ..tables import Batch, ConnId, Table, Undo
+from . import guards
 from .outbox import Close, Output, Send
 from .part import Part, Shared
 
@@ -155,7 +155,7 @@ class Ledger(Part):
             if failed:
                 why = self.not_stored()
                 out += [
-                    self.outbox.error(conn, re, ErrorCode.INTERNAL, why)
+                    self.outbox.refuse(conn, re, guards.NOT_STORED, why=why)
                     for conn, re in (undo.reply for undo in failed if undo.reply is not None)
                 ]
                 continue

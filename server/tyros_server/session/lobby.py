@@ -11,7 +11,6 @@ from typing import Any
 
 from tyros_protocol.basics import skeleton
 from tyros_protocol.board import BOARD
-from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import (
     BOT_LEVELS,
     GetRecord,
@@ -33,6 +32,7 @@ from tyros_rules import (
 from ..chat import KEPT_LINES, TableTalk
 from ..storage import StorageError, token_digest
 from ..tables import HOUSE, ConnId, SeatSlot, Table
+from . import guards
 from .admission import Connection
 from .archive import Archive
 from .ledger import Ledger
@@ -146,18 +146,10 @@ class Lobby(Part):
         A record made from the store is made off the loop (:mod:`.archive`)."""
         self.ledger.settle()  # what a batch holds back must not reach a record
         if request.table in self.quarantined:
-            return [
-                self.outbox.error(
-                    conn, request.id, ErrorCode.TABLE_UNAVAILABLE, "that table cannot be loaded"
-                )
-            ]
+            return [self.outbox.refuse(conn, request.id, guards.RECORD_UNAVAILABLE)]
         table = self.tables.get(request.table)
         if table is not None and table.state is None:
-            return [
-                self.outbox.error(
-                    conn, request.id, ErrorCode.NOT_FINISHED, "that game has not started yet"
-                )
-            ]
+            return [self.outbox.refuse(conn, request.id, guards.RECORD_NOT_STARTED)]
         if table is not None and table.state is not None and table.state.score is None:
             # Not over: only what a spectator saw (every hand in it would be a leak).
             return [self._public_record_reply(conn, request, table)]
@@ -198,15 +190,7 @@ class Lobby(Part):
 
     def hello(self, conn: ConnId, info: Connection, hello: Hello) -> Output:
         if hello.seed is not None and not self.shared.allow_seed:
-            return [
-                self.outbox.error(
-                    conn,
-                    hello.id,
-                    ErrorCode.SEED_NOT_ALLOWED,
-                    "this server deals its own games (a seed would show every hand); "
-                    "leave the seed out",
-                )
-            ]
+            return [self.outbox.refuse(conn, hello.id, guards.NO_SEED)]
         table = self.tables.get(hello.table)
         creating = False
         known = hello.table in self.quarantined or table is not None
@@ -215,21 +199,17 @@ class Lobby(Part):
             table = self.resume_table(hello.table)
         if hello.table in self.quarantined:
             return [
-                self.outbox.error(
+                self.outbox.refuse(
                     conn,
                     hello.id,
-                    ErrorCode.TABLE_UNAVAILABLE,
-                    f"table {hello.table} cannot be loaded ({self.quarantined[hello.table]}); "
-                    "the server's log says more",
+                    guards.UNAVAILABLE,
+                    table=hello.table,
+                    why=self.quarantined[hello.table],
                 )
             ]
         if table is None:
             if hello.spectate:
-                return [
-                    self.outbox.error(
-                        conn, hello.id, ErrorCode.NO_SUCH_TABLE, f"no table named {hello.table}"
-                    )
-                ]
+                return [self.outbox.refuse(conn, hello.id, guards.NO_SUCH_TABLE, table=hello.table)]
             refusal = self.admission.may_create(
                 info.address, self.tables.values(), house=hello.bots > 0
             )
@@ -237,44 +217,30 @@ class Lobby(Part):
                 return self._refuse_and_close(
                     conn,
                     info,
-                    self.outbox.error(conn, hello.id, ErrorCode.TOO_MANY_TABLES, refusal),
+                    self.outbox.refuse(conn, hello.id, guards.TOO_MANY_TABLES, why=refusal),
                 )
             refusal = self._house_refusal(hello) if hello.bots else None
             if refusal is not None:
-                return [self.outbox.error(conn, hello.id, ErrorCode.BAD_MESSAGE, refusal)]
+                return [self.outbox.refuse(conn, hello.id, guards.NO_HOUSE_BOTS, why=refusal)]
             table = self._create_table(hello, info.address)
             creating = True
             if table is None:
-                return [self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not create")]
+                return [self.outbox.refuse(conn, hello.id, guards.NOT_CREATED)]
         taken = self._name_taken(table, hello.name)
         if hello.spectate:
             if taken is not None:
-                return [self.outbox.error(conn, hello.id, ErrorCode.NAME_TAKEN, taken)]
+                return [self.outbox.refuse(conn, hello.id, guards.NAME_TAKEN, why=taken)]
             info.name = hello.name
             watching = self._spectate(conn, info, table, hello.id)
             if info.table is None:  # refused: a full table is no place to wait at
                 return self._refuse_and_close(conn, info, *watching)
             return watching
         if table.finished:
-            return [
-                self.outbox.error(
-                    conn,
-                    hello.id,
-                    ErrorCode.TABLE_FINISHED,
-                    f"the game at table {table.name} is over; choose another name",
-                )
-            ]
+            return [self.outbox.refuse(conn, hello.id, guards.FINISHED, table=table.name)]
         if len(table.seats) >= table.options.players:
-            return [
-                self.outbox.error(
-                    conn,
-                    hello.id,
-                    ErrorCode.TABLE_FULL,
-                    f"table {table.name} is full; watch it with spectate",
-                )
-            ]
+            return [self.outbox.refuse(conn, hello.id, guards.FULL, table=table.name)]
         if taken is not None:
-            return [self.outbox.error(conn, hello.id, ErrorCode.NAME_TAKEN, taken)]
+            return [self.outbox.refuse(conn, hello.id, guards.NAME_TAKEN, why=taken)]
         seat = len(table.seats)
         token = secrets.token_urlsafe(32)
         digest = token_digest(token)
@@ -282,9 +248,7 @@ class Lobby(Part):
             self.store.add_seat(table.name, seat, hello.name, digest, hello.program)
         except StorageError as exc:
             self.shared.faults.failed("storing a seat", exc)
-            return [
-                self.outbox.error(conn, hello.id, ErrorCode.INTERNAL, "could not store the seat")
-            ]
+            return [self.outbox.refuse(conn, hello.id, guards.SEAT_NOT_STORED)]
         table.seats.append(SeatSlot(hello.name, digest, conn, program=hello.program))
         table.changed = table.attended = self.clock()
         self.shared.by_digest[digest] = (table.name, seat)
@@ -293,7 +257,7 @@ class Lobby(Part):
         out: Output = [Send(conn, self.outbox.welcome(hello.id, table, seat, hello.name, token))]
         if creating and hello.bots and not self._seat_house_bots(table, hello.bots, hello.name):
             # (not an answer to the hello, which took its seat: the table waits for people)
-            out.append(self.outbox.error(conn, None, ErrorCode.INTERNAL, "could not seat the bots"))
+            out.append(self.outbox.refuse(conn, None, guards.BOTS_NOT_SEATED))
         if len(table.seats) == table.options.players:
             table.state = new_game(table.options)
             table.renew_prompts()
@@ -309,22 +273,21 @@ class Lobby(Part):
         limits = self.limits
         if len(table.spectators) >= limits.spectators_per_table:
             return [
-                self.outbox.error(
+                self.outbox.refuse(
                     conn,
                     msg_id,
-                    ErrorCode.TOO_MANY_SPECTATORS,
-                    f"table {table.name} has {len(table.spectators)} spectators, as many as "
-                    "this server allows",
+                    guards.SPECTATORS_AT_TABLE,
+                    table=table.name,
+                    count=len(table.spectators),
                 )
             ]
         if not self.admission.may_spectate(info.address):
             return [
-                self.outbox.error(
+                self.outbox.refuse(
                     conn,
                     msg_id,
-                    ErrorCode.TOO_MANY_SPECTATORS,
-                    f"{limits.spectators_per_address} spectator connections from your address "
-                    "already",
+                    guards.SPECTATORS_FROM_ADDRESS,
+                    count=limits.spectators_per_address,
                 )
             ]
         table.spectators.add(conn)
@@ -444,7 +407,7 @@ class Lobby(Part):
                 "memory; it goes on now, where it stood"
             )
         if found is None:
-            return [self.outbox.error(conn, resume.id, ErrorCode.BAD_TOKEN, "unknown seat token")]
+            return [self.outbox.refuse(conn, resume.id, guards.BAD_TOKEN)]
         table, seat = found
         slot = table.seats[seat]
         out: Output = []

@@ -29,6 +29,7 @@ from tyros_rules import (
 
 from ..fairness import fairness
 from ..tables import ConnId, Table
+from .guards import Guard
 
 log = logging.getLogger("tyros.session")
 
@@ -65,6 +66,14 @@ class Outbox:
     def error(self, conn: ConnId, re: int | None, code: ErrorCode, message: str) -> Send:
         log.debug("error %s to connection %d", code.value, conn)
         return Send(conn, {"type": "error", "re": re, "code": code.value, "message": message})
+
+    def refuse(self, conn: ConnId, re: int | None, guard: Guard, **fill: Any) -> Send:
+        """A guard's refusal (see :mod:`.guards`), its words filled in with ``fill``."""
+        return self.error(conn, re, guard.code, guard.said(**fill))
+
+    def accepted(self, conn: ConnId, re: int | None, version: int) -> Send:
+        """What the connection sent (an action, a line of talk) was taken at ``version``."""
+        return Send(conn, {"type": "accepted", "re": re, "version": version})
 
     def advice(self, conn: ConnId, re: int | None, version: int, action: Action | None) -> Send:
         """The takeover bot's choice for a seat that asked for a hint (None: no advice)."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 
-from tyros_protocol.errors import ErrorCode
 from tyros_rules import (
     Action,
     IllegalActionError,
@@ -23,6 +22,7 @@ from tyros_rules import (
 from ..deputies import PACED, DecidedBy, Decision, negotiates
 from ..storage import StorageError
 from ..tables import Table
+from . import guards
 from .admission import Connection
 from .ledger import Ledger
 from .outbox import Close, Output
@@ -306,13 +306,7 @@ class Timers(Part):
                 self.shared.paused[slot.digest] = table.name
         for conn in [slot.conn for slot in table.seats if slot.conn is not None]:
             out += [
-                self.outbox.error(
-                    conn,
-                    None,
-                    ErrorCode.TABLE_PAUSED,
-                    f"table {table.name} was paused: nobody played at it for a long while. "
-                    "Resume your seat with its token to go on",
-                ),
+                self.outbox.refuse(conn, None, guards.PAUSED, table=table.name),
                 Close(conn, 1000, "the table was paused: resume your seat to go on"),
             ]
         for conn in table.spectators:

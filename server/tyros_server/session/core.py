@@ -54,14 +54,15 @@ from .archive import Archive, Built, RecordJob
 from .ledger import Ledger
 from .lobby import Lobby
 from .outbox import Close, Output, Send, clip
-from .part import Shared
+from .part import Part, Shared
 from .timers import Timers
 
 log = logging.getLogger("tyros.session")
 
 
-class Session:
-    """Every table of one server, and the connections attached to them."""
+class Session(Part):
+    """Every table of one server, and the connections attached to them (the whole of which
+    its parts are parts)."""
 
     def __init__(
         self,
@@ -75,7 +76,7 @@ class Session:
         allow_seed: bool = False,
         levels: Callable[[str], TakeoverPolicy] | None = None,
     ) -> None:
-        self.shared = Shared(
+        shared = Shared(
             store,
             limits or Limits(),
             clock,
@@ -85,15 +86,7 @@ class Session:
             allow_seed,
             levels,
         )
-        shared = self.shared
-        self.store, self.limits, self.clock = store, shared.limits, clock
-        self.wall_clock, self.takeover = wall_clock, takeover
-        self.tables, self.conns = shared.tables, shared.conns
-        self.outbox, self.admission, self.deputies = (
-            shared.outbox,
-            shared.admission,
-            shared.deputies,
-        )
+        super().__init__(shared)
         self._out: Output = []
         """What is to send, until the shell drains it (:meth:`data_to_send`)."""
         self.ledger = Ledger(shared)

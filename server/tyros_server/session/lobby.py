@@ -329,7 +329,7 @@ class Lobby(Part):
 
     def _house_refusal(self, hello: Hello) -> str | None:
         """Why the server cannot seat its own bots as ``hello`` asks (None: it can)."""
-        if self.shared.takeover is None:
+        if self.takeover is None:
             return "this server plays no bots"
         if hello.bots >= hello.players:
             return f"at most {hello.players - 1} bots: you take a seat too"
@@ -367,7 +367,7 @@ class Lobby(Part):
                 hello.table,
                 options.to_json(),
                 hello.trade_seconds,
-                self.shared.wall_clock(),
+                self.wall_clock(),
                 salt,
                 RULES_VERSION,
                 clock,

@@ -98,15 +98,48 @@ class Shared:
 
 
 class Part:
-    """One responsibility of the session, over the state all parts share."""
+    """One responsibility of the session, over the state all parts share: what it reads of
+    :class:`Shared` is read there, through these names, never copied."""
 
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
-        self.tables = shared.tables
-        self.conns = shared.conns
-        self.store = shared.store
-        self.clock = shared.clock
-        self.limits = shared.limits
-        self.outbox = shared.outbox
-        self.admission = shared.admission
-        self.deputies = shared.deputies
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        return self.shared.tables
+
+    @property
+    def conns(self) -> dict[ConnId, Connection]:
+        return self.shared.conns
+
+    @property
+    def store(self) -> Store:
+        return self.shared.store
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.shared.clock
+
+    @property
+    def wall_clock(self) -> Callable[[], float]:
+        return self.shared.wall_clock
+
+    @property
+    def takeover(self) -> TakeoverPolicy | None:
+        return self.shared.takeover
+
+    @property
+    def limits(self) -> Limits:
+        return self.shared.limits
+
+    @property
+    def outbox(self) -> Outbox:
+        return self.shared.outbox
+
+    @property
+    def admission(self) -> Admission:
+        return self.shared.admission
+
+    @property
+    def deputies(self) -> Deputies:
+        return self.shared.deputies

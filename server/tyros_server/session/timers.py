@@ -94,7 +94,7 @@ class Timers(Part):
             if (end := table.clocks.deadline(seat)) is not None
             and not deputies.busy(table.name, seat)
         ]
-        if self.shared.takeover is not None:
+        if self.takeover is not None:
             for table in self.tables.values():
                 if table.state is None or table.finished or deputies.table_busy(table.name, PACED):
                     continue
@@ -168,7 +168,7 @@ class Timers(Part):
         legal = legal_actions(state, seat)
         if by != "seat":
             legal = [a for a in legal if not negotiates(a)]
-        if self.shared.takeover is None:
+        if self.takeover is None:
             return self.ledger.commit(table, seat, legal[0], by=None if by == "seat" else by) or []
         self.deputies.ask(
             table.name,
@@ -342,7 +342,7 @@ class Timers(Part):
         """The absent seat whose takeover decision is asked for next (None: none yet),
         one at a time per table, at the table's pace."""
         state = table.state
-        if self.shared.takeover is None or state is None or table.finished:
+        if self.takeover is None or state is None or table.finished:
             return None
         deputies = self.deputies
         if deputies.table_busy(table.name, PACED):

@@ -47,9 +47,9 @@ def fill_of(page: Page, selector: str) -> str:
 def test_pieces_carry_their_players_colours_and_letters(server: Server, browser: Browser) -> None:
     page = open_page(browser, server.url)
     join(page, "Pat", "pieces", 3, bots=2)
-    page.wait_for_selector("#board .ship[data-seat='B']")
     for letter, colour in PLAYER_COLOURS.items():
         ship = f"#board .ship[data-seat='{letter}']"
+        page.wait_for_selector(ship)  # (each seat's ships come with the board, in turn)
         assert fill_of(page, f"{ship} path") == colour
         assert page.locator(f"{ship} text").first.text_content() == letter
     assert not set(PLAYER_COLOURS.values()) & EMPIRE_TINTS

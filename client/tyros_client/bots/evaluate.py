@@ -399,13 +399,18 @@ class Analysis:
         """The seat's value in its parts (they add up to :meth:`value`): its cities, the
         spaces its ships hold, the bonuses (majorities, all four empires), its hand. The
         stages are added up again here (a review asks; the bots' search never does)."""
-        points = [0.0] * self.state.players
-        self._cities(points)
-        cities = points[seat]
-        self._holdings(points)
-        board = points[seat]
+        cities, board = self.board_stages()
         hand = self.plan(seat).hand_value(self.state.hands[seat])
-        return cities, board - cities, self.points[seat] - board, hand
+        return cities[seat], board[seat] - cities[seat], self.points[seat] - board[seat], hand
+
+    def board_stages(self) -> tuple[list[float], list[float]]:
+        """Every seat's points from its cities, and from its cities and the spaces its ships
+        hold: :attr:`points`' first stages, added up again."""
+        cities = [0.0] * self.state.players
+        self._cities(cities)
+        board = list(cities)
+        self._holdings(board)
+        return cities, board
 
 
 Purchase = tuple[float, float, int, int, int, int, int]

@@ -56,10 +56,7 @@ def all_parts(analysis: Analysis) -> list[tuple[float, float, float, float]]:
     """Every seat's evaluation in its parts (:meth:`Analysis.parts`), added up once."""
     state = analysis.state
     players = state.players
-    cities = [0.0] * players
-    analysis._cities(cities)
-    board = list(cities)
-    analysis._holdings(board)
+    cities, board = analysis.board_stages()
     return [
         (
             cities[seat],

@@ -778,6 +778,9 @@ class LoadStats:
     def round_trips_between(self, start: float, end: float) -> list[float]:
         return [rtt for sent, rtt in self.round_trips if start <= sent < end]
 
+    def timed_round_trips_between(self, start: float, end: float) -> list[tuple[float, float]]:
+        return [(sent, rtt) for sent, rtt in self.round_trips if start <= sent < end]
+
     def unanswered_between(self, start: float, end: float) -> list[float]:
         return [waited for sent, waited in self.unanswered if start <= sent < end]
 
@@ -1165,6 +1168,14 @@ async def exercise(
         # An action never answered counts with the time it waited: a lower bound.
         "round_trip_ms": summary_ms(answered + unanswered),
         "round_trips": len(answered),
+        # When the slowest came (seconds into the attack): a burst, or spread out?
+        "slowest_round_trips": [
+            {"at_s": round(sent - attack_start, 2), "ms": round(rtt * 1000, 1)}
+            for sent, rtt in sorted(
+                load.stats.timed_round_trips_between(attack_start, attack_end),
+                key=lambda pair: -pair[1],
+            )[:10]
+        ],
         "actions_never_answered": len(unanswered),
         "baseline_round_trip_ms": summary_ms(
             load.stats.round_trips_between(baseline_start, baseline_end)
@@ -1289,6 +1300,7 @@ def print_table(results: list[dict[str, Any]], options: BenchOptions) -> None:
             "cpu_percent_during_attack",
             "bench_loop_lag_ms",
             "round_trips",
+            "slowest_round_trips",
             "actions_never_answered",
             "games_stalled",
             "tables_never_started",

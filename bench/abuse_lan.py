@@ -10,6 +10,9 @@ the LAN can take down); run them with ``bench/abuse.py --attack NAME``:
                    for the public record of one of ``--record-games`` finished games (written
                    into the database before the server starts: games that are not in its
                    memory) once a second, the most one connection was allowed
+  http-edges       ``bench/abuse_http.py``'s probes (an upgrade for a rebound name, Host or
+                   Origin twice, methods other than GET and HEAD, duplicate JSON keys,
+                   confusable names) over and over from four tasks at once
 
 The probe of bench/abuse.py (a newcomer from 127.0.2.N joining a new table every
 ``--probe-interval`` s) says whether a newcomer still gets a connection and a table, and the
@@ -177,8 +180,32 @@ async def record_flood(plan: Any, started: Callable[[], None]) -> dict[str, Any]
     return {"records_sent": tally.get("record", 0), "outcomes": dict(tally)}
 
 
+async def http_edges(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
+    """``abuse_http.py``'s probes of the HTTP and input edges (points 6-9), over and over
+    from four tasks at once: the answers counted, while the bots play."""
+    from abuse import describe
+    from abuse_http import PROBES
+
+    tally: Counter[str] = Counter()
+    deadline = time.monotonic() + plan.seconds
+    started()
+
+    async def prober() -> None:
+        while time.monotonic() < deadline:
+            for name, probe in PROBES.items():
+                try:
+                    for asked, answer in (await probe(plan.port)).items():
+                        tally[f"{asked}: {answer}"] += 1
+                except Exception as exc:  # (counted: what failed, and how)
+                    tally[f"{name} failed: {describe(exc)}"] += 1
+
+    await asyncio.gather(*(prober() for _ in range(4)))
+    return {"outcomes": dict(tally)}
+
+
 LAN_ATTACKS = {
     "connection-fill": connection_fill,
     "bot-tables": bot_tables,
     "record-flood": record_flood,
+    "http-edges": http_edges,
 }

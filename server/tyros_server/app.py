@@ -421,7 +421,7 @@ class TyrosServer:
 
     def _run_jobs(self) -> None:
         """Hand the session's new decisions (and farewells) to the worker thread, and the
-        records to make to the record thread."""
+        records to make to the record process."""
         jobs = self.session.drain_jobs()
         records = self.session.drain_record_jobs()
         if self._deputy_stopped:

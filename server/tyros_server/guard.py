@@ -1,10 +1,11 @@
 """The shell's watch over its database while it runs: its files looked at every few
 seconds (removed, replaced, cut short, a header overwritten, WAL frames lost: see
-:mod:`.storage_files`), its pages read through by SQLite's quick check every
-:data:`PAGES_SECONDS` (pages overwritten in the middle of the file), both in worker threads,
-never on the event loop; and the rolling backups. Damage found either way takes the same
-path: every write refused from then on, with a word to whoever sends one, and what the
-server holds (every acknowledged action) copied to a safe file."""
+:mod:`.storage_files`) and, if they are sound, the WAL checkpointed; its pages read through
+by SQLite's quick check every :data:`PAGES_SECONDS` (pages overwritten in the middle of the
+file), all in worker threads, never on the event loop; and the rolling backups. Damage
+found either way takes the same path: every write refused from then on, with a word to
+whoever sends one, and what the server holds (every acknowledged action) copied to a safe
+file."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import sqlite3
 
 from .backups import backup
 from .storage import Store
-from .storage_files import PageCheck
+from .storage_files import Checkpoints, PageCheck
 
 log = logging.getLogger("tyros.server")
 
@@ -33,12 +34,28 @@ class DatabaseGuard:
         self.store = store
         self.backups = backups
         self.pages = None if store.path == ":memory:" else PageCheck(store.path)
+        self.checkpoints = None if store.path == ":memory:" else Checkpoints(store.path)
+        if self.checkpoints is not None:
+            store.checkpoint_elsewhere()  # (made in watch_forever, after a look at the files)
+        self._checkpoint_failing = False
+        """Whether the last checkpoint failed (its failure is logged once, not each time)."""
 
     async def watch_forever(self) -> None:
         while self.store.broken is None:
             await asyncio.sleep(WATCH_SECONDS)
             # The files are read in a worker thread: a slow disk never holds up the game.
-            self.break_off(await asyncio.to_thread(self.store.watch))
+            self.break_off(await asyncio.to_thread(self._look_then_checkpoint))
+
+    def _look_then_checkpoint(self) -> str | None:
+        """Look at the files; if they are sound, copy the WAL into the database (never a
+        WAL with a hole in it: the hole would be copied too)."""
+        problem = self.store.watch()
+        if problem is None and self.checkpoints is not None:
+            failed = self.checkpoints.run()
+            if failed is not None and not self._checkpoint_failing:
+                log.warning("checkpointing the database failed (tried again): %s", failed)
+            self._checkpoint_failing = failed is not None
+        return problem
 
     async def check_pages_forever(self) -> None:
         pages = self.pages
@@ -47,8 +64,9 @@ class DatabaseGuard:
             self.break_off(await asyncio.to_thread(pages.look))
 
     def look(self) -> None:
-        """Look at the files now (see :meth:`Store.watch`) and act on what is seen."""
-        self.break_off(self.store.watch())
+        """Look at the files now (see :meth:`Store.watch`) and act on what is seen; if
+        they are sound, checkpoint the WAL."""
+        self.break_off(self._look_then_checkpoint())
 
     def check_pages(self) -> None:
         """Read every page now (SQLite's quick check) and act on what is found."""

@@ -17,8 +17,6 @@ import functools
 import logging
 import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,6 +24,7 @@ from typing import Any
 
 from tyros_rules import Action
 
+from .children import outlive_not
 from .deputies import Decision, Farewell, Job, LevelPolicies, TakeoverPolicy
 from .strategies import bot_takeover
 from .worker import DecisionWorker
@@ -36,8 +35,6 @@ _POLICY: TakeoverPolicy | None = None
 """(In a worker process: its policy.)"""
 _LEVELS: LevelPolicies | None = None
 """(In a worker process: its policies of the server's own bots, by level.)"""
-PARENT_LOOK_SECONDS = 1.0
-"""How often a worker process looks whether the server is still there."""
 
 
 def strategy_policy(strategy: str) -> TakeoverPolicy:
@@ -50,15 +47,7 @@ def _start(make: Callable[[], TakeoverPolicy], parent: int) -> None:
     global _POLICY, _LEVELS
     _POLICY = make()
     _LEVELS = LevelPolicies(strategy_policy)
-    threading.Thread(target=_outlive_not, args=(parent,), daemon=True).start()
-
-
-def _outlive_not(parent: int) -> None:
-    """End the process once the server is gone: a server killed outright (SIGKILL) stops
-    nothing of its own, and the process would wait for work for ever."""
-    while os.getppid() == parent:
-        time.sleep(PARENT_LOOK_SECONDS)
-    os._exit(0)
+    outlive_not(parent)
 
 
 def _in_the_worker(table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:

@@ -158,6 +158,12 @@ class Store:
         if self._files is not None:
             self._files.close()
 
+    def checkpoint_elsewhere(self) -> None:
+        """Leave the WAL's checkpoints to another connection (see
+        :class:`.storage_files.Checkpoints`), which must then run them: the commits no
+        longer make them."""
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+
     def watch(self) -> str | None:
         """What happened to the files this store writes to underneath SQLite (removed,
         replaced, cut short, a header overwritten, WAL frames lost: see

@@ -112,7 +112,7 @@ class Harness:
         self.latest_table: dict[int, dict[str, Any]] = {}
         """The latest table info each connection received."""
         self.make_records = True
-        """Make the records asked for at once, as the shell's record thread would (False:
+        """Make the records asked for at once, as the shell's record process would (False:
         they wait in ``session.drain_record_jobs()`` for the test)."""
 
     def close(self) -> None:
@@ -146,7 +146,7 @@ class Harness:
 
     def records_made(self) -> Output:
         """Make the records asked for, each read on a store connection of its own (as the
-        shell's record thread does), and hand them back."""
+        shell's record process does), and hand them back."""
         return self.records_made_by(self.session.drain_record_jobs())
 
     def records_made_by(self, jobs: list[RecordJob]) -> Output:

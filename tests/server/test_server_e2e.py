@@ -595,6 +595,30 @@ async def test_a_finished_game_proves_its_deal_and_a_tampered_record_fails(
     assert cli.main(["verify", str(tmp_path / "forged.json")]) == 1
 
 
+async def test_a_restarted_server_makes_a_finished_games_public_record_in_its_record_process(
+    make_server: ServerFactory, db_path: Path, open_client: OpenClient
+) -> None:
+    """A finished game not in memory is replayed from the store in a worker process (never
+    on the event loop, nor in a thread holding the loop's interpreter lock)."""
+    import multiprocessing
+
+    first = await make_server()
+    sheets = await play_bots(bot_runs(url_of(first), "done", 3, seed=5), 5)
+    await first.stop()
+    before = {child.pid for child in multiprocessing.active_children()}
+    second = await make_server()
+    assert "done" not in second.session.tables
+    asker = await open_client(url_of(second))
+    reply = await asker.request({"type": "get_record", "table": "done", "public": True})
+    assert reply["type"] == "record", reply
+    record = reply["record"]
+    assert record["format"] == "tyros-public-replay/1"
+    assert record["events"][-1]["type"] == "game_end"
+    assert record["events"][-1]["score"] == sheets[0]
+    made_in = {child.pid for child in multiprocessing.active_children()} - before
+    assert made_in, "no worker process made the record"
+
+
 async def test_a_seed_in_hello_is_refused_by_a_server_that_deals_its_own(
     make_server: ServerFactory, open_client: OpenClient
 ) -> None:

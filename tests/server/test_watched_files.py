@@ -190,6 +190,48 @@ def test_nothing_is_said_of_files_written_only_by_sqlite(tmp_path: Path) -> None
         harness.close()
 
 
+def wal_frames(path: Path) -> tuple[int, int]:
+    """The frames in the WAL and those copied into the database (a passive checkpoint on a
+    connection of its own copies what it can first)."""
+    db = sqlite3.connect(path)
+    try:
+        _, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    finally:
+        db.close()
+    return frames, copied
+
+
+def test_the_commits_leave_checkpoints_to_the_guard_which_makes_them_after_a_sound_look(
+    tmp_path: Path,
+) -> None:
+    """SQLite's own checkpoint, made by the commit that takes the WAL past 1,000 pages, held
+    up every action of that batch (and copied a hole cut in the WAL along): with a guard,
+    the WAL grows past that until the guard has looked at the files, and then starts again."""
+    harness = Harness(tmp_path / "c.db")
+    try:
+        watch = guard.DatabaseGuard(harness.store)
+        wal = Path(f"{harness.store.path}-wal")
+        page_frames = (wal.stat().st_size - 32) // (24 + 4096) if wal.exists() else 0
+        for table in range(8):  # (each move a commit of a few pages)
+            seated = harness.join(f"t{table}", 3, seed=table)
+            rng = random.Random(table)
+            for _ in range(100):
+                harness.play_one([s.conn for s in seated], rng)
+            page_frames = (wal.stat().st_size - 32) // (24 + 4096)
+            if page_frames > 1_100:
+                break
+        assert page_frames > 1_100, "the WAL never grew past SQLite's own checkpoint"
+        watch.look()
+        frames, copied = wal_frames(Path(harness.store.path))
+        assert frames == copied > 1_000  # one WAL, never started again, all of it copied
+        acknowledged(harness, [s.conn for s in seated], 5, seed=1)
+        frames, _ = wal_frames(Path(harness.store.path))
+        assert frames < 100  # the next commit started the WAL again from its beginning
+        assert harness.store.watch() is None
+    finally:
+        harness.close()
+
+
 async def test_the_running_server_notices_a_cut_wal_within_its_watch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,7 +4,7 @@ bounded cache.
 
 Replaying a stored game and encoding its record takes tens of milliseconds; made on the
 event loop at every ``get_record`` it held up every table. Each record is now made once,
-by the shell's record thread, whoever asks meanwhile waits for the same one, and the
+by the shell's record process, whoever asks meanwhile waits for the same one, and the
 last :data:`RECORDS_KEPT` stay: a finished game never changes (but for table talk, which
 forgets the table's full record).
 """
@@ -62,8 +62,8 @@ class RecordJob:
         return (self.table, self.public)
 
     def run(self, store: Store) -> Built:
-        """The record, or why not. Runs in the shell's record thread, reading ``store`` (a
-        connection of that thread's own): it touches nothing of the session's."""
+        """The record, or why not. Runs in the shell's record process, reading ``store`` (a
+        connection of that process's own): it touches nothing of the session's."""
         try:
             if self.public:
                 stored, state = stored_game(store, self.table)

@@ -112,16 +112,6 @@ from tyros_client.session import (
 )
 from tyros_protocol.messages import Prompt
 
-ATTACKS = (
-    "create-flood",
-    "list-flood",
-    "spectators",
-    "half-open",
-    "message-flood",
-    "connection-fill",
-    "bot-tables",
-    "record-flood",
-)
 GOAL_PEAK_MIB = 200.0
 GOAL_P99_MS = 100.0
 HOST = "127.0.0.1"
@@ -738,6 +728,7 @@ ATTACK_FUNCTIONS: dict[str, AttackFunction] = {
     "message-flood": message_flood,
     **LAN_ATTACKS,  # (bench/abuse_lan.py: attacks on a LAN server's places)
 }
+ATTACKS = tuple(ATTACK_FUNCTIONS)
 
 
 def attacker_main(plan: AttackPlan, pipe: Pipe) -> None:

@@ -33,9 +33,12 @@ from websockets.asyncio.client import ClientConnection, connect
 HOST = "127.0.0.1"
 
 
-async def http(port: int, head: str) -> dict[str, Any]:
-    """Send a raw request; its status line, ``Server:`` header and body length."""
-    reader, writer = await asyncio.open_connection(HOST, port)
+async def http(port: int, head: str, source: str | None = None) -> dict[str, Any]:
+    """Send a raw request (from ``source``, an address of this machine); its status line,
+    ``Server:`` header and body length."""
+    local = None if source is None else (source, 0)
+    reader, writer = await asyncio.open_connection(HOST, port, local_addr=local)
+    data = b""  # (closed or silent before a byte came: an empty answer)
     try:
         writer.write(head.encode())
         data = await asyncio.wait_for(reader.read(1 << 20), 5)
@@ -45,6 +48,8 @@ async def http(port: int, head: str) -> dict[str, Any]:
         pass
     finally:
         writer.close()
+    if not data:  # (a server cutting connections from an address that opens too many)
+        return {"status": "closed before an answer", "server": None, "body_bytes": 0}
     top, _, body = data.partition(b"\r\n\r\n")
     lines = top.decode(errors="replace").split("\r\n")
     server = next(
@@ -66,28 +71,30 @@ UPGRADE = (
 )
 
 
-async def rebinding(port: int) -> dict[str, Any]:
+async def rebinding(port: int, source: str | None = None) -> dict[str, Any]:
     name = f"rebind.example:{port}"
     head = f"GET / HTTP/1.1\r\nHost: {name}\r\nOrigin: http://{name}\r\n"
     head += "".join(f"{h}\r\n" for h in UPGRADE) + "\r\n"
-    return {"upgrade for rebind.example": (await http(port, head))["status"]}
+    return {"upgrade for rebind.example": (await http(port, head, source))["status"]}
 
 
-async def repeated(port: int) -> dict[str, Any]:
+async def repeated(port: int, source: str | None = None) -> dict[str, Any]:
     host, origin = f"Host: {HOST}:{port}", f"Origin: http://{HOST}:{port}"
     found: dict[str, Any] = {}
     for name, twice in (("Host", (host,)), ("Origin", (origin, origin))):
-        found[f"GET, {name} twice"] = (await http(port, request("GET", port, *twice)))["status"]
+        found[f"GET, {name} twice"] = (await http(port, request("GET", port, *twice), source))[
+            "status"
+        ]
         upgrade = request("GET", port, *twice, *UPGRADE).replace("Connection: close\r\n", "")
-        found[f"upgrade, {name} twice"] = (await http(port, upgrade))["status"]
+        found[f"upgrade, {name} twice"] = (await http(port, upgrade, source))["status"]
     return found
 
 
-async def methods(port: int) -> dict[str, Any]:
+async def methods(port: int, source: str | None = None) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for method in ("DELETE", "TRACE", "CONNECT", "OPTIONS", "BREW"):
-        found[method] = (await http(port, request(method, port)))["status"]
-    head = await http(port, request("HEAD", port))
+        found[method] = (await http(port, request(method, port), source))["status"]
+    head = await http(port, request("HEAD", port), source)
     found["HEAD"] = f"{head['status']}, body {head['body_bytes']} bytes"
     found["Server header"] = head["server"]
     return found
@@ -103,23 +110,29 @@ def kind(reply: dict[str, Any]) -> str:
     return reply["type"] + (f" {reply['code']}" if reply["type"] == "error" else "")
 
 
-async def dup_keys(port: int) -> dict[str, Any]:
-    async with connect(f"ws://{HOST}:{port}/") as ws:
+def _from(source: str | None) -> dict[str, Any]:
+    return {} if source is None else {"local_addr": (source, 0)}
+
+
+async def dup_keys(port: int, source: str | None = None) -> dict[str, Any]:
+    async with connect(f"ws://{HOST}:{port}/", **_from(source)) as ws:
         reply = await send(ws, '{"type":"bogus","type":"list_tables","id":1}')
     return {'{"type":"bogus","type":"list_tables"}': kind(reply)}
 
 
-async def seated(port: int, table: str, name: str) -> tuple[ClientConnection, str]:
-    ws = await connect(f"ws://{HOST}:{port}/")
+async def seated(
+    port: int, table: str, name: str, source: str | None = None
+) -> tuple[ClientConnection, str]:
+    ws = await connect(f"ws://{HOST}:{port}/", **_from(source))
     hello = {"type": "hello", "protocol": 1, "id": 1, "table": table, "name": name, "players": 3}
     return ws, kind(await send(ws, json.dumps(hello)))
 
 
-async def confusables(port: int) -> dict[str, Any]:
+async def confusables(port: int, source: str | None = None) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for table, first, second in (("scam", "Scam", "Scarn"), ("pay", "Paypal", "PayPaI")):
-        one, _ = await seated(port, table, first)
-        two, answer = await seated(port, table, second)
+        one, _ = await seated(port, table, first, source)
+        two, answer = await seated(port, table, second, source)
         found[f"{second} beside {first}"] = answer
         await one.close()
         await two.close()

@@ -182,7 +182,8 @@ async def record_flood(plan: Any, started: Callable[[], None]) -> dict[str, Any]
 
 async def http_edges(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
     """``abuse_http.py``'s probes of the HTTP and input edges (points 6-9), over and over
-    from four tasks at once: the answers counted, while the bots play."""
+    from four tasks at once (on the attack's addresses in turn): the answers counted, while
+    the bots play."""
     from abuse import describe
     from abuse_http import PROBES
 
@@ -190,16 +191,17 @@ async def http_edges(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
     deadline = time.monotonic() + plan.seconds
     started()
 
-    async def prober() -> None:
+    async def prober(source: str) -> None:
         while time.monotonic() < deadline:
             for name, probe in PROBES.items():
                 try:
-                    for asked, answer in (await probe(plan.port)).items():
+                    for asked, answer in (await probe(plan.port, source)).items():
                         tally[f"{asked}: {answer}"] += 1
                 except Exception as exc:  # (counted: what failed, and how)
                     tally[f"{name} failed: {describe(exc)}"] += 1
 
-    await asyncio.gather(*(prober() for _ in range(4)))
+    sources = [plan.addresses[n % len(plan.addresses)] for n in range(4)]
+    await asyncio.gather(*(prober(source) for source in sources))
     return {"outcomes": dict(tally)}
 
 

@@ -82,9 +82,10 @@ class ClockSetting(Model):
     reserve: Annotated[int, Field(ge=0, le=36_000)]
 
 
-BotLevel = Literal["easy", "normal", "hard"]
+BotLevel = Literal["easy", "normal", "hard", "expert"]
 """How strong the server's own bots at a table are: the levels ``tyros-play --level`` and
-``tyros-bot --level`` take (easy slips, normal is greedy, hard searches)."""
+``tyros-bot --level`` take (easy slips, normal is greedy, hard searches, expert searches
+eight times as long)."""
 BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 DEFAULT_BOT_LEVEL: BotLevel = "normal"
 """The level of the server's own bots unless the server or the hello says another."""

@@ -11,7 +11,7 @@ from tyros_protocol.messages import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from tyros_rules import Options, legal_actions, new_game, push, seats_to_act, view
 
 
-@pytest.mark.parametrize("name", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("name", ["easy", "normal", "hard", "expert"])
 def test_a_level_makes_a_bot_that_plays_within_its_budget(name: str) -> None:
     level = LEVELS[name]
     state, rng = new_game(Options(players=4, seed=5)), random.Random(2)
@@ -38,7 +38,7 @@ def test_the_levels_and_what_the_ladder_plays_of_them() -> None:
     assert reproducible("easy") == LEVELS["easy"].options
 
 
-@pytest.mark.parametrize("name", ["easy", "normal", "hard"])
+@pytest.mark.parametrize("name", ["easy", "normal", "hard", "expert"])
 def test_a_server_finds_each_level_by_its_name(name: str) -> None:
     """``tyros-server --takeover-strategy hard`` (an entry point of the strategies' group)
     plays the level as ``tyros-play --level hard`` does."""

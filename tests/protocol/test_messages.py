@@ -171,7 +171,7 @@ def test_a_hello_names_its_bots_level_or_leaves_it_to_the_server() -> None:
         chosen = parse_client_message(json.dumps({**hello, "bot_level": level}))
         assert isinstance(chosen, Hello) and chosen.bot_level == level
     with pytest.raises(ValidationError, match="bot_level"):
-        parse_client_message(json.dumps({**hello, "bot_level": "expert"}))
+        parse_client_message(json.dumps({**hello, "bot_level": "grandmaster"}))
     assert DEFAULT_BOT_LEVEL in BOT_LEVELS
 
 

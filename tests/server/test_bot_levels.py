@@ -161,7 +161,7 @@ def test_a_bad_level_is_refused_and_nothing_changes(make_harness: Callable[..., 
         "table": "solo",
         "players": 3,
         "bots": 2,
-        "bot_level": "expert",
+        "bot_level": "grandmaster",
     }
     refused = only_error(harness.send(conn, hello), conn, ErrorCode.BAD_MESSAGE, 5)
     assert "bot_level" in refused["message"] and "'hard'" in refused["message"]

@@ -138,4 +138,4 @@ def test_the_servers_bots_play_at_the_level_chosen_for_tables_created_without_on
     config, _ = served_with(monkeypatch, ["--bot-level", "hard"])
     assert config.limits.default_bot_level == "hard"
     with pytest.raises(SystemExit):
-        cli.serve_main(["--bot-level", "expert"])
+        cli.serve_main(["--bot-level", "grandmaster"])

@@ -20,7 +20,10 @@ EASY_SLIP = 0.25
 
 
 HARD_ITERATIONS = 150
-"""A ``hard`` bot's search budget: more was not told apart from it (docs/benchmarks.md)."""
+"""A ``hard`` bot's search budget: about 0.1 s a decision (docs/benchmarks.md)."""
+EXPERT_ITERATIONS = 1_200
+"""An ``expert`` bot's: eight times ``hard``'s, about 0.5 s a decision, and measurably
+stronger against ``hard`` (docs/benchmarks.md, "Toward an expert level")."""
 
 
 class Level(NamedTuple):
@@ -48,6 +51,12 @@ LEVELS: dict[str, Level] = {
         {"iterations": HARD_ITERATIONS, "move_time": 0.3},
         f"search bots (ISMCTS, {HARD_ITERATIONS} iterations a decision: about 0.1 s; one won "
         "71.5% of 200 games against three normal bots)",
+    ),
+    "expert": Level(
+        "ismcts",
+        {"iterations": EXPERT_ITERATIONS, "move_time": 1.5},
+        f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s; one won "
+        "35% of 40 games against three hard bots",
     ),
 }
 DEFAULT_LEVEL = "normal"
@@ -96,7 +105,7 @@ def chosen(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 def player(level: str, seat: int, rng: random.Random) -> Bot:
     """A bot of ``level`` for ``seat``: what the server's own bots are at a table created
-    with that level (the ``tyros.strategies`` entry points ``easy``, ``normal``, ``hard``).
+    with that level (the ``tyros.strategies`` entry points ``easy`` ... ``expert``).
 
     >>> type(player("hard", 2, random.Random(1))).__name__
     'ISMCTSBot'
@@ -115,3 +124,7 @@ def normal(seat: int, rng: random.Random) -> Bot:
 
 def hard(seat: int, rng: random.Random) -> Bot:
     return player("hard", seat, rng)
+
+
+def expert(seat: int, rng: random.Random) -> Bot:
+    return player("expert", seat, rng)

@@ -24,9 +24,11 @@ The pool (search budgets in iterations, so that every game reproduces exactly):
 
 - ``random``: uniform among the legal actions;
 - ``greedy-plain``: the one-step greedy bot that never offers a trade;
-- ``easy``, ``normal``, ``hard``: ``tyros-play``'s levels as
+- ``easy``, ``normal``, ``hard``, ``expert``: ``tyros-play``'s levels as
   :mod:`tyros_client.bots.levels` defines them (the greedy bot that slips, the greedy bot,
-  ISMCTS), a search at its iterations without the cap in seconds (``hard``'s: ``--hard``);
+  ISMCTS at two budgets), a search at its iterations without the cap in seconds (``hard``'s:
+  ``--hard``); ``expert`` plays in matches (``--table expert,hard,hard,hard``), not in the
+  pool's games;
 - ``deep``: ISMCTS at ``--deep`` iterations (1,800 by default, what one second makes):
   what twelve times the search buys;
 - ``seer``: ISMCTS at ``hard``'s budget that searches the true game (every hand, and the
@@ -61,10 +63,10 @@ from tyros_client.games import ClusterUnavailable, Game, play_all
 
 HARD_ITERATIONS = int(reproducible("hard")["iterations"])
 DEEP_ITERATIONS = 1_800
-POOL = ("random", "greedy-plain", "easy", "normal", "hard", "deep", "seer")
+POOL = ("random", "greedy-plain", "easy", "normal", "hard", "expert", "deep", "seer")
 """Every entrant (``deep`` and ``seer`` are yardsticks, not levels)."""
-DEFAULT_POOL = tuple(name for name in POOL if name != "deep")
-"""The pool's games: ``deep``, the costliest by far, is measured in a match."""
+DEFAULT_POOL = tuple(name for name in POOL if name not in ("expert", "deep"))
+"""The pool's games: ``expert`` and ``deep``, the costliest by far, are measured in matches."""
 ANCHOR = "easy"
 RESULTS = Path(__file__).resolve().parent / "ladder"
 
@@ -83,11 +85,13 @@ def results_path(table: Sequence[str] | None) -> Path:
 def entrants(hard: int, deep: int) -> dict[str, tuple[str, dict[str, Any]]]:
     """name -> (the arena's strategy, its options)."""
     levels = {name: (LEVELS[name].strategy, reproducible(name)) for name in ("easy", "normal")}
+    expert = {"expert": (LEVELS["expert"].strategy, reproducible("expert"))}
     return {
         "random": ("random", {}),
         "greedy-plain": ("greedy-plain", {}),
         **levels,
         "hard": (LEVELS["hard"].strategy, {**reproducible("hard"), "iterations": hard}),
+        **expert,
         "deep": ("ismcts", {"iterations": deep}),
         "seer": ("ismcts", {"iterations": hard, "omniscient": True}),
         "learned": ("ismcts", {"iterations": hard, "value": "learned"}),

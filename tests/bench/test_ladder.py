@@ -21,7 +21,7 @@ def test_its_examples_hold() -> None:
 
 def test_the_levels_entrants_are_tyros_plays_levels() -> None:
     known = ladder.entrants(ladder.HARD_ITERATIONS, ladder.DEEP_ITERATIONS)
-    for name in ("easy", "normal", "hard"):
+    for name in ("easy", "normal", "hard", "expert"):
         assert known[name] == (LEVELS[name].strategy, reproducible(name))
     assert known["seer"] == ("ismcts", {**reproducible("hard"), "omniscient": True})
     assert known["deep"][1]["iterations"] > known["hard"][1]["iterations"]

@@ -68,26 +68,20 @@ class Connection:
         """Stay connected; returns once stopped or once the session has given up."""
         while not self._stopped and self.session.fatal is None:
             detail = ""
-            tls = {} if self.trust is None else {"ssl": self.trust.context}
             try:
-                async with self.connector(
-                    self.url, max_size=MAX_FRAME, compression=None, open_timeout=10, **tls
-                ) as ws:
+                async with open_websocket(self.url, self.trust, self.connector) as ws:
                     if self._trusted(ws):
                         await self._serve(ws)
                     code, reason = ws.close_code, ws.close_reason
                 self.session.connection_lost(code, reason)
                 detail = f"{code} {reason}".strip() if code is not None else ""
-            except ssl.SSLCertVerificationError as exc:  # (an OSError) trying again cannot help
-                self.session.connection_lost(None)
-                why = self.trust.unverified(exc) if self.trust is not None else str(exc)
-                self.session.give_up(why)
             except (OSError, InvalidHandshake, TimeoutError, ConnectionClosed) as exc:
                 self.session.connection_lost(None)
                 detail = exc.__class__.__name__
                 log.debug("connection to %s failed: %s", self.url, exc)
-                if isinstance(exc, InvalidMessage | ssl.SSLError | ConnectionResetError):
-                    await self._check_tls()  # maybe TLS asked plainly, or plain with TLS
+                hopeless = await hopeless_failure(self.url, exc, self.trust)
+                if hopeless is not None:
+                    self.session.give_up(hopeless)
             finally:
                 self._ws = None
             if self._stopped or self.session.fatal is not None:
@@ -104,23 +98,6 @@ class Connection:
             "gave up" if self.session.fatal is not None else "closed", self.session.fatal or ""
         )
 
-    async def _check_tls(self) -> None:
-        """After a handshake that failed oddly: if the server speaks TLS and the address is
-        plain (or the other way round), say so and give up, since trying again cannot
-        help."""
-        host, port = _host_port(self.url)
-        tls = await speaks_tls(host, port)
-        secure = self.url.startswith("wss://")
-        if tls is True and not secure:
-            self.session.give_up(
-                f"the server at {host}:{port} speaks TLS: give wss://{host}:{port}"
-            )
-        elif tls is False and secure:
-            self.session.give_up(
-                f"the server at {host}:{port} does not speak TLS: give {host}:{port} "
-                "(plain ws://) instead of wss://"
-            )
-
     def stop(self) -> None:
         """Close the connection and do not reconnect."""
         self._stopped = True
@@ -133,12 +110,8 @@ class Connection:
     def _trusted(self, ws: ClientConnection) -> bool:
         """Whether the server's certificate is trusted (always, without ``trust``); if not,
         the session gives up. Only the websocket handshake has been sent so far."""
-        if self.trust is None:
-            return True
-        ssl_object = ws.transport.get_extra_info("ssl_object")
-        der = None if ssl_object is None else ssl_object.getpeercert(binary_form=True)
         try:
-            notice = self.trust.check(der)
+            notice = check_certificate(ws, self.trust)
         except CertificateRefused as exc:
             log.info("%s", exc)  # the program shows the session's reason
             self.session.give_up(str(exc))
@@ -188,6 +161,47 @@ class Connection:
     async def _send(self, ws: ClientConnection) -> None:
         for frame in self.session.frames_to_send():
             await ws.send(frame)
+
+
+def open_websocket(
+    url: str, trust: ServerTrust | None, connector: Callable[..., Any] = connect
+) -> Any:
+    """A websocket to ``url`` (``connector``'s, to use with ``async with``), with the
+    client's frame size and handshake timeout, and ``trust``'s TLS context; its
+    certificate is yet to be checked (:func:`check_certificate`)."""
+    tls = {} if trust is None else {"ssl": trust.context}
+    return connector(url, max_size=MAX_FRAME, compression=None, open_timeout=10, **tls)
+
+
+def check_certificate(ws: ClientConnection, trust: ServerTrust | None) -> str | None:
+    """Whether the server's certificate is trusted (always, without ``trust``): raises
+    :class:`CertificateRefused` if not; returns what to tell the user, if anything."""
+    if trust is None:
+        return None
+    ssl_object = ws.transport.get_extra_info("ssl_object")
+    der = None if ssl_object is None else ssl_object.getpeercert(binary_form=True)
+    return trust.check(der)
+
+
+async def hopeless_failure(url: str, exc: Exception, trust: ServerTrust | None) -> str | None:
+    """Why trying ``url`` again cannot help after opening it failed with ``exc`` (None: it
+    may): a certificate the handshake refused, or TLS asked of a plain server (or the other
+    way round), which a handshake that failed oddly may mean."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return trust.unverified(exc) if trust is not None else str(exc)
+    if not isinstance(exc, InvalidMessage | ssl.SSLError | ConnectionResetError):
+        return None
+    host, port = _host_port(url)
+    tls = await speaks_tls(host, port)
+    secure = url.startswith("wss://")
+    if tls is True and not secure:
+        return f"the server at {host}:{port} speaks TLS: give wss://{host}:{port}"
+    if tls is False and secure:
+        return (
+            f"the server at {host}:{port} does not speak TLS: give {host}:{port} "
+            "(plain ws://) instead of wss://"
+        )
+    return None
 
 
 TLS_PROBE_SECONDS = 3.0

@@ -38,10 +38,10 @@ from tyros_rules import (
     replay,
     view,
 )
-from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from .connection import MAX_FRAME
+from .connection import check_certificate, hopeless_failure, open_websocket
+from .session import record_message
 from .tls import CertificateRefused, ServerTrust
 
 Viewer = int | None
@@ -223,17 +223,10 @@ class Replay:
 async def fetch_record(url: str, table: str, trust: ServerTrust | None = None) -> dict[str, Any]:
     """A game's record from a tyros-server (``get_record``): a finished game's in full, a
     game not over as a spectator saw it; a ValueError says why not."""
-    tls: dict[str, Any] = {} if trust is None else {"ssl": trust.context}
     try:
-        async with connect(url, max_size=MAX_FRAME, open_timeout=10, **tls) as ws:
-            if trust is not None:
-                ssl_object = ws.transport.get_extra_info("ssl_object")
-                der = None if ssl_object is None else ssl_object.getpeercert(binary_form=True)
-                try:
-                    trust.check(der)
-                except CertificateRefused as exc:
-                    raise ValueError(str(exc)) from exc
-            await ws.send(json.dumps({"type": "get_record", "id": 1, "table": table}))
+        async with open_websocket(url, trust) as ws:
+            check_certificate(ws, trust)
+            await ws.send(json.dumps(record_message(table, 1)))
             while True:
                 message = json.loads(await asyncio.wait_for(ws.recv(), RECORD_TIMEOUT))
                 if message.get("type") == "error" and message.get("re") is None:
@@ -246,8 +239,11 @@ async def fetch_record(url: str, table: str, trust: ServerTrust | None = None) -
                         raise ValueError("the server sent no record")
                     return record
                 raise ValueError(f"the server says: {message.get('message', message)}")
+    except CertificateRefused as exc:
+        raise ValueError(str(exc)) from exc
     except (OSError, TimeoutError, WebSocketException) as exc:
-        raise ValueError(f"cannot reach {url}: {exc}") from exc
+        hopeless = await hopeless_failure(url, exc, trust)
+        raise ValueError(hopeless or f"cannot reach {url}: {exc}") from exc
 
 
 RECORD_TIMEOUT = 30.0

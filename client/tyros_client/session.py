@@ -52,6 +52,7 @@ from tyros_protocol.messages import (
     ChatLine,
     Error,
     GameView,
+    GetRecord,
     Hello,
     ListTables,
     Prompt,
@@ -198,6 +199,15 @@ def resume_message(token: str, msg_id: int = 0) -> dict[str, Any]:
 
 def list_tables_message(msg_id: int = 0) -> dict[str, Any]:
     return ListTables(id=msg_id).model_dump(by_alias=True)
+
+
+def record_message(table: str, msg_id: int = 0) -> dict[str, Any]:
+    """A ``get_record`` for ``table``'s game (any connection may ask, joined or not).
+
+    >>> record_message("friday", 1)
+    {'type': 'get_record', 'id': 1, 'table': 'friday', 'public': False}
+    """
+    return GetRecord(id=msg_id, table=table).model_dump(by_alias=True)
 
 
 def action_message(version: int, action: dict[str, Any], msg_id: int = 0) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import pytest
 from tyros_client import botclient
 from tyros_client.botclient import BotGiveUp, BotRun, play_bot
 from tyros_client.connection import parse_address
+from tyros_client.replay import fetch_record
 from tyros_client.tls import (
     CertificateRefused,
     PinFileError,
@@ -346,3 +347,21 @@ async def test_a_client_that_meets_plain_websockets_on_a_wss_address_says_so_and
     finally:
         await server.stop()
     assert f"does not speak TLS: give 127.0.0.1:{port}" in str(refused.value)
+
+
+async def test_a_replay_fetched_from_a_server_meets_the_same_checks_as_a_game(
+    tmp_path: Path,
+) -> None:
+    """``--replay TABLE`` opens its connection through the client's shell: the certificate
+    is pinned or refused, and a plain address to a TLS server is told so."""
+    pins = PinStore(tmp_path / "known_servers.json")
+    async with tls_server(tmp_path / "t.db") as server:
+        port, url = server.port, wss(server)
+        with pytest.raises(ValueError, match="no table named 'nobody'"):
+            await fetch_record(url, "nobody", ServerTrust(url, pins=pins))
+        assert pins.load()[f"127.0.0.1:{port}"] == PIN
+        with pytest.raises(ValueError, match=f"speaks TLS: give {url}"):
+            await fetch_record(f"ws://127.0.0.1:{port}", "nobody")
+    async with tls_server(tmp_path / "t.db", OTHER_CERT, OTHER_KEY, port=port):
+        with pytest.raises(ValueError, match="has changed since it was pinned"):
+            await fetch_record(url, "nobody", ServerTrust(url, pins=pins))

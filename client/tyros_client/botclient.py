@@ -30,7 +30,8 @@ from .bots import STRATEGIES, make_bot
 from .bots.base import Bot
 from .bots.levels import add_level_options, chosen
 from .bots.manners import waits_for_people
-from .connection import Connection, add_table_options, lost_words, parse_address
+from .command_line import add_table_options, parse_address
+from .connection import Connection, lost_words
 from .paths import data_dir
 from .scoresheet import format_score_sheet
 from .session import (

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from tyros_client import botclient
 from tyros_client.botclient import BotGiveUp, BotRun, play_bot
-from tyros_client.connection import parse_address
+from tyros_client.command_line import parse_address
 from tyros_client.replay import fetch_record
 from tyros_client.tls import (
     CertificateRefused,

@@ -14,7 +14,7 @@ from tyros_protocol.basics import printable_name
 from tyros_protocol.options import clock_setting
 from tyros_rules import RecordError
 
-from ..connection import add_table_options, parse_address
+from ..command_line import add_table_options, parse_address
 from ..paths import data_dir
 from ..replay import Replay, fetch_record
 from ..review import check_review, read_record

@@ -47,6 +47,7 @@ from .session import (
 )
 from .tls import ServerTrust, add_trust_options, trust_from_options
 from .tokens import TokenStore
+from .words import LETTERS
 
 log = logging.getLogger("tyros.bot")
 
@@ -161,7 +162,7 @@ class _BotPlayer:
                     "%s (%s) takes seat %s at table %s",
                     run.name,
                     run.strategy,
-                    "ABCD"[run.seat],
+                    LETTERS[run.seat],
                     notice.table,
                 )
             self._acted = -1  # an action sent before a crash may not have landed

@@ -66,7 +66,7 @@ from .bots.determinize import Memory
 from .bots.evaluate import Analysis
 from .bots.ismcts import ROLLOUT_DEPTH, Search, rollout_action
 from .replay import Replay
-from .words import describe_action
+from .words import LETTERS, describe_action
 
 REVIEW_FORMAT = "tyros-review/1"
 DEFAULT_ITERATIONS = 48
@@ -448,7 +448,7 @@ def _plural(count: int, word: str) -> str:
 
 def report(review: Review) -> str:
     """The review as text: the three costliest decisions first, then a summary by phase."""
-    letter = chr(ord("A") + review.seat)
+    letter = LETTERS[review.seat]
     budget = review.budget
     how = f"{budget['iterations']} deals" if "iterations" in budget else f"{budget['move_time']} s"
     clear = [d for d in review.decisions if is_clear(d)]
@@ -532,8 +532,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the review's own seed (1)")
     parser.add_argument("--json", action="store_true", help="one JSON document")
     args = parser.parse_args(argv)
-    seat = ord(args.seat.strip().upper()[:1] or "?") - ord("A")
-    if len(args.seat.strip()) != 1 or not 0 <= seat < 4:
+    given = args.seat.strip().upper()
+    seat = LETTERS.find(given) if len(given) == 1 else -1
+    if seat < 0:
         parser.error("--seat takes a seat's letter (A, B, C, or D at 4 players)")
     if args.iterations is not None and args.iterations < 2:
         parser.error("--iterations must be at least 2 (a spread needs two)")

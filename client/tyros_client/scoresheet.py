@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tyros_protocol.cards import COLOUR_NAMES
 from tyros_rules import score_game, state_from_view
 
 from .words import letter
@@ -137,7 +138,7 @@ def point_changes(
         {c: p["seat"] for p in sheet["players"] for c in p["majority_bonus"]}
         for sheet in (before, after)
     ]
-    for colour in ("orange", "yellow", "green", "violet"):
+    for colour in COLOUR_NAMES:
         was, now = holders[0].get(colour), holders[1].get(colour)
         if was == now:
             continue

@@ -57,6 +57,7 @@ from .basics import (
 )
 from .errors import ErrorCode
 from .events import Event
+from .options import MAX_DECISION, MAX_RESERVE, MIN_DECISION, MIN_RESERVE
 from .views import (
     EmpireInfo,
     EmpireScore,
@@ -78,8 +79,8 @@ class ClockSetting(Model):
     seat spends when it thinks longer. When both run out the server decides for the seat
     (a bot, from that seat's view), that once."""
 
-    decision: Annotated[int, Field(ge=5, le=3600)]
-    reserve: Annotated[int, Field(ge=0, le=36_000)]
+    decision: Annotated[int, Field(ge=MIN_DECISION, le=MAX_DECISION)]
+    reserve: Annotated[int, Field(ge=MIN_RESERVE, le=MAX_RESERVE)]
 
 
 BotLevel = Literal["easy", "normal", "hard", "expert"]

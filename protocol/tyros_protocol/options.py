@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import argparse
 
+MIN_DECISION, MAX_DECISION = 5, 3600
+"""The free seconds a table's clock may give each decision."""
+MIN_RESERVE, MAX_RESERVE = 0, 36_000
+"""The seconds a table's clock may give each seat's reserve."""
+
 
 def clock_setting(text: str) -> tuple[int, int] | None:
     """``--clock``'s value: ``DECISION+RESERVE`` seconds (``30+300``), or ``off``.
@@ -21,6 +26,12 @@ def clock_setting(text: str) -> tuple[int, int] | None:
         raise argparse.ArgumentTypeError(
             f"DECISION+RESERVE seconds (e.g. 30+300) or off, not {text!r}"
         ) from None
-    if not 5 <= setting[0] <= 3600 or not 0 <= setting[1] <= 36_000:
-        raise argparse.ArgumentTypeError("5 to 3600 seconds a decision, a reserve of 0 to 36000")
+    if (
+        not MIN_DECISION <= setting[0] <= MAX_DECISION
+        or not MIN_RESERVE <= setting[1] <= MAX_RESERVE
+    ):
+        raise argparse.ArgumentTypeError(
+            f"{MIN_DECISION} to {MAX_DECISION} seconds a decision, "
+            f"a reserve of {MIN_RESERVE} to {MAX_RESERVE}"
+        )
     return setting

@@ -27,11 +27,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .cards import CARD_NAMES
 from .catalogue import ACTIONS, EVENTS, Template, catalogue
+from .options import MAX_DECISION, MAX_RESERVE, MIN_DECISION, MIN_RESERVE
 
-CARDS: tuple[str, ...] = ("orange", "yellow", "green", "violet", "wild")
+CARDS: tuple[str, ...] = CARD_NAMES
 """Card kinds in display order (the protocol's order)."""
 LETTERS = "ABCD"
+"""Each seat's letter, from the first seat on."""
 
 Names = Sequence[str | None]
 
@@ -223,6 +226,23 @@ def phase_during(phase: str) -> str:
     return phase if entry is None else str(entry["during"])
 
 
+def page_catalogue() -> dict[str, Any]:
+    """What the page's ``words.js`` speaks from, served as ``/words.json``: the catalogue,
+    and the protocol's values the page says or checks too (``letters``, ``cards``, and the
+    ``clock``'s [least, most] seconds a decision and a reserve), so it never repeats them.
+
+    >>> page = page_catalogue()
+    >>> page["letters"], page["cards"][-1], page["clock"]["decision"]
+    ('ABCD', 'wild', [5, 3600])
+    """
+    return {
+        **catalogue(),
+        "letters": LETTERS,
+        "cards": list(CARDS),
+        "clock": {"decision": [MIN_DECISION, MAX_DECISION], "reserve": [MIN_RESERVE, MAX_RESERVE]},
+    }
+
+
 __all__ = [
     "CARDS",
     "FORMATS",
@@ -240,6 +260,7 @@ __all__ = [
     "describe_target",
     "letter",
     "name_of",
+    "page_catalogue",
     "phase_during",
     "phase_name",
     "render",

@@ -21,9 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-MAX_DECISION = 3600
-MAX_RESERVE = 36_000
-
 
 @dataclass(slots=True)
 class Clocks:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import json
 import socket
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from importlib import resources
 from typing import Protocol
+
+from tyros_protocol.words import page_catalogue
 
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -86,8 +89,8 @@ class WebFiles:
 
     @classmethod
     def packaged(cls) -> WebFiles:
-        """The page's files packaged with the server, and ``/board.json`` and ``/words.json``
-        (the board and the words the Python code loads too)."""
+        """The page's files packaged with the server, ``/board.json`` (the board the Python
+        code loads too) and ``/words.json`` (the catalogue, as :func:`page_catalogue`)."""
         out = cls()
         root = resources.files("tyros_server") / "web"
         if root.is_dir():
@@ -96,7 +99,7 @@ class WebFiles:
                     out.add("/" + entry.name, entry.read_bytes())
         data = resources.files("tyros_protocol") / "data"
         out.add("/board.json", (data / "board.json").read_bytes())
-        out.add("/words.json", (data / "words.json").read_bytes())  # the catalogue of words
+        out.add("/words.json", json.dumps(page_catalogue()).encode())
         return out
 
     def add(self, path: str, content: bytes) -> None:

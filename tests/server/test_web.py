@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from tyros_protocol.words import LETTERS, page_catalogue
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.web import POLICY, OwnNames, RefusalLog, WebFiles, host_of
 from websockets.asyncio.client import connect
@@ -97,6 +98,9 @@ async def test_the_page_and_its_files_are_served_with_their_headers(server: Tyro
     assert total < 200_000  # the page and its scripts, small
     board = json.loads((await get(server.port, "/board.json"))[2])
     assert board["grid"][3][6] == "TY"
+    # The catalogue the page speaks from, with the protocol's letters, cards and clock bounds.
+    words = json.loads((await get(server.port, "/words.json"))[2])
+    assert words == page_catalogue() and words["letters"] == LETTERS
     # A reload asks whether the file changed: not, so no body.
     tag = (await get(server.port, "/app.js"))[1]["etag"]
     status, headers, content = await get(server.port, "/app.js", {"If-None-Match": tag})

@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tyros_protocol.cards import CARD_NAMES
+
 from tests.web.harness import (
     ERRORS,
     Server,
@@ -104,6 +106,7 @@ def test_an_offer_refused_is_said_in_words_and_the_table_talks(
     page.click("#offer button[type=submit]")
     local = page.wait_for_selector("#refusal:text('\"purple\" is not a card')")
     assert local is not None and "2 orange, wild" in local.inner_text()
+    assert f"({', '.join(CARD_NAMES)})" in local.inner_text()  # the catalogue's cards
     page.fill("#give", "9 wilds")  # (written as people write cards)
     page.fill("#get", "orange")
     page.click("#offer button[type=submit]")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
 from tyros_protocol.messages import BOT_LEVELS
+from tyros_protocol.options import MAX_DECISION, MAX_RESERVE, MIN_DECISION, MIN_RESERVE
 
 from tests.web.harness import ERRORS, Server, join, needs_chromium, open_page, play_on
 
@@ -23,6 +24,12 @@ def test_a_new_tables_settings_show_in_the_list_and_at_the_table(
 ) -> None:
     page = open_page(browser, server.url)
     page.click("#new-table summary")
+    for box, least, most in (
+        ("#clock-decision", MIN_DECISION, MAX_DECISION),
+        ("#clock-reserve", MIN_RESERVE, MAX_RESERVE),
+    ):  # the protocol's bounds, from the catalogue
+        expect(page.locator(box)).to_have_attribute("min", str(least))
+        expect(page.locator(box)).to_have_attribute("max", str(most))
     page.fill("#clock-decision", "30")
     page.fill("#clock-reserve", "90")
     page.uncheck("#hints")

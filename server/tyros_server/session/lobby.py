@@ -18,6 +18,7 @@ from tyros_protocol.messages import (
     ListTables,
     Resume,
 )
+from tyros_protocol.words import letter
 from tyros_rules import (
     PUBLIC_FORMAT,
     RULES_VERSION,
@@ -312,7 +313,7 @@ class Lobby(Part):
             if skeleton(slot.name) == looks:
                 same = "is called" if slot.name == name else "has a name that looks like"
                 return (
-                    f"the player in seat {'ABCD'[seat]} at table {table.name} {same} {name}: "
+                    f"the player in seat {letter(seat)} at table {table.name} {same} {name}: "
                     "choose another name (or resume your seat with its token)"
                 )
         return None

@@ -6,7 +6,7 @@
 
 import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
-import { forgetToken, heldToken, keepToken, newTableOptions, showTables } from "./lobby.js";
+import { boundClockInputs, forgetToken, heldToken, keepToken, newTableOptions, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
@@ -23,7 +23,10 @@ const boardLoaded = fetch("/board.json")
   .then((data) => (board = data))
   .then(() => fetch("/words.json"))
   .then((answer) => answer.json())
-  .then(setCatalogue)
+  .then((data) => {
+    setCatalogue(data);
+    boundClockInputs(data.clock);
+  })
   .catch(() => say("the board's data could not be loaded: reload the page"));
 let socket = null;
 let nextId = 1;

@@ -62,6 +62,13 @@ function stateWords(table) {
   return `waiting (${table.seats.filter((s) => s.name).length} of ${table.players})`;
 }
 
+// The clock's bounds on its inputs: the protocol's, which the catalogue carries.
+export function boundClockInputs(clock) {
+  for (const [id, [min, max]] of [["clock-decision", clock.decision], ["clock-reserve", clock.reserve]]) {
+    Object.assign(document.getElementById(id), { min, max });
+  }
+}
+
 // How a table the hello creates is set up (ignored by the server for a table that exists).
 export function newTableOptions() {
   const $ = (id) => document.getElementById(id);

@@ -1,7 +1,7 @@
 // The trade form: an offer of one's own on one's card turn (to the players ticked), or a
 // counter to an offer made to you, in your own words.
 
-import { counterOf, parseCards } from "./words.js";
+import { CARDS, counterOf, parseCards } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 let offerKey = null; // the offer the counter form answers (it empties when that changes)
@@ -57,7 +57,7 @@ export function offerOf(prompt) {
     return { refusal: `${unknown} cards of one colour is more than a hand holds: write 1 to 9, e.g. "2 orange"` };
   }
   if (unknown !== undefined) {
-    return { refusal: `"${unknown}" is not a card: write colours, e.g. "2 orange, wild" (orange, yellow, green, violet, wild)` };
+    return { refusal: `"${unknown}" is not a card: write colours, e.g. "2 orange, wild" (${CARDS.join(", ")})` };
   }
   if (!give.cards.length || !get.cards.length) {
     return { refusal: 'Write the cards given and the cards asked for, e.g. give "2 orange" for "violet"' };

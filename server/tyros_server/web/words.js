@@ -1,6 +1,9 @@
 // The page's words for actions, events and phases. ``who(seat)`` names a seat.
 
-export const LETTERS = "ABCD";
+// Each seat's letter ("ABCD") and the cards' names, in the protocol's order: the catalogue
+// carries them (set by ``setCatalogue``, before any message is read).
+export let LETTERS = "";
+export let CARDS = [];
 
 // A trade's cards from the side of whoever makes it: [gives, gets]. A counter is written from
 // the proposer's side (the proposer would give ``give``), so whoever counters gives ``get``.
@@ -28,6 +31,8 @@ let catalogue = null;
 
 export function setCatalogue(data) {
   catalogue = data;
+  LETTERS = data.letters;
+  CARDS = data.cards;
 }
 
 // A phase's name, as a heading says it ("card actions"), from the catalogue.
@@ -139,8 +144,6 @@ export function describeEvent(event, names, viewer) {
   }
   return render(entry.words, event, { names, viewer, event });
 }
-
-export const CARDS = ["orange", "yellow", "green", "violet", "wild"];
 
 // Cards as a person writes them ("2 orange, wild", "oranges", "green x2"); null, with the
 // word not understood, if one is not a card.

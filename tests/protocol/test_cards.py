@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+from typing import get_args
 
 import pytest
+from tyros_protocol.basics import CardName, ColourName
 from tyros_protocol.cards import (
     CARD_KINDS,
     CARD_NAMES,
@@ -44,6 +46,11 @@ def test_colours_in_tie_break_order() -> None:
     assert CARD_KINDS == (0, 1, 2, 3, 4)
     assert COLOUR_NAMES == ("orange", "yellow", "green", "violet")
     assert CARD_NAMES == ("orange", "yellow", "green", "violet", "wild")
+
+
+def test_the_wires_card_and_colour_types_name_the_same_cards() -> None:
+    # A Literal is written out for the type checker: it cannot take its values from a tuple.
+    assert get_args(CardName) == CARD_NAMES and get_args(ColourName) == COLOUR_NAMES
 
 
 @pytest.mark.parametrize(

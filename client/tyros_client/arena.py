@@ -44,7 +44,8 @@ from tyros_rules import (
     view,
 )
 
-from .bots import STRATEGIES, Bot, make_bot
+from .bots import Bot, make_bot
+from .bots.base import strategies as registered
 from .games import ClusterUnavailable, Game, Played, play_all
 
 SETUPS = ("first", "variable", "mixed")
@@ -335,7 +336,7 @@ def run_arena(
         raise ValueError("Tyros is played by 3 or 4 players")
     if setup not in SETUPS:
         raise ValueError(f"setup must be one of {', '.join(SETUPS)}")
-    unknown = [name for name in strategies if name not in STRATEGIES]
+    unknown = [name for name in strategies if name not in registered()]
     if unknown:
         make_bot(unknown[0], 0, random.Random(0))  # raises the ValueError naming the known ones
     if record_dir is not None:
@@ -374,7 +375,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--players",
         default="random,random,random,random",
-        help=f"comma-separated strategies, 3 or 4 of them (known: {', '.join(sorted(STRATEGIES))})",
+        help=f"comma-separated strategies, 3 or 4 of them (known: {', '.join(registered())})",
     )
     parser.add_argument(
         "--setup",
@@ -425,10 +426,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(strategies) not in (3, 4):
         parser.error(f"--players needs 3 or 4 strategies, got {len(strategies)}")
     for name in strategies:
-        if name not in STRATEGIES:
-            parser.error(
-                f"unknown strategy {name!r}; known strategies: {', '.join(sorted(STRATEGIES))}"
-            )
+        if name not in registered():
+            parser.error(f"unknown strategy {name!r}; known strategies: {', '.join(registered())}")
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.move_time is not None and args.move_time <= 0:

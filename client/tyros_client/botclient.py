@@ -26,7 +26,7 @@ from tyros_rules import MAX_SEATS, action_to_json, parse_action
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidURI
 
-from .bots import STRATEGIES, make_bot
+from .bots import make_bot, strategies
 from .bots.base import Bot
 from .bots.levels import add_level_options, chosen
 from .bots.manners import waits_for_people
@@ -393,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
         "create, all but one, for you)",
     )
     add_table_options(parser)
-    add_level_options(parser, sorted(STRATEGIES))
+    add_level_options(parser, list(strategies()))
     parser.add_argument("--name", default="bot", help="name prefix for the bots")
     parser.add_argument("--seed", type=int, default=None, help="seed for the bots' choices")
     parser.add_argument(

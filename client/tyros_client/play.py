@@ -34,7 +34,7 @@ from tyros_server.records import RecordUnavailable, stored_record
 from tyros_server.storage import Store, StoreOpenError
 
 from .botclient import BotGiveUp, BotRun, play_bot
-from .bots import STRATEGIES
+from .bots import strategies
 from .bots.levels import add_level_options, chosen
 from .paths import data_dir
 from .replay import Replay
@@ -60,7 +60,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=3,
         help="how many bots (2: a 3-player game, 3: a 4-player game; default: 3)",
     )
-    add_level_options(parser, sorted(STRATEGIES))
+    add_level_options(parser, list(strategies()))
     parser.add_argument("--name", default=None, help="your name (default: your login)")
     parser.add_argument(
         "--setup",

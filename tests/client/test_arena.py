@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import pytest
 from tyros_client import arena
-from tyros_client.bots import STRATEGIES, Bot
+from tyros_client.bots import Bot, strategies
 from tyros_client.bots.base import make_bot
 from tyros_rules import (
     Action,
@@ -102,7 +102,7 @@ def test_strategies(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         ("passer", Passer),
     ):
         monkeypatch.setattr(cls, "name", name)
-        monkeypatch.setitem(STRATEGIES, name, cls)
+        monkeypatch.setitem(strategies(), name, cls)  # (the registry, cached: one dict)
     Spy.instances = []
     yield
     Spy.instances = []

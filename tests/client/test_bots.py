@@ -7,7 +7,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from tyros_client.bots import STRATEGIES, Bot, RandomBot, make_bot, register
+from tyros_client.bots import Bot, GreedyBot, ISMCTSBot, RandomBot, make_bot, strategies
+from tyros_client.bots.greedy import PlainGreedyBot
 from tyros_rules import (
     KEPT,
     Action,
@@ -24,9 +25,19 @@ from tyros_rules import (
 from tests.rules.builders import make_state
 
 
-def test_random_is_registered() -> None:
-    assert STRATEGIES["random"] is RandomBot
-    assert RandomBot.name == "random"
+def test_the_strategies_are_the_entry_points_that_are_bots() -> None:
+    """The ``tyros.strategies`` group is the one registry; the levels in it are factories,
+    not strategies."""
+    assert strategies() == {
+        "greedy": GreedyBot,
+        "greedy-plain": PlainGreedyBot,
+        "ismcts": ISMCTSBot,
+        "random": RandomBot,
+    }
+    assert all(cls.name == name for name, cls in strategies().items())
+
+
+def test_random_reads_only_a_pending_trade() -> None:
     # It reads no events (the arena may skip them); of the view only a pending trade.
     assert RandomBot.wants_view is True
     assert RandomBot.wants_events is False
@@ -52,30 +63,32 @@ def test_bot_is_abstract() -> None:
         Bot(0, random.Random(0))  # type: ignore[abstract]
 
 
-def test_a_name_is_registered_once() -> None:
-    class Impostor(Bot):
-        def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-            return legal[0]
-
-    with pytest.raises(ValueError, match="already registered"):
-        register("random")(Impostor)
-    assert STRATEGIES["random"] is RandomBot
-
-
-def test_register_and_make_a_new_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("tyros_client.bots.base.STRATEGIES", dict(STRATEGIES))
-    from tyros_client.bots import base
-
-    @register("first")
+def test_a_new_strategy_is_made_by_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
     class First(Bot):
+        name = "first"
+
         def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
             return legal[0]
 
-    assert base.STRATEGIES["first"] is First
-    assert First.name == "first"
-    bot = base.make_bot("first", 1, random.Random(0))
+    monkeypatch.setitem(strategies(), "first", First)  # (the registry, cached: one dict)
+    bot = make_bot("first", 1, random.Random(0))
+    assert isinstance(bot, First) and bot.seat == 1
     assert bot.choose({}, [(0,), (11,)]) == (0,)
-    assert "first" not in STRATEGIES  # the real registry was left alone
+
+
+def test_options_are_read_into_each_strategys_settings() -> None:
+    """Text (the arena's ``--option``) is converted; a setting of another strategy is left
+    alone; the budget of a search defaults to its seconds."""
+    greedy = make_bot("greedy", 0, random.Random(0), slip="0.25", negotiate="false", depth=3)
+    assert isinstance(greedy, GreedyBot)
+    assert greedy.settings.slip == 0.25 and greedy.settings.negotiate is False
+    search = make_bot("ismcts", 0, random.Random(0), iterations="40", slip=0.5)
+    assert isinstance(search, ISMCTSBot)
+    assert search.settings.iterations == 40 and search.settings.move_time is None
+    plain = make_bot("greedy-plain", 0, random.Random(0))
+    assert isinstance(plain, GreedyBot) and plain.settings.negotiate is False
+    with pytest.raises(ValueError, match="value must be one of"):
+        make_bot("ismcts", 0, random.Random(0), value="oracle")
 
 
 def test_random_is_uniform() -> None:

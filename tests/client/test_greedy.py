@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from tyros_client import arena
-from tyros_client.bots import STRATEGIES, GreedyBot, make_bot
+from tyros_client.bots import GreedyBot, make_bot, strategies
 from tyros_client.bots.base import Bot
 from tyros_client.bots.determinize import Holdings
 from tyros_client.bots.evaluate import Analysis, evaluate, future
@@ -372,7 +372,7 @@ def test_greedy_beats_random_in_seeded_games() -> None:
 
 
 def test_greedy_is_registered() -> None:
-    assert STRATEGIES["greedy"] is GreedyBot
+    assert strategies()["greedy"] is GreedyBot
     assert GreedyBot.wants_view and GreedyBot.wants_events
 
 

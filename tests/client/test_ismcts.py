@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from tyros_client import arena
-from tyros_client.bots import STRATEGIES, make_bot
+from tyros_client.bots import make_bot, strategies
 from tyros_client.bots.evaluate import rewards
 from tyros_client.bots.ismcts import (
     DEFAULT_MOVE_TIME,
@@ -45,7 +45,7 @@ def search_choice(state: GameState, seat: int, iterations: int = 60, seed: int =
 
 
 def test_ismcts_is_registered_with_its_budgets() -> None:
-    assert STRATEGIES["ismcts"] is ISMCTSBot
+    assert strategies()["ismcts"] is ISMCTSBot
     default = make_bot("ismcts", 0, random.Random(0))
     assert isinstance(default, ISMCTSBot)
     assert default.move_time == DEFAULT_MOVE_TIME and default.iterations is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from tyros_client.bots import ISMCTSBot, make_bot
+from tyros_client.bots import GreedyBot, ISMCTSBot, make_bot
 from tyros_client.bots.levels import DEFAULT_LEVEL, EASY_SLIP, LEVELS, reproducible
 from tyros_protocol.messages import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from tyros_rules import Options, legal_actions, new_game, push, seats_to_act, view
@@ -47,9 +47,9 @@ def test_a_server_finds_each_level_by_its_name(name: str) -> None:
     made = load_strategy(name)(3, random.Random(0))
     level = LEVELS[name]
     assert type(made) is type(make_bot(level.strategy, 3, random.Random(0)))
-    assert made.seat == 3
+    assert isinstance(made, GreedyBot | ISMCTSBot) and made.seat == 3
     for option, value in level.options.items():
-        assert getattr(made, option) == value, option
+        assert getattr(made.settings, option) == value, option
 
 
 def test_the_protocols_bot_levels_are_these() -> None:

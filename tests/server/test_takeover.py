@@ -77,7 +77,7 @@ def test_the_bots_strategies_load_by_name_through_their_entry_points() -> None:
         "grumpy",
         "nowhere:Bot",
         "tyros_client.bots:Nobody",
-        "tyros_client.bots.base:STRATEGIES.x",
+        "tyros_client.bots.base:strategies.x",
         ":x",
         "x:",
     ],

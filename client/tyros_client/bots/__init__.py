@@ -1,13 +1,13 @@
 """Bots: players that see only what their seat sees (see :mod:`.base`).
 
-Importing this package registers every strategy in :data:`STRATEGIES`:
-``random`` (:mod:`.random_bot`), ``greedy`` (:mod:`.greedy`) and ``ismcts``
-(:mod:`.ismcts`).
+The strategies are the entry points of the ``tyros.strategies`` group (:func:`strategies`):
+``random`` (:mod:`.random_bot`), ``greedy`` and ``greedy-plain`` (:mod:`.greedy`) and
+``ismcts`` (:mod:`.ismcts`), and the levels of :mod:`.levels`.
 """
 
-from .base import STRATEGIES, Bot, make_bot, register
+from .base import Bot, BotOptions, make_bot, strategies
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 from .random_bot import RandomBot
 
-__all__ = ["STRATEGIES", "Bot", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot", "register"]
+__all__ = ["Bot", "BotOptions", "GreedyBot", "ISMCTSBot", "RandomBot", "make_bot", "strategies"]

@@ -73,7 +73,7 @@ from tyros_rules import (
     submultisets,
 )
 
-from .base import Bot, register
+from .base import Bot, BotOptions
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import HAND_WEIGHT, Analysis, Plan
 from .grouping import (
@@ -495,26 +495,31 @@ def greedy_action(
     return Greedy(state, seat, rng, weight).choose(legal)
 
 
-@register("greedy")
-class GreedyBot(Bot):
-    """One-step lookahead on a determinization built from the seat's own view and events.
+@dataclass(frozen=True)
+class GreedyOptions(BotOptions):
+    """``greedy``'s settings."""
 
-    Options: ``opponent_weight`` (default :data:`OPPONENT_WEIGHT`); ``negotiate`` (default
-    true; false: offers of one card for one card only and no counter-offers);
-    ``bank_margin`` (default :data:`BANK_MARGIN`); ``plausible`` (default :data:`PLAUSIBLE`);
-    ``slip`` (default 0): the chance that a card action or an expansion is
-    :meth:`Greedy.slip`'s random one instead of the best.
-    """
+    opponent_weight: float = OPPONENT_WEIGHT
+    negotiate: bool = True
+    """False: offers of one card for one card only, and no counter-offers."""
+    bank_margin: float = BANK_MARGIN
+    plausible: float = PLAUSIBLE
+    hand_weight: float = HAND_WEIGHT
+    slip: float = 0.0
+    """The chance that a card action or an expansion is :meth:`Greedy.slip`'s random one
+    instead of the best."""
+
+
+class GreedyBot(Bot):
+    """One-step lookahead on a determinization built from the seat's own view and events
+    (its settings: :class:`GreedyOptions`)."""
+
+    name = "greedy"
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
         super().__init__(seat, rng, **options)
         self.memory = Memory(seat)
-        self.weight = float(options.get("opponent_weight", OPPONENT_WEIGHT))
-        self.negotiate = options.get("negotiate", True) not in (False, "false", "0", "no", 0)
-        self.bank_margin = float(options.get("bank_margin", BANK_MARGIN))
-        self.plausible = float(options.get("plausible", PLAUSIBLE))
-        self.hand_weight = float(options.get("hand_weight", HAND_WEIGHT))
-        self.slip = float(options.get("slip", 0.0))
+        self.settings = GreedyOptions.parse(options)
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
@@ -527,19 +532,20 @@ class GreedyBot(Bot):
             return legal[0]
         determinizer = make_determinizer(view, self.seat, self.memory)
         state = determinizer.sample(self.rng)
+        settings = self.settings
         greedy = Greedy(
             state,
             self.seat,
             self.rng,
-            self.weight,
+            settings.opponent_weight,
             determinizer.holdings(),
-            self.negotiate,
-            self.bank_margin,
-            self.plausible,
-            self.hand_weight,
+            settings.negotiate,
+            settings.bank_margin,
+            settings.plausible,
+            settings.hand_weight,
             self.manners,
         )
-        slips = state.phase in SLIPS and self.slip > 0 and self.rng.random() < self.slip
+        slips = state.phase in SLIPS and settings.slip > 0 and self.rng.random() < settings.slip
         action = greedy.slip(legal) if slips else greedy.choose(legal)
         self.remember_offer(view, action)
         if action in legal or action[0] in (K_PROPOSE, K_COUNTER):
@@ -547,10 +553,11 @@ class GreedyBot(Bot):
         return legal[0]  # pragma: no cover - every branch above picks from ``legal``
 
 
-@register("greedy-plain")
 class PlainGreedyBot(GreedyBot):
     """``greedy`` with negotiation off: offers of one card for one card and no counter-offers
     (the baseline the negotiating bot is measured against)."""
+
+    name = "greedy-plain"
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
         super().__init__(seat, rng, **{**options, "negotiate": False})
@@ -567,6 +574,7 @@ def make_determinizer(view: dict[str, Any], seat: int, memory: Memory | None) ->
 __all__ = [
     "Greedy",
     "GreedyBot",
+    "GreedyOptions",
     "PlainGreedyBot",
     "action_key",
     "bundles",

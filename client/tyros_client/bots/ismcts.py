@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from tyros_protocol.cards import WILD
@@ -67,7 +68,7 @@ from tyros_rules import (
     seats_to_act,
 )
 
-from .base import Bot, register
+from .base import Bot, BotOptions
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import HAND_WEIGHT, Analysis, rewards
 from .features import LearnedValue
@@ -490,38 +491,46 @@ class Search:
             visited.total += reward[visited.mover]
 
 
-@register("ismcts")
-class ISMCTSBot(Bot):
-    """ISMCTS on determinizations built from the seat's own view and events.
+@dataclass(frozen=True)
+class ISMCTSOptions(BotOptions):
+    """``ismcts``'s settings. Its budget: ``iterations`` (a fixed count: with no
+    ``move_time``, however long they take) or ``move_time`` seconds a decision, whichever
+    comes first; neither: :data:`DEFAULT_MOVE_TIME`."""
 
-    Options: ``move_time`` (seconds per decision, default 1), ``iterations``
-    (a fixed budget; with it and no ``move_time`` the time is unlimited),
-    ``exploration``, ``temperature``, ``rollout_depth``, ``root_width``, ``score_share``,
-    ``omniscient`` (see :meth:`reveal`), ``value`` (``hand-set``, the default, or ``learned``).
-    """
+    iterations: int | None = None
+    move_time: float | None = None
+    exploration: float = EXPLORATION
+    temperature: float = TEMPERATURE
+    rollout_depth: int = ROLLOUT_DEPTH
+    root_width: int = ROOT_WIDTH
+    score_share: float = SCORE_SHARE
+    hand_weight: float = HAND_WEIGHT
+    value: str = "hand-set"
+    """``hand-set`` (:mod:`.evaluate`) or ``learned`` (:mod:`.features`)."""
+    omniscient: bool = False
+    """Search the true game (the arena shows it with :meth:`ISMCTSBot.reveal`): for the
+    ladder's upper bound only; a bot at a table never sees more than its view."""
+
+    def __post_init__(self) -> None:
+        if self.value not in VALUES:
+            raise ValueError(f"value must be one of {', '.join(VALUES)}")
+        if self.iterations is None and self.move_time is None:
+            object.__setattr__(self, "move_time", DEFAULT_MOVE_TIME)
+
+
+class ISMCTSBot(Bot):
+    """ISMCTS on determinizations built from the seat's own view and events (its settings:
+    :class:`ISMCTSOptions`)."""
+
+    name = "ismcts"
 
     def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
         super().__init__(seat, rng, **options)
         self.memory = Memory(seat)
-        iterations = options.get("iterations")
-        move_time = options.get("move_time")
-        if iterations is None and move_time is None:
-            move_time = DEFAULT_MOVE_TIME
-        self.iterations: int | None = None if iterations is None else int(iterations)
-        self.move_time: float | None = None if move_time is None else float(move_time)
-        self.exploration = float(options.get("exploration", EXPLORATION))
-        self.temperature = float(options.get("temperature", TEMPERATURE))
-        self.rollout_depth = int(options.get("rollout_depth", ROLLOUT_DEPTH))
-        self.root_width = int(options.get("root_width", ROOT_WIDTH))
-        self.score_share = float(options.get("score_share", SCORE_SHARE))
-        self.hand_weight = float(options.get("hand_weight", HAND_WEIGHT))
-        value = options.get("value", "hand-set")
-        if value not in VALUES:
-            raise ValueError(f"value must be one of {', '.join(VALUES)}")
-        self.learned = LearnedValue.shipped() if value == "learned" else None
-        self.omniscient = bool(options.get("omniscient", False))
-        """Search the true game (the arena shows it with :meth:`reveal`): for the ladder's
-        upper bound only; a bot at a table never sees more than its view."""
+        self.settings = settings = ISMCTSOptions.parse(options)
+        self.iterations, self.move_time = settings.iterations, settings.move_time
+        self.learned = LearnedValue.shipped() if settings.value == "learned" else None
+        self.omniscient = settings.omniscient
         self.truth: GameState | None = None
         self.stats = {"decisions": 0, "searches": 0, "iterations": 0, "seconds": 0.0}
 
@@ -546,13 +555,13 @@ class ISMCTSBot(Bot):
             legal,
             self.rng,
             self.memory,
-            exploration=self.exploration,
-            temperature=self.temperature,
-            rollout_depth=self.rollout_depth,
-            root_width=self.root_width,
-            score_share=self.score_share,
+            exploration=self.settings.exploration,
+            temperature=self.settings.temperature,
+            rollout_depth=self.settings.rollout_depth,
+            root_width=self.settings.root_width,
+            score_share=self.settings.score_share,
             truth=self.truth,
-            hand_weight=self.hand_weight,
+            hand_weight=self.settings.hand_weight,
             manners=self.manners,
             learned=self.learned,
         )

@@ -29,7 +29,7 @@ from tyros_rules import (
     plus,
 )
 
-from .base import Bot, register
+from .base import Bot
 
 WIDEN = 0.5
 """The chance that a trade offer or counter-offer it picked is widened."""
@@ -63,7 +63,6 @@ def widened(action: Action, legal: list[Action], rng: random.Random) -> Action:
     return (K_COUNTER, *get, *give)
 
 
-@register("random")
 class RandomBot(Bot):
     """Uniformly random among ``legal`` (trades sometimes widened, see :func:`widened`).
 
@@ -72,6 +71,7 @@ class RandomBot(Bot):
     True
     """
 
+    name = "random"
     wants_events = False
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:

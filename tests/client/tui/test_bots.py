@@ -31,6 +31,7 @@ BOUND = 120
 class GiftBot(Bot):
     """Offers seat 0 one card for nothing, once; completes if it can; else the first choice."""
 
+    name = "test-gift"
     offered = False
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -53,9 +54,8 @@ class GiftBot(Bot):
 
 @pytest.fixture()
 def gift_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "STRATEGIES", dict(base.STRATEGIES))
+    monkeypatch.setitem(base.strategies(), "test-gift", GiftBot)
     monkeypatch.setattr(GiftBot, "offered", False)
-    base.register("test-gift")(GiftBot)
 
 
 async def test_a_bot_waits_for_the_answer_to_its_offer(tmp_path: Path, gift_strategy: None) -> None:

@@ -19,7 +19,7 @@ from tyros_protocol.cards import parse_card
 
 from .actions import parse_action
 from .errors import IllegalActionError, RecordError
-from .rules import new_game, push
+from .rules import SHUFFLE, new_game, push
 from .scoring import running_points
 from .state import GameState, Options
 from .views import events_seen, view
@@ -101,7 +101,7 @@ def _chance_outcomes(
         if event.get("type") == "starting_seat" and seat_drawn:
             script.append([int(event["seat"])])
             continue
-        if event.get("type") != "shuffle":
+        if event.get("type") != SHUFFLE:
             continue
         pile, order = event.get("pile"), event.get("order")
         if not isinstance(order, list):

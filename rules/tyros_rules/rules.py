@@ -168,6 +168,11 @@ def _next_script(state: GameState, what: str, items: list[int]) -> list[int]:
     return outcome
 
 
+SHUFFLE = "shuffle"
+"""The type of the event that logs a shuffle's outcome. It is in the record only, not in the
+catalogue, whose events the view gate shows: nobody may see a pile's order."""
+
+
 def _shuffle(state: GameState, items: list[int], pile: str) -> list[int]:
     if state.script is not None:
         order = _next_script(state, f"shuffle of the {pile} pile", items)
@@ -176,7 +181,7 @@ def _shuffle(state: GameState, items: list[int], pile: str) -> list[int]:
         state.chance_rng().shuffle(order)
     if state.log is not None:
         names = state.board.space_labels if pile == "tiles" else CARD_NAMES
-        state.log.append({"type": "shuffle", "pile": pile, "order": [names[i] for i in order]})
+        state.log.append({"type": SHUFFLE, "pile": pile, "order": [names[i] for i in order]})
     return order
 
 
@@ -462,7 +467,8 @@ def _pass(state: GameState, seat: Seat, action: Action) -> None:
 
 
 _TRADE_TALK = frozenset({K_PROPOSE, K_ANSWER, K_COUNTER, K_WITHDRAW})
-"""The actions that leave every hand, ship and pile as it was (see ``GameState.card_memo``)."""
+"""The actions that leave every hand, ship and pile as it was (see ``GameState.card_memo``):
+not the catalogue's ``TRADE_TALK``, which holds ``complete`` too (a trade's cards change hands)."""
 
 _APPLY: dict[int, Callable[[GameState, Seat, Action], None]] = {
     Kind.PASS: _pass,

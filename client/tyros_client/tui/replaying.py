@@ -24,7 +24,7 @@ on the message line when that decision is the one just shown.
 >>> driver = ReplayDriver(Replay(export_record(play_game(["random"] * 3, seed=4).state)), state)
 >>> driver.command("end"), driver.position == driver.replay.end, state.over
 (None, True, True)
->>> driver.command("seat C"), state.seat, state.view["viewer"]
+>>> driver.command("seat C"), state.seat, state.game.viewer
 (None, 2, 2)
 >>> driver.command("goto x")
 'goto takes a decision number, 0 (the deal) to 440'
@@ -42,6 +42,7 @@ from prompt_toolkit.application import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyBindingsBase, KeyPressEvent
 from tyros_protocol.cards import CARD_NAMES
+from tyros_protocol.events import ActionTaken, Event
 from tyros_protocol.messages import ChatLine, SeatStatus, TableInfo, Update
 
 from ..replay import Replay, Viewer
@@ -86,6 +87,8 @@ class ReplayDriver:
         self._keys: KeyBindingsBase | None = None
         self.reviewing: str | None = None
         """Progress of a review running in a worker thread (``review``), for the status."""
+        self.deciders = [int(replay.events[at]["seat"]) for at in replay.action_at]
+        """The seat that made each decision, in order (read once from the record)."""
         self._previous: dict[int, int | None] | None = None
         """Each decision's version -> the version of its seat's decision before it."""
         self.position = replay.at_decision(0)  # the deal shown, before the first decision
@@ -259,7 +262,7 @@ class ReplayDriver:
     def _last_seat_reviewed(self, done: int) -> bool:
         if not done or self.review_seat is None:
             return False
-        return bool(self.replay.events[self.replay.action_at[done - 1]]["seat"] == self.review_seat)
+        return self.deciders[done - 1] == self.review_seat
 
     def hand_lines(self) -> list[str]:
         """Every hand, for the open replay's panel."""
@@ -278,8 +281,8 @@ class ReplayDriver:
         replay = self.replay
         done = replay.decisions_before(self.position)
         who = "a spectator" if self.viewer is None else f"{letter(self.viewer)}"
-        view = self.state.view or {}
-        where = f"round {view.get('round', '?')}"
+        game_round = "?" if self.state.game is None else self.state.game.round
+        where = f"round {game_round}"
         text = f"replay {done}/{replay.decisions}, {where}, as {who}"
         if self.reviewing is not None:
             text += f" | {self.reviewing}"
@@ -289,7 +292,7 @@ class ReplayDriver:
             if len(text) + 3 + len(said) > width:
                 said = mark_text(mark, self.review_seat, why=False)
             if len(text) + 3 + len(said) > width:
-                text = f"{done}/{replay.decisions} r{view.get('round', '?')} as {who}"
+                text = f"{done}/{replay.decisions} r{game_round} as {who}"
                 said = mark_text(mark, self.review_seat, short=True)
             text += " | " + said
         elif self.open:
@@ -298,13 +301,13 @@ class ReplayDriver:
             text += " (Right: next; F1: the keys)"
         return text
 
-    def annotation(self, event: dict[str, Any]) -> str:
+    def annotation(self, event: Event) -> str:
         """What the record says of a decision beside its log line: who made it (a bot for
         an absent player, the clock; and when the player was away or back), whether after a
         hint, and the review's mark (`` [-2.5 +/-0.8]``)."""
-        if event.get("type") != "action":
+        if not isinstance(event, ActionTaken):
             return ""
-        version, seat = int(event.get("version", -1)), event.get("seat")
+        version, seat = event.version, event.seat
         replay = self.replay
         words = ""
         by = replay.decided_by.get(version)
@@ -322,22 +325,21 @@ class ReplayDriver:
             words += f" [-{float(mark['cost']):.1f} +/-{float(mark.get('spread', 0.0)):.1f}]"
         return words
 
-    def _previous_of_seat(self, version: int, seat: Any) -> int | None:
+    def _previous_of_seat(self, version: int, seat: int) -> int | None:
         """The version of the seat's decision before ``version`` (None: its first)."""
         if self._previous is None:
-            replay, self._previous = self.replay, {}
-            last: dict[Any, int] = {}
-            for done, at in enumerate(replay.action_at, 1):
-                acting = replay.events[at].get("seat")
+            self._previous = {}
+            last: dict[int, int] = {}
+            for done, acting in enumerate(self.deciders, 1):
                 self._previous[done] = last.get(acting)
                 last[acting] = done
         return self._previous.get(version)
 
-    def _first_of_run(self, version: int, seat: Any, by: str) -> bool:
+    def _first_of_run(self, version: int, seat: int, by: str) -> bool:
         before = self._previous_of_seat(version, seat)
         return before is None or self.replay.decided_by.get(before) != by
 
-    def _back_from_takeover(self, version: int, seat: Any) -> bool:
+    def _back_from_takeover(self, version: int, seat: int) -> bool:
         before = self._previous_of_seat(version, seat)
         return before is not None and self.replay.decided_by.get(before) == "takeover"
 

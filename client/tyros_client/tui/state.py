@@ -3,9 +3,11 @@
 :meth:`ClientState.apply` folds in one notice of the client session (which classified the
 server's message, and passes each event and line of talk on once): where we sit, who
 sits at the table, the last view and prompt, the log of events, the last refusal. There
-are no rules here: the view and the prompt are kept as the server sent them (the table, the
-prompt and the clocks as the protocol's models; the view, its events and the legal actions
-in the frame's form, which the words, the commands and the hints read).
+are no rules here: the view and the prompt are kept as the server sent them. The screen
+reads the protocol's models (the table, the prompt, the clocks, the view as :attr:`game`,
+its score sheet, the events and the legal actions); the words, the commands and the hints
+read the view, its events and the legal actions in the frame's form (:attr:`view`,
+:attr:`events`, :attr:`legal`).
 
 >>> from tyros_client.session import ClientSession, Join
 >>> session = ClientSession(Join("friday", "Ann"))
@@ -28,9 +30,17 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from tyros_protocol.actions import (
+    Action,
+    AnswerAction,
+    CompleteAction,
+    CounterAction,
+    ProposeAction,
+)
 from tyros_protocol.catalogue import TRADE_TALK
-from tyros_protocol.events import ActionTaken, RoundStart
+from tyros_protocol.events import ActionTaken, Event, RoundStart, SeenAction
 from tyros_protocol.messages import ChatLine, Error, Prompt, SeatClock, SeatStatus, TableInfo
+from tyros_protocol.views import GameView, ScoreSheet
 
 from ..scoresheet import point_changes, running_sheet
 from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
@@ -105,6 +115,13 @@ class ClientState:
         self.seat: int | None = None
         self.table_info: TableInfo | None = None
         self.view: dict[str, Any] | None = None
+        """The last view in the frame's form (what the words, the commands and the hints
+        read); the screen reads :attr:`game`."""
+        self.game: GameView | None = None
+        """The last view, as the protocol's model."""
+        self.sheet: ScoreSheet | None = None
+        """The last view's score sheet: the final one, or before the end what each seat
+        would score if the game ended now (None: it cannot be told)."""
         self.prompt: Prompt | None = None
         self._legal: tuple[Prompt | None, list[dict[str, Any]]] = (None, [])
         self.prompt_at = 0.0
@@ -132,14 +149,14 @@ class ClientState:
         """Bumped when this seat's turn begins (the screen then shows the log's newest)."""
         self._acted = False
         """Whether this seat has acted in the game (as far as the log shows)."""
-        self._since_mine: list[tuple[int, dict[str, Any]]] = []
+        self._since_mine: list[tuple[int, SeenAction]] = []
         """What the other seats did since this seat's last action."""
-        self._for_me: list[dict[str, Any]] = []
+        self._for_me: list[SeenAction] = []
         """Actions the server made in this seat's name (its clock ran out, or a bot played
         for it) since it last acted itself."""
         self.events: list[dict[str, Any]] = []
         """The game's events as this seat was shown them (each once): a hint's memory."""
-        self.annotate: Callable[[dict[str, Any]], str] | None = None
+        self.annotate: Callable[[Event], str] | None = None
         """Words added to an event's log line (a replay's review marks)."""
         self.bot_names: set[str] = set()
         """Names of the seats this program knows are bots (``tyros-play`` starts them)."""
@@ -155,8 +172,11 @@ class ClientState:
     @property
     def names(self) -> list[str | None]:
         info = self.table_info
-        players = (self.view or {}).get("players") or (4 if info is None else info.players)
-        names: list[str | None] = [None] * int(players)
+        if self.game is not None:
+            players = self.game.players
+        else:
+            players = 4 if info is None else info.players
+        names: list[str | None] = [None] * players
         for status in [] if info is None else info.seats:
             if status.seat < len(names):
                 names[status.seat] = status.name
@@ -178,8 +198,13 @@ class ClientState:
         return list(legal)
 
     @property
+    def legal_actions(self) -> list[Action]:
+        """The prompt's legal actions, as the protocol's models (none without a prompt)."""
+        return [] if self.prompt is None else list(self.prompt.legal)
+
+    @property
     def over(self) -> bool:
-        return bool(self.view and self.view.get("phase") == "over")
+        return self.game is not None and self.game.phase == "over"
 
     def seconds_left(self) -> float | None:
         """Time left to answer the trade offer asked of us: its answer time, or this seat's
@@ -245,13 +270,13 @@ class ClientState:
         self._log(f"joined table {self.table} {where}", LineKind.INFO)
 
     def _update(self, notice: Updated) -> None:
-        view = notice.view.wire()
         if notice.resync:
             self._since_mine = []
         if notice.restart:  # the log is rebuilt from the replayed events
             self.log = [line for line in self.log if not line.event]
             self.events = []
-        self.view = view
+        self.view = notice.view.wire()
+        self.game = notice.view
         self.clocks = notice.clocks
         self.version = notice.version
         self.prompt = notice.prompt
@@ -259,7 +284,7 @@ class ClientState:
         names = self.names
         viewer = notice.view.viewer
         my_turn_before = self._my_turn
-        self._my_turn = _is_turn(view, self.seat, self.prompt)
+        self._my_turn = _is_turn(notice.view, self.seat, self.prompt)
         self.turns_begun += self._my_turn and not my_turn_before
         for typed in notice.events:
             event = typed.wire()
@@ -268,19 +293,21 @@ class ClientState:
             if isinstance(typed, ActionTaken):
                 kind = LineKind.MINE if typed.seat == self.seat else kind
                 if typed.seat == self.seat and typed.by:
-                    self._for_me.append(event["action"])
+                    self._for_me.append(typed.action)
                 elif typed.seat == self.seat:
                     self._since_mine, self._for_me = [], []
                     self._acted = True
                 else:
-                    self._since_mine.append((typed.seat, event["action"]))
+                    self._since_mine.append((typed.seat, typed.action))
             text = describe_event(event, names, viewer)
             if text is None:
                 continue
             if self.annotate is not None:
-                text += self.annotate(event)
+                text += self.annotate(typed)
             self._log(text, kind, event=True, version=typed.version)
-        self._points_moved(notice, names)
+        running = running_sheet(self.view)
+        self.sheet = _score_sheet(notice.view, running)
+        self._points_moved(notice, names, None if self.over else running)
         if (
             self._my_turn
             and not my_turn_before
@@ -292,12 +319,13 @@ class ClientState:
                 self._log(line, LineKind.SUMMARY)
             self._since_mine, self._for_me = [], []
 
-    def _points_moved(self, notice: Updated, names: list[str | None]) -> None:
+    def _points_moved(
+        self, notice: Updated, names: list[str | None], after: dict[str, Any] | None
+    ) -> None:
         """A log line when the points of seats that did not act move (a majority tied or
         taken, an empire's rank, ship spaces lost): the table's ``pts`` never changes
-        without a word."""
+        without a word. ``after``: the running sheet now (None once the game is over)."""
         before = self._sheet
-        after = None if self.over or self.view is None else running_sheet(self.view)
         self._sheet = after
         if before is None or after is None or notice.resync or notice.restart:
             return
@@ -412,20 +440,30 @@ class ClientState:
             del self.log[: len(self.log) - LOG_LIMIT]
 
 
-def _is_turn(view: dict[str, Any], seat: int | None, prompt: Prompt | None) -> bool:
+def _is_turn(view: GameView, seat: int | None, prompt: Prompt | None) -> bool:
     """Whether the seat's own turn (expansion or card actions) is on."""
     return (
         prompt is not None
         and seat is not None
-        and view.get("current") == seat
-        and view.get("phase") in ("expand", "actions")
+        and view.current == seat
+        and view.phase in ("expand", "actions")
     )
 
 
+def _score_sheet(view: GameView | None, running: dict[str, Any] | None) -> ScoreSheet | None:
+    """The final sheet, else the running one (the engine's scoring of the view) as a model."""
+    if view is not None and view.score is not None:
+        return view.score
+    try:
+        return None if running is None else ScoreSheet.model_validate(running)
+    except ValueError:
+        return None  # (a sheet of another shape: none shown rather than a wrong one)
+
+
 def since_your_turn(
-    actions: list[tuple[int, dict[str, Any]]],
+    actions: list[tuple[int, SeenAction]],
     names: list[str | None],
-    for_you: list[dict[str, Any]] | None = None,
+    for_you: list[SeenAction] | None = None,
 ) -> list[str]:
     """What each other seat did since your last action, a line each in seat order, and
     first what the server did in your name (your clock ran out, or a bot played for you).
@@ -433,25 +471,27 @@ def since_your_turn(
     line says the offers a seat made, the trades it completed and what it did on the board
     or at the bank, so that it fits the log's half of an 80-column screen.
 
-    >>> since_your_turn([(1, {"kind": "pass"}), (2, {"kind": "ship", "space": "TY",
-    ...                  "pay": ["wild"]})], ["Ann", "Bob", "Cyd"])
+    >>> from pydantic import TypeAdapter
+    >>> seen = TypeAdapter(SeenAction).validate_python
+    >>> since_your_turn([(1, seen({"kind": "pass"})), (2, seen({"kind": "ship", "space": "TY",
+    ...                  "pay": ["wild"]}))], ["Ann", "Bob", "Cyd"])
     ['since your last turn:', '  B Bob: pass', '  C Cyd: build a ship in TY']
-    >>> since_your_turn([(1, {"kind": "pass"})], ["Ann", "Bob"], [{"kind": "pass"}])
+    >>> since_your_turn([(1, seen({"kind": "pass"}))], ["Ann", "Bob"], [seen({"kind": "pass"})])
     ['since your last turn:', '  done for you: pass', '  B Bob: pass']
-    >>> offer = {"kind": "propose", "to": [0, 2], "give": ["orange"], "get": ["green"]}
-    >>> since_your_turn([(1, offer), (1, {"kind": "withdraw"}), (1, offer),
-    ...                  (1, {"kind": "complete", "with": 2}),
-    ...                  (1, {"kind": "bank_draw", "pay": ["green"]})], ["Ann", "Bob", "Cyd"])
+    >>> offer = seen({"kind": "propose", "to": [0, 2], "give": ["orange"], "get": ["green"]})
+    >>> since_your_turn([(1, offer), (1, seen({"kind": "withdraw"})), (1, offer),
+    ...                  (1, seen({"kind": "complete", "with": 2})),
+    ...                  (1, seen({"kind": "bank_draw", "pay": ["green"]}))], ["Ann", "Bob", "Cyd"])
     ['since your last turn:', '  B Bob: 2 offers, traded with C Cyd, discard green, draw 1']
     """
-    by_seat: dict[int, list[dict[str, Any]]] = {}
+    by_seat: dict[int, list[SeenAction]] = {}
     for seat, action in actions:
         by_seat.setdefault(seat, []).append(action)
     parts = [
         f"  {who(seat, names)}: {_brief(done, names)}" for seat, done in sorted(by_seat.items())
     ]
     if for_you:
-        mine = ", ".join(describe_action(action, names) for action in for_you)
+        mine = ", ".join(describe_action(action.wire(), names) for action in for_you)
         parts.insert(0, f"  done for you: {mine}")
     return ["since your last turn:", *parts]
 
@@ -459,27 +499,26 @@ def since_your_turn(
 _PAID = frozenset({"move", "city", "ship"})
 
 
-def _brief(actions: list[dict[str, Any]], names: list[str | None]) -> str:
+def _brief(actions: list[SeenAction], names: list[str | None]) -> str:
     """One seat's actions in few words: its offers and counter-offers counted, its
     answers and withdrawals left to the log, everything else said."""
     said: list[str] = []
-    offers = sum(1 for a in actions if a.get("kind") == "propose")
-    counters = sum(1 for a in actions if a.get("kind") == "counter")
+    offers = sum(1 for a in actions if isinstance(a, ProposeAction))
+    counters = sum(1 for a in actions if isinstance(a, CounterAction))
     if offers:
         said.append(f"{offers} offer{'s' if offers > 1 else ''}")
     if counters:
         said.append(f"{counters} counter-offer{'s' if counters > 1 else ''}")
     for action in actions:
-        kind = action.get("kind")
-        if kind == "complete":
-            said.append(f"traded with {who(int(action['with']), names)}")
-        elif kind in _PAID:  # (what it cost is in the log: the line stays short)
-            said.append(describe_target(action, names))
-        elif kind not in TRADE_TALK:
-            said.append(describe_action(action, names))
-    answers = [a for a in actions if a.get("kind") == "answer"]
+        if isinstance(action, CompleteAction):
+            said.append(f"traded with {who(action.with_, names)}")
+        elif action.kind in _PAID:  # (what it cost is in the log: the line stays short)
+            said.append(describe_target(action.wire(), names))
+        elif action.kind not in TRADE_TALK:
+            said.append(describe_action(action.wire(), names))
+    answers = [a for a in actions if isinstance(a, AnswerAction)]
     if not said and answers:
-        said.append(describe_action(answers[-1], names))
+        said.append(describe_action(answers[-1].wire(), names))
     return ", ".join(said) or "nothing"
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
+from tyros_protocol.actions import AnswerAction
+from tyros_protocol.views import GameView
 from tyros_protocol.words import phase_name
 
-from ..scoresheet import running_scores, running_sheet
 from ..words import CARDS, cards_text, letter, who
 from . import commands
 from .text import score_sheet
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 def hand_text(ui: Screen) -> StyleAndTextTuples:
     state = ui.state
-    view = state.view
+    view = state.game
     out: StyleAndTextTuples = []
     if state.seat is not None:
         out += [
@@ -45,9 +46,9 @@ def hand_text(ui: Screen) -> StyleAndTextTuples:
             )
         )
         return out
-    hand = view.get("hand")
-    if hand is not None:
-        tiles = view.get("tiles") or []
+    if view.hand is not None:
+        hand: list[str] = list(view.hand)  # (counted by the client's card names)
+        tiles = view.tiles or []
         # Every card and tile must show: if the line is too long (a long name), the cards
         # get their short words (g5, not green 5).
         for short in (False, True):
@@ -76,7 +77,7 @@ def table_width(compact: bool) -> int:
 
 def table_text(ui: Screen) -> StyleAndTextTuples:
     state = ui.state
-    view = state.view
+    view = state.game
     names = state.names
     out: StyleAndTextTuples = []
     if view is None and state.table_info is None and state.fatal:  # refused: no seats to draw
@@ -105,10 +106,11 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
             else f"    {' player':<10} {'cards':>5} {'tiles':>5} {'supply':>6} {'pts':>4}\n",
         )
     )
-    to_act = set(view.get("to_act") or [])
-    points = running_scores(view)
-    for info in view.get("seats", []):
-        seat = info["seat"]
+    to_act = set(view.to_act)
+    sheet = state.sheet
+    points = None if sheet is None else [player.total for player in sheet.players]
+    for info in view.seats:
+        seat = info.seat
         status = state.seat_status(seat)
         # The most telling first: the row has room for a few words only (80 x 24).
         flags = []
@@ -117,27 +119,27 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
         elif not status.connected:
             wait = state.bot_in(seat)  # "off 12s": a bot plays for them in 12 s (the log says)
             flags.append("off" if not wait else f"off {wait:.0f}s")
-        time = state.time_of(seat) if view.get("phase") != "over" else None
+        time = state.time_of(seat) if view.phase != "over" else None
         if time is not None and not time.startswith("+"):
             flags.append(time)  # the decision being made: telling
         if seat == state.seat:
             flags.append("you")
-        if seat == view.get("starting_seat"):
+        if seat == view.starting_seat:
             flags.append("1st")
         if time is not None and time.startswith("+"):
             flags.append(time)  # a waiting seat's reserve: last, cut first
         out.append(("class:turn", " > " if seat in to_act else "   "))
         out.append((f"class:player.{seat}", letter(seat)))
         name = (names[seat] if seat < len(names) else None) or f"player {letter(seat)}"
-        tiles = str(info["tiles"])
-        if info.get("revealed_tiles"):
+        tiles = str(info.tiles)
+        if info.revealed_tiles:
             tiles += "!"
-        supply = f"{info['ships_in_supply']}/{info['cities_in_supply']}"
+        supply = f"{info.ships_in_supply}/{info.cities_in_supply}"
         score = str(points[seat]) if points is not None else "?"
         if compact:
-            row = f" {name[:7]:<7} {info['cards']:>3} {tiles:>3} {supply:>5} {score:>3} "
+            row = f" {name[:7]:<7} {info.cards:>3} {tiles:>3} {supply:>5} {score:>3} "
         else:
-            row = f" {name[:9]:<9} {info['cards']:>5} {tiles:>5} {supply:>6} {score:>4} "
+            row = f" {name[:9]:<9} {info.cards:>5} {tiles:>5} {supply:>6} {score:>4} "
         out.append(("", row))
         room = table_width(compact) - 4 - len(row)  # (" > A" before the row)
         while flags and len(" ".join(flags)) > room:
@@ -145,41 +147,38 @@ def table_text(ui: Screen) -> StyleAndTextTuples:
         out.append(("class:dim", " ".join(flags)))
         out.append(("", "\n"))
     out.append(("", " Empires "))
-    for empire in view.get("empires", []):
-        colour = empire["colour"]
+    for empire in view.empires:
+        colour = empire.colour
         space = "" if compact else " "
-        out.append((f"class:card.{colour}", f"{colour[0].upper()}{space}{empire['size']}"))
-        out.append(("class:dim", f"{space}#{empire['rank']} {space}"))
+        out.append((f"class:card.{colour}", f"{colour[0].upper()}{space}{empire.size}"))
+        out.append(("class:dim", f"{space}#{empire.rank} {space}"))
     out.append(("", "\n Discard " if not compact else "\n Disc "))
-    discard = view.get("discard") or {}
+    discard: dict[str, int] = dict(view.discard.items())  # (by the client's card names)
     for card in CARDS:
         out.append((f"class:card.{card}", f"{card[0]}{discard.get(card, 0)}"))
         out.append(("", " "))
     space = "" if compact else " "
-    out.append(
-        (
-            "",
-            f"{space}draw{space}{view.get('draw_pile')} {space}tiles{space}{view.get('tile_pile')}",
-        )
-    )
+    out.append(("", f"{space}draw{space}{view.draw_pile} {space}tiles{space}{view.tile_pile}"))
     return out
 
 
 def round_over_log(ui: Screen) -> bool:
     """Whether the table panel is too short for the round's line, the column header and
     every seat (80 x 24, four players): the round's line then heads the log."""
-    view = ui.state.view or {}
-    return ui.panel_rows() < 4 + len(view.get("seats", []))
+    seats = 0 if ui.state.game is None else len(ui.state.game.seats)
+    return ui.panel_rows() < 4 + seats
 
 
 def status_line(ui: Screen, width: int) -> StyleAndTextTuples:
     """Round, phase and whose turn, in as many words as ``width`` has room for."""
-    view = ui.state.view or {}
+    view = ui.state.game
+    if view is None:  # (drawn only once the game is on)
+        return []
     names = ui.state.names
-    head: StyleAndTextTuples = [("class:title", f" Round {view.get('round')} ")]
+    head: StyleAndTextTuples = [("class:title", f" Round {view.round} ")]
     if is_last_round(view):
         head.append(("class:request.title", " LAST ROUND "))
-    phase = f" {phase_name(str(view.get('phase', '')))}: "
+    phase = f" {phase_name(view.phase)}: "
     for turn in (_whose_turn(ui, view, names), _whose_turn(ui, view, names, short=True)):
         for words in (phase, " "):
             line = [*head, ("", words), *turn]
@@ -189,30 +188,28 @@ def status_line(ui: Screen, width: int) -> StyleAndTextTuples:
 
 
 def _whose_turn(
-    ui: Screen, view: dict[str, Any], names: list[str | None], short: bool = False
+    ui: Screen, view: GameView, names: list[str | None], short: bool = False
 ) -> StyleAndTextTuples:
     if short:
         names = [None] * len(names)  # letters only
-    phase = view.get("phase")
+    phase = view.phase
     if phase == "over":
-        score = view.get("score") or {}
-        winners = " and ".join(who(s, names) for s in score.get("winners", []))
+        winners = " and ".join(who(s, names) for s in view.score.winners) if view.score else ""
         return [("class:turn", f"{winners} won")]
-    if phase == "trade" and view.get("trade"):
-        trade = view["trade"]
+    trade = view.trade
+    if phase == "trade" and trade:
         if short:
-            return [("", f"{letter(trade['proposer'])} offers a trade")]
+            return [("", f"{letter(trade.proposer)} offers a trade")]
         return [
             (
                 "",
-                f"{letter(trade['proposer'])} offers {cards_text(trade['give'])} "
-                f"for {cards_text(trade['get'])}",
+                f"{letter(trade.proposer)} offers {cards_text(trade.give)} "
+                f"for {cards_text(trade.get)}",
             )
         ]
-    to_act = view.get("to_act") or []
     if phase == "keep":
-        return [("", "waiting for " + ", ".join(letter(s) for s in to_act))]
-    current = view.get("current", 0)
+        return [("", "waiting for " + ", ".join(letter(s) for s in view.to_act))]
+    current = view.current
     if current == ui.state.seat:
         return [("class:turn", "your turn")]
     return [("", f"{letter(current) if short else who(current, names)} to act")]
@@ -256,10 +253,10 @@ def message_text(ui: Screen) -> StyleAndTextTuples:
                 return [("class:message.error", hurry + "!")]
             return [("class:message.error", hurry + ": "), ("class:message.turn", asked)]
         return [("class:message.turn", " " + _asked(ui))]
-    view = state.view
+    view = state.game
     if view is None:
         return [("class:dim", " waiting for the game to start (F1 help)")]
-    if view.get("phase") == "over":
+    if view.phase == "over":
         return [("class:message.turn", " " + game_over_words(ui))]
     if ui.state.seat is None:  # a spectator has nothing to play: no F2, no Tab for it
         return [("class:dim", " watching (F1 help, F3 log, F5 say to the spectators)")]
@@ -295,13 +292,16 @@ def _asked(ui: Screen) -> str:
     return asked
 
 
+def _may_accept(ui: Screen) -> bool:
+    """Whether accepting the trade offered to the seat is among its legal actions."""
+    return any(isinstance(a, AnswerAction) and a.accept for a in ui.state.legal_actions)
+
+
 def _asked_now(ui: Screen) -> str:
-    kinds = [a.get("kind") for a in ui.state.legal]
+    kinds = [a.kind for a in ui.state.legal_actions]
     left = ui.state.seconds_left()
     time_left = f" ({left:.0f} s left)" if left is not None else ""
-    if "answer" in kinds and not any(
-        a.get("accept") for a in ui.state.legal if a.get("kind") == "answer"
-    ):
+    if "answer" in kinds and not _may_accept(ui):
         if "counter" not in kinds:
             return (
                 "a trade is offered to you, but you do not hold the cards asked for: "
@@ -343,12 +343,11 @@ def score_text(ui: Screen) -> StyleAndTextTuples:
 def _score_sheet(ui: Screen) -> StyleAndTextTuples:
     """The score sheet: the final one, or before the end what each seat would score if the
     game ended now (the reckoning of the table's ``pts``, from public information)."""
-    view = ui.state.view or {}
-    sheet = running_sheet(view) if view else None
+    sheet = ui.state.sheet
     if sheet is None:
         return [("", "no score yet")]
     width = ui.size()[1] - 2  # (the frame's sides)
-    if view.get("score"):
+    if ui.state.game is not None and ui.state.game.score is not None:
         return score_sheet(sheet, ui.state.names, width)
     head = ("class:sheet.head", "If the game ended now (from what everybody can see):\n\n")
     return [head, *score_sheet(sheet, ui.state.names, width, final=False)]
@@ -367,7 +366,7 @@ _HOW = {
 
 def request_command(ui: Screen) -> str | None:
     """The command for what the table asks of the player now (None: nothing)."""
-    kinds = {a.get("kind") for a in ui.state.legal}
+    kinds = {a.kind for a in ui.state.legal_actions}
     return next((command for kind, command in REQUESTS if kind in kinds), None)
 
 
@@ -380,11 +379,11 @@ def request_lines(ui: Screen) -> list[tuple[str, str]]:
     if not isinstance(choice, commands.Choose):
         return []
     lines = [("class:request.title", f" {choice.title} ")]
-    kinds = [a.get("kind") for a in ui.state.legal]
+    kinds = [a.kind for a in ui.state.legal_actions]
     how = _HOW.get(command, "")
     if command == "_offer":
         left = ui.state.seconds_left()
-        if not any(a.get("accept") for a in ui.state.legal if a.get("kind") == "answer"):
+        if not _may_accept(ui):
             how = (
                 "you cannot accept: decline, or counter GIVE for GET"
                 if "counter" in kinds
@@ -394,11 +393,11 @@ def request_lines(ui: Screen) -> list[tuple[str, str]]:
             how += f", {left:.0f} s"
     elif command == "complete" and "complete" not in kinds:
         how = "waiting for the answers (type withdraw to take the offer back)"
-        trade = ui.state.view.get("trade") if ui.state.view else None
-        answers = trade.get("answers", []) if trade else []
-        if answers and all(a.get("answer") == "decline" for a in answers):
+        trade = None if ui.state.game is None else ui.state.game.trade
+        answers = [] if trade is None else trade.answers
+        if answers and all(a.answer == "decline" for a in answers):
             how = "everybody declined: the offer is taken back in a moment"
-        elif answers and all(a.get("answer") != "pending" for a in answers):
+        elif answers and all(a.answer != "pending" for a in answers):
             how = "no answer you can complete: type withdraw"
     if how:  # how to answer comes first: the panel may not have room for everything
         lines.append(("class:request.how", how))
@@ -406,8 +405,6 @@ def request_lines(ui: Screen) -> list[tuple[str, str]]:
     return lines
 
 
-def is_last_round(view: dict[str, Any]) -> bool:
+def is_last_round(view: GameView) -> bool:
     """Whether the game ends with this round: a seat holds no tiles (rulebook, game end)."""
-    return view.get("phase") != "over" and any(
-        info.get("tiles") == 0 for info in view.get("seats") or []
-    )
+    return view.phase != "over" and any(info.tiles == 0 for info in view.seats)

@@ -2,36 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from tyros_protocol.views import ScoreSheet
 
 from ..words import ORDINALS, Names, who
 
 
 def score_sheet(
-    score: dict[str, Any], names: Names, width: int = 78, *, final: bool = True
+    score: ScoreSheet, names: Names, width: int = 78, *, final: bool = True
 ) -> StyleAndTextTuples:
     """The final score sheet as formatted text: per player and empire the cities (c), the
     ship-controlled spaces (s) and the points; the majority and all-four bonuses; the
     tie-break (points from the largest empire); the totals and the winner(s)."""
-    empires = score.get("empires", [])
+    empires = score.empires
     out: StyleAndTextTuples = [("class:sheet.head", "Empires   size  rank  a city  a ship\n")]
-    for empire in sorted(empires, key=lambda e: e["rank"]):
-        out.append((f"class:card.{empire['colour']}", f"{empire['colour']:<8}"))
+    for empire in sorted(empires, key=lambda e: e.rank):
+        out.append((f"class:card.{empire.colour}", f"{empire.colour:<8}"))
         out.append(
             (
                 "",
-                f"  {empire['size']:>4}  {ORDINALS.get(empire['rank'], '?'):>4}"
-                f"  {empire['city_points']:>6}  {empire['ship_points']:>6}\n",
+                f"  {empire.size:>4}  {ORDINALS.get(empire.rank, '?'):>4}"
+                f"  {empire.city_points:>6}  {empire.ship_points:>6}\n",
             )
         )
     out.append(("", "\n"))
     # The total second: on a narrow screen the columns at the right are the ones cut.
-    head = ["player", "total", *(e["colour"] for e in empires), "majority", "all 4", "tie-break"]
+    head = ["player", "total", *(e.colour for e in empires), "majority", "all 4", "tie-break"]
     rows = _sheet_rows(score, names, 12)
     if _sheet_width(head, rows) > width:  # every column must show (the tie-break decides ties)
-        head = ["player", "total", *(e["colour"][:6] for e in empires), "maj", "all4", "tie"]
+        head = ["player", "total", *(e.colour[:6] for e in empires), "maj", "all4", "tie"]
         rows = _sheet_rows(score, names, 8)
     widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
 
@@ -43,9 +42,9 @@ def score_sheet(
         return "  ".join(cells).rstrip() + "\n"
 
     out.append(("class:sheet.head", line(head)))
-    winners = score.get("winners", [])
-    for player, row in zip(score.get("players", []), rows, strict=True):
-        out.append(("class:sheet.winner" if player["seat"] in winners else "", line(row)))
+    winners = score.winners
+    for player, row in zip(score.players, rows, strict=True):
+        out.append(("class:sheet.winner" if player.seat in winners else "", line(row)))
     out.append(("", "\n"))
     label = "Winner" if len(winners) == 1 else "Shared win"
     if not final:
@@ -61,16 +60,16 @@ def _sheet_width(head: list[str], rows: list[list[str]]) -> int:
     return sum(widths) + 2 * (len(widths) - 1)
 
 
-def _sheet_rows(score: dict[str, Any], names: Names, name_width: int) -> list[list[str]]:
+def _sheet_rows(score: ScoreSheet, names: Names, name_width: int) -> list[list[str]]:
     rows: list[list[str]] = []
-    for player in score.get("players", []):
-        row = [who(player["seat"], names)[:name_width], str(player["total"])]
-        for empire in player["empires"]:
-            row.append(f"{empire['cities']}c {empire['ship_spaces']}s {empire['points']:>2}")
-        majority = ",".join(c[0] for c in player.get("majority_bonus", []))
-        row.append(f"{player['majority_points']}" + (f" ({majority})" if majority else ""))
-        row.append(str(player["all_four_bonus"]))
-        row.append(str(player.get("largest_empire_points", 0)))
+    for player in score.players:
+        row = [who(player.seat, names)[:name_width], str(player.total)]
+        for empire in player.empires:
+            row.append(f"{empire.cities}c {empire.ship_spaces}s {empire.points:>2}")
+        majority = ",".join(c[0] for c in player.majority_bonus)
+        row.append(f"{player.majority_points}" + (f" ({majority})" if majority else ""))
+        row.append(str(player.all_four_bonus))
+        row.append(str(player.largest_empire_points))
         rows.append(row)
     return rows
 

@@ -15,6 +15,7 @@ from tyros_client.tui.state import AWAY_GRACE, LineKind
 from tyros_client.tui.text import score_sheet
 from tyros_client.words import cards_text, describe_action, describe_event
 from tyros_protocol.messages import Prompt, SeatClock, SeatStatus, TableInfo, TableUpdate, Welcome
+from tyros_protocol.views import ScoreSheet
 from tyros_rules import (
     GameState,
     Options,
@@ -218,7 +219,8 @@ def test_action_words() -> None:
 
 def test_the_score_sheet() -> None:
     score = finished_game().score
-    text = fragment_list_to_text(score_sheet(score, NAMES, width=100))
+    sheet = ScoreSheet.model_validate(score)
+    text = fragment_list_to_text(score_sheet(sheet, NAMES, width=100))
     lines = text.splitlines()
     assert lines[0].split() == ["Empires", "size", "rank", "a", "city", "a", "ship"]
     header = next(line for line in lines if line.startswith("player"))
@@ -238,7 +240,7 @@ def test_the_score_sheet() -> None:
         assert column in text  # every column is explained under the sheet
     # In 80 columns every column still shows (the tie-break decides a tied total), under
     # shorter names that the legend gives too.
-    narrow = fragment_list_to_text(score_sheet(score, NAMES)).splitlines()
+    narrow = fragment_list_to_text(score_sheet(sheet, NAMES)).splitlines()
     assert all(len(line) <= 78 for line in narrow)
     head = next(line for line in narrow if line.startswith("player")).split()
     assert head[-3:] == ["maj", "all4", "tie"] and head[1] == "total"

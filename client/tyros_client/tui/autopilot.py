@@ -50,10 +50,9 @@ class Autopilot:
         client answers for the player (at once, or after a pause)."""
         state, orders = self.state, self.orders
         if orders.pass_round is not None:
-            view = state.view or {}
             if state.over:
                 orders.pass_round = None  # (the message line says the game is over)
-            elif view.get("round") != orders.pass_round:
+            elif state.game is None or state.game.round != orders.pass_round:
                 orders.pass_round = None
                 state.note("auto-pass ended with the round", error=False)
         prompt = state.prompt
@@ -81,7 +80,7 @@ class Autopilot:
     def waits_for_offer(self) -> bool:
         """Whether auto-pass is on and waits while the player answers an offer."""
         return self.orders.pass_round is not None and any(
-            action.get("kind") == "answer" for action in self.state.legal
+            action.kind == "answer" for action in self.state.legal_actions
         )
 
     def typed(self) -> None:
@@ -93,13 +92,13 @@ class Autopilot:
 
     def toggle_pass(self) -> str:
         """``autopass``: on for the rest of the round, or off again; what to say."""
-        orders, view = self.orders, self.state.view or {}
+        orders, game = self.orders, self.state.game
         if orders.pass_round is not None:
             orders.pass_round = None
             return "auto-pass off"
-        if self.state.seat is None or view.get("phase") in (None, "over", "setup"):
+        if self.state.seat is None or game is None or game.phase == "over":
             return "auto-pass is for a seat in a game being played"
-        orders.pass_round = int(view.get("round", 0))
+        orders.pass_round = game.round
         self._answered = None  # (the prompt now may be a turn to pass)
         self.update()
         return (

@@ -1,4 +1,4 @@
-"""The map as prompt-toolkit formatted text, from a view dict alone.
+"""The map as prompt-toolkit formatted text, from a view alone.
 
 :func:`render_board` lays the board's grid (7 x 5) out in the space it is
 given: each cell shows the space's number, its short name when there is
@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from tyros_protocol.board import BOARD, Board
+from tyros_protocol.views import GameView
 
 from ..words import letter
 
@@ -82,12 +82,12 @@ class _Space:
     ports: tuple[str, ...]
 
 
-def _spaces(view: Mapping[str, Any] | None, board: Board) -> dict[str, _Space]:
-    chips: Mapping[str, str] = (view or {}).get("chips", {}) or {}
-    cities: Mapping[str, int] = (view or {}).get("cities", {}) or {}
+def _spaces(view: GameView | None, board: Board) -> dict[str, _Space]:
+    chips: Mapping[str, str] = {} if view is None else view.chips
+    cities: Mapping[str, int] = {} if view is None else view.cities
     ships: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for stack in (view or {}).get("ships", []) or []:
-        ships[str(stack["port"])].append((int(stack["seat"]), int(stack["count"])))
+    for stack in [] if view is None else view.ships:
+        ships[stack.port].append((stack.seat, stack.count))
     out = {}
     for space, label in enumerate(board.space_labels):
         ports = tuple(board.port_labels[p] for p in board.space_ports[space])
@@ -303,14 +303,15 @@ _PORT_LINKS = _port_links(BOARD)
 
 
 def render_board(
-    view: Mapping[str, Any] | None,
+    view: GameView | None,
     width: int,
     height: int,
     marks: Marks | None = None,
     board: Board = BOARD,
 ) -> list[StyleAndTextTuples]:
     """The map in ``width`` x ``height`` characters, one list of fragments per line."""
-    marks = marks or Marks(tiles=frozenset((view or {}).get("tiles") or ()))
+    tiles = () if view is None else view.tiles or ()
+    marks = marks or Marks(tiles=frozenset(tiles))
     geo = geometry(width, height, board)
     links = _LINKS if board is BOARD else _links(board)
     spaces = _spaces(view, board)

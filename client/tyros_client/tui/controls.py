@@ -33,7 +33,7 @@ class BoardControl(UIControl):
 
     def create_content(self, width: int, height: int) -> UIContent:
         self.size = (width, height)
-        lines = render_board(self.ui.state.view, width, height, self.ui.marks())
+        lines = render_board(self.ui.state.game, width, height, self.ui.marks())
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
 
     def is_focusable(self) -> bool:
@@ -62,7 +62,7 @@ class PanelControl(UIControl):
         title = f" {titles[ui.screen.panel]} "
         keys = fit_words(" F1 help F2 legal F3 log PgUp/PgDn", width - len(title))
         head: StyleAndTextTuples = [("class:title", title), ("class:dim", keys)]
-        if ui.state.view is not None and render.round_over_log(ui):
+        if ui.state.game is not None and render.round_over_log(ui):
             head = render.status_line(ui, width)  # (no room for it over the table)
         room = max(0, height - 1)
         ui.screen.page = max(1, room)

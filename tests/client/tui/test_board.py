@@ -8,15 +8,16 @@ import pytest
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from tyros_client.tui.board import Marks, board_text, cell_origin, geometry, render_board
 from tyros_protocol.board import BOARD
+from tyros_protocol.views import GameView
 from tyros_rules import Options, new_game, view
 
 
-def full_view(**changes: Any) -> dict[str, Any]:
+def full_view(**changes: Any) -> GameView:
     """A real view of a new 4-player game, with some fields replaced."""
     state = new_game(Options(players=4, seed=1, starting_seat=0))
     out = view(state, 0)
     out.update(changes)
-    return out
+    return GameView.model_validate(out)
 
 
 def lines_text(lines: list[StyleAndTextTuples]) -> list[str]:
@@ -60,7 +61,7 @@ def test_names_and_empires_at_full_size() -> None:
         head = cell_text(lines, label, 100, 19)[0]
         name = "Tyros" if label == "TY" else BOARD.names[space]
         assert name[:6] in head, (label, head)
-        colour = v["chips"].get(label)
+        colour = v.chips.get(label)
         if colour:
             assert head.endswith(" " + colour[0].upper())
             top, left = cell_origin(label, 100, 19)
@@ -89,7 +90,7 @@ def test_serpent_desert_and_sea_links() -> None:
 def test_tiles_in_my_hand_are_marked() -> None:
     v = full_view()
     lines = render_board(v, 100, 19)
-    mine = set(v["tiles"])
+    mine = set(v.tiles or ())
     assert len(mine) == 4
     for label in BOARD.space_labels[1:]:
         head = cell_text(lines, label, 100, 19)[0]
@@ -125,7 +126,7 @@ def test_ships_per_player_on_both_coasts_of_italy() -> None:
 
 def test_a_full_tyros() -> None:
     ships = [{"port": "TY", "seat": seat, "count": 2} for seat in range(4)]
-    v = full_view(ships=ships, cities={"TY": 2}, chips={**full_view()["chips"], "TY": "green"})
+    v = full_view(ships=ships, cities={"TY": 2}, chips={**full_view().chips, "TY": "green"})
     for width, height in ((100, 19), (80, 14)):
         lines = render_board(v, width, height)
         cell = cell_text(lines, "TY", width, height)

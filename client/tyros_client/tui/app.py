@@ -185,12 +185,13 @@ class TyrosApp:
 
     def context(self) -> Context:
         state = self.state
-        return Context.from_view(state.view, state.legal, state.names, state.seat)
+        return Context.from_view(state.game, state.view, state.legal, state.names, state.seat)
 
     def marks(self) -> Marks:
-        view = self.state.view or {}
+        game = self.state.game
+        tiles = () if game is None else game.tiles or ()
         origin, costs = commands.move_costs(self.buffer.text, self.context())
-        return Marks(tiles=frozenset(view.get("tiles") or ()), costs=costs, origin=origin)
+        return Marks(tiles=frozenset(tiles), costs=costs, origin=origin)
 
     @property
     def replay(self) -> ReplayDriver | None:
@@ -417,7 +418,8 @@ class TyrosApp:
         state = self.state
         reason = None
         if self.autopilot.orders.confirm:
-            reason = confirm_reason(action, state.view, state.seat, state.names)
+            cities = {} if state.game is None else state.game.cities
+            reason = confirm_reason(action, cities, state.seat, state.names)
         if reason is None:
             self.send(action)
             self._sent_line = line
@@ -486,7 +488,7 @@ class TyrosApp:
 
     def open_score(self) -> bool:
         """The score sheet (``score``, F9); True when there is no game to score yet."""
-        if self.state.view is None:
+        if self.state.game is None:
             self.screen.local = Note("there is no game to score yet", self.state.clock())
             return True
         self.screen.score_open = True

@@ -4,7 +4,7 @@ question ``set confirm on`` asks before a costly action goes."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -182,16 +182,17 @@ CONFIRM_FROM_CARDS = 3
 
 
 def confirm_reason(
-    action: dict[str, Any], view: dict[str, Any] | None, seat: int | None, names: Names
+    action: dict[str, Any], cities: Mapping[str, int], seat: int | None, names: Names
 ) -> str | None:
-    """Why ``set confirm on`` asks before ``action`` goes (None: it goes at once).
+    """Why ``set confirm on`` asks before ``action`` goes (None: it goes at once);
+    ``cities``: the view's, the owner of each space's city.
 
     >>> move = {"kind": "move", "from": "TY", "to": "23", "pay": ["green"]}
-    >>> confirm_reason(move, {"cities": {"23": 1}}, 0, ["Ann", "Bob"])
+    >>> confirm_reason(move, {"23": 1}, 0, ["Ann", "Bob"])
     'B Bob has a city in 23: you will give them a card'
     >>> confirm_reason({**move, "pay": ["green"] * 3}, {}, 0, [])
     'it spends 3 cards'
-    >>> confirm_reason(move, {"cities": {"23": 0}}, 0, []) is None
+    >>> confirm_reason(move, {"23": 0}, 0, []) is None
     True
     """
     if action.get("kind") not in CONFIRMED_KINDS:
@@ -204,8 +205,8 @@ def confirm_reason(
             space = BOARD.space_label(BOARD.port_space[BOARD.parse_port(str(action["to"]))])
         except (KeyError, ValueError):
             return None
-        owner = ((view or {}).get("cities") or {}).get(space)
-        if isinstance(owner, int) and owner != seat:
+        owner = cities.get(space)
+        if owner is not None and owner != seat:
             return f"{who(owner, names)} has a city in {space}: you will give them a card"
     return None
 

@@ -28,6 +28,7 @@ from tyros_client.tui.commands import (
 )
 from tyros_client.words import cards_short
 from tyros_protocol.board import BOARD
+from tyros_protocol.views import GameView, TradeInfo
 from tyros_rules import (
     Options,
     Phase,
@@ -60,7 +61,7 @@ def ctx(
         names=NAMES,
         hand=list(hand),
         tiles=list(tiles),
-        trade=trade,
+        trade=None if trade is None else TradeInfo.model_validate(trade),
     )
 
 
@@ -565,7 +566,9 @@ def test_every_legal_action_of_real_games_can_be_typed() -> None:
             seat = seats_to_act(state)[0]
             legal = legal_actions(state, seat)
             wire = [action_to_json(a, BOARD) for a in legal]
-            c = Context.from_view(view(state, seat), wire, NAMES, seat)
+            seen_view = view(state, seat)
+            game = GameView.model_validate(seen_view)
+            c = Context.from_view(game, seen_view, wire, NAMES, seat)
             for action in rng.sample(wire, min(len(wire), 12)):
                 seen.add(action["kind"])
                 result = parse(command_for(action), c)
@@ -721,7 +724,9 @@ def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
             seat = seats_to_act(state)[0]
             legal = legal_actions(state, seat)
             wire = [action_to_json(action, BOARD) for action in legal]
-            ctx = Context.from_view(view(state, seat), wire, list("abcd"), seat)
+            seen_view = view(state, seat)
+            game = GameView.model_validate(seen_view)
+            ctx = Context.from_view(game, seen_view, wire, list("abcd"), seat)
             for action in rng.sample(wire, min(4, len(wire))):
                 assert parse(command_line(action), ctx) == Act(action), command_line(action)
                 checked += 1

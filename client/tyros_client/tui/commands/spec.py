@@ -7,7 +7,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tyros_protocol.views import GameView, TradeInfo
+
 Action = dict[str, Any]
+"""A legal action in the frame's form: what the words read and what is sent."""
 
 
 @dataclass(frozen=True)
@@ -20,32 +23,37 @@ class Context:
     names: Sequence[str | None] = ()
     hand: Sequence[str] = ()
     tiles: Sequence[str] = ()
-    trade: Mapping[str, Any] | None = None
+    trade: TradeInfo | None = None
     view: Mapping[str, Any] | None = None
-    """The seat's view, for explaining refusals (never for deciding what is legal)."""
+    """The seat's view in the frame's form, for explaining refusals (never for deciding
+    what is legal): ``why.py`` reads that form, as its twin, the page's ``why.js``, does."""
 
     @classmethod
     def from_view(
         cls,
+        game: GameView | None,
         view: Mapping[str, Any] | None,
         legal: Sequence[Action],
         names: Sequence[str | None],
         seat: int | None,
     ) -> Context:
-        view = view or {}
+        """The context of the seat's ``game`` (the view as the protocol's model; ``view``
+        the same in the frame's form)."""
+        if game is None:
+            return cls(legal=list(legal), seat=seat, players=len(names) or 4, names=list(names))
         return cls(
             legal=list(legal),
             seat=seat,
-            players=int(view.get("players", len(names) or 4)),
+            players=game.players,
             names=list(names),
-            hand=list(view.get("hand") or []),
-            tiles=list(view.get("tiles") or []),
-            trade=view.get("trade"),
-            view=view or None,
+            hand=list(game.hand or []),
+            tiles=list(game.tiles or []),
+            trade=game.trade,
+            view=view,
         )
 
     def of_kind(self, *kinds: str) -> list[Action]:
-        return [a for a in self.legal if a.get("kind") in kinds]
+        return [a for a in self.legal if a["kind"] in kinds]
 
 
 @dataclass(frozen=True)

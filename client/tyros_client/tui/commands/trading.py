@@ -79,7 +79,7 @@ def parse_bank(rest: str, ctx: Context) -> Outcome:
 
 def parse_trade(rest: str, ctx: Context) -> Outcome:
     if not ctx.of_kind("propose"):
-        if ctx.trade is not None and ctx.seat == ctx.trade.get("proposer"):
+        if ctx.trade is not None and ctx.seat == ctx.trade.proposer:
             return Problem("your offer is out: complete PLAYER or withdraw")
         return NotNow("offer a trade")
     words = rest.split()
@@ -180,9 +180,11 @@ def parse_counter(rest: str, ctx: Context) -> Outcome:
     lacking = _lacking(mine, ctx)
     if lacking:
         return Problem(lacking)
-    trade = ctx.trade or {}
-    if sorted(wanted) == sorted(trade.get("give", [])) and sorted(mine) == sorted(
-        trade.get("get", [])
+    trade = ctx.trade
+    if (
+        trade is not None
+        and sorted(wanted) == sorted(trade.give)
+        and sorted(mine) == sorted(trade.get)
     ):
         return Problem("those are the offer's own terms: type accept")
     return Act({"kind": "counter", "give": wanted, "get": mine})  # (the proposer's side)
@@ -210,8 +212,8 @@ def parse_offer(rest: str, ctx: Context) -> Outcome:
     trade = ctx.trade
     if not answers or trade is None:
         return Problem("nobody is asking you for a trade now")
-    proposer = who(int(trade["proposer"]), ctx.names)
-    give, get = trade.get("give", []), trade.get("get", [])
+    proposer = who(trade.proposer, ctx.names)
+    give, get = trade.give, trade.get
     text = (
         f"{proposer} offers you {cards_text(give)} for your {cards_text(get)}.\n"
         f"You give {cards_text(get)} and get {cards_text(give)}."
@@ -233,58 +235,60 @@ def parse_complete(rest: str, ctx: Context) -> Outcome:
     completes, withdraws = ctx.of_kind("complete"), ctx.of_kind("withdraw")
     if not completes and not withdraws:
         return Problem("you have no trade offer out")
-    trade = ctx.trade or {}
-    answers = trade.get("answers", [])
+    trade = ctx.trade
+    answers = [] if trade is None else trade.answers
     words = rest.split()
     if words:
         seat = resolve_player(words[0], ctx)
         for action in completes:
             if action["with"] == seat:
                 return Act(action)
-        answer: dict[str, Any] = next((a for a in answers if a["seat"] == seat), {})
-        if answer.get("answer") == "counter":  # its terms ask for cards the player lacks
-            lacking = _lacking(list(answer.get("give", [])), ctx)
+        answer = next((a for a in answers if a.seat == seat), None)
+        if answer is not None and answer.answer == "counter":  # (asking for cards one lacks)
+            lacking = _lacking(list(answer.give or []), ctx)
             return Problem(
                 f"{who(seat, ctx.names)}'s counter-offer asks you for "
-                f"{cards_text(answer.get('give', []))}: {lacking or 'you cannot pay it'}"
+                f"{cards_text(answer.give or [])}: {lacking or 'you cannot pay it'}"
             )
-        if answer.get("answer") == "decline":
+        reply = None if answer is None else answer.answer
+        if reply == "decline":
             return Problem(f"{who(seat, ctx.names)} declined your offer")
-        if answer.get("answer") == "pending":
+        if reply == "pending":
             return Problem(f"{who(seat, ctx.names)} has not answered your offer yet")
         return Problem(f"{who(seat, ctx.names)} has not accepted your offer (nor countered it)")
     # Every answer in one run, acceptances first, then the counters' terms: at 80 x 24 the
     # request panel has room for two or three lines, and these are what the player reads.
     first = {"accept": 0, "counter": 1}
-    by_weight = sorted(answers, key=lambda a: first.get(a["answer"], 2))
-    said = " | ".join(f"{who(a['seat'], ctx.names)} {answer_words(a)}" for a in by_weight)
+    by_weight = sorted(answers, key=lambda a: first.get(a.answer, 2))
+    said = " | ".join(f"{who(a.seat, ctx.names)} {answer_words(a.wire())}" for a in by_weight)
     lines = [said] if said else []
-    countered = {a["seat"]: a for a in answers if a["answer"] == "counter"}
+    countered = {a.seat: a for a in answers if a.answer == "counter"}
 
     def complete_text(action: dict[str, Any]) -> str:
         partner = action["with"]
         if partner in countered:
             terms = countered[partner]
-            on = completing_words(terms, terms.get("give", []), terms.get("get", []))
+            on = completing_words(terms.wire(), terms.give or [], terms.get or [])
             return f"Complete the trade with {who(partner, ctx.names)}: {on}"
         return f"Complete the trade with {who(partner, ctx.names)}"
 
     options: list[tuple[str, Action | Prefill]] = [(complete_text(a), a) for a in completes]
     options += [("Withdraw the offer", a) for a in withdraws]
     completable = {a["with"] for a in completes}
-    unpaid = [a for a in countered.values() if a["seat"] not in completable]
+    unpaid = [a for a in countered.values() if a.seat not in completable]
     for answer in unpaid:
         lines.append(
-            f"You cannot pay {who(answer['seat'], ctx.names)}'s counter-offer: "
-            f"{_lacking(list(answer.get('give', [])), ctx) or 'its cards are not yours'}."
+            f"You cannot pay {who(answer.seat, ctx.names)}'s counter-offer: "
+            f"{_lacking(list(answer.give or []), ctx) or 'its cards are not yours'}."
         )
-    if not completes and all(a["answer"] == "decline" for a in answers):
+    if not completes and all(a.answer == "decline" for a in answers):
         lines.append("Everybody declined: your client takes the offer back in a moment.")
-    elif not completes and any(a["answer"] == "pending" for a in answers):
+    elif not completes and any(a.answer == "pending" for a in answers):
         lines.append("Waiting for the answers.")
     elif not completes:
         lines.append("No answer can be completed: withdraw the offer.")
-    terms = f"{cards_text(trade.get('give', []))} for {cards_text(trade.get('get', []))}"
+    give, get = ([], []) if trade is None else (trade.give, trade.get)
+    terms = f"{cards_text(give)} for {cards_text(get)}"
     return Choose(f"Your offer: {terms}", "\n".join(lines), tuple(options))
 
 

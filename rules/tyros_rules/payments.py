@@ -72,3 +72,21 @@ def colour_payments(colour: int, count: int, have: int, wilds: int) -> tuple[Car
         pay[WILD] += wild
         out.append(tuple(pay))
     return tuple(out)  # type: ignore[arg-type]
+
+
+def capped(hand: CardCounts, most: int) -> CardCounts:
+    """``hand`` with no more than ``most`` cards of a kind: all that choosing ``most`` can use.
+
+    Keying the caches below on it keeps them small and always hit.
+
+    >>> capped((5, 0, 2, 3, 1), 3)
+    (3, 0, 2, 3, 1)
+    """
+    a, b, c, d, e = hand
+    return (
+        a if a < most else most,
+        b if b < most else most,
+        c if c < most else most,
+        d if d < most else most,
+        e if e < most else most,
+    )

@@ -5,6 +5,9 @@ from that list and the seat's own view: whose turn it is, what is in the way (tw
 there, a rival's ship, no empire there), what is missing (cards of a colour, wilds
 counted, against the cost). It never decides what is legal.
 
+It reads the view and the legal actions in the frame's form, as the page's ``why.js``
+does: the page's reasons are tested against this module's on the same dicts.
+
 >>> view = {"phase": "actions", "current": 1, "to_act": [1], "players": 3}
 >>> turn_problem(view, 0, ["Ann", "Bob", "Cyd"])
 "it is B Bob's turn (card actions): wait for them"

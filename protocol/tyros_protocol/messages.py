@@ -57,7 +57,14 @@ from .basics import (
 )
 from .errors import ErrorCode
 from .events import Event
-from .options import MAX_DECISION, MAX_RESERVE, MIN_DECISION, MIN_RESERVE
+from .options import (
+    MAX_DECISION,
+    MAX_RESERVE,
+    MAX_TRADE_SECONDS,
+    MIN_DECISION,
+    MIN_RESERVE,
+    MIN_TRADE_SECONDS,
+)
 from .views import (
     EmpireInfo,
     EmpireScore,
@@ -104,7 +111,7 @@ class Hello(Model):
     players: Literal[3, 4] = 4
     setup: Literal["first", "variable"] = "first"
     seed: Annotated[int, Field(ge=0, le=2**63 - 1)] | None = None
-    trade_seconds: Annotated[int, Field(ge=5, le=600)] = 60
+    trade_seconds: Annotated[int, Field(ge=MIN_TRADE_SECONDS, le=MAX_TRADE_SECONDS)] = 60
     """How long asked seats have to answer a trade offer (no answer = decline)."""
     clock: ClockSetting | None = None
     """A clock for the table, if this hello creates it (null: the server's default)."""
@@ -258,6 +265,9 @@ class Tables(Model):
     tables: list[TableInfo]
     next: str | None = None
     """Give this as ``after`` for the next page; None when this page is the last."""
+    bot_level: BotLevel = DEFAULT_BOT_LEVEL
+    """The level of the server's own bots at a new table whose hello names none (the
+    server's ``--bot-level``): what a page offers first."""
 
 
 class Record(Model):

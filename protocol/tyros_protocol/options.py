@@ -9,6 +9,8 @@ MIN_DECISION, MAX_DECISION = 5, 3600
 """The free seconds a table's clock may give each decision."""
 MIN_RESERVE, MAX_RESERVE = 0, 36_000
 """The seconds a table's clock may give each seat's reserve."""
+MIN_TRADE_SECONDS, MAX_TRADE_SECONDS = 5, 600
+"""The seconds a table may give the seats asked to answer a trade offer."""
 
 
 def clock_setting(text: str) -> tuple[int, int] | None:

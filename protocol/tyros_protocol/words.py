@@ -29,7 +29,15 @@ from typing import Any
 
 from .cards import CARD_NAMES
 from .catalogue import ACTIONS, EVENTS, Template, catalogue
-from .options import MAX_DECISION, MAX_RESERVE, MIN_DECISION, MIN_RESERVE
+from .messages import BOT_LEVELS, BotLevel
+from .options import (
+    MAX_DECISION,
+    MAX_RESERVE,
+    MAX_TRADE_SECONDS,
+    MIN_DECISION,
+    MIN_RESERVE,
+    MIN_TRADE_SECONDS,
+)
 
 CARDS: tuple[str, ...] = CARD_NAMES
 """Card kinds in display order (the protocol's order)."""
@@ -226,10 +234,22 @@ def phase_during(phase: str) -> str:
     return phase if entry is None else str(entry["during"])
 
 
+LEVEL_WORDS: dict[BotLevel, str] = {
+    "easy": "a beginner's match",
+    "normal": "greedy, trades",
+    "hard": "thinks ahead",
+    "expert": "thinks longer (half a second)",
+}
+"""Each level of the server's own bots, as a person choosing one reads it (the page's
+choice, ``tyros-server --bot-level``'s help); what each was measured to be is
+``tyros-play --level``'s help."""
+
+
 def page_catalogue() -> dict[str, Any]:
     """What the page's ``words.js`` speaks from, served as ``/words.json``: the catalogue,
     and the protocol's values the page says or checks too (``letters``, ``cards``, and the
-    ``clock``'s [least, most] seconds a decision and a reserve), so it never repeats them.
+    ``clock``'s [least, most] seconds a decision and a reserve, those to answer an offer,
+    and the levels of the server's own bots with their words), so it never repeats them.
 
     >>> page = page_catalogue()
     >>> page["letters"], page["cards"][-1], page["clock"]["decision"]
@@ -240,6 +260,8 @@ def page_catalogue() -> dict[str, Any]:
         "letters": LETTERS,
         "cards": list(CARDS),
         "clock": {"decision": [MIN_DECISION, MAX_DECISION], "reserve": [MIN_RESERVE, MAX_RESERVE]},
+        "trade_seconds": [MIN_TRADE_SECONDS, MAX_TRADE_SECONDS],
+        "levels": [[level, LEVEL_WORDS[level]] for level in BOT_LEVELS],
     }
 
 
@@ -247,6 +269,7 @@ __all__ = [
     "CARDS",
     "FORMATS",
     "LETTERS",
+    "LEVEL_WORDS",
     "Context",
     "Format",
     "Template",

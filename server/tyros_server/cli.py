@@ -10,6 +10,7 @@ import sys
 
 from tyros_protocol.messages import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from tyros_protocol.options import clock_setting
+from tyros_protocol.words import LEVEL_WORDS
 
 from .app import ServerConfig, run_server
 from .session import Limits
@@ -150,8 +151,9 @@ def serve_main(argv: list[str]) -> int:
         choices=BOT_LEVELS,
         default=DEFAULT_BOT_LEVEL,
         help="how strong the server's own bots are at a table created without a level "
-        "(a hello's bot_level, the page's choice): easy (greedy bots that slip), normal "
-        "(greedy, the default) or hard (a search, about 0.1 s a decision)",
+        "(a hello's bot_level, the page's choice; the page offers it first): "
+        + ", ".join(f"{level} ({words})" for level, words in LEVEL_WORDS.items())
+        + f"; default {DEFAULT_BOT_LEVEL}",
     )
     parser.add_argument(
         "--decision-processes",

@@ -116,8 +116,10 @@ def test_a_table_created_without_a_level_gets_the_servers_default(
     assert decision.level == "easy" and made == ["easy"]
     plain = harness.connect()
     harness.hello(plain, "people", "Bo", players=3, bot_level="hard")  # (no bots: no level)
-    [info] = [t for t in harness.list_tables(plain)["tables"] if t["name"] == "people"]
+    listed = harness.list_tables(plain)
+    [info] = [t for t in listed["tables"] if t["name"] == "people"]
     assert "bot_level" not in info
+    assert listed["bot_level"] == "easy"  # what a page offers first for a new table
     assert Limits().default_bot_level == "normal"  # today's greedy bots, unless told
 
 

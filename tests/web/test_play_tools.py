@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import expect
 from tyros_protocol.messages import BOT_LEVELS
-from tyros_protocol.options import MAX_DECISION, MAX_RESERVE, MIN_DECISION, MIN_RESERVE
+from tyros_protocol.options import (
+    MAX_DECISION,
+    MAX_RESERVE,
+    MAX_TRADE_SECONDS,
+    MIN_DECISION,
+    MIN_RESERVE,
+    MIN_TRADE_SECONDS,
+)
+from tyros_protocol.words import LEVEL_WORDS
 
 from tests.web.harness import ERRORS, Server, join, needs_chromium, open_page, play_on
 
@@ -27,6 +35,7 @@ def test_a_new_tables_settings_show_in_the_list_and_at_the_table(
     for box, least, most in (
         ("#clock-decision", MIN_DECISION, MAX_DECISION),
         ("#clock-reserve", MIN_RESERVE, MAX_RESERVE),
+        ("#trade-seconds", MIN_TRADE_SECONDS, MAX_TRADE_SECONDS),
     ):  # the protocol's bounds, from the catalogue
         expect(page.locator(box)).to_have_attribute("min", str(least))
         expect(page.locator(box)).to_have_attribute("max", str(most))
@@ -49,8 +58,11 @@ def test_a_new_tables_settings_show_in_the_list_and_at_the_table(
 
 def test_the_servers_bots_are_made_at_the_level_chosen(server: Server, browser: Browser) -> None:
     page = open_page(browser, server.url)
-    levels = page.locator("#bot-level option").evaluate_all("all => all.map((o) => o.value)")
-    assert levels == list(BOT_LEVELS)
+    options = page.locator("#bot-level option")
+    expect(options).to_have_count(len(BOT_LEVELS))
+    assert options.evaluate_all("all => all.map((o) => o.value)") == list(BOT_LEVELS)
+    assert options.all_inner_texts() == [f"{lv}: {LEVEL_WORDS[lv]}" for lv in BOT_LEVELS]
+    expect(page.locator("#bot-level")).to_have_value("normal")  # the server's default
     assert page.locator("#bot-level").is_disabled()  # no bots, no level
     page.select_option("#bots", "2")
     expect(page.locator("#bot-level")).to_be_enabled()
@@ -61,6 +73,31 @@ def test_the_servers_bots_are_made_at_the_level_chosen(server: Server, browser: 
     row = other.wait_for_selector("#tables tr:has(td:text('gentle'))")
     assert row is not None and "3 players, first setup, 2 easy bots" in row.inner_text()
     assert ERRORS[page] == [] and ERRORS[other] == []
+
+
+def test_the_page_offers_the_servers_own_level_first_until_another_is_chosen(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """A server started with ``--bot-level hard`` makes hard bots at a table created without
+    a level: its page offers hard first, and keeps a level chosen as the list refreshes."""
+    server = Server(tmp_path, ["--bot-level", "hard"])
+    try:
+        page = open_page(browser, server.url)
+        expect(page.locator("#bot-level")).to_have_value("hard")
+        page.select_option("#bots", "2")
+        page.select_option("#bot-level", "expert")
+        other = open_page(browser, server.url)
+        expect(other.locator("#bot-level")).to_have_value("hard")
+        join(other, "Sam", "later", 3)  # a table the first page's list shows on a refresh
+        page.wait_for_selector("#tables tr:has(td:text('later'))")
+        expect(page.locator("#bot-level")).to_have_value("expert")  # kept through it
+        join(page, "Pat", "strong", 3, bots=2, level="expert")
+        third = open_page(browser, server.url)
+        row = third.wait_for_selector("#tables tr:has(td:text('strong'))")
+        assert row is not None and "2 expert bots" in row.inner_text()
+        assert ERRORS[page] == [] and ERRORS[other] == [] and ERRORS[third] == []
+    finally:
+        server.stop()
 
 
 def test_a_hint_is_the_servers_bot_choice_marked_among_the_choices(

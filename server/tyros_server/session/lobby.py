@@ -140,6 +140,7 @@ class Lobby(Part):
             "re": request.id,
             "tables": [self._info_by_name(name) for name in page],
             "next": page[-1] if more and page else None,
+            "bot_level": self.limits.default_bot_level,
         }
 
     def record(self, conn: ConnId, request: GetRecord) -> Output:

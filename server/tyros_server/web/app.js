@@ -6,7 +6,7 @@
 
 import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
-import { boundClockInputs, forgetToken, heldToken, keepToken, newTableOptions, showTables } from "./lobby.js";
+import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, offerServersLevel, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
@@ -25,7 +25,7 @@ const boardLoaded = fetch("/board.json")
   .then((answer) => answer.json())
   .then((data) => {
     setCatalogue(data);
-    boundClockInputs(data.clock);
+    fillNewTableForm(data);
   })
   .catch(() => say("the board's data could not be loaded: reload the page"));
 let socket = null;
@@ -104,6 +104,7 @@ function connect() {
 function receive(message) {
   switch (message.type) {
     case "tables":
+      offerServersLevel(message.bot_level);
       showTables(message.tables, { sit, replay: askReplay });
       break;
     case "table":

@@ -62,11 +62,24 @@ function stateWords(table) {
   return `waiting (${table.seats.filter((s) => s.name).length} of ${table.players})`;
 }
 
-// The clock's bounds on its inputs: the protocol's, which the catalogue carries.
-export function boundClockInputs(clock) {
-  for (const [id, [min, max]] of [["clock-decision", clock.decision], ["clock-reserve", clock.reserve]]) {
-    Object.assign(document.getElementById(id), { min, max });
+// The new-table form from the catalogue: the bounds of the clock's inputs and of the time
+// to answer an offer (the protocol's), and the levels of the server's own bots with their words.
+export function fillNewTableForm(data) {
+  const bounds = [["clock-decision", data.clock.decision], ["clock-reserve", data.clock.reserve], ["trade-seconds", data.trade_seconds]];
+  for (const [id, [min, max]] of bounds) Object.assign(document.getElementById(id), { min, max });
+  const levels = document.getElementById("bot-level");
+  for (const [level, words] of data.levels) {
+    const option = document.createElement("option");
+    Object.assign(option, { value: level, textContent: `${level}: ${words}` });
+    levels.append(option);
   }
+  levels.addEventListener("change", () => (levels.dataset.chosen = "yes"));
+}
+
+// The level the server's bots play unless asked otherwise, offered first (until one is chosen).
+export function offerServersLevel(level) {
+  const levels = document.getElementById("bot-level");
+  if (!levels.dataset.chosen && level) levels.value = level;
 }
 
 // How a table the hello creates is set up (ignored by the server for a table that exists).

@@ -23,7 +23,7 @@ from ..records import RecordUnavailable, stored_game, stored_record
 from ..storage import Store
 from ..tables import ConnId
 from . import guards
-from .outbox import Output, Send
+from .outbox import Output
 from .part import Part
 
 log = logging.getLogger("tyros.session")
@@ -106,7 +106,7 @@ class Archive(Part):
         record = self.kept.get(key)
         if record is not None:
             self.kept.move_to_end(key)
-            return [_reply(conn, re, table, record)]
+            return [self.outbox.record(conn, re, table, record)]
         waiting = self.waiting.get(key)
         if waiting is not None:
             waiting.append((conn, re))
@@ -137,7 +137,7 @@ class Archive(Part):
             if isinstance(result, Refusal):
                 out.append(self.outbox.error(conn, re, result.code, result.message))
             else:
-                out.append(_reply(conn, re, job.table, result))
+                out.append(self.outbox.record(conn, re, job.table, result))
         return out
 
     def forget(self, table: str) -> None:
@@ -145,7 +145,3 @@ class Archive(Part):
         self.kept.pop((table, False), None)
         if (table, False) in self.waiting:
             self.outdated.add((table, False))
-
-
-def _reply(conn: ConnId, re: int | None, table: str, record: dict[str, Any]) -> Send:
-    return Send(conn, {"type": "record", "re": re, "table": table, "record": record})

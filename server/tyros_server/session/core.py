@@ -244,7 +244,7 @@ class Session(Part):
         except RecursionError:
             return [self.outbox.refuse(conn, re, guards.TOO_DEEP)]
         if isinstance(message, ListTables):
-            return [Send(conn, self.lobby.tables_page(message))]
+            return [self.lobby.tables_page(conn, message)]
         if isinstance(message, GetRecord):
             if not self.admission.may_fetch_record(info):
                 return [self.outbox.refuse(conn, message.id, guards.RECORDS_TOO_OFTEN)]

@@ -127,7 +127,7 @@ class Lobby(Part):
         log.info("resumed table %s with %d actions", name, len(stored.actions))
         return table
 
-    def tables_page(self, request: ListTables) -> dict[str, Any]:
+    def tables_page(self, conn: ConnId, request: ListTables) -> Send:
         """One bounded page of the tables in name order (unavailable ones included), and
         where the next page starts."""
         names = sorted({*self.tables, *self.quarantined})
@@ -135,13 +135,9 @@ class Lobby(Part):
         size = max(1, min(request.limit, self.limits.list_page))
         page = names[start : start + size]
         more = start + size < len(names)
-        return {
-            "type": "tables",
-            "re": request.id,
-            "tables": [self._info_by_name(name) for name in page],
-            "next": page[-1] if more and page else None,
-            "bot_level": self.limits.default_bot_level,
-        }
+        infos = [self._info_by_name(name) for name in page]
+        next_page = page[-1] if more and page else None
+        return self.outbox.tables(conn, request.id, infos, next_page, self.limits.default_bot_level)
 
     def record(self, conn: ConnId, request: GetRecord) -> Output:
         """A finished game's record, for a replay; a game not over as a spectator saw it.
@@ -170,10 +166,7 @@ class Lobby(Part):
         if cached is None or cached[0] != state.version:
             record = public_record(state, [slot.name for slot in table.seats])
             cached = table.record_cache[PUBLIC_FORMAT] = (state.version, record)
-        return Send(
-            conn,
-            {"type": "record", "re": request.id, "table": request.table, "record": cached[1]},
-        )
+        return self.outbox.record(conn, request.id, request.table, cached[1])
 
     def _info_by_name(self, name: str) -> dict[str, Any]:
         table = self.tables.get(name)
@@ -300,7 +293,7 @@ class Lobby(Part):
         self.notice_later(table)
         return [
             Send(conn, self.outbox.welcome(msg_id, table, None, None, None)),
-            Send(conn, {"type": "table", "table": self.outbox.table_info(table)}),
+            self.outbox.table(conn, table),
             *self.outbox.spectator_sync(conn, table),
             *self.outbox.talk_sync(conn, table, None),
         ]

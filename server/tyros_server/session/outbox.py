@@ -156,8 +156,37 @@ class Outbox:
         return [*seated, *((conn, None) for conn in sorted(table.spectators))]
 
     def table_update(self, table: Table) -> Output:
+        """Who sits at ``table``, to everyone there."""
         message = {"type": "table", "table": self.table_info(table)}
         return [Send(conn, message) for conn, _ in self.audience(table)]
+
+    def table(self, conn: ConnId, table: Table) -> Send:
+        """Who sits at ``table``, to one newcomer."""
+        return Send(conn, {"type": "table", "table": self.table_info(table)})
+
+    def tables(
+        self,
+        conn: ConnId,
+        re: int | None,
+        tables: list[dict[str, Any]],
+        next_page: str | None,
+        bot_level: str,
+    ) -> Send:
+        """One page of the table list (``next_page``: where the next starts, if any)."""
+        return Send(
+            conn,
+            {
+                "type": "tables",
+                "re": re,
+                "tables": tables,
+                "next": next_page,
+                "bot_level": bot_level,
+            },
+        )
+
+    def record(self, conn: ConnId, re: int | None, table: str, record: dict[str, Any]) -> Send:
+        """A game's record, for a replay."""
+        return Send(conn, {"type": "record", "re": re, "table": table, "record": record})
 
     def update(
         self,

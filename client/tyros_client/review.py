@@ -519,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
         "seat's view at the time only.",
     )
     parser.add_argument("record", help="a game record (tyros-arena --record, tyros-server export)")
-    parser.add_argument("--seat", required=True, help="the seat to review: A, B, C or D")
+    parser.add_argument("--seat", required=True, help=f"the seat to review: {', '.join(LETTERS)}")
     parser.add_argument(
         "--iterations",
         type=int,
@@ -535,7 +535,7 @@ def main(argv: list[str] | None = None) -> int:
     given = args.seat.strip().upper()
     seat = LETTERS.find(given) if len(given) == 1 else -1
     if seat < 0:
-        parser.error("--seat takes a seat's letter (A, B, C, or D at 4 players)")
+        parser.error(f"--seat takes a seat's letter ({', '.join(LETTERS)} at 4 players)")
     if args.iterations is not None and args.iterations < 2:
         parser.error("--iterations must be at least 2 (a spread needs two)")
     if args.move_time is not None and args.move_time <= 0:

@@ -200,8 +200,8 @@ async def play(
             task.cancel()
         await asyncio.gather(starter, net_task, *bots, return_exceptions=True)
         await server.stop()
-    view = net.state.view or {}
-    score: dict[str, Any] | None = view.get("score")
+    game = net.state.game
+    score = None if game is None or game.score is None else game.score.wire()
     if score is not None:
         with contextlib.suppress(OSError):
             saved_path.unlink()

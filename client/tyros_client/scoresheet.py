@@ -89,15 +89,6 @@ def running_sheet(view: dict[str, Any]) -> dict[str, Any] | None:
     return sheet
 
 
-def running_scores(view: dict[str, Any]) -> list[int] | None:
-    """What each seat would score if the game ended now (see :func:`running_sheet`)."""
-    sheet = running_sheet(view)
-    try:
-        return None if sheet is None else [int(p["total"]) for p in sheet["players"]]
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
 def point_changes(
     before: dict[str, Any], after: dict[str, Any], actors: set[int], names: Sequence[str | None]
 ) -> str | None:

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tyros_client.tui import why as why_not
+from tyros_protocol.views import GameView
 
 from tests.client.tui.harness import ScriptedSeat
+from tests.client.views import whole_view
 from tests.web.harness import ERRORS, Server, join, needs_chromium, open_page, play_on, playwright
 
 if TYPE_CHECKING:
@@ -101,14 +103,19 @@ def page_reasons(page: Page, calls: list[tuple[str, list[Any]]]) -> list[str | N
 
 
 def test_the_page_gives_the_terminals_reasons(server: Server, browser: Browser) -> None:
+    """The page's why.js and the terminal's why.py give the same reasons on the same views
+    (each a whole view: the page reads it as the frame, the terminal as the model)."""
     page = open_page(browser, server.url)
     offer = [{"kind": "answer", "accept": True}, {"kind": "answer", "accept": False}]
-    mine_in_21 = {**CARD_TURN, "ships": [{"port": "21", "seat": 0, "count": 1}]}
+    card_turn = whole_view(CARD_TURN)
+    someone_elses = whole_view({**CARD_TURN, "current": 2, "to_act": [2]})
+    mine_in_21 = whole_view({**CARD_TURN, "ships": [{"port": "21", "seat": 0, "count": 1}]})
     beside_a_rival = {
         **mine_in_21,
         "ships": [*mine_in_21["ships"], {"port": "21", "seat": 2, "count": 1}],
     }
     held = {**mine_in_21, "hand": ["yellow"] * 3 + ["wild"]}
+    model = GameView.model_validate
     cases: list[tuple[str, list[Any], str | None]] = [
         ("requestFirst", [offer], why_not.request_problem(offer)),
         (
@@ -118,20 +125,21 @@ def test_the_page_gives_the_terminals_reasons(server: Server, browser: Browser) 
         ),
         ("requestFirst", [[{"kind": "withdraw"}]], why_not.request_problem([{"kind": "withdraw"}])),
         ("requestFirst", [[{"kind": "pass"}]], None),
-        (
-            "turnWhy",
-            [{**CARD_TURN, "current": 2, "to_act": [2]}, 0],
-            why_not.turn_problem({**CARD_TURN, "current": 2, "to_act": [2]}, 0, NAMES),
+        ("turnWhy", [someone_elses, 0], why_not.turn_problem(model(someone_elses), 0, NAMES)),
+        ("turnWhy", [card_turn, 0], None),
+        *(
+            (
+                "spaceWhy",
+                [card_turn, 0, to],
+                why_not.move_problem(model(card_turn), 0, None, to, NAMES),
+            )
+            for to in ("23", "30", "1")
         ),
-        ("turnWhy", [CARD_TURN, 0], None),
-        ("spaceWhy", [CARD_TURN, 0, "23"], why_not.move_problem(CARD_TURN, 0, None, "23", NAMES)),
-        ("spaceWhy", [CARD_TURN, 0, "30"], why_not.move_problem(CARD_TURN, 0, None, "30", NAMES)),
-        ("spaceWhy", [CARD_TURN, 0, "1"], why_not.move_problem(CARD_TURN, 0, None, "1", NAMES)),
-        ("spaceWhy", [held, 0, "21"], why_not.city_problem(held, 0, "21", NAMES)),
+        ("spaceWhy", [held, 0, "21"], why_not.city_problem(model(held), 0, "21", NAMES)),
         (
             "spaceWhy",
             [beside_a_rival, 0, "21"],
-            why_not.city_problem(beside_a_rival, 0, "21", NAMES),
+            why_not.city_problem(model(beside_a_rival), 0, "21", NAMES),
         ),
     ]
     said = page_reasons(page, [(name, args) for name, args, _ in cases])

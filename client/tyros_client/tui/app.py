@@ -185,7 +185,7 @@ class TyrosApp:
 
     def context(self) -> Context:
         state = self.state
-        return Context.from_view(state.game, state.view, state.legal, state.names, state.seat)
+        return Context.from_view(state.game, state.legal, state.names, state.seat)
 
     def marks(self) -> Marks:
         game = self.state.game

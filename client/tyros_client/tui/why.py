@@ -5,11 +5,15 @@ from that list and the seat's own view: whose turn it is, what is in the way (tw
 there, a rival's ship, no empire there), what is missing (cards of a colour, wilds
 counted, against the cost). It never decides what is legal.
 
-It reads the view and the legal actions in the frame's form, as the page's ``why.js``
-does: the page's reasons are tested against this module's on the same dicts.
+It reads the view as the protocol's model (:class:`~tyros_protocol.views.GameView`) and the
+legal actions in the frame's form (as the commands send them); the page's ``why.js`` reads
+the same view as a frame, and its reasons are tested against this module's on the same
+views.
 
->>> view = {"phase": "actions", "current": 1, "to_act": [1], "players": 3}
->>> turn_problem(view, 0, ["Ann", "Bob", "Cyd"])
+>>> from tyros_rules import Options, new_game, view
+>>> game = GameView.model_validate({**view(new_game(Options(players=3, seed=1)), 0),
+...                                 "phase": "actions", "current": 1, "to_act": [1]})
+>>> turn_problem(game, 0, ["Ann", "Bob", "Cyd"])
 "it is B Bob's turn (card actions): wait for them"
 """
 
@@ -20,38 +24,38 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tyros_protocol.board import BOARD, BoardError
+from tyros_protocol.views import GameView
 from tyros_protocol.words import phase_name
 from tyros_rules import CITY_COST, SHIP_CARDS_OF_COLOUR, SHIP_COST, SHIP_LIMIT
 
 from ..words import COLOURS, who
 
-View = Mapping[str, Any]
 Names = Sequence[str | None]
 
 
-def turn_problem(view: View | None, seat: int | None, names: Names) -> str | None:
+def turn_problem(view: GameView | None, seat: int | None, names: Names) -> str | None:
     """Why the seat may do nothing now (None: it may act)."""
     if seat is None:
         return "you are watching this table: spectators cannot act"
     if not view:
         return "the game starts when every seat is taken"
-    phase = view.get("phase")
+    phase = view.phase
     if phase == "over":
         return "the game is over ('score' shows the sheet)"
-    to_act = list(view.get("to_act") or [])
+    to_act = view.to_act
     if seat in to_act:
         return None
     if phase == "keep":
         return "the others are choosing the cards they keep: wait for them"
-    if phase == "trade" and view.get("trade"):
+    if phase == "trade" and view.trade is not None:
         return "a trade offer is being answered: wait for it to end"
-    if phase == "give_card" and view.get("owed_to") is not None:
+    if phase == "give_card" and view.owed_to is not None:
         return (
             f"{who(to_act[0], names) if to_act else 'a player'} is giving a card to "
-            f"{who(int(view['owed_to']), names)}: wait for them"
+            f"{who(view.owed_to, names)}: wait for them"
         )
-    current = to_act[0] if to_act else int(view.get("current", 0))
-    words = phase_name(str(phase))
+    current = to_act[0] if to_act else view.current
+    words = phase_name(phase)
     return f"it is {who(current, names)}'s turn ({words}): wait for them"
 
 
@@ -62,16 +66,12 @@ def _space_label(token: str) -> str | None:
         return None
 
 
-def _ships_in(view: View, space: str) -> Counter[int]:
+def _ships_in(view: GameView, space: str) -> Counter[int]:
     """Ships in ``space`` by seat (both coasts of Italy together)."""
     counted: Counter[int] = Counter()
-    for stack in view.get("ships") or []:
-        try:
-            where = BOARD.space_label(BOARD.port_space[BOARD.parse_port(str(stack["port"]))])
-        except (BoardError, ValueError, KeyError):
-            continue
-        if where == space:
-            counted[int(stack["seat"])] += int(stack["count"])
+    for stack in view.ships:
+        if BOARD.space_label(BOARD.port_space[BOARD.parse_port(stack.port)]) == space:
+            counted[stack.seat] += stack.count
     return counted
 
 
@@ -88,35 +88,30 @@ def _missing(need: int, colour: str, hand: Sequence[str]) -> str | None:
     )
 
 
-def _seat_info(view: View, seat: int) -> Mapping[str, Any]:
-    for info in view.get("seats") or []:
-        if info.get("seat") == seat:
-            return dict(info)
-    return {}
-
-
-def _building(view: View, seat: int, token: str, piece: str) -> tuple[str | None, str]:
+def _building(view: GameView, seat: int, token: str, piece: str) -> tuple[str | None, str]:
     """(the space ``token`` names, "") or (None, why nothing can be built anywhere)."""
     space = _space_label(token)
     if space is None:
         return None, f"{token!r} is not a space of the map"
-    if not _seat_info(view, seat).get(f"{piece}_in_supply", 1):
+    info = next((info for info in view.seats if info.seat == seat), None)
+    left = None if info is None else getattr(info, f"{piece}_in_supply")
+    if left == 0:
         one = {"cities": "city", "ships": "ship"}[piece]
         return None, f"you have no {one} left in your supply"
     return space, ""
 
 
-def city_problem(view: View, seat: int, token: str, names: Names) -> str:
+def city_problem(view: GameView, seat: int, token: str, names: Names) -> str:
     """Why no city can be built in the space ``token`` names (the seat is to act)."""
     space, problem = _building(view, seat, token, "cities")
     if space is None:
         return problem
-    colour = (view.get("chips") or {}).get(space)
+    colour = view.chips.get(space)
     if colour is None:
         return f"{space} belongs to no empire yet: a city needs an empire's space"
-    owner = (view.get("cities") or {}).get(space)
+    owner = view.cities.get(space)
     if owner is not None:
-        return f"{space} already has a city ({who(int(owner), names)}'s)"
+        return f"{space} already has a city ({who(owner, names)}'s)"
     ships = _ships_in(view, space)
     if not ships.get(seat):
         return f"a city needs one of your ships in {space}, and you have none there"
@@ -127,17 +122,17 @@ def city_problem(view: View, seat: int, token: str, names: Names) -> str:
             "ships alone there"
         )
     need = CITY_COST[1] if ships[seat] >= 2 else CITY_COST[0]
-    missing = _missing(need, colour, list(view.get("hand") or []))
+    missing = _missing(need, colour, view.hand or [])
     return missing or f"a city in {space} is not possible now"
 
 
-def ship_problem(view: View, seat: int, token: str, names: Names) -> str:
+def ship_problem(view: GameView, seat: int, token: str, names: Names) -> str:
     """Why no ship can be built in the space ``token`` names (the seat is to act)."""
     space, problem = _building(view, seat, token, "ships")
     if space is None:
         return problem
-    hand = list(view.get("hand") or [])
-    cities = view.get("cities") or {}
+    hand = view.hand or []
+    cities = view.cities
     ships = _ships_in(view, space)
     if space == "TY" and "TY" not in cities:
         if ships.get(seat, 0) >= SHIP_LIMIT:
@@ -150,15 +145,15 @@ def ship_problem(view: View, seat: int, token: str, names: Names) -> str:
             )
         return "a ship in Tyros is not possible now"
     owner = cities.get(space)
-    if owner is None or int(owner) != seat:
+    if owner is None or owner != seat:
         where = "Tyros or " if "TY" not in cities else ""
         return f"ships are built in {where}a space with your own city, and {space} has " + (
-            "no city" if owner is None else f"{who(int(owner), names)}'s city"
+            "no city" if owner is None else f"{who(owner, names)}'s city"
         )
     present = sum(ships.values())
     if present >= SHIP_LIMIT:
         return f"{space} already holds {SHIP_LIMIT} ships, the most a space may"
-    colour = (view.get("chips") or {}).get(space, "")
+    colour = view.chips.get(space, "")
     need = SHIP_COST[1] if present else SHIP_COST[0]
     have, wild = _colour_cards(hand, colour)
     if not present and have + wild < need:
@@ -180,7 +175,7 @@ def _ports(label: str) -> tuple[int, ...]:
         return ()
 
 
-def move_problem(view: View, seat: int, start: str | None, end: str, names: Names) -> str:
+def move_problem(view: GameView, seat: int, start: str | None, end: str, names: Names) -> str:
     """Why no ship of the seat can move (from ``start``) to ``end`` (the seat is to act).
 
     ``start`` and ``end`` are labels of a space (``23``, ``TY``) or a port (``16W``): the
@@ -190,22 +185,17 @@ def move_problem(view: View, seat: int, start: str | None, end: str, names: Name
     if not targets:
         return f"{end!r} is not a space of the map"
     space = BOARD.space_label(BOARD.port_space[targets[0]])
-    colour = (view.get("chips") or {}).get(space)
+    colour = view.chips.get(space)
     if colour is None:
         return f"{space} belongs to no empire yet: ships move only into empires' spaces"
     ships = _ships_in(view, space)
-    cities = view.get("cities") or {}
+    cities = view.cities
     if space == "TY" and "TY" not in cities:
         if ships.get(seat, 0) >= SHIP_LIMIT:
             return f"you already have {SHIP_LIMIT} ships in Tyros, the most one player may"
     elif sum(ships.values()) >= SHIP_LIMIT:
         return f"{space} already holds {SHIP_LIMIT} ships, the most a space may"
-    mine = [
-        port
-        for stack in view.get("ships") or []
-        if stack.get("seat") == seat
-        for port in _ports(str(stack["port"]))
-    ]
+    mine = [port for stack in view.ships if stack.seat == seat for port in _ports(stack.port)]
     if start is not None:
         starts = _ports(start)
         if not starts:
@@ -223,7 +213,7 @@ def move_problem(view: View, seat: int, start: str | None, end: str, names: Name
     if not routes:
         return f"no sea route leads to {space}"
     steps = min(routes)
-    missing = _missing(steps, colour, list(view.get("hand") or []))
+    missing = _missing(steps, colour, view.hand or [])
     if missing:
         return f"{space} is {steps} step{'s' if steps != 1 else ''} away: {missing}"
     return f"no move to {space} is possible now"

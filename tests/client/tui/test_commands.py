@@ -40,6 +40,8 @@ from tyros_rules import (
     view,
 )
 
+from tests.client.views import game_view
+
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 
 
@@ -149,7 +151,7 @@ def test_pass_and_not_now() -> None:
         Context(
             seat=0,
             names=NAMES,
-            view={"phase": "actions", "current": 1, "to_act": [1], "players": 4},
+            view=game_view({"phase": "actions", "current": 1, "to_act": [1], "players": 4}),
         ),
     )
     assert isinstance(waiting, Problem)
@@ -568,7 +570,7 @@ def test_every_legal_action_of_real_games_can_be_typed() -> None:
             wire = [action_to_json(a, BOARD) for a in legal]
             seen_view = view(state, seat)
             game = GameView.model_validate(seen_view)
-            c = Context.from_view(game, seen_view, wire, NAMES, seat)
+            c = Context.from_view(game, wire, NAMES, seat)
             for action in rng.sample(wire, min(len(wire), 12)):
                 seen.add(action["kind"])
                 result = parse(command_for(action), c)
@@ -726,7 +728,7 @@ def test_every_legal_action_has_a_command_line_that_makes_it() -> None:
             wire = [action_to_json(action, BOARD) for action in legal]
             seen_view = view(state, seat)
             game = GameView.model_validate(seen_view)
-            ctx = Context.from_view(game, seen_view, wire, list("abcd"), seat)
+            ctx = Context.from_view(game, wire, list("abcd"), seat)
             for action in rng.sample(wire, min(4, len(wire))):
                 assert parse(command_line(action), ctx) == Act(action), command_line(action)
                 checked += 1
@@ -812,7 +814,7 @@ def test_refusals_say_why() -> None:
         players=4,
         names=NAMES,
         hand=["green"],
-        view={"phase": "trade"},
+        view=game_view({"phase": "trade"}),
     )
     refused = parse("pass", offer)
     assert isinstance(refused, Problem)
@@ -823,7 +825,7 @@ def test_refusals_say_why() -> None:
         players=4,
         names=NAMES,
         hand=["green"],
-        view={"phase": "actions", "trade_tried": True},
+        view=game_view({"phase": "actions", "trade_tried": True}),
     )
     refused = parse("trade g for v", tried)
     assert isinstance(refused, Problem)

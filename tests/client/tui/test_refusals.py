@@ -19,6 +19,7 @@ from tyros_protocol.board import BOARD
 
 from tests.client.tui.feeding import FedState
 from tests.client.tui.harness import TIMEOUT, Terminal, mid_game, screen, until
+from tests.client.views import game_view
 
 DECLINE: dict[str, Any] = {"kind": "answer", "accept": False}
 COUNTER: dict[str, Any] = {"kind": "counter", "give": ["violet"], "get": ["green"]}
@@ -180,7 +181,7 @@ async def test_an_offer_waiting_for_an_answer_comes_first() -> None:
 
 
 def context(legal: list[dict[str, Any]], **fields: Any) -> Context:
-    view = issue_position(**fields)
+    view = game_view(issue_position(**fields))
     return Context(legal=legal, seat=0, names=NAMES, players=4, hand=HAND, view=view)
 
 
@@ -214,7 +215,10 @@ def test_a_name_of_several_words_is_one_space() -> None:
 
 
 def test_the_proposers_own_offer_comes_first_too() -> None:
-    trading = {"phase": "trade", "trade": {"proposer": 0, "to": [1], "give": [], "get": []}}
+    trading = {
+        "phase": "trade",
+        "trade": {"proposer": 0, "to": [1], "give": [], "get": [], "answers": []},
+    }
     assert refusal("pass", [{"kind": "withdraw"}], **trading) == (
         "you cannot pass now: your trade offer waits for its answers: wait for them, or withdraw it"
     )

@@ -6,6 +6,8 @@ from typing import Any
 
 from tyros_client.tui.commands import Context, Problem, parse
 
+from tests.client.views import game_view
+
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
 PASS = {"kind": "pass"}
 
@@ -52,7 +54,7 @@ def refusal(
         names=NAMES,
         players=4,
         hand=list(seen.get("hand") or []),
-        view=seen,
+        view=game_view(seen),
     )
     result = parse(line, ctx)
     assert isinstance(result, Problem), result

@@ -94,8 +94,8 @@ def _not_now(what: str, ctx: Context, why: str | None, needed: str | None) -> Pr
     first = why_not.request_problem(ctx.legal)
     if first is not None:  # (whatever else is in the way, this comes first)
         return Problem(f"you cannot {what} now: {first}")
-    phase = (ctx.view or {}).get("phase")
-    if why is None and what == "offer a trade" and (ctx.view or {}).get("trade_tried"):
+    phase = None if ctx.view is None else ctx.view.phase
+    if why is None and what == "offer a trade" and ctx.view is not None and ctx.view.trade_tried:
         why = "your trade offer fell through this turn (one offer a turn)"
     if why is None and needed is not None and phase is not None and phase != needed:
         why = f"that is for {phase_during(needed)}, and this is {phase_during(phase)}"

@@ -3,7 +3,7 @@ into, and the description of one command (:class:`Command`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -24,21 +24,18 @@ class Context:
     hand: Sequence[str] = ()
     tiles: Sequence[str] = ()
     trade: TradeInfo | None = None
-    view: Mapping[str, Any] | None = None
-    """The seat's view in the frame's form, for explaining refusals (never for deciding
-    what is legal): ``why.py`` reads that form, as its twin, the page's ``why.js``, does."""
+    view: GameView | None = None
+    """The seat's view, for explaining refusals (never for deciding what is legal)."""
 
     @classmethod
     def from_view(
         cls,
         game: GameView | None,
-        view: Mapping[str, Any] | None,
         legal: Sequence[Action],
         names: Sequence[str | None],
         seat: int | None,
     ) -> Context:
-        """The context of the seat's ``game`` (the view as the protocol's model; ``view``
-        the same in the frame's form)."""
+        """The context of the seat's ``game`` (the view as the protocol's model)."""
         if game is None:
             return cls(legal=list(legal), seat=seat, players=len(names) or 4, names=list(names))
         return cls(
@@ -49,7 +46,7 @@ class Context:
             hand=list(game.hand or []),
             tiles=list(game.tiles or []),
             trade=game.trade,
-            view=view,
+            view=game,
         )
 
     def of_kind(self, *kinds: str) -> list[Action]:

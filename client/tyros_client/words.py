@@ -16,7 +16,7 @@ shown by a letter (A for seat 0, B for seat 1, ...) and their name.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from tyros_protocol.catalogue import ACTIONS
@@ -41,6 +41,15 @@ from tyros_protocol.words import (
 
 COLOURS: tuple[str, ...] = CARDS[:4]
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def either(words: Sequence[str]) -> str:
+    """``words`` as a choice of one.
+
+    >>> either(["accept", "decline", "counter"]), either(["pass"])
+    ('accept, decline or counter', 'pass')
+    """
+    return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
 
 
 def sort_cards(cards: Iterable[str]) -> list[str]:
@@ -171,6 +180,7 @@ __all__ = [
     "describe_action",
     "describe_event",
     "describe_target",
+    "either",
     "error_words",
     "letter",
     "name_of",

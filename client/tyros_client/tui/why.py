@@ -28,7 +28,7 @@ from tyros_protocol.views import GameView
 from tyros_protocol.words import phase_name
 from tyros_rules import CITY_COST, SHIP_CARDS_OF_COLOUR, SHIP_COST, SHIP_LIMIT
 
-from ..words import COLOURS, who
+from ..words import COLOURS, either, who
 
 Names = Sequence[str | None]
 
@@ -233,17 +233,12 @@ def request_problem(legal: Sequence[Mapping[str, Any]]) -> str | None:
             )
             if can
         ]
-        return "answer the trade offer first: " + _either(answers)
+        return "answer the trade offer first: " + either(answers)
     if "complete" in kinds:
         return "your trade offer has its answers: complete it or withdraw it first"
     if "withdraw" in kinds:
         return "your trade offer waits for its answers: wait for them, or withdraw it"
     return None
-
-
-def _either(words: Sequence[str]) -> str:
-    """``'accept, decline or counter'``."""
-    return " or ".join(filter(None, (", ".join(words[:-1]), *words[-1:])))
 
 
 def colours_of(cards: Sequence[str]) -> str:

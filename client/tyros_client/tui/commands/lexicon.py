@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from tyros_protocol.board import BOARD, BoardError
 
-from ...words import CARDS, COLOURS, LETTERS, cards_short, cards_text, name_of, who
+from ...words import CARDS, COLOURS, LETTERS, cards_short, cards_text, either, name_of, who
 from .spec import Act, Action, Choose, CommandError, Context, Outcome, Problem, Result, Words
 
 
@@ -53,13 +53,13 @@ def card_of(word: str) -> str:
     for card in CARDS:
         if word in (card, card[0]) or (len(word) >= 3 and card.startswith(word)):
             return card
-    raise CommandError(f"not a card: {word!r} (orange, yellow, green, violet or wild)")
+    raise CommandError(f"not a card: {word!r} ({either(CARDS)})")
 
 
 def colour_of(word: str) -> str:
     card = card_of(word.lower())
     if card not in COLOURS:
-        raise CommandError("a colour is orange, yellow, green or violet")
+        raise CommandError(f"a colour is {either(COLOURS)}")
     return card
 
 

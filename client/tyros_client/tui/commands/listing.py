@@ -10,8 +10,8 @@ from .spec import Action, Command, Context
 
 CARDS_HELP = (
     "CARDS: card names or first letters, with counts, separated by commas or "
-    "spaces: 'green,wild', 'g w', '2g,w', 'green x2'. Colours: orange, yellow, "
-    "green, violet; wild."
+    f"spaces: 'green,wild', 'g w', '2g,w', 'green x2'. Colours: {', '.join(CARDS[:-1])}; "
+    f"{CARDS[-1]}."
 )
 
 

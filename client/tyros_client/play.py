@@ -23,6 +23,7 @@ import os
 import random
 import re
 import secrets
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -155,6 +156,7 @@ async def play(
         known = server.session.tables.get(saved["table"])
         if known is None or known.finished or len(saved["bots"]) != saved["players"] - 1:
             saved = None
+    resumed = saved is not None
     if saved is None:
         players = args.bots + 1
         seed = args.seed if args.seed is not None else random.randrange(2**62)
@@ -182,9 +184,16 @@ async def play(
     )
     net.session.token = saved["human"]
     net.state.bot_names = {f"bot-{i + 1}" for i in range(players - 1)}
-    net.state.note(
-        f"playing against {players - 1} bots, level {saved.get('level', '?')}", error=False
-    )
+    if resumed:  # (the saved game's seats, names and level, whatever this command said)
+        net.state.note(
+            f"your unfinished game is taken up where you left it ({players - 1} bots, level "
+            f"{saved.get('level', '?')}): 'tyros-play --new' starts another",
+            error=False,
+        )
+    else:
+        net.state.note(
+            f"playing against {players - 1} bots, level {saved.get('level', '?')}", error=False
+        )
     rng = random.Random(saved["seed"])
     bots: list[asyncio.Task[dict[str, Any]]] = []
     net_task = asyncio.create_task(net.run())
@@ -325,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     score = None
     with contextlib.suppress(KeyboardInterrupt):
         score = asyncio.run(play(args))
+    data = "" if args.data is None else f" --data {shlex.quote(str(args.data))}"
     if score is None and (directory / SAVED).exists():
         print(
             "tyros-play: the game is saved; run the same command again (without --new) to "
@@ -332,8 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     elif score is not None:
         print(
-            "tyros-play: the game is kept: 'tyros-play --replay' watches it again, "
-            "'tyros-play --review' reviews your decisions"
+            f"tyros-play: the game is kept: 'tyros-play{data} --replay' watches it again, "
+            f"'tyros-play{data} --review' reviews your decisions"
         )
     return 0
 

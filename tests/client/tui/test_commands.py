@@ -165,7 +165,15 @@ def test_unknown_command_says_what_is_possible() -> None:
     assert isinstance(problem, Problem)
     assert "unknown command 'fly'" in problem.message
     assert "move" in problem.message and "pass" in problem.message
+    assert "did you mean" not in problem.message  # (nothing near enough)
     assert isinstance(parse("   ", ctx()), Problem)
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("mvoe 26", "move"), ("declin", "decline")])
+def test_a_mistyped_command_is_named(typed: str, meant: str) -> None:
+    problem = parse(typed, ctx({"kind": "pass"}))
+    assert isinstance(problem, Problem)
+    assert f"(did you mean {meant}?)" in problem.message
 
 
 @pytest.mark.parametrize(

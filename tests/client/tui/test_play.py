@@ -72,6 +72,9 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
     async def resumed(ui: TyrosApp) -> None:
         await until(lambda: ui.state.view is not None, "the game to come back")
         assert ui.state.table == first.state.table and ui.state.seat == 0
+        said = [line.text for line in ui.state.log]
+        assert any("your unfinished game is taken up where you left it" in s for s in said)
+        assert any("'tyros-play --new' starts another" in s for s in said)
         assert ui.state.version >= version
         assert not ui.autopilot.orders.confirm  # as the player left it
         await until(

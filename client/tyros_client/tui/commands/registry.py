@@ -3,6 +3,7 @@ parsing a line, the help, the legal lines, the refusals' "now you can", the comp
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Sequence
 
@@ -61,7 +62,9 @@ def parse(line: str, ctx: Context) -> Result:
     rest = words[1] if len(words) > 1 else ""
     command = COMMANDS.get(ALIASES.get(head, head))
     if command is None:
-        return Problem(f"unknown command {words[0]!r}; " + _now_hint(ctx))
+        near = difflib.get_close_matches(head, [*COMMANDS, *ALIASES], n=1, cutoff=0.7)
+        guess = f" (did you mean {ALIASES.get(near[0], near[0])}?)" if near else ""
+        return Problem(f"unknown command {words[0]!r}{guess}; " + _now_hint(ctx))
     try:
         outcome = command.parse(rest, ctx)
     except CommandError as exc:

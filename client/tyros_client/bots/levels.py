@@ -56,7 +56,7 @@ LEVELS: dict[str, Level] = {
         "ismcts",
         {"iterations": EXPERT_ITERATIONS, "move_time": 1.5},
         f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s; one won "
-        "35% of 40 games against three hard bots",
+        "35% of 100 games against three hard bots",
     ),
 }
 DEFAULT_LEVEL = "normal"

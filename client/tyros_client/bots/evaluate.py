@@ -238,14 +238,17 @@ class Analysis:
         "alone",
         "best_other",
         "city_counts",
+        "city_spaces",
         "city_value",
         "colours_of",
         "hand_weight",
+        "held_alone",
         "held_value",
         "hold",
         "own",
         "phases_left",
         "points",
+        "ship_spaces",
         "ship_value",
         "state",
         "targets",
@@ -286,11 +289,15 @@ class Analysis:
         players = state.players
         chips, city_value = state.chips, self.city_value
         counts = [[0] * COLOURS for _ in range(players)]
+        spaces: list[list[int]] = [[] for _ in range(players)]
         for space, owner in enumerate(state.cities):
             if owner >= 0 and chips[space] >= 0:
                 counts[owner][chips[space]] += 1
                 points[owner] += city_value[chips[space]]
+                spaces[owner].append(space)
         self.city_counts = counts
+        self.city_spaces = spaces
+        """Each seat's cities in an empire, by space (what a plan builds ships at)."""
         self.colours_of = [sum(1 for c in range(COLOURS) if counts[s][c]) for s in range(players)]
 
     def _count_ships(self) -> None:
@@ -307,6 +314,10 @@ class Analysis:
                 row[port_space[port]] += ships[port * MAX_SEATS + seat]
             own.append(row)
         self.own = own
+        self.ship_spaces = [
+            sorted({port_space[port] for port in fleets[seat]}) for seat in range(state.players)
+        ]
+        """The spaces where each seat has ships, in order (a plan's sources, listed alike)."""
         self.total_ships = state.space_ships  # (read only)
 
     def _holdings(self, points: list[float]) -> None:
@@ -320,6 +331,7 @@ class Analysis:
         held, ship_value, hold = self.held_value, self.ship_value, self.hold
         players = state.players
         alone = [-1] * board.space_count
+        held_alone: list[list[int]] = [[] for _ in range(players)]
         targets: list[tuple[int, int, float]] = []
         tyros_open = self.phases_left > 1 and any(chips[n] < 0 for n in board.neighbours[TYROS])
         for space in range(board.space_count):
@@ -337,10 +349,13 @@ class Analysis:
             alone[space] = holder
             if holder >= 0:
                 if colour >= 0:
+                    held_alone[holder].append(space)
                     points[holder] += held[colour] if self.phases_left else ship_value[colour]
                 elif space == TYROS and tyros_open:
                     points[holder] += TYROS_UNCOLOURED * min(ship_value) * hold
         self.alone = alone
+        self.held_alone = held_alone
+        """The coloured spaces each seat holds by ships alone (where it may build a city)."""
         self.targets = targets
 
     def _bonuses(self, points: list[float]) -> None:
@@ -490,10 +505,8 @@ class Plan:
             phases = analysis.phases_left
             counts = analysis.city_counts[seat]
             best_other = analysis.best_other[seat]
-            for space, holder in enumerate(alone):
+            for space in analysis.held_alone[seat]:
                 colour = chips[space]
-                if holder != seat or colour < 0:
-                    continue
                 cost = 4 if own[space] >= 2 else 5
                 gain = (
                     city_value[colour]
@@ -510,9 +523,8 @@ class Plan:
         sources: list[tuple[int, int, int, int]] = []  # (port, colour, colour cards, any cards)
         spare_count = self.spare_count
         space_ports = board.space_ports
-        for space, mine in enumerate(own):
-            if not mine:
-                continue
+        for space in analysis.ship_spaces[seat]:
+            mine = own[space]
             spare = mine - 1 if alone[space] == seat and chips[space] >= 0 else mine
             if not spare:
                 continue
@@ -525,11 +537,10 @@ class Plan:
         if state.ship_supply[seat]:
             if cities[TYROS] < 0 and own[TYROS] < 2:
                 sources.append((board.build_port(TYROS), -1, 0, total[TYROS] + 1))
-            for space, city_owner in enumerate(cities):
-                if city_owner == seat and chips[space] >= 0:
-                    present = total[space]
-                    if present < 2:
-                        sources.append((board.build_port(space), chips[space], 1, present))
+            for space in analysis.city_spaces[seat]:
+                present = total[space]
+                if present < 2:
+                    sources.append((board.build_port(space), chips[space], 1, present))
         if sources:
             distances = _target_distances(board)
             # Each source is its own key (a port's spare ships, or a build at a port), so

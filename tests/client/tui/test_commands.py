@@ -39,6 +39,7 @@ from tyros_rules import (
     seats_to_act,
     view,
 )
+from tyros_rules.constants import BONUS, CITY_COST, CITY_POINTS, SHIP_POINTS
 
 from tests.client.views import game_view
 
@@ -670,6 +671,16 @@ def test_help_has_every_command_with_examples() -> None:
     assert any("e.g. move 31 27" in line for line in move_help)
     assert any("CARDS" in line for line in move_help)
     assert help_lines("fly") == ["no command 'fly'; type help for the list"]
+
+
+def test_help_rules_tells_the_game_with_the_rulebooks_numbers() -> None:
+    rules = "\n".join(help_lines("rules"))
+    assert "'help rules'" in help_lines()[0]
+    assert f"a city {' / '.join(map(str, CITY_POINTS))}," in rules
+    assert f"(no city) {' / '.join(map(str, SHIP_POINTS))}." in rules
+    assert f"{CITY_COST[0]} cards of the space's colour ({CITY_COST[1]} with two" in rules
+    assert f"{BONUS} to the first with cities in all four empires" in rules
+    assert words(completions("help ru", ctx())) == ["rules"]
 
 
 def test_legal_lines_summarise_the_prompt() -> None:

@@ -3,6 +3,21 @@ and the legal lines (F2), what may be done now with long families summed up."""
 
 from __future__ import annotations
 
+from tyros_rules.constants import (
+    BANK_DRAW_MAX,
+    BANK_PICK_COST,
+    BONUS,
+    CARDS_DEALT,
+    CITY_COST,
+    CITY_POINTS,
+    EXPANSION_PASSES,
+    KEEP_CARDS,
+    MAX_SEATS,
+    SHIP_COST,
+    SHIP_LIMIT,
+    SHIP_POINTS,
+)
+
 from ...words import CARDS, cards_text, command_line, describe_action
 from .lexicon import order, wilds
 from .registry import ALIASES, COMMANDS, KEYED
@@ -18,9 +33,50 @@ CARDS_HELP = (
 PLAYERS_HELP = "PLAYERS: letters or names, separated by commas: 'B', 'b,c', 'bob'."
 
 
+RULES_TOPIC = "rules"
+"""``help rules``: the game in a screen, for a player who has not read the rulebook."""
+
+
+def rules_lines() -> list[str]:
+    """How a game goes and how it is scored, in brief, with the rulebook's numbers."""
+    dealt = ", ".join(f"{n} each with {p} players" for p, n in sorted(CARDS_DEALT.items()))
+    first, later = EXPANSION_PASSES[MAX_SEATS]
+    return [
+        "How Tyros goes (in brief; the rulebook has it all):",
+        f"A round: cards are dealt ({dealt}). Each player plays a map tile on a space next "
+        "to an empire, which grows by that space, and draws another tile (with 4 players "
+        f"{first} tiles each in the first round, {later} later; with 3 always "
+        f"{EXPANSION_PASSES[3][1]}). Then card actions in turn until everyone passes in a "
+        f"row, and each keeps at most {KEEP_CARDS} cards. The game ends after the round in "
+        "which someone plays their last tile.",
+        "Card actions, one a turn (or pass); wilds count as any colour:",
+        "  move: a ship by sea to a space of an empire, one card of that empire's colour a "
+        f"step; at most {SHIP_LIMIT} ships end in a space. Ending in another player's city "
+        "costs you a card to them.",
+        f"  city: where your ships stand alone, {CITY_COST[0]} cards of the space's colour "
+        f"({CITY_COST[1]} with two of your ships there); one of the ships goes back.",
+        f"  ship: a new one in a space of your city, {SHIP_COST[0]} card of its colour "
+        f"({SHIP_COST[1]}, one of its colour, if a ship is there already); in Tyros "
+        "until someone builds a city there, the ships there plus one, any colours.",
+        f"  bank: discard 1-{BANK_DRAW_MAX} cards and draw as many, or {BANK_PICK_COST} for "
+        "one card of your choice from the discards.",
+        "  trade: offer cards to other players for theirs; they accept, decline or "
+        "counter; a trade done ends your turn.",
+        "Scoring at the end: a space scores by its empire's size, largest first: a city "
+        f"{' / '.join(map(str, CITY_POINTS))}, a space your ships alone hold (no city) "
+        f"{' / '.join(map(str, SHIP_POINTS))}.",
+        f"Bonuses: {BONUS} to the first with cities in all four empires, and {BONUS} for "
+        "each empire where you alone have the most cities. A tie for the most points goes "
+        "to the most points in the largest empire.",
+    ]
+
+
 def help_lines(command: str = "") -> list[str]:
-    """The help text: every command with its examples, or one command's."""
+    """The help text: every command with its examples, or one command's, or the rules
+    (``help rules``)."""
     name = ALIASES.get(command, command)
+    if name == RULES_TOPIC:
+        return rules_lines()
     if name:
         info = COMMANDS.get(name)
         if info is None or info.hidden:
@@ -32,7 +88,10 @@ def help_lines(command: str = "") -> list[str]:
         if "PLAYERS" in info.usage:
             lines.append(PLAYERS_HELP)
         return lines
-    lines = ["Commands (Tab completes; only what is legal now is offered; 'help move' shows one):"]
+    lines = [
+        "Commands (Tab completes; only what is legal now is offered; 'help move' shows one; "
+        "'help rules': how the game goes and is scored):"
+    ]
     for info in (info for info in COMMANDS.values() if not info.hidden):
         lines.append(_usage(info))
         lines.append(f"    {info.about}")

@@ -195,7 +195,10 @@ def _candidates(done: list[str], ctx: Context) -> Words:
     command = ALIASES.get(done[0].lower(), done[0].lower())
     args = done[1:]
     if command == "help":
-        return [(name, "") for name, c in COMMANDS.items() if not c.hidden] if not args else []
+        if args:
+            return []
+        topics = [(name, "") for name, c in COMMANDS.items() if not c.hidden]
+        return [*topics, ("rules", "how the game goes and is scored")]
     lowered_args = [a.lower() for a in args]
     if "pay" in lowered_args:
         at = lowered_args.index("pay")

@@ -324,8 +324,21 @@ def _asked_now(ui: Screen) -> str:
     if "complete" in kinds:
         return "an answer to your offer: complete PLAYER (F4 shows the terms) or withdraw"
     if "withdraw" in kinds:
-        return "waiting for answers to your offer (withdraw to take it back)"
+        return _offer_standing(ui)
     return "your turn: move, city, ship, bank, trade or pass (Tab completes, F2 lists)"
+
+
+def _offer_standing(ui: Screen) -> str:
+    """The player's own offer with nothing to complete: answers still to come, or every
+    answer in and none that can be completed (declined, or counters asking for cards the
+    player lacks: the engine lists no completion then)."""
+    game = ui.state.game
+    trade = None if game is None else game.trade
+    if trade is None or any(a.answer == "pending" for a in trade.answers):
+        return "waiting for answers to your offer (withdraw to take it back)"
+    if any(a.answer == "counter" for a in trade.answers):
+        return "every answer is in: the counter-offers ask for cards you lack; withdraw"
+    return "every player asked declined your offer: withdraw, then act or pass"
 
 
 def score_text(ui: Screen) -> StyleAndTextTuples:

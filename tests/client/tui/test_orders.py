@@ -6,7 +6,7 @@ from __future__ import annotations
 from tyros_client.tui import render
 from tyros_client.tui.app import TyrosApp
 
-from tests.client.tui.feeding import ACCEPT, DECLINE, PASS, TURN, running
+from tests.client.tui.feeding import ACCEPT, DECLINE, PASS, TURN, WITHDRAW, running
 from tests.client.tui.harness import F6, mid_game, on_screen, screen, until
 
 
@@ -73,6 +73,31 @@ async def test_autopass_ends_without_a_word_with_the_game() -> None:
         assert not any("auto-pass ended" in line.text for line in table.state.log)
         ui.invalidate()
         await until(lambda: "auto-pass" not in screen(ui), "auto-pass gone from the screen")
+
+
+async def test_the_message_line_says_when_every_answer_to_an_offer_is_in() -> None:
+    mine = {"proposer": 0, "to": [1, 2], "give": ["green"], "get": ["violet"]}
+    pending = {"seat": 2, "answer": "pending"}
+    declined = {"seat": 1, "answer": "decline"}
+    counter = {"seat": 2, "answer": "counter", "give": ["wild"], "get": ["violet"]}
+    async with running(24, 80) as (table, _keys):
+        ui = table.ui
+        table.push(
+            [WITHDRAW], phase="trade", to_act=[0], trade={**mine, "answers": [declined, pending]}
+        )
+        await until(lambda: "waiting for answers" in message(ui), "answers awaited")
+        table.push(
+            [WITHDRAW], phase="trade", to_act=[0], trade={**mine, "answers": [declined, counter]}
+        )
+        await until(lambda: "the counter-offers ask for cards you lack" in message(ui), "a counter")
+        declined_too = {**pending, "answer": "decline"}
+        table.push(
+            [WITHDRAW],
+            phase="trade",
+            to_act=[0],
+            trade={**mine, "answers": [declined, declined_too]},
+        )
+        await until(lambda: "every player asked declined" in message(ui), "all declined")
 
 
 BIG_MOVE = {"kind": "move", "from": "TY", "to": "23", "pay": ["green", "green", "wild"]}

@@ -135,9 +135,12 @@ def placements(line: dict[str, Any]) -> list[str]:
 
 
 def fit(
-    rankings: Sequence[Sequence[str]], names: Sequence[str], rounds: int = 500
+    rankings: Sequence[Sequence[str]],
+    names: Sequence[str],
+    rounds: int = 500,
+    anchor: str = ANCHOR,
 ) -> dict[str, float]:
-    """Plackett-Luce strengths by Hunter's MM algorithm, as Elo-scale ratings (``ANCHOR``, or
+    """Plackett-Luce strengths by Hunter's MM algorithm, as Elo-scale ratings (``anchor``, or
     the first name, at 0).
 
     >>> r = fit([["a", "b"]] * 30 + [["b", "a"]] * 10, ["a", "b"])
@@ -160,17 +163,21 @@ def fit(
         gamma = updated
         if change < 1e-9:
             break
-    anchor = ANCHOR if ANCHOR in names else names[0]
+    anchor = anchor if anchor in names else names[0]
     return {name: 400.0 * math.log10(gamma[name] / gamma[anchor]) for name in names}
 
 
 def intervals(
-    rankings: Sequence[Sequence[str]], names: Sequence[str], resamples: int, seed: int
+    rankings: Sequence[Sequence[str]],
+    names: Sequence[str],
+    resamples: int,
+    seed: int,
+    anchor: str = ANCHOR,
 ) -> dict[str, tuple[float, float]]:
     """95% bootstrap intervals of the ratings (games resampled with replacement)."""
     rng = random.Random(seed)
     fits = [
-        fit([rankings[rng.randrange(len(rankings))] for _ in rankings], names, rounds=200)
+        fit([rankings[rng.randrange(len(rankings))] for _ in rankings], names, 200, anchor)
         for _ in range(resamples)
     ]
     out = {}
@@ -196,13 +203,16 @@ def meetings(rankings: Sequence[Sequence[str]], a: str, b: str) -> tuple[int, in
     return sum(pairs), len(pairs)
 
 
-def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int) -> str:
+def report(lines: Sequence[dict[str, Any]], resamples: int, seed: int, anchor: str = ANCHOR) -> str:
     """The ladder as a Markdown table: ratings with intervals, wins, games, and the
-    pairwise record."""
+    pairwise record. Entrants not in :data:`POOL` (another version's, from
+    ``bench/versus.py``) come after the pool's, as first seated."""
     rankings = [placements(line) for line in lines]
-    names = [name for name in POOL if any(name in line["seats"] for line in lines)]
-    ratings = fit(rankings, names)
-    bounds = intervals(rankings, names, resamples, seed)
+    seated = dict.fromkeys(name for line in lines for name in line["seats"])
+    names = [name for name in POOL if name in seated]
+    names += [name for name in seated if name not in POOL]
+    ratings = fit(rankings, names, anchor=anchor)
+    bounds = intervals(rankings, names, resamples, seed, anchor)
     seats = {n: sum(line["seats"].count(n) for line in lines) for n in names}
     won = {n: sum(line["seats"][s] == n for line in lines for s in line["winners"]) for n in names}
     points = {
@@ -334,6 +344,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     )
     parser.add_argument("--fit", action="store_true", help="fit the games played, play none")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap refits")
+    parser.add_argument("--anchor", default=ANCHOR, help=f"the entrant rated 0 (default {ANCHOR})")
     args = parser.parse_args(None if argv is None else list(argv))
     known = entrants(args.hard, args.deep)
     pool = [name.strip() for name in args.pool.split(",") if name.strip()]
@@ -368,7 +379,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         played = next(iter(read_results(path)), {}).get("settings") or {}
         print(f"{path}: {len(read_results(path))} games, played with {json.dumps(played)}")
     print()
-    print(report(lines, args.resamples, args.seed))
+    print(report(lines, args.resamples, args.seed, args.anchor))
     return 0
 
 

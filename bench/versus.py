@@ -457,13 +457,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[dict[
 
 
 def fit(paths: list[Path], resamples: int) -> None:
-    """``bench/ladder.py --fit`` of these files, their entrants added to its pool (the
-    ladder rates only the entrants it knows by name)."""
+    """``bench/ladder.py --fit`` of these files, the old entrant rated 0."""
     names = [n for path in paths for line in ladder.read_results(path) for n in line["seats"]]
-    added = sorted(set(names) - set(ladder.POOL), key=lambda n: (not n.startswith("old-"), n))
-    ladder.POOL = (*ladder.POOL, *added)  # (the old entrant first: the ratings' zero)
+    old = next((n for n in names if n.startswith("old-")), ladder.ANCHOR)
     files = [arg for path in paths for arg in ("--results", str(path))]
-    ladder.main(["--fit", "--resamples", str(resamples), *files])
+    ladder.main(["--fit", "--resamples", str(resamples), "--anchor", old, *files])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

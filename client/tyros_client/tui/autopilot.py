@@ -39,6 +39,7 @@ class Autopilot:
         self.state = state
         self.send = send
         self.orders = Orders()
+        state.passing_for_you = self._passes_this_round
         self.settings: SettingsFile | None = None
         """Where the settings are kept for the next game (None: this game only)."""
         self._answered: Prompt | None = None
@@ -76,6 +77,12 @@ class Autopilot:
             if due.note:
                 self.state.note(due.note, error=False, lasting=True)
             self.send(due.action)
+
+    def _passes_this_round(self) -> bool:
+        """Whether auto-pass will pass the turn the state has just begun (it ends with its
+        round: a turn of the next round is the player's own)."""
+        game = self.state.game
+        return game is not None and game.round == self.orders.pass_round
 
     def waits_for_offer(self) -> bool:
         """Whether auto-pass is on and waits while the player answers an offer."""

@@ -123,6 +123,9 @@ class ClientState:
         """The last view's score sheet: the final one, or before the end what each seat
         would score if the game ended now (None: it cannot be told)."""
         self.prompt: Prompt | None = None
+        self.passing_for_you: Callable[[], bool] = lambda: False
+        """Whether a standing order passes the player's turns (auto-pass): such a turn gets
+        no catch-up summary, since nobody is about to decide (the log told it all)."""
         self._legal: tuple[Prompt | None, list[dict[str, Any]]] = (None, [])
         self.prompt_at = 0.0
         """When the prompt arrived (its ``deadline`` counts from then)."""
@@ -314,6 +317,7 @@ class ClientState:
             and (self._since_mine or self._for_me)
             and self._acted  # (on a seat's very first turn there is no "last turn")
             and not notice.resync
+            and not self.passing_for_you()
         ):
             for line in since_your_turn(self._since_mine, names, self._for_me):
                 self._log(line, LineKind.SUMMARY)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tyros_client.tui import render
 from tyros_client.tui.app import TyrosApp
 
-from tests.client.tui.feeding import ACCEPT, DECLINE, PASS, TURN, WITHDRAW, running
+from tests.client.tui.feeding import ACCEPT, DECLINE, PASS, TURN, WITHDRAW, Table, running
 from tests.client.tui.harness import F6, mid_game, on_screen, screen, until
 
 
@@ -38,6 +38,28 @@ async def test_an_offer_waits_for_the_player_and_autopass_goes_on_once_it_closes
         assert table.sent == [PASS, DECLINE, PASS]
         assert ui.autopilot.orders.pass_round is not None
         assert not any("auto-pass stopped" in line.text for line in table.state.log)
+
+
+async def test_a_turn_autopass_plays_gets_no_catch_up_summary() -> None:
+    def acted(seat: int) -> dict[str, object]:
+        return {"type": "action", "seat": seat, "action": PASS}
+
+    def summaries(table: Table) -> int:
+        return sum(line.text == "since your last turn:" for line in table.state.log)
+
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        table.push(None, events=[acted(0)], phase="actions", current=1, to_act=[1])
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        table.push(TURN, events=[acted(1)], phase="actions", current=0, to_act=[0])
+        assert table.sent == [PASS]
+        assert summaries(table) == 0  # nobody is deciding: the log said it as it came
+        table.push(None, events=[acted(0)], phase="actions", current=1, to_act=[1])
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass off")
+        table.push(TURN, events=[acted(1)], phase="actions", current=0, to_act=[0])
+        assert summaries(table) == 1  # the player's own turn again
 
 
 async def test_autodecline_lets_autopass_decline_every_offer_at_once() -> None:

@@ -534,6 +534,7 @@ class TyrosApp:
         if self.state.turns_begun != self._turns_seen:  # your turn: its summary in view
             self._turns_seen = self.state.turns_begun
             self.screen.scroll = 0
+            self.screen.panel = "log"  # (F2's list of a turn gone would hide it)
         if (
             self.state.over
             and not self.screen.score_open

@@ -29,6 +29,8 @@ from websockets.asyncio.client import connect
 
 TIMEOUT = 20.0
 """Seconds any condition may take (a bound that only catches a stuck test)."""
+F2 = "\x1bOQ"
+"""The key F2, as a terminal sends it."""
 F4 = "\x1bOS"
 """The key F4, as a terminal sends it."""
 F6 = "\x1b[17~"

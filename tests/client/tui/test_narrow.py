@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from tests.client.tui.feeding import PASS, TURN, running
-from tests.client.tui.harness import on_screen, screen, until
+from tests.client.tui.harness import F2, on_screen, screen, until
 
 PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
 
@@ -128,6 +128,12 @@ async def test_the_log_comes_to_its_newest_lines_when_your_turn_begins() -> None
         await until(lambda: ui.screen.scroll > 0, "a page up")
         table.push(TURN, phase="actions", to_act=[0], current=0)
         await until(lambda: ui.screen.scroll == 0, "the newest lines, at your turn")
+        keys.send_text(F2)  # the legal list, open when the next turn comes
+        await until(lambda: ui.screen.panel == "legal", "the legal list")
+        table.push(None, phase="actions", to_act=[1], current=1)
+        assert ui.screen.panel == "legal"  # (it stays while the others play)
+        table.push(TURN, phase="actions", to_act=[0], current=0)
+        await until(lambda: ui.screen.panel == "log", "the log, at your turn")
 
 
 async def test_seats_back_within_the_grace_are_not_said_away() -> None:

@@ -2,11 +2,13 @@
 
     python bench/learn.py --games 2400 --seed 1 --data learn-data     # everything, resumable
     python bench/learn.py --games 400 --data learn-data --report      # R^2 only, no file
+    python bench/learn.py --self-play ismcts --games 400 --seed 11 --report   # search games
 
 One command, a fixed seed: it plays the self-play games if ``--data`` lacks them (the
 arena's games of four ``greedy`` bots, mixed setups, each kept as a record:
 ``tyros-arena --players greedy,greedy,greedy,greedy --games N --seed S --setup mixed
---record DATA/greedy``), replays each record, takes every ``--every``-th position that is
+--record DATA/greedy``; with ``--self-play ismcts``, four searches at `hard`'s budget in
+``DATA/ismcts``), replays each record, takes every ``--every``-th position that is
 not the end, and for each seat the features of :mod:`tyros_client.bots.features` and the
 seat's final total. One game in five is held out. On the others it fits, for each stage
 (card-action phases still to come), a ridge regression of the final total on the
@@ -32,6 +34,7 @@ from typing import Any
 import numpy as np
 from tyros_client.bots.evaluate import Analysis
 from tyros_client.bots.features import NAMES, STAGES, every_seat, features, stage
+from tyros_client.bots.levels import reproducible
 from tyros_rules import P_OVER, replay
 
 WEIGHTS = Path(__file__).resolve().parents[1] / "client/tyros_client/bots/data/value.json"
@@ -39,16 +42,23 @@ RIDGE = 1.0
 """The ridge penalty (on standardised features): keeps rare stages' weights sane."""
 
 
-def generate(data: Path, games: int, seed: int) -> Path:
+SELF_PLAY = {"greedy": [], "ismcts": ["--iterations", str(reproducible("hard")["iterations"])]}
+"""The self-play bots (four of one strategy) and their arena options: ``ismcts`` at `hard`'s
+budget plays the search's own games (about 30 s a game on one core, against a fraction of a
+second for ``greedy``)."""
+
+
+def generate(data: Path, games: int, seed: int, strategy: str = "greedy") -> Path:
     """The self-play records, played if fewer than ``games`` are in ``data``."""
-    folder = data / "greedy"
+    folder = data / strategy
     if len(list(folder.glob("game-*.json"))) < games:
         command = [
             sys.executable,
             "-m",
             "tyros_client.arena",
             "--players",
-            "greedy,greedy,greedy,greedy",
+            ",".join([strategy] * 4),
+            *SELF_PLAY[strategy],
             "--games",
             str(games),
             "--seed",
@@ -159,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--data", type=Path, default=Path("learn-data"))
+    parser.add_argument(
+        "--self-play",
+        choices=tuple(SELF_PLAY),
+        default="greedy",
+        help="whose games to learn from: four greedy bots (the default), or four searches",
+    )
     parser.add_argument("--every", type=int, default=6, help="every Nth position of a game")
     parser.add_argument("--report", action="store_true", help="report only; write no weights")
     parser.add_argument(
@@ -170,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ridge", type=float, default=RIDGE, help="the ridge penalty")
     args = parser.parse_args(argv)
-    folder = generate(args.data, args.games, args.seed)
+    folder = generate(args.data, args.games, args.seed, args.self_play)
     started = time.perf_counter()
     rows: list[Row] = []
     for game in range(args.games):
@@ -188,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
             "about": "Weights of the learned evaluation (tyros_client.bots.features), "
             "fitted by bench/learn.py to the final totals of self-play games.",
             "command": f"python bench/learn.py --games {args.games} --seed {args.seed} "
-            f"--every {args.every} --base {args.base} --ridge {args.ridge:g}",
+            f"--self-play {args.self_play} --every {args.every} --base {args.base} "
+            f"--ridge {args.ridge:g}",
             "features": list(NAMES),
             **model,
             "report": report,

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from tyros_client import arena
 from tyros_client.bots.features import NAMES, STAGES
+from tyros_client.bots.levels import reproducible
 
 from .scripts import load
 
@@ -49,3 +50,18 @@ def test_the_fit_finds_a_linear_rule_and_reports_held_out_games() -> None:
     assert [line["round"] for line in report] == [1, 2]
     assert all(line["held_out"] == 40 and line["r2_learned"] > 0.99 for line in report)
     assert all(line["r2_today"] < line["r2_learned"] for line in report)
+
+
+def test_self_play_of_searches_asks_the_arena_for_four_at_hards_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commands: list[list[str]] = []
+    monkeypatch.setattr(learn.subprocess, "run", lambda command, check: commands.append(command))
+    folder = learn.generate(tmp_path, 400, 11, "ismcts")
+    assert folder == tmp_path / "ismcts"
+    (command,) = commands
+    at = command.index("--players")
+    assert command[at + 1] == "ismcts,ismcts,ismcts,ismcts"
+    assert command[command.index("--iterations") + 1] == str(reproducible("hard")["iterations"])
+    assert command[command.index("--record") + 1] == str(folder)
+    assert command[command.index("--seed") + 1] == "11"

@@ -342,18 +342,32 @@ def main(argv: Iterable[str] | None = None) -> int:
         help=f"one JSON line a game (default: a file of {RESULTS}/ named after the pool or "
         f"the match); with --fit, as many as wanted (default: every file there)",
     )
+    parser.add_argument(
+        "--entrant",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="one more entrant: ismcts with these options (a variant to measure), e.g. "
+        'x03=\'{"iterations": 150, "exploration": 0.3}\'',
+    )
     parser.add_argument("--fit", action="store_true", help="fit the games played, play none")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap refits")
     parser.add_argument("--anchor", default=ANCHOR, help=f"the entrant rated 0 (default {ANCHOR})")
     args = parser.parse_args(None if argv is None else list(argv))
     known = entrants(args.hard, args.deep)
+    for text in args.entrant:
+        name, _, options = text.partition("=")
+        try:
+            known[name.strip()] = ("ismcts", dict(json.loads(options)))
+        except (ValueError, TypeError):
+            parser.error(f"--entrant {text!r}: NAME={{JSON options}} expected")
     pool = [name.strip() for name in args.pool.split(",") if name.strip()]
     unknown = [name for name in pool if name not in known]
     if unknown or len(pool) < 4:
         parser.error(f"--pool needs 4 or more of {', '.join(POOL)}")
     table = [name.strip() for name in (args.table or "").split(",") if name.strip()]
     if args.table is not None and (len(table) not in (3, 4) or set(table) - set(known)):
-        parser.error(f"--table needs 3 or 4 of {', '.join(POOL)} (repeats allowed)")
+        parser.error(f"--table needs 3 or 4 of {', '.join(known)} (repeats allowed)")
     if args.resamples < 1:
         parser.error("--resamples needs 1 or more")
     paths = args.results or (

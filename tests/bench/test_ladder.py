@@ -94,3 +94,20 @@ def test_one_fit_reads_several_files(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "one.jsonl: 1 games" in out and "two.jsonl: 1 games" in out
     assert "| random | " in out and "| easy | " in out
     assert "| 5 | 1 (20.0%) |" in out  # random: 2 seats of one file, 3 of the other
+
+
+def test_a_variant_entrant_is_played_by_its_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = tmp_path / "variant.jsonl"
+    variant = {"iterations": 2, "exploration": 0.3}
+    argv = ["--table", "v,random,random", "--games", "1", "--results", str(results)]
+    argv += ["--resamples", "2", "--entrant", "v=" + json.dumps(variant)]
+    assert ladder.main(argv) == 0
+    (line,) = ladder.read_results(results)
+    assert line["seats"] == ["v", "random", "random"]
+    assert line["settings"]["entrants"]["v"] == ["ismcts", variant]
+    assert "| v | " in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        ladder.main(["--table", "w,random,random", "--entrant", "w={iterations"])
+    assert "NAME={JSON options} expected" in capsys.readouterr().err

@@ -295,13 +295,13 @@ class ClientState:
             kind = LineKind.ROUND if isinstance(typed, RoundStart) else LineKind.EVENT
             if isinstance(typed, ActionTaken):
                 kind = LineKind.MINE if typed.seat == self.seat else kind
-                if typed.seat == self.seat and typed.by:
+                if typed.seat != self.seat:
+                    self._since_mine.append((typed.seat, typed.action))
+                elif typed.by:
                     self._for_me.append(typed.action)
-                elif typed.seat == self.seat:
+                elif typed.action.kind not in _NOT_A_TURN:
                     self._since_mine, self._for_me = [], []
                     self._acted = True
-                else:
-                    self._since_mine.append((typed.seat, typed.action))
             text = describe_event(event, names, viewer)
             if text is None:
                 continue
@@ -442,6 +442,11 @@ class ClientState:
         self.log.append(LogLine(text, kind, event, version))
         if len(self.log) > LOG_LIMIT:
             del self.log[: len(self.log) - LOG_LIMIT]
+
+
+_NOT_A_TURN = frozenset({"answer", "counter", "keep"})
+"""The seat's own actions that are not its turn: answering another's offer, keeping cards.
+The summary at its next turn still covers what the others did before them."""
 
 
 def _is_turn(view: GameView, seat: int | None, prompt: Prompt | None) -> bool:

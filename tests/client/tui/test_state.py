@@ -349,6 +349,19 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
     update(6, 0, [passed(1, 6)], True)
     summary = [line.text for line in state.log if line.kind is LineKind.SUMMARY]
     assert summary[-3:] == ["since your last turn:", "  done for you: pass", "  B player B: pass"]
+    # Answering an offer between two turns is not a turn: the summary still covers what
+    # the others did before it.
+    update(7, 1, [passed(0, 7)], False)
+    update(8, 2, [{"type": "action", "version": 8, "seat": 1, "action": drew}], False)
+    declined = {"kind": "answer", "accept": False}
+    update(9, 2, [{"type": "action", "version": 9, "seat": 0, "action": declined}], False)
+    update(10, 0, [passed(2, 10)], True)
+    summary = [line.text for line in state.log if line.kind is LineKind.SUMMARY]
+    assert summary[-3:] == [
+        "since your last turn:",
+        "  B player B: discard green, draw 1",
+        "  C player C: pass",
+    ]
 
 
 def test_table_talk_is_logged_once_with_who_said_it() -> None:

@@ -11,11 +11,13 @@ from tyros_rules.constants import (
     CITY_COST,
     CITY_POINTS,
     EXPANSION_PASSES,
+    HAND_TILES,
     KEEP_CARDS,
     MAX_SEATS,
     SHIP_COST,
     SHIP_LIMIT,
     SHIP_POINTS,
+    START_SHIPS_IN_TYROS,
 )
 
 from ...words import CARDS, cards_text, command_line, describe_action
@@ -43,6 +45,8 @@ def rules_lines() -> list[str]:
     first, later = EXPANSION_PASSES[MAX_SEATS]
     return [
         "How Tyros goes (in brief; the rulebook has it all):",
+        f"Each player starts with {START_SHIPS_IN_TYROS} ships in Tyros (TY) and "
+        f"{HAND_TILES} map tiles.",
         f"A round: cards are dealt ({dealt}). Each player plays a map tile on a space next "
         "to an empire, which grows by that space, and draws another tile (with 4 players "
         f"{first} tiles each in the first round, {later} later; with 3 always "
@@ -50,9 +54,9 @@ def rules_lines() -> list[str]:
         f"row, and each keeps at most {KEEP_CARDS} cards. The game ends after the round in "
         "which someone plays their last tile.",
         "Card actions, one a turn (or pass); wilds count as any colour:",
-        "  move: a ship by sea to a space of an empire, one card of that empire's colour a "
-        f"step; at most {SHIP_LIMIT} ships end in a space. Ending in another player's city "
-        "costs you a card to them.",
+        "  move: a ship along the sea links (~ on the map) to a space of an empire, one card "
+        f"of that empire's colour a step; at most {SHIP_LIMIT} ships end in a space. Ending "
+        "in another player's city costs you a card to them.",
         f"  city: where your ships stand alone, {CITY_COST[0]} cards of the space's colour "
         f"({CITY_COST[1]} with two of your ships there); one of the ships goes back.",
         f"  ship: a new one in a space of your city, {SHIP_COST[0]} card of its colour "
@@ -60,11 +64,12 @@ def rules_lines() -> list[str]:
         "until someone builds a city there, the ships there plus one, any colours.",
         f"  bank: discard 1-{BANK_DRAW_MAX} cards and draw as many, or {BANK_PICK_COST} for "
         "one card of your choice from the discards.",
-        "  trade: offer cards to other players for theirs; they accept, decline or "
-        "counter; a trade done ends your turn.",
+        "  trade: offer cards to other players for theirs (one offer a turn); they accept, "
+        "decline or counter; a trade done ends your turn.",
         "Scoring at the end: a space scores by its empire's size, largest first: a city "
         f"{' / '.join(map(str, CITY_POINTS))}, a space your ships alone hold (no city) "
-        f"{' / '.join(map(str, SHIP_POINTS))}.",
+        f"{' / '.join(map(str, SHIP_POINTS))}. Empires of one size rank "
+        f"{', '.join(CARDS[:-1])}. Ships in a space with a city, or of two players, score nothing.",
         f"Bonuses: {BONUS} to the first with cities in all four empires, and {BONUS} for "
         "each empire where you alone have the most cities. A tie for the most points goes "
         "to the most points in the largest empire.",

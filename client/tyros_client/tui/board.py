@@ -241,20 +241,27 @@ INDENT = 3
 
 
 def _shortened(name: str, room: int) -> str:
-    """``name`` in ``room`` characters: whole words while they fit, else cut with a dot
-    (``Carthago Nova`` -> ``Carthago`` or ``Carthag.``), never a letter that looks like an
-    empire's.
+    """``name`` in ``room`` characters: whole while it fits; a name of several words keeps
+    its last word whole and cuts the first ones (``Carthago Nova`` -> ``Cart. Nova``,
+    ``Ca.Nova``: never ``Carthago``, which is another space); else cut with a dot. Never a
+    letter alone, which would read as a seat's or an empire's.
 
     >>> _shortened("Carthago Nova", 10), _shortened("Carthago Nova", 7), _shortened("Troas", 9)
-    ('Carthago', 'Cartha.', 'Troas')
+    ('Cart. Nova', 'Ca.Nova', 'Troas')
+    >>> _shortened("Carthago Nova", 5), _shortened("Carthago", 5), _shortened("Carthago", 7)
+    ('Ca.N.', 'Cart.', 'Cartha.')
     """
     if len(name) <= room:
         return name
-    words = name.split()
-    while len(words) > 1 and len(" ".join(words)) > room:
-        words.pop()
-    kept = " ".join(words)
-    return kept if len(kept) <= room else name[: room - 1] + "."
+    first, _, last = name.rpartition(" ")
+    keep = room - len(last) - 1  # what is left for the first words, a dot included
+    if first and keep >= 3:  # (two letters at least: one alone reads as a seat's)
+        return f"{first[: keep - 1]}. {last}"
+    if first and room >= len(last) + 3:
+        return f"{first[:2]}.{last}"
+    if first and room >= 5:
+        return f"{first[:2]}.{last[: room - 4]}."
+    return name[: room - 1] + "."
 
 
 def _blocked_cell(label: str, geo: Geometry) -> list[StyleAndTextTuples]:

@@ -60,7 +60,8 @@ def test_names_and_empires_at_full_size() -> None:
     for space, label in enumerate(BOARD.space_labels):
         head = cell_text(lines, label, 100, 19)[0]
         name = "Tyros" if label == "TY" else BOARD.names[space]
-        assert name[:6] in head, (label, head)
+        # (a name of several words keeps its last word: Carthago Nova is not Carthago)
+        assert name.split()[-1][:6] in head, (label, head)
         colour = v.chips.get(label)
         if colour:
             assert head.endswith(" " + colour[0].upper())

@@ -269,6 +269,23 @@ def read_results(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def games_to_play(
+    path: Path, settings: dict[str, Any], games: int
+) -> tuple[list[dict[str, Any]], list[int]]:
+    """The games kept in ``path``, and those of ``range(games)`` still to play: a run
+    resumes where it stopped. Raises ValueError if ``path`` holds games of other
+    ``settings`` (as a line of the file holds them)."""
+    lines = read_results(path)
+    other = next((line for line in lines if line.get("settings") != settings), None)
+    if other is not None:
+        raise ValueError(
+            f"{path} holds games played with other settings (game {other['game']}: "
+            f"{other.get('settings')}); give another --results"
+        )
+    done = {line["game"] for line in lines}
+    return lines, [g for g in range(games) if g not in done]
+
+
 def run(
     pool: Sequence[str],
     games: int,
@@ -286,19 +303,8 @@ def run(
     lineup = {"table": list(table)} if table else {"pool": list(pool)}
     # (as a line of the file holds them: JSON's lists for tuples)
     settings = json.loads(json.dumps({"seed": seed, **lineup, "entrants": known}))
-    lines = read_results(path)
-    other = next((line for line in lines if line.get("settings") != settings), None)
-    if other is not None:
-        raise ValueError(
-            f"{path} holds games played with other settings (game {other['game']}: "
-            f"{other.get('settings')}); give another --results"
-        )
-    done = {line["game"] for line in lines}
-    seated = {
-        g: rotated(table, g) if table else seating(pool, seed, g)
-        for g in range(games)
-        if g not in done
-    }
+    lines, todo = games_to_play(path, settings, games)
+    seated = {g: rotated(table, g) if table else seating(pool, seed, g) for g in todo}
     if not seated:
         return lines
     path.parent.mkdir(parents=True, exist_ok=True)

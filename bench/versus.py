@@ -420,14 +420,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[dict[
     table = seating(new.name, old.name, 0)
     settings = dict(seed=args.seed, table=table, setup="first", old=commit, entrants=entrants)
     settings = json.loads(json.dumps(settings))  # (as a line of the file holds them)
-    lines = ladder.read_results(args.results)
-    other = next((line for line in lines if line.get("settings") != settings), None)
-    if other is not None:
-        parser.error(
-            f"{args.results} holds games of other settings (game {other['game']}: "
-            f"{other.get('settings')}); give another --results"
-        )
-    todo = sorted(set(range(args.games)) - {line["game"] for line in lines})
+    try:
+        lines, todo = ladder.games_to_play(args.results, settings, args.games)
+    except ValueError as exc:
+        parser.error(str(exc))
     if todo:
         args.results.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="versus-") as tmp:

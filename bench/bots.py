@@ -5,7 +5,7 @@
     python bench/bots.py ismcts-vs-greedy --players 3   # the same with three players
     python bench/bots.py greedy-vs-plain                # 200 games, 2 seats each: negotiating
                                                         # greedy against greedy-plain
-    python bench/bots.py speed                          # ISMCTS iterations per second
+    python bench/bots.py speed                          # ISMCTS iterations per CPU-second
     python bench/bots.py searches --json                # seeded searches' choices (pinned)
     python bench/bots.py convergence                    # does more search change the choice?
     python bench/bots.py option --option bank_margin --value 0.1 --base 0 --seed 11
@@ -23,7 +23,12 @@ second of thinking. Games with a time budget depend on the machine's speed,
 so only iteration budgets reproduce exactly.
 
 ``speed`` times the search alone: ISMCTS decisions from positions reached in
-seeded greedy games, one process, ``--iterations`` each (default 1000).
+seeded greedy games, ``--iterations`` each (default 1000), in CPU seconds, by
+``bench/timing.py`` in a process of its own; ``--beside PYTHON`` times the same positions
+under another interpreter too (an older commit installed in a venv of its own, a compiled
+install), ``--runs`` times each, alternately:
+
+    python bench/bots.py speed --beside ../venv-ab150b0/bin/python --beside ../wheel/bin/python
 """
 
 from __future__ import annotations
@@ -31,15 +36,19 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from tyros_client import arena
 from tyros_client.bots import Bot, make_bot
 from tyros_client.bots.determinize import Memory
-from tyros_client.bots.ismcts import ISMCTSBot, Search
+from tyros_client.bots.ismcts import ISMCTSBot
+from tyros_client.bots.search import Search
 from tyros_client.games import Played
 from tyros_rules import (
     Options,
@@ -51,6 +60,9 @@ from tyros_rules import (
     seats_to_act,
     view,
 )
+
+TIMING = Path(__file__).with_name("timing.py")
+"""Times the searches under any interpreter (``speed``'s ``--beside``)."""
 
 MATCHES = {
     "greedy-vs-random": ("greedy", "random", 400, None),
@@ -193,28 +205,36 @@ def searched(position: Position, iterations: int, seed: int) -> tuple[tuple[int,
     return bot.choose(seen, legal), bot
 
 
-def speed(iterations: int, positions: int, seed: int) -> dict[str, Any]:
-    """ISMCTS iterations per second from positions of seeded greedy games (4 players)."""
+def speed(
+    iterations: int, positions: int, seed: int, beside: list[str] | None = None, runs: int = 1
+) -> dict[str, Any]:
+    """ISMCTS iterations per CPU-second from positions of seeded greedy games (4 players),
+    timed by ``bench/timing.py`` under this interpreter and each of ``beside`` (another
+    commit's venv, a compiled install), on the same positions, ``runs`` times alternately."""
     samples = sample_positions(positions, seed)
-    total_iterations = 0
-    total_seconds = 0.0
-    cpu_seconds = 0.0  # what the figure is made of: other load does not change it much
-    for number, (seen, legal, seat, events) in enumerate(samples):
-        bot = ISMCTSBot(seat, random.Random(number), iterations=iterations)
-        for event in events:
-            bot.observe(event)
-        start = time.process_time()
-        bot.choose(seen, legal)
-        cpu_seconds += time.process_time() - start
-        total_iterations += int(bot.stats["iterations"])
-        total_seconds += float(bot.stats["seconds"])
+    saved = [
+        {"view": seen, "legal": legal, "seat": seat, "events": events}
+        for seen, legal, seat, events in samples
+    ]
+    pythons = [sys.executable, *(beside or [])]
+    readings: list[list[dict[str, Any]]] = [[] for _python in pythons]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "positions.json"
+        path.write_text(json.dumps(saved), "utf-8")
+        for _run in range(runs):
+            for python, runs_of_it in zip(pythons, readings, strict=True):
+                done = subprocess.run(
+                    [python, str(TIMING), str(path), str(iterations)],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                    cwd=folder,  # (not this checkout: each interpreter's own tyros)
+                )
+                runs_of_it.append(json.loads(done.stdout))
     return {
         "positions": len(samples),
-        "iterations": total_iterations,
-        "seconds": round(total_seconds, 2),
-        "iterations_per_second": round(total_iterations / total_seconds, 1),
-        "cpu_seconds": round(cpu_seconds, 2),
-        "iterations_per_cpu_second": round(total_iterations / cpu_seconds, 1),
+        "iterations": iterations,
+        "readings": [{"python": p, "runs": r} for p, r in zip(pythons, readings, strict=True)],
     }
 
 
@@ -311,11 +331,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--budgets", default="150,450,1500,5000", help="convergence: iterations to compare"
     )
+    parser.add_argument(
+        "--beside",
+        action="append",
+        metavar="PYTHON",
+        help="speed: time the same positions under this interpreter too (another venv)",
+    )
+    parser.add_argument("--runs", type=int, default=1, help="speed: runs of each, alternately")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     out: Any
     if args.what == "speed":
-        out = speed(args.iterations or 1000, args.positions, args.seed)
+        out = speed(args.iterations or 1000, args.positions, args.seed, args.beside, args.runs)
     elif args.what == "searches":
         out = pinned_searches(args.iterations or 200, args.positions, args.seed)
     elif args.what == "option":

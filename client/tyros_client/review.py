@@ -64,7 +64,7 @@ from tyros_rules import (
 
 from .bots.determinize import Memory
 from .bots.evaluate import Analysis
-from .bots.ismcts import ROLLOUT_DEPTH, Search, rollout_action
+from .bots.search import ROLLOUT_DEPTH, Search, rollout_action
 from .replay import Replay
 from .words import LETTERS, describe_action
 

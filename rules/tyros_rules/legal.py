@@ -139,7 +139,7 @@ def card_actions(state: GameState, seat: Seat, kind: int | None = None) -> list[
         trade_tried = state.trade_tried
         if trade_tried:  # after a withdrawn proposal: the same actions as before it
             memo = state.card_memo
-            if memo is not None and memo[0] == seat and memo[1] is hand:
+            if memo is not None and memo[0] == seat and memo[1] == hand:
                 return list(memo[2])
         out: list[Action] = [PASS]
         if ports:
@@ -497,36 +497,40 @@ def _keeps(hand: CardCounts) -> tuple[Action, ...]:
     )
 
 
-def check_action(state: GameState, seat: Seat, action: Action) -> None:
-    """Raise :class:`IllegalActionError` unless ``seat`` may take ``action`` now."""
+def check_action(state: GameState, seat: Seat, given: object) -> Action:
+    """``given`` as an action, if ``seat`` may take it now; else raise
+    :class:`IllegalActionError`. ``given`` may be anything at all (what a client sent): it
+    is an :data:`Action` only once checked (compiled, a typed argument would be checked
+    on entry, and refused with a ``TypeError`` instead)."""
     if state.phase == P_OVER:
         raise IllegalActionError(Reason.GAME_OVER, "the game is over")
     if (
-        not isinstance(action, tuple)
-        or not action
-        or not all(type(x) is int or isinstance(x, Kind) for x in action)
-        or not 0 <= action[0] < len(Kind)
-        or len(action) != LENGTH[action[0]]
+        not isinstance(given, tuple)
+        or not given
+        or not all(type(x) is int or isinstance(x, Kind) for x in given)
+        or not 0 <= given[0] < len(Kind)
+        or len(given) != LENGTH[given[0]]
     ):
         raise IllegalActionError(Reason.MALFORMED, "not an action")
+    action: Action = given
     if not isinstance(seat, int) or seat not in seats_to_act(state):
         raise IllegalActionError(Reason.NOT_YOUR_TURN, f"seat {seat} is not to act now")
     if action[0] == Kind.PROPOSE:
         found = proposal_problem(state, seat, action)
         if found is not None:
             raise IllegalActionError(*found)
-        return
+        return action
     if action[0] == Kind.COUNTER:
         found = counter_problem(state, seat, action)
         if found is not None:
             raise IllegalActionError(*found)
-        return
+        return action
     if state.phase == P_ACTIONS:  # only the family the action belongs to
         candidates = card_actions(state, seat, action[0])
     else:
         candidates = legal_actions(state, seat)
     if action in candidates:
-        return
+        return action
     name = KIND_NAMES[Kind(action[0])]
     if action[0] not in PHASE_KINDS[state.phase]:
         allowed = ", ".join(sorted(KIND_NAMES[k] for k in PHASE_KINDS[state.phase]))

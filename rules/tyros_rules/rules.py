@@ -285,10 +285,10 @@ def _next_round(state: GameState) -> None:
 # Applying actions -----------------------------------------------------------------
 
 
-def push(state: GameState, seat: Seat, action: Action) -> None:
-    """Check and apply ``seat``'s action; an illegal one raises and changes nothing."""
-    check_action(state, seat, action)
-    push_unchecked(state, seat, action)
+def push(state: GameState, seat: Seat, action: object) -> None:
+    """Check and apply ``seat``'s action; an illegal one raises and changes nothing. The
+    action may be anything (:func:`check_action` tells what is not one)."""
+    push_unchecked(state, seat, check_action(state, seat, action))
 
 
 def push_unchecked(state: GameState, seat: Seat, action: Action) -> None:

@@ -72,48 +72,53 @@ class Options:
         }
 
 
+FIELDS = (
+    "all_four_bonus",
+    "answers",
+    "board",
+    "card_memo",
+    "chances",
+    "chips",
+    "cities",
+    "city_supply",
+    "counters",
+    "current",
+    "discard",
+    "draw_pile",
+    "expand_queue",
+    "fleets",
+    "hands",
+    "keep_pending",
+    "log",
+    "options",
+    "owed_to",
+    "passes",
+    "phase",
+    "players",
+    "removed_tiles",
+    "revealed",
+    "round",
+    "score",
+    "script",
+    "seed",
+    "ship_supply",
+    "ships",
+    "space_ships",
+    "starting_seat",
+    "tile_pile",
+    "tiles",
+    "trade",
+    "trade_tried",
+    "version",
+)
+"""Every attribute of a :class:`GameState`: its slots, which :meth:`~GameState.revert_to`
+copies."""
+
+
 class GameState:
     """Everything about one game. Mutated only by :func:`tyros_rules.push`."""
 
-    __slots__ = (
-        "all_four_bonus",
-        "answers",
-        "board",
-        "card_memo",
-        "chances",
-        "chips",
-        "cities",
-        "city_supply",
-        "counters",
-        "current",
-        "discard",
-        "draw_pile",
-        "expand_queue",
-        "fleets",
-        "hands",
-        "keep_pending",
-        "log",
-        "options",
-        "owed_to",
-        "passes",
-        "phase",
-        "players",
-        "removed_tiles",
-        "revealed",
-        "round",
-        "score",
-        "script",
-        "seed",
-        "ship_supply",
-        "ships",
-        "space_ships",
-        "starting_seat",
-        "tile_pile",
-        "tiles",
-        "trade",
-        "trade_tried",
-        "version",
-    )
+    __slots__ = FIELDS
 
     board: Board
     options: Options
@@ -282,7 +287,7 @@ class GameState:
     def revert_to(self, snapshot: GameState) -> None:
         """Become ``snapshot`` (a :meth:`copy` with its log) again, in place: an action the
         store refused is undone, and whoever holds this state sees the undo."""
-        for name in GameState.__slots__:
+        for name in FIELDS:
             setattr(self, name, getattr(snapshot, name))
 
     # Small queries used everywhere -------------------------------------------------

@@ -9,7 +9,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tyros_client.bots.determinize import Determinizer, InconsistentView, Memory, determinize
+from hypothesis import given
+from hypothesis import strategies as st
+from tyros_client.bots.determinize import (
+    Determinizer,
+    InconsistentView,
+    Memory,
+    determinize,
+    shuffle,
+)
 from tyros_protocol.board import BOARD
 from tyros_protocol.cards import DECK
 from tyros_rules import (
@@ -318,3 +326,14 @@ def test_a_seat_that_countered_is_dealt_what_its_counter_offers() -> None:
     for _ in range(200):
         sample = determinize(wire(view(state, 0)), 0, rng)
         assert sample.hands[1][3] >= 1  # the violet it offered is in its hand
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.lists(st.integers(), max_size=80))
+def test_shuffle_draws_as_the_standard_library_does(seed: int, items: list[int]) -> None:
+    # The determinizations, and so every seeded search, depend on it drawing alike.
+    ours, theirs = items[:], items[:]
+    mine, reference = random.Random(seed), random.Random(seed)
+    shuffle(ours, mine)
+    reference.shuffle(theirs)
+    assert ours == theirs
+    assert mine.getstate() == reference.getstate()

@@ -11,13 +11,8 @@ import pytest
 from tyros_client import arena
 from tyros_client.bots import make_bot, strategies
 from tyros_client.bots.evaluate import rewards
-from tyros_client.bots.ismcts import (
-    DEFAULT_MOVE_TIME,
-    ISMCTSBot,
-    Search,
-    first_options,
-    tree_options,
-)
+from tyros_client.bots.ismcts import DEFAULT_MOVE_TIME, ISMCTSBot
+from tyros_client.bots.search import Search, first_options, tree_options
 from tyros_protocol.cards import VIOLET
 from tyros_rules import (
     Action,

@@ -158,7 +158,7 @@ def withdrawn_state(seed: int = 5) -> tuple[GameState, int]:
 def test_the_memo_holds_only_across_trade_talk() -> None:
     state, seat = withdrawn_state()
     memo = state.card_memo
-    assert memo is not None and memo[0] == seat and memo[1] is state.hands[seat]
+    assert memo is not None and memo[0] == seat and memo[1] == state.hands[seat]
     assert state.copy().card_memo is None
     push_unchecked(state, seat, (Kind.PASS,))
     assert state.card_memo is None

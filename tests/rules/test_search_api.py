@@ -31,7 +31,7 @@ from tyros_rules import (
     unseen,
     view,
 )
-from tyros_rules.state import blank_state
+from tyros_rules.state import FIELDS, blank_state
 
 GAMES = [(3, "first", 11), (4, "first", 12), (3, "variable", 13), (4, "variable", 14)]
 
@@ -111,7 +111,7 @@ def test_without_what_it_hides_the_state_shows_everything_else(
 
 # GameState's slots ----------------------------------------------------------------
 
-SLOTS = set(GameState.__slots__)
+SLOTS = set(FIELDS)
 NOT_FINGERPRINTED = {
     "board": "the same board for every game",
     "seed": "chance, not rules",

@@ -357,7 +357,7 @@ class Determinizer:
 
     def _deal_cards(self, rng: random.Random) -> tuple[dict[int, CardCounts], list[int]]:
         pool = self.card_pool[:]
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         hands: dict[int, CardCounts] = {}
         at = 0
         for s in self.others:
@@ -417,9 +417,9 @@ class Determinizer:
 
     def _deal_tiles(self, rng: random.Random) -> tuple[dict[int, tuple[int, ...]], list[int]]:
         free = self.free_tiles[:]
-        rng.shuffle(free)
+        shuffle(free, rng)
         slots = [s for s in range(self.players) for _ in range(self.hidden_slots[s])]
-        rng.shuffle(slots)
+        shuffle(slots, rng)
         hidden: list[list[int]] = [[] for _ in range(self.players)]
         order = self.forced_tiles + free
         for slot, tile in zip(slots, order, strict=False):
@@ -440,6 +440,24 @@ class Determinizer:
             if not self.needs_playable or playable_tiles(state, state.current):
                 break
         return state
+
+
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(items)``, draw for draw (the same order from the same seed): the
+    standard library's is plain Python, which was a quarter of a compiled search's time.
+
+    >>> a, b = list(range(40)), list(range(40))
+    >>> shuffle(a, random.Random(5)); random.Random(5).shuffle(b); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        # random.Random._randbelow_with_getrandbits(i + 1): the fewest bits, retried
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 def _trade_cards(view: dict[str, Any]) -> list[list[int]]:
@@ -470,4 +488,4 @@ def determinize(
     return Determinizer(view, seat, memory).sample(rng)
 
 
-__all__ = ["Determinizer", "Holdings", "InconsistentView", "Memory", "determinize"]
+__all__ = ["Determinizer", "Holdings", "InconsistentView", "Memory", "determinize", "shuffle"]

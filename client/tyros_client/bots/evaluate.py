@@ -568,7 +568,8 @@ class Plan:
                         cards, extra_any = steps, any_cards + build_cards
                     cost = cards + extra_any
                     if first is None or cost < first[0]:
-                        first, second = (cost, cards, extra_any, key), first
+                        second = first
+                        first = (cost, cards, extra_any, key)
                     elif second is None or cost < second[0]:
                         second = (cost, cards, extra_any, key)
                 if first is not None:

@@ -2,9 +2,9 @@
 after a short pause, or at once; and the player's standing orders, with what ends them.
 
 ``autopass`` (F6) passes every card turn of the round; anything typed (but an answer to
-an offer) or the round's end stops it. An offer made meanwhile waits for the player's
-answer and auto-pass goes on once it closes, however soon: one settled before the player
-looked must not cost them their order. ``set decline on`` declines at once the offers the
+an offer) or the end of the round's card turns stops it. An offer made meanwhile waits for
+the player's answer and auto-pass goes on once it closes, however soon: one settled before
+the player looked must not cost them their order. ``set decline on`` declines at once the offers the
 player lacks the cards for, ``set autodecline on`` every offer while auto-pass is on.
 """
 
@@ -56,6 +56,9 @@ class Autopilot:
             elif state.game is None or state.game.round != orders.pass_round:
                 orders.pass_round = None
                 state.note("auto-pass ended with the round", error=False)
+            elif state.game.phase == "keep":  # (no card turn is left in the round)
+                orders.pass_round = None
+                state.note("auto-pass ended with the round's card turns", error=False)
         prompt = state.prompt
         if prompt is None or self._answered is prompt:
             return

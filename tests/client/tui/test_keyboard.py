@@ -596,6 +596,20 @@ async def test_autopass_passes_every_card_turn_until_something_stops_it() -> Non
         assert table.sent == [PASS, PASS, PASS]  # (on with a turn to pass: it passed)
 
 
+async def test_autopass_ends_with_the_rounds_card_turns_so_typing_the_keep_is_no_stop() -> None:
+    async with running() as (table, keys):
+        ui = table.ui
+        assert table.state.view is not None
+        round_now = table.state.view["round"]
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass on")
+        table.push(None, phase="keep", round=round_now)  # the same round, its keeping
+        await on_screen(ui, "auto-pass ended with the round's card turns")
+        assert ui.autopilot.orders.pass_round is None
+        await typed(ui, keys, "keep")
+        assert "you are typing" not in await on_screen(ui, "card turns")
+
+
 async def test_set_decline_on_declines_offers_one_lacks_the_cards_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

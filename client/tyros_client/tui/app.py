@@ -417,7 +417,7 @@ class TyrosApp:
         confirm it if ``set confirm on`` asks about it."""
         state = self.state
         reason = None
-        if self.autopilot.orders.confirm:
+        if self.state.orders.confirm:
             cities = {} if state.game is None else state.game.cities
             reason = confirm_reason(action, cities, state.seat, state.names)
         if reason is None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from tyros_protocol.messages import Prompt
 
-from ..courtesy import COURTESY_SECONDS, Orders, courtesy
+from ..courtesy import COURTESY_SECONDS, courtesy
 from .settings import SettingsFile
 from .state import ClientState
 
@@ -33,13 +33,12 @@ SETTINGS = {
 
 
 class Autopilot:
-    """Gives the courtesy answer due for each prompt, once, and keeps the player's orders."""
+    """Gives the courtesy answer due for each prompt, once, and carries out the player's
+    orders (:attr:`.ClientState.orders`)."""
 
     def __init__(self, state: ClientState, send: Callable[[dict[str, Any]], None]) -> None:
         self.state = state
         self.send = send
-        self.orders = Orders()
-        state.passing_for_you = self._passes_this_round
         self.settings: SettingsFile | None = None
         """Where the settings are kept for the next game (None: this game only)."""
         self._answered: Prompt | None = None
@@ -49,7 +48,7 @@ class Autopilot:
     def update(self) -> None:
         """After each message: end the orders that no longer hold, and answer what the
         client answers for the player (at once, or after a pause)."""
-        state, orders = self.state, self.orders
+        state, orders = self.state, self.state.orders
         if orders.pass_round is not None:
             if state.over:
                 orders.pass_round = None  # (the message line says the game is over)
@@ -75,34 +74,28 @@ class Autopilot:
     def _answer(self, prompt: Prompt | None) -> None:
         if self.state.prompt is not prompt or prompt is None:
             return  # the question changed (withdrawn, answered by hand, timed out)
-        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat, self.orders)
+        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat, self.state.orders)
         if due is not None:
             if due.note:
                 self.state.note(due.note, error=False, lasting=True)
             self.send(due.action)
 
-    def _passes_this_round(self) -> bool:
-        """Whether auto-pass will pass the turn the state has just begun (it ends with its
-        round: a turn of the next round is the player's own)."""
-        game = self.state.game
-        return game is not None and game.round == self.orders.pass_round
-
     def waits_for_offer(self) -> bool:
         """Whether auto-pass is on and waits while the player answers an offer."""
-        return self.orders.pass_round is not None and any(
+        return self.state.orders.pass_round is not None and any(
             action.kind == "answer" for action in self.state.legal_actions
         )
 
     def typed(self) -> None:
         """The player typed: an ``autopass`` order ends (they mean to play), unless an
         offer waits for their answer (they are answering it)."""
-        if self.orders.pass_round is not None and not self.waits_for_offer():
-            self.orders.pass_round = None
+        if self.state.orders.pass_round is not None and not self.waits_for_offer():
+            self.state.orders.pass_round = None
             self.state.note("auto-pass stopped: you are typing", error=False)
 
     def toggle_pass(self) -> str:
         """``autopass``: on for the rest of the round, or off again; what to say."""
-        orders, game = self.orders, self.state.game
+        orders, game = self.state.orders, self.state.game
         if orders.pass_round is not None:
             orders.pass_round = None
             return "auto-pass off"
@@ -121,14 +114,14 @@ class Autopilot:
         words)."""
         parts = words.split()
         if len(parts) == 2 and parts[0] in SETTINGS and parts[1] in ("on", "off"):
-            setattr(self.orders, parts[0], parts[1] == "on")
+            setattr(self.state.orders, parts[0], parts[1] == "on")
             if self.settings is not None:
-                self.settings.save(self.orders)
+                self.settings.save(self.state.orders)
             self._answered = None
             self.update()
             return f"{parts[0]} is {parts[1]}"
         now = "; ".join(
-            f"set {name} on|off ({'on' if getattr(self.orders, name) else 'off'})"
+            f"set {name} on|off ({'on' if getattr(self.state.orders, name) else 'off'})"
             for name in SETTINGS
         )
         return f"{now}; 'help set' says what each does"

@@ -174,7 +174,7 @@ def build(
     state = ClientState(url, table, name, spectate=spectate)
     ui = TyrosApp(state, colour=colour)
     if settings is not None:
-        settings.load(ui.autopilot.orders)
+        settings.load(ui.state.orders)
         ui.autopilot.settings = settings
     net = NetClient(
         state, url, options=options, tokens=tokens, on_change=ui.on_state_change, trust=trust

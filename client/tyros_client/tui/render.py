@@ -260,7 +260,7 @@ def message_text(ui: Screen) -> StyleAndTextTuples:
         return [("class:message.turn", " " + game_over_words(ui))]
     if ui.state.seat is None:  # a spectator has nothing to play: no F2, no Tab for it
         return [("class:dim", " watching (F1 help, F3 log, F5 say to the spectators)")]
-    if ui.autopilot.orders.pass_round is not None:
+    if ui.state.orders.pass_round is not None:
         return [("class:message.info", " auto-pass on: waiting for your turn to pass (F6 stops)")]
     return [("class:dim", " waiting for the others (F1 help, F2 legal, Tab completes)")]
 

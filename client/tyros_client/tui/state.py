@@ -42,6 +42,7 @@ from tyros_protocol.events import ActionTaken, Event, RoundStart, SeenAction
 from tyros_protocol.messages import ChatLine, Error, Prompt, SeatClock, SeatStatus, TableInfo
 from tyros_protocol.views import GameView, ScoreSheet
 
+from ..courtesy import Orders
 from ..scoresheet import point_changes, running_sheet
 from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
 from ..words import describe_action, describe_event, describe_target, error_words, letter, who
@@ -123,9 +124,10 @@ class ClientState:
         """The last view's score sheet: the final one, or before the end what each seat
         would score if the game ended now (None: it cannot be told)."""
         self.prompt: Prompt | None = None
-        self.passing_for_you: Callable[[], bool] = lambda: False
-        """Whether a standing order passes the player's turns (auto-pass): such a turn gets
-        no catch-up summary, since nobody is about to decide (the log told it all)."""
+        self.orders = Orders()
+        """The player's standing orders (auto-pass, declining, confirming), which the
+        :class:`~.autopilot.Autopilot` carries out: a turn auto-pass plays gets no catch-up
+        summary, since nobody is about to decide (the log told it all)."""
         self._legal: tuple[Prompt | None, list[dict[str, Any]]] = (None, [])
         self.prompt_at = 0.0
         """When the prompt arrived (its ``deadline`` counts from then)."""
@@ -317,7 +319,7 @@ class ClientState:
             and (self._since_mine or self._for_me)
             and self._acted  # (on a seat's very first turn there is no "last turn")
             and not notice.resync
-            and not self.passing_for_you()
+            and not (self.game is not None and self.game.round == self.orders.pass_round)
         ):
             for line in since_your_turn(self._since_mine, names, self._for_me):
                 self._log(line, LineKind.SUMMARY)

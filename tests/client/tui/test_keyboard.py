@@ -605,7 +605,7 @@ async def test_autopass_ends_with_the_rounds_card_turns_so_typing_the_keep_is_no
         await on_screen(ui, "auto-pass on")
         table.push(None, phase="keep", round=round_now)  # the same round, its keeping
         await on_screen(ui, "auto-pass ended with the round's card turns")
-        assert ui.autopilot.orders.pass_round is None
+        assert ui.state.orders.pass_round is None
         await typed(ui, keys, "keep")
         assert "you are typing" not in await on_screen(ui, "card turns")
 
@@ -644,7 +644,7 @@ async def test_autopass_goes_on_past_an_offer_the_client_declines_for_the_player
         await on_screen(ui, "auto-pass on")
         table.offer([DECLINE, counter])  # lacks the cards: declined at once, by order
         assert table.sent == [DECLINE]
-        assert ui.autopilot.orders.pass_round is not None
+        assert ui.state.orders.pass_round is not None
         table.push(TURN, phase="actions", to_act=[0], current=0, trade=None)
         assert table.sent == [DECLINE, PASS]
 

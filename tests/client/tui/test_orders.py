@@ -36,7 +36,7 @@ async def test_an_offer_waits_for_the_player_and_autopass_goes_on_once_it_closes
         table.push(None, phase="actions", current=1, to_act=[1], trade=None)
         table.push(TURN, phase="actions", to_act=[0], current=0)
         assert table.sent == [PASS, DECLINE, PASS]
-        assert ui.autopilot.orders.pass_round is not None
+        assert ui.state.orders.pass_round is not None
         assert not any("auto-pass stopped" in line.text for line in table.state.log)
 
 
@@ -90,7 +90,7 @@ async def test_autopass_ends_without_a_word_with_the_game() -> None:
         await on_screen(ui, "auto-pass on")
         table.push(None, **over)
         await until(lambda: ui.screen.score_open, "the final score sheet")
-        assert ui.autopilot.orders.pass_round is None
+        assert ui.state.orders.pass_round is None
         assert "game over" in message(ui)
         assert not any("auto-pass ended" in line.text for line in table.state.log)
         ui.invalidate()
@@ -154,7 +154,7 @@ async def test_set_confirm_asks_before_a_move_that_owes_a_city_owner_a_card() ->
     into_city = {"kind": "move", "from": "TY", "to": "23", "pay": ["green"]}
     async with running(24, 80) as (table, keys):
         ui = table.ui
-        ui.autopilot.orders.confirm = True
+        ui.state.orders.confirm = True
         table.push([PASS, into_city], phase="actions", to_act=[0], current=0, cities={"23": 2})
         keys.send_text("move ty 23\r")
         await on_screen(ui, "C Cyd has a city in 23: you will give them a card")

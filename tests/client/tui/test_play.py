@@ -57,7 +57,7 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
         await until(lambda: (tmp_path / "play.json").exists(), "the seats to be saved")
         text = await on_screen(ui, "C bot-2")
         assert re.search(r"C bot-2 +\d+ .* bot\b", text), text  # flagged as a bot
-        assert ui.autopilot.orders.confirm  # asked before costly actions in a first game
+        assert ui.state.orders.confirm  # asked before costly actions in a first game
         ui.run_line("set confirm off")
         await on_screen(ui, "confirm is off")
 
@@ -76,7 +76,7 @@ async def test_tyros_play_runs_a_local_game_and_takes_it_up_again(tmp_path: Path
         assert any("your unfinished game is taken up where you left it" in s for s in said)
         assert any("'tyros-play --new' starts another" in s for s in said)
         assert ui.state.version >= version
-        assert not ui.autopilot.orders.confirm  # as the player left it
+        assert not ui.state.orders.confirm  # as the player left it
         await until(
             lambda: all(ui.state.seat_status(seat).connected for seat in range(3)),
             "every seat back",

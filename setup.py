@@ -1,12 +1,10 @@
 """The build: a wheel (``pip install .``) compiles the search's hot path with mypyc.
 
-The modules in :data:`COMPILED` (the engine, the evaluation, the sampling of hidden cards
-and the search) are the same typed Python, compiled to C by mypyc: every decision comes out
-the same, about twice as fast (docs/benchmarks.md, "Search speed"). An editable install
-(``pip install -e .``) stays plain Python, so that an edit takes effect at once; so does any
-build with ``TYROS_PURE=1`` in its environment. Without mypyc or a C compiler, or if
-compiling fails, the wheel is plain Python and the build says so: slower bots, nothing else.
-Everything else about the project is in ``pyproject.toml``.
+The modules in :data:`COMPILED` run compiled, the same decisions faster (docs/bots.md,
+"ismcts"). An editable install (``pip install -e .``) stays plain Python, so that an edit
+takes effect at once; so does a build with ``TYROS_PURE=1``. Without mypyc or a C compiler,
+or if compiling fails, the wheel is plain Python: ``pip install -v .`` shows why. Everything
+else about the project is in ``pyproject.toml``.
 """
 
 from __future__ import annotations
@@ -30,8 +28,9 @@ COMPILED = [
     "client/tyros_client/bots/grouping.py",
     "client/tyros_client/bots/search.py",
 ]
-"""What a search spends its time in (a profile of ``bench/bots.py speed``). A module here may
-not define a class that a plain-Python module subclasses (mypyc's native classes)."""
+"""What a search spends its time in (a profile of ``bench/bots.py speed``). A class defined
+here may not be subclassed by plain-Python code, nor subclass a plain-Python class (mypyc's
+native classes): why the ``ismcts`` strategy and its settings are not compiled."""
 GROUP = "tyros_native"
 """The shared library mypyc builds for them all (``tyros_native__mypyc``), beside a small
 extension module for each."""
@@ -64,20 +63,26 @@ class CompilingBuild(build_ext):
         # command line says so first.
         if self.editable_mode or "editable_wheel" in sys.argv:
             return False
-        if os.environ.get("TYROS_PURE"):
+        if os.environ.get("TYROS_PURE", "") not in ("", "0"):
             _say("TYROS_PURE is set: plain Python, nothing compiled")
             return False
         return True
 
     def run(self) -> None:
-        if not self.extensions:
+        if not self.extensions:  # (editable or pure: nothing compiled earlier may stay)
+            self._remove_built()
             return
         made = self._compiled()
-        if made is None:
+        if made is None or set(made) != {extension.name for extension in self.extensions}:
+            if made is not None:
+                _say("mypyc named its modules otherwise: plain Python, nothing compiled")
+            self._remove_built()
             self.extensions = []
             return
         for extension in self.extensions:
-            vars(extension).update(vars(made[extension.name]))  # (the name is the same)
+            for field, value in vars(made[extension.name]).items():
+                if not field.startswith("_"):  # (setuptools keeps its own state in _fields)
+                    setattr(extension, field, value)
         try:
             super().run()
         except Exception as error:  # a compiler missing or failing: keep the pure wheel
@@ -98,17 +103,20 @@ class CompilingBuild(build_ext):
         return {extension.name: extension for extension in made}
 
     def _remove_built(self) -> None:
-        for extension in self.extensions:
-            path = self.get_ext_fullpath(extension.name)
+        # A compiled module left from an earlier build would be packed (or, in place,
+        # imported) instead of the sources; a module's without the shared one cannot load.
+        for name in _extension_names():
+            path = self.get_ext_fullpath(name)
             if os.path.exists(path):
-                os.remove(path)  # (a module's extension without the shared one cannot load)
+                os.remove(path)
 
 
-class Wheel(Distribution):
+class MaybeCompiled(Distribution):
     def has_ext_modules(self) -> bool:
-        # Asked before build_ext lists them: build_ext must run, and a wheel that may hold
-        # compiled modules is tagged for this interpreter and platform.
-        return not os.environ.get("TYROS_PURE")
+        # Asked before build_ext lists them: build_ext must always run (to compile, or to
+        # clear what an earlier build compiled), so every wheel is tagged for this
+        # interpreter and platform.
+        return True
 
 
-setup(cmdclass={"build_ext": CompilingBuild}, distclass=Wheel)
+setup(cmdclass={"build_ext": CompilingBuild}, distclass=MaybeCompiled)

@@ -112,7 +112,7 @@ FIELDS = (
     "version",
 )
 """Every attribute of a :class:`GameState`: its slots, which :meth:`~GameState.revert_to`
-copies."""
+copies (compiled, the class has no ``__slots__`` to read)."""
 
 
 class GameState:

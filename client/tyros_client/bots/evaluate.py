@@ -568,8 +568,8 @@ class Plan:
                         cards, extra_any = steps, any_cards + build_cards
                     cost = cards + extra_any
                     if first is None or cost < first[0]:
-                        second = first
-                        first = (cost, cards, extra_any, key)
+                        second = first  # (two statements: mypyc compiles the swap
+                        first = (cost, cards, extra_any, key)  # of optionals wrongly)
                     elif second is None or cost < second[0]:
                         second = (cost, cards, extra_any, key)
                 if first is not None:

@@ -24,9 +24,8 @@ one-step values order the bot's options and only the best
 :data:`ROOT_WIDTH` (and passing) are searched; deeper, options are ordered by
 a cheap prior and widened progressively with the visits.
 
-The hot path of every searching bot: an install that builds wheels compiles this module,
-the engine and the evaluation with mypyc (``setup.py``), which runs the same code with
-the same results about twice as fast; an editable install runs it as plain Python.
+The hot path of every searching bot: a wheel compiles it with mypyc (``setup.py``; how and
+how much faster: docs/bots.md); an editable install runs it as plain Python.
 """
 
 from __future__ import annotations

@@ -101,11 +101,13 @@ class Autopilot:
             return "auto-pass off"
         if self.state.seat is None or game is None or game.phase == "over":
             return "auto-pass is for a seat in a game being played"
+        if game.phase == "keep":
+            return "auto-pass is for card turns: this round has none left"
         orders.pass_round = game.round
         self._answered = None  # (the prompt now may be a turn to pass)
         self.update()
         return (
-            f"auto-pass on: you pass every card turn until round {orders.pass_round} ends "
+            f"auto-pass on: you pass every card turn left in round {orders.pass_round} "
             "(typing anything or F6 stops it)"
         )
 

@@ -570,7 +570,7 @@ async def test_autopass_passes_every_card_turn_until_something_stops_it() -> Non
         assert table.state.view is not None  # the mid-game table's view
         round_now = table.state.view["round"]
         keys.send_text(F6)
-        await on_screen(ui, f"auto-pass on: you pass every card turn until round {round_now} ends")
+        await on_screen(ui, f"auto-pass on: you pass every card turn left in round {round_now}")
         table.push(TURN, phase="actions", to_act=[0], current=0)
         assert table.sent == [PASS]
         table.push(TURN, phase="actions", to_act=[0], current=0)
@@ -608,6 +608,12 @@ async def test_autopass_ends_with_the_rounds_card_turns_so_typing_the_keep_is_no
         assert ui.state.orders.pass_round is None
         await typed(ui, keys, "keep")
         assert "you are typing" not in await on_screen(ui, "card turns")
+        # ...and asking for it then says why there is nothing to do.
+        keys.send_text("\x15")
+        await until(lambda: not ui.buffer.text, "the line cleared")
+        keys.send_text(F6)
+        await on_screen(ui, "auto-pass is for card turns: this round has none left")
+        assert ui.state.orders.pass_round is None
 
 
 async def test_set_decline_on_declines_offers_one_lacks_the_cards_for(

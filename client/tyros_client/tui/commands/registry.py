@@ -423,7 +423,7 @@ COMMANDS: dict[str, Command] = {
         Command(
             "autopass",
             "autopass",
-            "pass every card turn until this round ends (typing anything or the key again stops "
+            "pass every card turn left in this round (typing anything or the key again stops "
             "it; an offer to you waits for your answer, and auto-pass goes on after it); a "
             "decision with one possible answer is always made for you",
             local("autopass"),

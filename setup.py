@@ -16,6 +16,9 @@ from typing import Any
 from setuptools import Distribution, Extension, setup
 from setuptools.command.build_ext import build_ext
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tyros_build import EDITABLE, pure  # (beside this file, not installed)
+
 COMPILED = [
     "rules/tyros_rules/legal.py",
     "rules/tyros_rules/payments.py",
@@ -59,11 +62,11 @@ class CompilingBuild(build_ext):
         super().finalize_options()
 
     def _wanted(self) -> bool:
-        # An editable build finalizes this command before it is told it is editable: its
-        # command line says so first.
-        if self.editable_mode or "editable_wheel" in sys.argv:
+        # An editable build finalizes this command before it is told it is editable: the
+        # backend (tyros_build.py) says so first.
+        if self.editable_mode or os.environ.get(EDITABLE):
             return False
-        if os.environ.get("TYROS_PURE", "") not in ("", "0"):
+        if pure():
             _say("TYROS_PURE is set: plain Python, nothing compiled")
             return False
         return True

@@ -263,6 +263,27 @@ def definitions_disagree(lines: Sequence[dict[str, Any]]) -> str | None:
     return None
 
 
+def renamed(line: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """A game's line with its entrants renamed (all at once: names may swap), wherever a
+    name appears: the seats, the line-up and the definitions it was played with. Used when
+    a level changes, so that its earlier games keep their meaning beside the new ones.
+
+    >>> line = {"seats": ["it600", "hard"], "settings": {"table": ["it600", "hard"],
+    ...     "entrants": {"it600": ["ismcts", {"iterations": 600}],
+    ...                  "hard": ["ismcts", {"iterations": 150}]}}}
+    >>> renamed(line, {"hard": "ismcts-150", "it600": "hard"})["settings"]["entrants"]
+    {'hard': ['ismcts', {'iterations': 600}], 'ismcts-150': ['ismcts', {'iterations': 150}]}
+    """
+    settings = dict(line.get("settings") or {})
+    for key in ("pool", "table"):
+        if key in settings:
+            settings[key] = [names.get(name, name) for name in settings[key]]
+    if "entrants" in settings:
+        settings["entrants"] = {names.get(n, n): d for n, d in settings["entrants"].items()}
+    seats = [names.get(name, name) for name in line["seats"]]
+    return {**line, "seats": seats, **({"settings": settings} if "settings" in line else {})}
+
+
 def read_results(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -357,6 +378,14 @@ def main(argv: Iterable[str] | None = None) -> int:
         'x03=\'{"iterations": 150, "exploration": 0.3}\'',
     )
     parser.add_argument("--fit", action="store_true", help="fit the games played, play none")
+    parser.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="rename an entrant in the games of --results (rewritten in place), play none: "
+        "a level's earlier games keep their meaning when the level changes",
+    )
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap refits")
     parser.add_argument("--anchor", default=ANCHOR, help=f"the entrant rated 0 (default {ANCHOR})")
     args = parser.parse_args(None if argv is None else list(argv))
@@ -367,6 +396,15 @@ def main(argv: Iterable[str] | None = None) -> int:
             known[name.strip()] = ("ismcts", dict(json.loads(options)))
         except (ValueError, TypeError):
             parser.error(f"--entrant {text!r}: NAME={{JSON options}} expected")
+    if args.rename:
+        names = dict(text.partition("=")[::2] for text in args.rename)
+        if not args.results or not all(names) or not all(names.values()):
+            parser.error("--rename OLD=NEW needs NEW names and the --results files to rewrite")
+        for path in args.results:
+            lines = [renamed(line, names) for line in read_results(path)]
+            path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+            print(f"{path}: {len(lines)} games renamed")
+        return 0
     pool = [name.strip() for name in args.pool.split(",") if name.strip()]
     unknown = [name for name in pool if name not in known]
     if unknown or len(pool) < 4:

@@ -111,3 +111,44 @@ def test_a_variant_entrant_is_played_by_its_options(
     with pytest.raises(SystemExit):
         ladder.main(["--table", "w,random,random", "--entrant", "w={iterations"])
     assert "NAME={JSON options} expected" in capsys.readouterr().err
+
+
+def test_renaming_lets_a_changed_level_be_fitted_beside_its_earlier_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hard`` was 150 iterations in one file and is 600 in another: one fit refuses them,
+    until the earlier ``hard`` is renamed (and only the names change)."""
+
+    def game(seats: list[str], hard: int) -> dict[str, object]:
+        entrants = {"hard": ["ismcts", {"iterations": hard}], "random": ["random", {}]}
+        settings = {"seed": 1, "table": seats, "entrants": entrants}
+        return {
+            "game": 0,
+            "seats": seats,
+            "scores": [9, 5, 1],
+            "winners": [0],
+            "settings": settings,
+        }
+
+    before, after = tmp_path / "before.jsonl", tmp_path / "after.jsonl"
+    before.write_text(json.dumps(game(["hard", "random", "random"], 150)) + "\n")
+    after.write_text(json.dumps(game(["random", "hard", "random"], 600)) + "\n")
+    fit = ["--fit", "--resamples", "2", "--results", str(before), "--results", str(after)]
+    with pytest.raises(SystemExit):
+        ladder.main(fit)
+    assert "'hard' was played under two definitions" in capsys.readouterr().err
+
+    assert ladder.main(["--rename", "hard=ismcts-150", "--results", str(before)]) == 0
+    (line,) = ladder.read_results(before)
+    assert line["seats"] == ["ismcts-150", "random", "random"]
+    assert line["settings"]["table"] == line["seats"]
+    assert line["settings"]["entrants"]["ismcts-150"] == ["ismcts", {"iterations": 150}]
+    assert "hard" not in line["settings"]["entrants"]
+    assert (line["scores"], line["winners"]) == ([9, 5, 1], [0])
+    assert ladder.main(fit) == 0
+    out = capsys.readouterr().out
+    assert "| ismcts-150 | " in out and "| hard | " in out
+
+    with pytest.raises(SystemExit):
+        ladder.main(["--rename", "hard=", "--results", str(before)])
+    assert "--rename OLD=NEW needs NEW names" in capsys.readouterr().err

@@ -29,6 +29,7 @@ COMPILED = [
     "client/tyros_client/bots/determinize.py",
     "client/tyros_client/bots/evaluate.py",
     "client/tyros_client/bots/grouping.py",
+    "client/tyros_client/bots/outlook.py",
     "client/tyros_client/bots/search.py",
 ]
 """What a search spends its time in (a profile of ``bench/bots.py speed``). A class defined

@@ -11,10 +11,11 @@ from tyros_client import arena
 from tyros_client.bots import GreedyBot, make_bot, strategies
 from tyros_client.bots.base import Bot
 from tyros_client.bots.determinize import Holdings
-from tyros_client.bots.evaluate import Analysis, evaluate, future
+from tyros_client.bots.evaluate import Analysis, evaluate
 from tyros_client.bots.greedy import PLAUSIBLE, SLIPS, CardChoices, Greedy
 from tyros_client.bots.grouping import card_options, group_actions
 from tyros_client.bots.manners import PERSON_GAIN, PERSON_HOLDS, Manners
+from tyros_client.bots.outlook import future
 from tyros_protocol.cards import GREEN, VIOLET, WILD
 from tyros_rules import (
     CITY_PAY,

@@ -17,7 +17,7 @@
   efficient of them, counts unfinished ones in part, and gives the cards left
   over a small value if they can be kept for another round.
 
-How close the game is to its end (:func:`future`) scales everything: in the
+How close the game is to its end (:func:`.outlook.future`) scales everything: in the
 last card-action phase cards are worth only what they buy now, and once the
 game is over the value is exactly the score sheet's total.
 
@@ -35,9 +35,10 @@ from collections.abc import Sequence
 
 from tyros_protocol.board import TYROS, Board
 from tyros_protocol.cards import WILD, CardCounts
-from tyros_rules import BONUS, CITY_POINTS, MAX_SEATS, SHIP_POINTS, GameState, Phase
+from tyros_rules import BONUS, MAX_SEATS, GameState, Phase
 
-COLOURS = 4
+from .outlook import COLOURS, all_four_share, empire_values, future, hold_factor, majority_share
+
 ANY = 4
 """Index of the any-colour part of a purchase's price."""
 
@@ -45,6 +46,11 @@ ANY = 4
 HAND_WEIGHT = 1.0
 """What a hand's value counts for beside the board's points (``bench/calibration.py`` weighs
 them against final scores)."""
+CITY_OPTION = 0.3
+"""Share of a city's extra over ship control counted for a space held by ships alone while
+more cards are to be dealt."""
+TYROS_UNCOLOURED = 0.3
+"""Share of ship points for holding an uncoloured Tyros that may still be coloured."""
 AFFORDABLE_NOW = 0.8
 """Share of a purchase's gain counted while its cards are in hand and can be spent this round."""
 AFFORDABLE_NEXT = 0.65
@@ -62,170 +68,8 @@ KEPT_CARD = 0.5
 SPARE_CARD = 0.1
 """A leftover card beyond those (bank-trade fodder)."""
 LAST_ROUND_CARD = 0.05
-CITY_OPTION = 0.3
-"""Share of a city's extra over ship control counted for a space held by ships alone while
-more cards are to be dealt."""
-TYROS_UNCOLOURED = 0.3
-"""Share of ship points for holding an uncoloured Tyros that may still be coloured."""
 MAX_PURCHASES = 30
 """Purchases a plan considers (the most efficient)."""
-GROWTH_SPREAD = 0.35
-"""Variance of an empire's growth per tile still to be played."""
-
-
-# How far the game still goes ------------------------------------------------------
-
-
-def future(state: GameState) -> tuple[int, int]:
-    """(tiles still to be played, card-action phases still to come, this one included).
-
-    A quick forecast that assumes every tile can be played: hands are refilled
-    from the pile while it lasts, and the game ends after the round in which a
-    hand runs out.
-
-    >>> from tyros_rules import Options, new_game
-    >>> future(new_game(Options(players=4, seed=1)))
-    (28, 6)
-    """
-    phase = state.phase
-    if phase == Phase.OVER:
-        return 0, 0
-    players = state.players
-    tiles = [len(t) for t in state.tiles]
-    pile = len(state.tile_pile)
-    played = 0
-    if phase == Phase.EXPAND:
-        played, pile = _expansion_turns((state.current, *state.expand_queue), tiles, pile)
-    phases = 0 if phase == Phase.KEEP else 1
-    if phase != Phase.KEEP and not all(tiles):
-        return played, phases
-    round_number = state.round
-    while all(tiles) and phases < 20:
-        round_number += 1
-        phases += 1
-        passes = 2 if players == 3 or round_number == 1 else 1
-        more, pile = _expansion_turns(list(range(players)) * passes, tiles, pile)
-        played += more
-    return played, phases
-
-
-def _expansion_turns(seats: Sequence[int], tiles: list[int], pile: int) -> tuple[int, int]:
-    """Each seat in turn plays a tile if it has one and draws one while the pile lasts
-    (``tiles`` counts each hand and is updated): (tiles played, tiles left in the pile)."""
-    played = 0
-    for seat in seats:
-        if tiles[seat]:
-            tiles[seat] -= 1
-            played += 1
-            if pile:
-                pile -= 1
-                tiles[seat] += 1
-    return played, pile
-
-
-# Empire values ---------------------------------------------------------------------
-
-
-def _interpolate(points: Sequence[int], position: float) -> float:
-    low = int(position)
-    if low >= len(points) - 1:
-        return float(points[-1])
-    frac = position - low
-    return points[low] * (1 - frac) + points[low + 1] * frac
-
-
-_EMPIRES: dict[tuple[int, tuple[int, ...]], tuple[list[float], list[float]]] = {}
-""":func:`empire_values` by what it depends on: the chips change only with a tile."""
-
-
-def empire_values(state: GameState, tiles_left: int) -> tuple[list[float], list[float]]:
-    """(expected points of a city, of a ship-controlled space) in each empire at the end
-    (shared lists: read them, never change them)."""
-    key = (tiles_left, tuple(state.chips))
-    found = _EMPIRES.get(key)
-    if found is None:
-        if len(_EMPIRES) >= 1 << 14:
-            _EMPIRES.clear()
-        found = _EMPIRES[key] = _empire_values(state, tiles_left)
-    return found
-
-
-def _empire_values(state: GameState, tiles_left: int) -> tuple[list[float], list[float]]:
-    chips = state.chips
-    sizes = [0] * COLOURS
-    for colour in chips:
-        if colour >= 0:
-            sizes[colour] += 1
-    if tiles_left <= 0:
-        order = sorted(range(COLOURS), key=lambda c: -sizes[c])
-        city = [0.0] * COLOURS
-        ship = [0.0] * COLOURS
-        for rank, colour in enumerate(order):
-            city[colour] = float(CITY_POINTS[rank])
-            ship[colour] = float(SHIP_POINTS[rank])
-        return city, ship
-    neighbours = state.board.neighbours
-    frontier = [0] * COLOURS
-    for space, colour in enumerate(chips):
-        if colour < 0 and space != TYROS:
-            seen = 0
-            for other in neighbours[space]:
-                c = chips[other]
-                if c >= 0 and not seen >> c & 1:
-                    seen |= 1 << c
-                    frontier[c] += 1
-    total = sum(frontier)
-    expected = [
-        sizes[c] + (tiles_left * frontier[c] / total if total else 0.0) for c in range(COLOURS)
-    ]
-    spread = 2 * GROWTH_SPREAD * tiles_left + 0.25
-    scale = 1.7 / math.sqrt(spread)
-    city = [0.0] * COLOURS
-    ship = [0.0] * COLOURS
-    for c in range(COLOURS):
-        position = 0.0
-        for d in range(COLOURS):
-            if d != c:
-                gap = expected[d] - expected[c] + (0.5 if d < c else -0.5)
-                position += 1.0 / (1.0 + math.exp(-scale * gap))
-        city[c] = _interpolate(CITY_POINTS, position)
-        ship[c] = _interpolate(SHIP_POINTS, position)
-    return city, ship
-
-
-def majority_share(mine: int, best_other: int, phases_left: int) -> float:
-    """Expected majority bonus (points) with ``mine`` cities in an empire against ``best_other``.
-
-    >>> majority_share(2, 1, 0), majority_share(1, 1, 0), majority_share(0, 0, 3)
-    (7.0, 0.0, 0.0)
-    """
-    if mine <= 0:
-        return 0.0
-    if phases_left <= 0:
-        return float(BONUS) if mine > best_other else 0.0
-    lead = mine - best_other
-    late = max(0, 4 - phases_left) * 0.08
-    if lead > 0:
-        return BONUS * min(1.0, 0.55 + 0.15 * lead + late)
-    if lead == 0:
-        return BONUS * 0.3
-    return BONUS * max(0.0, 0.12 + 0.06 * lead)
-
-
-def all_four_share(colours: int, phases_left: int) -> float:
-    """Expected all-four-empires bonus for a seat with cities in ``colours`` empires (unawarded)."""
-    if phases_left <= 0 or colours < 2:
-        return 0.0
-    if colours == 2:
-        return BONUS * (0.12 if phases_left >= 3 else 0.04)
-    return BONUS * (0.5 if phases_left >= 2 else 0.35)
-
-
-def hold_factor(phases_left: int) -> float:
-    """Chance a space held by ships alone is still held at the end."""
-    if phases_left <= 0:
-        return 1.0
-    return max(0.7, 0.95 - 0.05 * phases_left)
 
 
 # The analysis of one position ------------------------------------------------------
@@ -434,7 +278,7 @@ Purchase = tuple[float, float, int, int, int, int, int]
 _DISTANCES: dict[int, tuple[Board, tuple[tuple[int, ...], ...]]] = {}
 
 
-def _target_distances(board: Board) -> tuple[tuple[int, ...], ...]:
+def target_distances(board: Board) -> tuple[tuple[int, ...], ...]:
     """Fewest steps from each port to each space (the nearer of its ports), -1 if unreachable."""
     found = _DISTANCES.get(id(board))
     if found is not None and found[0] is board:
@@ -542,7 +386,7 @@ class Plan:
                 if present < 2:
                     sources.append((board.build_port(space), chips[space], 1, present))
         if sources:
-            distances = _target_distances(board)
+            distances = target_distances(board)
             # Each source is its own key (a port's spare ships, or a build at a port), so
             # the nearest two per target are the two cheapest, the first listed on a tie.
             rows = [
@@ -696,4 +540,4 @@ def rewards(values: Sequence[float], temperature: float, share: float = 0.0) -> 
     return out
 
 
-__all__ = ["Analysis", "Plan", "evaluate", "future", "rewards"]
+__all__ = ["Analysis", "Plan", "evaluate", "rewards"]

@@ -26,7 +26,7 @@ from typing import Any
 
 from tyros_rules import P_ACTIONS, GameState
 
-from .evaluate import Analysis, _target_distances
+from .evaluate import Analysis, target_distances
 
 OWN = (
     "cities",
@@ -105,7 +105,7 @@ def _reach(state: GameState, seat: int, analysis: Analysis) -> tuple[int, int]:
     ports = state.fleets[seat]
     if not ports:
         return 0, 0
-    distances = _target_distances(state.board)
+    distances = target_distances(state.board)
     rows = [distances[port] for port in ports]
     near = far = 0
     for space, _colour, _gain in analysis.targets:

@@ -65,7 +65,7 @@ class CompilingBuild(build_ext):
     def _wanted(self) -> bool:
         # An editable build finalizes this command before it is told it is editable: the
         # backend (tyros_build.py) says so first.
-        if self.editable_mode or os.environ.get(EDITABLE):
+        if self.editable_mode or os.environ.get(EDITABLE) == "1":
             return False
         if pure():
             _say("TYROS_PURE is set: plain Python, nothing compiled")

@@ -2,7 +2,7 @@
 
 A wheel (``pip install .``) compiles the search with mypyc (``setup.py``), so it needs mypy;
 an editable install (``pip install -e .``) and a ``TYROS_PURE`` build stay plain Python and
-need nothing beyond setuptools, so they install offline from a local setuptools too.
+need nothing beyond setuptools (offline too, with `--no-build-isolation`).
 An editable build also says so to ``setup.py`` here, rather than ``setup.py`` guessing it
 from the command line setuptools gives it.
 """
@@ -18,7 +18,7 @@ from setuptools.build_meta import *  # noqa: F403 (every hook this backend does 
 MYPYC = "mypy>=1.18"
 """What compiles the search (mypyc comes with mypy)."""
 EDITABLE = "TYROS_BUILDING_EDITABLE"
-"""Set while an editable build runs: ``setup.py`` compiles nothing then."""
+"""Set (to 1) while an editable build runs: ``setup.py`` compiles nothing then."""
 
 
 def pure() -> bool:

@@ -7,6 +7,7 @@ Plackett-Luce model of the placements rates each entrant, with bootstrap interva
     python bench/ladder.py --fit                            # one fit of every game played
     python bench/ladder.py --pool random,easy,normal,hard --games 60 --results small.jsonl
     python bench/ladder.py --fit --results a.jsonl --results b.jsonl   # of these files only
+    python bench/ladder.py --rename hard=ismcts-150 --results a.jsonl  # a level's old games
 
 Game ``g`` seats four entrants of the pool, drawn and ordered by a generator seeded with
 ``--seed`` and ``g``, on the arena's game ``g`` (the same deal and bots' seeds as
@@ -51,6 +52,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import sys
 from collections.abc import Iterable, Sequence
@@ -284,6 +286,43 @@ def renamed(line: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     return {**line, "seats": seats, **({"settings": settings} if "settings" in line else {})}
 
 
+def rewrite_names(pairs: Sequence[str], paths: Sequence[Path]) -> None:
+    """``--rename``: every file's entrants renamed by ``OLD=NEW`` pairs, each file written
+    whole or not at all. Raises ValueError, before writing anything, where a name would be
+    lost: no file, no NEW, an OLD named twice, a NEW that names an entrant already there
+    (two entrants would merge), an OLD that no file has."""
+    names: dict[str, str] = {}
+    for pair in pairs:
+        old, _, new = (part.strip() for part in pair.partition("="))
+        if not old or not new or old in names:
+            raise ValueError(f"--rename {pair!r}: OLD=NEW, each OLD once, expected")
+        names[old] = new
+    if not paths or not all(path.exists() for path in paths):
+        raise ValueError("--rename needs the --results files to rewrite, and they must exist")
+    found: dict[Path, list[dict[str, Any]]] = {path: read_results(path) for path in paths}
+    present = {
+        name
+        for lines in found.values()
+        for line in lines
+        for name in [*line["seats"], *((line.get("settings") or {}).get("entrants") or {})]
+    }
+    kept = present - set(names)
+    clash = sorted(new for new in names.values() if new in kept) + sorted(
+        {new for new in names.values() if list(names.values()).count(new) > 1}
+    )
+    if clash:
+        raise ValueError(f"--rename would merge two entrants into {clash[0]!r}")
+    missing = sorted(set(names) - present)
+    if missing:
+        raise ValueError(f"--rename: no game has an entrant {missing[0]!r}")
+    for path, lines in found.items():
+        temporary = path.with_name(path.name + ".renaming")
+        text = "".join(json.dumps(renamed(line, names)) + "\n" for line in lines)
+        temporary.write_text(text)
+        os.replace(temporary, path)
+        print(f"{path}: {len(lines)} games renamed")
+
+
 def read_results(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -397,13 +436,10 @@ def main(argv: Iterable[str] | None = None) -> int:
         except (ValueError, TypeError):
             parser.error(f"--entrant {text!r}: NAME={{JSON options}} expected")
     if args.rename:
-        names = dict(text.partition("=")[::2] for text in args.rename)
-        if not args.results or not all(names) or not all(names.values()):
-            parser.error("--rename OLD=NEW needs NEW names and the --results files to rewrite")
-        for path in args.results:
-            lines = [renamed(line, names) for line in read_results(path)]
-            path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-            print(f"{path}: {len(lines)} games renamed")
+        try:
+            rewrite_names(args.rename, args.results or [])
+        except ValueError as exc:
+            parser.error(str(exc))
         return 0
     pool = [name.strip() for name in args.pool.split(",") if name.strip()]
     unknown = [name for name in pool if name not in known]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -16,15 +17,32 @@ ROOT = Path(__file__).resolve().parents[1]
 
 pytest.importorskip("setuptools")
 
+SOURCES = ["setup.py", "pyproject.toml", "tyros_build.py", "MANIFEST.in", "README.md"]
+PACKAGES = ["protocol", "rules", "server", "client"]
+
+
+def project_copy(tmp_path: Path) -> Path:
+    """The project's build files and packages, copied: a build here writes nothing (no
+    egg-info, no compiled module) into the tree the tests run from."""
+    copy = tmp_path / "project"
+    copy.mkdir()
+    for name in SOURCES:
+        shutil.copy2(ROOT / name, copy / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info")
+    for name in PACKAGES:
+        shutil.copytree(ROOT / name, copy / name, ignore=skip)
+    return copy
+
 
 def backend(code: str, tmp_path: Path, **env: str) -> Any:
-    """What ``code`` (a call of the backend's, ``b``) returns, run beside the sources, as
-    pip runs a backend: in a process of its own, the project folder its working directory."""
+    """What ``code`` (a call of the backend's, ``b``) returns, run as pip runs a backend: in
+    a process of its own, a copy of the project its working directory."""
     script = f"import json, tyros_build as b; print('\\n' + json.dumps({code}))"
+    copy = tmp_path / "project" if (tmp_path / "project").exists() else project_copy(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", script],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        cwd=copy,
+        env={**os.environ, "PYTHONPATH": str(copy), "TYROS_PURE": "", **env},
         capture_output=True,
         text=True,
         check=True,
@@ -51,8 +69,9 @@ def test_an_editable_build_tells_setup_py_so_and_compiles_nothing(tmp_path: Path
     assert seen == ["1", None], "the flag is set during the build, and only then"
     # What an editable build runs of setup.py: build_ext in place, under the flag.
     command = [sys.executable, "setup.py", "-q", "build_ext", "--inplace"]
-    env = {**os.environ, "TYROS_BUILDING_EDITABLE": "1", "TYROS_PURE": ""}
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    env = {**os.environ, backend("b.EDITABLE", tmp_path): "1", "TYROS_PURE": ""}
+    copy = tmp_path / "project"
+    done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "mypyc" not in done.stdout + done.stderr
-    assert not list(ROOT.glob("*/tyros_*/**/*.so")), "a compiled module would shadow a source"
+    assert not list(copy.glob("*/tyros_*/**/*.so")), "a compiled module would shadow a source"

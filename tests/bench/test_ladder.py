@@ -149,6 +149,18 @@ def test_renaming_lets_a_changed_level_be_fitted_beside_its_earlier_games(
     out = capsys.readouterr().out
     assert "| ismcts-150 | " in out and "| hard | " in out
 
+    kept = before.read_text()
+    for pairs, said in [
+        (["hard="], "OLD=NEW, each OLD once"),
+        (["random=ismcts-150"], "would merge two entrants into 'ismcts-150'"),
+        (["ismcts-150=x", "random=x"], "would merge two entrants into 'x'"),
+        (["nobody=x"], "no game has an entrant 'nobody'"),
+    ]:
+        with pytest.raises(SystemExit):
+            ladder.main([arg for pair in pairs for arg in ("--rename", pair)] + fit[3:5])
+        assert said in capsys.readouterr().err, pairs
+        assert before.read_text() == kept, "a refused rename writes nothing"
     with pytest.raises(SystemExit):
-        ladder.main(["--rename", "hard=", "--results", str(before)])
-    assert "--rename OLD=NEW needs NEW names" in capsys.readouterr().err
+        ladder.main(["--rename", "a=b", "--results", str(tmp_path / "none.jsonl")])
+    assert "they must exist" in capsys.readouterr().err
+    assert not (tmp_path / "none.jsonl").exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from tyros_client.bots import GreedyBot, ISMCTSBot, make_bot
@@ -56,3 +57,14 @@ def test_the_protocols_bot_levels_are_these() -> None:
     """A hello's ``bot_level`` (the server's own bots) names exactly these levels."""
     assert list(BOT_LEVELS) == list(LEVELS)
     assert DEFAULT_BOT_LEVEL == DEFAULT_LEVEL
+
+
+def test_each_levels_rating_is_the_readmes() -> None:
+    """``--help`` gives each level's rating from :data:`LEVELS`; the README's ladder table
+    gives the same figures (a refit changes both)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for name, level in LEVELS.items():
+        (row,) = [line for line in readme.splitlines() if line.startswith(f"| `{name}` | ")]
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        rating, interval = cells[2], cells[3]
+        assert level.rating == (rating if name == "easy" else f"{rating} {interval}"), name

@@ -19,18 +19,22 @@ EASY_SLIP = 0.25
 :meth:`.greedy.Greedy.slip`)."""
 
 
-HARD_ITERATIONS = 150
-"""A ``hard`` bot's search budget: about 0.1 s a decision (docs/benchmarks.md)."""
-EXPERT_ITERATIONS = 1_200
-"""An ``expert`` bot's: eight times ``hard``'s, about 0.5 s a decision, and measurably
-stronger against ``hard`` (docs/benchmarks.md, "Toward an expert level")."""
+HARD_ITERATIONS = 600
+"""A ``hard`` bot's search budget: about 0.1 s a decision compiled (``pip install .``),
+0.2 s in plain Python (docs/benchmarks.md, "The levels move")."""
+EXPERT_ITERATIONS = 3_000
+"""An ``expert`` bot's: five times ``hard``'s, about 0.5 s a decision compiled (1 s in
+plain Python), and measurably stronger against ``hard`` (docs/benchmarks.md)."""
 
 
 class Level(NamedTuple):
     strategy: str
     options: dict[str, Any]
     about: str
-    """What it means to a player, as measured."""
+    """What it means to a player."""
+    rating: str
+    """Its rating on the ladder (``bench/ladder.py --fit``: the Elo scale, ``easy`` at 0, a
+    95% interval), as the README's table gives it."""
 
 
 LEVELS: dict[str, Level] = {
@@ -39,24 +43,28 @@ LEVELS: dict[str, Level] = {
         {"slip": EASY_SLIP},
         f"greedy bots that play a random one of their options in about one card action or "
         f"expansion in {round(1 / EASY_SLIP)}, a beginner's match",
+        "0",
     ),
     "normal": Level(
         "greedy",
         {},
         "greedy bots: one move ahead, and they negotiate (one won 72% of 200 games against "
         "three easy bots)",
+        "+318 [+278, +361]",
     ),
     "hard": Level(
         "ismcts",
         {"iterations": HARD_ITERATIONS, "move_time": 0.3},
-        f"search bots (ISMCTS, {HARD_ITERATIONS} iterations a decision: about 0.1 s; one won "
-        "71.5% of 200 games against three normal bots)",
+        f"search bots (ISMCTS, {HARD_ITERATIONS} iterations a decision: about 0.1 s compiled; "
+        "one won 32% of 100 games against three of the same search at 150 iterations)",
+        "+634 [+569, +711]",
     ),
     "expert": Level(
         "ismcts",
         {"iterations": EXPERT_ITERATIONS, "move_time": 1.5},
-        f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s; one won "
-        "35% of 100 games against three hard bots",
+        f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s compiled; "
+        "one won 34% of 100 games against three hard bots",
+        "+700 [+599, +798]",
     ),
 }
 DEFAULT_LEVEL = "normal"
@@ -66,7 +74,7 @@ def reproducible(level: str) -> dict[str, Any]:
     """A level's options without its cap in seconds: the same choices on any machine.
 
     >>> reproducible("hard")
-    {'iterations': 150}
+    {'iterations': 600}
     """
     return {k: v for k, v in LEVELS[level].options.items() if k != "move_time"}
 
@@ -74,12 +82,17 @@ def reproducible(level: str) -> dict[str, Any]:
 def add_level_options(parser: argparse.ArgumentParser, strategies: list[str]) -> None:
     """``--level`` and, for experts, ``--strategy``: how ``tyros-play`` and ``tyros-bot``
     ask for their bots."""
-    levels = "; ".join(f"{name}: {level.about}" for name, level in LEVELS.items())
+    levels = "; ".join(
+        f"{name}: {level.about}, rated {level.rating}" for name, level in LEVELS.items()
+    )
     parser.add_argument(
         "--level",
         choices=sorted(LEVELS),
         default=DEFAULT_LEVEL,
-        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels})".replace("%", "%%"),
+        help=f"how strong the bots are (default: {DEFAULT_LEVEL}; {levels}; ratings: the "
+        "bots' ladder, on the Elo scale with easy at 0, 95% intervals; see the README)".replace(
+            "%", "%%"
+        ),
     )
     parser.add_argument(
         "--strategy",
@@ -93,7 +106,7 @@ def chosen(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The strategy and options that :func:`add_level_options`' arguments ask for.
 
     >>> chosen(argparse.Namespace(level="hard", strategy=None))
-    ('ismcts', {'iterations': 150, 'move_time': 0.3})
+    ('ismcts', {'iterations': 600, 'move_time': 0.3})
     >>> chosen(argparse.Namespace(level="hard", strategy="random"))
     ('random', {})
     """

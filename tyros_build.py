@@ -10,10 +10,12 @@ from the command line setuptools gives it.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from setuptools import build_meta
-from setuptools.build_meta import *  # noqa: F403 (every hook this backend does not change)
+from setuptools.build_meta import *  # noqa: F403 (every other hook, as setuptools has it)
 
 MYPYC = "mypy>=1.18"
 """What compiles the search (mypyc comes with mypy)."""
@@ -31,22 +33,28 @@ def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) 
     return needed if pure() else [*needed, MYPYC]
 
 
-def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:
-    needed: list[str] = build_meta.get_requires_for_build_editable(config_settings)
-    return needed
+@contextmanager
+def _editable() -> Iterator[None]:
+    """:data:`EDITABLE` set for what runs inside, and as it was afterwards."""
+    before = os.environ.get(EDITABLE)
+    os.environ[EDITABLE] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[EDITABLE]
+        else:
+            os.environ[EDITABLE] = before
 
 
 def prepare_metadata_for_build_editable(
     metadata_directory: str, config_settings: dict[str, Any] | None = None
 ) -> str:
-    os.environ[EDITABLE] = "1"
-    try:
+    with _editable():
         name: str = build_meta.prepare_metadata_for_build_editable(
             metadata_directory, config_settings
         )
-        return name
-    finally:
-        del os.environ[EDITABLE]
+    return name
 
 
 def build_editable(
@@ -54,9 +62,6 @@ def build_editable(
     config_settings: dict[str, Any] | None = None,
     metadata_directory: str | None = None,
 ) -> str:
-    os.environ[EDITABLE] = "1"
-    try:
+    with _editable():
         name: str = build_meta.build_editable(wheel_directory, config_settings, metadata_directory)
-        return name
-    finally:
-        del os.environ[EDITABLE]
+    return name

@@ -306,12 +306,10 @@ def rewrite_names(pairs: Sequence[str], paths: Sequence[Path]) -> None:
         for line in lines
         for name in [*line["seats"], *((line.get("settings") or {}).get("entrants") or {})]
     }
-    kept = present - set(names)
-    clash = sorted(new for new in names.values() if new in kept) + sorted(
-        {new for new in names.values() if list(names.values()).count(new) > 1}
-    )
-    if clash:
-        raise ValueError(f"--rename would merge two entrants into {clash[0]!r}")
+    kept, targets = present - set(names), list(names.values())
+    clash = next((new for new in targets if new in kept or targets.count(new) > 1), None)
+    if clash is not None:
+        raise ValueError(f"--rename would merge two entrants into {clash!r}")
     missing = sorted(set(names) - present)
     if missing:
         raise ValueError(f"--rename: no game has an entrant {missing[0]!r}")

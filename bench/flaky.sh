@@ -25,7 +25,7 @@ targets=("$@")
 if [[ ${#targets[@]} -eq 0 ]]; then
     targets=(tests/client tests/server/test_server_e2e.py tests/server/test_restart.py
              tests/server/test_leaks.py tests/server/test_fuzz.py tests/server/test_logging.py
-             tests/server/test_session.py)
+             tests/server/session)
 fi
 python=${PYTHON:-.venv/bin/python}
 [[ -x "$python" ]] || python=python3

@@ -15,7 +15,8 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from tyros_client.session import ClientSession, Notice
+from tyros_client.notices import Notice
+from tyros_client.session import ClientSession
 from websockets.asyncio.client import ClientConnection
 
 

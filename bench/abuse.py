@@ -100,16 +100,8 @@ from _common import (
     session_notices,
 )
 from abuse_lan import LAN_ATTACKS, finished_games
-from tyros_client.session import (
-    Accepted,
-    ClientSession,
-    Join,
-    JoinRefused,
-    Refused,
-    Updated,
-    hello_message,
-    list_tables_message,
-)
+from tyros_client.notices import Accepted, JoinRefused, Refused, Updated
+from tyros_client.session import ClientSession, Join, hello_message, list_tables_message
 from tyros_protocol.messages import Prompt
 
 GOAL_PEAK_MIB = 200.0

@@ -39,7 +39,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _common import ONE_ADDRESS_CROWD, ServerProcess, session_notices
-from tyros_client.session import Accepted, ClientSession, Join, Joined, Updated
+from tyros_client.notices import Accepted, Joined, Updated
+from tyros_client.session import ClientSession, Join
 
 
 @dataclass

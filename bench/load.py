@@ -39,15 +39,8 @@ from _common import (
     process_cpu_seconds,
     session_notices,
 )
-from tyros_client.session import (
-    Accepted,
-    ClientSession,
-    Join,
-    JoinRefused,
-    Refused,
-    Updated,
-    hello_message,
-)
+from tyros_client.notices import Accepted, JoinRefused, Refused, Updated
+from tyros_client.session import ClientSession, Join, hello_message
 from tyros_server.app import tune_gc
 
 

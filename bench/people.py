@@ -39,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _common import ServerProcess
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots.levels import LEVELS
-from tyros_client.session import ClientSession, Join, Joined, Refused, Updated
+from tyros_client.notices import Joined, Refused, Updated
+from tyros_client.session import ClientSession, Join
 from tyros_protocol.actions import ProposeAction
 from tyros_protocol.events import ActionTaken, Event
 from websockets.asyncio.client import connect

@@ -32,19 +32,10 @@ from .bots.levels import add_level_options, chosen
 from .bots.manners import waits_for_people
 from .command_line import add_table_options, parse_address
 from .connection import Connection, lost_words
+from .notices import Joined, JoinRefused, Notice, Refused, TableChanged, Updated
 from .paths import data_dir
 from .scoresheet import format_score_sheet
-from .session import (
-    ClientSession,
-    Join,
-    Joined,
-    JoinRefused,
-    Notice,
-    Refused,
-    TableChanged,
-    Updated,
-    still_legal,
-)
+from .session import ClientSession, Join, still_legal
 from .tls import ServerTrust, add_trust_options, trust_from_options
 from .tokens import TokenStore
 from .words import LETTERS

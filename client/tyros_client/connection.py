@@ -19,7 +19,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage
 from websockets.uri import parse_uri
 
-from .session import ClientSession, Notice
+from .notices import Notice
+from .session import ClientSession
 from .tls import CertificateRefused, ServerTrust
 
 log = logging.getLogger("tyros.client")

@@ -13,7 +13,7 @@ import pytest
 from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.bots import Bot, GreedyBot, make_bot
-from tyros_client.session import Updated
+from tyros_client.notices import Updated
 from tyros_protocol.messages import Prompt
 from tyros_rules import K_PROPOSE
 from tyros_server.app import ServerConfig, TyrosServer

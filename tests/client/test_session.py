@@ -6,23 +6,19 @@ import json
 from typing import Any
 
 import pytest
-from tyros_client.session import (
+from tyros_client.notices import (
     ACTION_ERRORS,
     JOIN_ERRORS,
-    SEAT_TAKEN,
     Accepted,
     ActionHandle,
-    ClientSession,
     Fate,
     Handling,
-    Join,
     Joined,
     JoinRefused,
     Refused,
     Updated,
-    action_message,
-    hello_message,
 )
+from tyros_client.session import SEAT_TAKEN, ClientSession, Join, action_message, hello_message
 from tyros_protocol.errors import ErrorCode
 from tyros_protocol.messages import Welcome, parse_client_message
 

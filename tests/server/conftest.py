@@ -25,16 +25,8 @@ import pytest
 from tyros_client import botclient
 from tyros_client.botclient import BotRun, play_bot
 from tyros_client.connection import Connection
-from tyros_client.session import (
-    ClientSession,
-    Join,
-    JoinRefused,
-    Notice,
-    Refused,
-    Updated,
-    hello_message,
-    resume_message,
-)
+from tyros_client.notices import JoinRefused, Notice, Refused, Updated
+from tyros_client.session import ClientSession, Join, hello_message, resume_message
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.deputies import TakeoverPolicy
 from websockets.asyncio.client import ClientConnection, connect

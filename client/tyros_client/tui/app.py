@@ -32,8 +32,8 @@ from tyros_protocol.board import BOARD
 from tyros_rules import Action, parse_action
 
 from ..hints import hint, hint_headline, hint_line
+from ..notices import ActionHandle, Fate
 from ..review import DEFAULT_ITERATIONS
-from ..session import ActionHandle, Fate
 from ..words import command_line, describe_action
 from . import commands, keys, layout, lookback
 from .autopilot import Autopilot

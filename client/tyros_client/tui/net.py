@@ -19,8 +19,9 @@ from tyros_protocol.errors import ErrorCode
 from websockets.exceptions import InvalidURI
 
 from ..connection import Connection, lost_words
+from ..notices import ActionHandle, Handling, Joined, JoinRefused, Notice
 from ..replay import fetch_record
-from ..session import ActionHandle, ClientSession, Handling, Join, Joined, JoinRefused, Notice
+from ..session import ClientSession, Join
 from ..tls import ServerTrust
 from ..tokens import TokenStore
 from ..words import error_words, printable

@@ -45,9 +45,9 @@ from tyros_protocol.cards import CARD_NAMES
 from tyros_protocol.events import ActionTaken, Event
 from tyros_protocol.messages import ChatLine, SeatStatus, TableInfo, Update
 
+from ..notices import Heard, TableChanged, Updated
 from ..replay import Replay, Viewer
 from ..review import why_text
-from ..session import Heard, TableChanged, Updated
 from ..words import command_line, letter
 from .drivers import Handoff
 from .state import ClientState, LineKind

@@ -43,8 +43,8 @@ from tyros_protocol.messages import ChatLine, Error, Prompt, SeatClock, SeatStat
 from tyros_protocol.views import GameView, ScoreSheet
 
 from ..courtesy import Orders
+from ..notices import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
 from ..scoresheet import point_changes, running_sheet
-from ..session import Accepted, Heard, Joined, JoinRefused, Notice, Refused, TableChanged, Updated
 from ..words import describe_action, describe_event, describe_target, error_words, letter, who
 
 LOG_LIMIT = 2000

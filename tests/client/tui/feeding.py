@@ -15,7 +15,8 @@ from typing import Any
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
-from tyros_client.session import ActionHandle, ClientSession, Join
+from tyros_client.notices import ActionHandle
+from tyros_client.session import ClientSession, Join
 from tyros_client.tui.app import TyrosApp
 from tyros_client.tui.state import ClientState
 from tyros_protocol.messages import parse_server_message

@@ -12,7 +12,7 @@ from typing import Any
 
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import PipeInput, create_pipe_input
-from tyros_client.session import ActionHandle
+from tyros_client.notices import ActionHandle
 from tyros_client.tui.app import TyrosApp
 from tyros_client.tui.commands import Context, Problem, parse
 from tyros_protocol.board import BOARD

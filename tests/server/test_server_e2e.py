@@ -7,7 +7,6 @@ clients speak the protocol by hand to check exactly what the server sends.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import random
 import secrets
@@ -20,15 +19,10 @@ from tyros_client.botclient import BotRun
 from tyros_protocol.board import BOARD
 from tyros_rules import GameState, Options, new_game, parse_action, push, replay, view
 from tyros_server import cli, tools
-from tyros_server.app import MAX_MESSAGE_BYTES, READ_BYTES, TyrosServer
-from tyros_server.session import Limits
-from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.protocol import State
+from tyros_server.app import TyrosServer
 
 from .conftest import (
     GAME_TIMEOUT,
-    STEP_TIMEOUT,
     RawClient,
     ServerFactory,
     Tap,
@@ -407,140 +401,7 @@ async def test_export_refuses_unknown_and_unstarted_tables(
     assert not out.exists()
 
 
-# Transport limits ------------------------------------------------------------------------
-
-
-async def test_browser_origins_are_refused(server: TyrosServer, open_client: OpenClient) -> None:
-    with pytest.raises(InvalidStatus) as refused:
-        async with connect(
-            url_of(server),
-            origin="http://evil.example",  # type: ignore[arg-type]
-            open_timeout=10,
-        ):
-            pass
-    assert refused.value.response.status_code == 403
-    assert server.session.conns == {}
-    client = await open_client(url_of(server))
-    assert await client.list_tables() == []
-
-
-async def test_a_frame_over_64_kib_closes_that_connection_only(
-    server: TyrosServer, open_client: OpenClient
-) -> None:
-    url = url_of(server)
-    bots = start_bots(bot_runs(url, "busy", 3, seed=51), 51)
-    try:
-        bystander = await open_client(url)
-        at_limit = await open_client(url)
-        # Exactly 64 KiB is allowed through to the parser (and refused by the schema).
-        padding = MAX_MESSAGE_BYTES - len('{"type":"list_tables","id":5,"x":""}')
-        frame = '{"type":"list_tables","id":5,"x":"' + "a" * padding + '"}'
-        assert len(frame.encode()) == MAX_MESSAGE_BYTES
-        await at_limit.ws.send(frame)
-        reply = await at_limit.recv()
-        assert (reply["type"], reply["re"], reply["code"]) == ("error", 5, "bad_message")
-
-        big = await open_client(url)
-        await big.ws.send(frame[:-2] + 'a"}')
-        assert await big.closed_with() == 1009
-
-        assert find_table(await bystander.list_tables(), "busy") is not None
-        assert find_table(await at_limit.list_tables(), "busy") is not None
-        scores = await finish(bots)
-    finally:
-        await cancel_all(bots)
-    assert all(score == scores[0] for score in scores)
-
-
-async def test_a_client_that_stops_reading_is_dropped_and_others_are_served(
-    make_server: ServerFactory, open_client: OpenClient
-) -> None:
-    """More data waiting for one client than the server keeps: it lets that client go,
-    and frees what was waiting.
-
-    The client pauses reading at the TCP level and keeps asking for the table list (no
-    rate limit here), so answers pile up for it in the kernel's buffers, then in the
-    server's queue for that connection.
-    """
-    limit = 256 * 1024
-    server = await make_server(
-        limits=Limits(
-            burst=10**9,
-            per_second=1e9,
-            address_per_second=None,
-            tables_per_minute=100,
-            waiting_tables_per_address=100,
-            tables_per_address=100,
-        ),
-        max_queued_bytes=limit,
-    )
-    url = url_of(server)
-    owners = [await open_client(url) for _ in range(20)]
-    for i, owner in enumerate(owners):  # twenty tables make each list some 8 KB
-        welcome = await owner.hello(
-            f"table-with-a-long-name-{i:08d}", "a-rather-long-player-name", players=4
-        )
-        assert welcome["type"] == "welcome", welcome
-    slow = await open_client(url)
-    await slow.list_tables()
-    port = slow.ws.local_address[1]
-    peer = next(p for p in server.peers.values() if p.ws.remote_address[1] == port)
-    slow.ws.transport.pause_reading()
-
-    def backed_up() -> bool:
-        return peer.dropped or peer.ws.state is not State.OPEN
-
-    try:
-        with contextlib.suppress(ConnectionClosed):
-            for _ in range(40):
-                for _ in range(500):
-                    await slow.ws.send('{"type":"list_tables","id":1}')
-                await asyncio.sleep(0.05)
-                if backed_up():
-                    break
-        assert backed_up()
-        # The server must start closing that connection now, not when the backlog drains.
-        await wait_for(
-            lambda: peer.ws.state is not State.OPEN,
-            STEP_TIMEOUT,
-            "the server to drop the client that does not read",
-        )
-        assert len(await owners[0].list_tables()) == 20
-        # Nothing waits once it is dropped: its backlog is freed.
-        assert peer.dropped and peer.queued_bytes == 0
-    finally:
-        slow.ws.transport.abort()
-
-
-async def test_a_socket_is_read_a_little_at_a_time_and_a_long_frame_still_arrives(
-    make_server: ServerFactory, open_client: OpenClient
-) -> None:
-    """asyncio reads 256 KiB at once and the websocket layer parses a whole read before
-    anyone else is served: a flooder's read of tiny frames stalled everybody (issue 12's
-    message flood). The server reads READ_BYTES at a time; a frame longer than that (here
-    JSON padded to 40 KiB) is still put together whole and answered."""
-    server = await make_server()
-    client = await open_client(url_of(server))
-    port = client.ws.local_address[1]
-    peer = next(p for p in server.peers.values() if p.ws.remote_address[1] == port)
-    assert getattr(peer.ws.transport, "max_size", None) == READ_BYTES
-    padded = '{"type": "list_tables", ' + " " * (40 * 1024) + '"id": 7}'
-    assert len(padded) > 8 * READ_BYTES
-    await client.ws.send(padded)
-    reply = await client.recv()
-    assert reply["type"] == "tables" and reply["re"] == 7
-
-
-async def test_a_connection_that_never_says_hello_is_closed(
-    make_server: ServerFactory, open_client: OpenClient
-) -> None:
-    """The shell sleeps until the session's next deadline: here the hello timeout."""
-    server = await make_server(hello_seconds=0.3)
-    silent = await open_client(url_of(server))
-    assert await silent.closed_with() == 1008
-    assert server.session.next_deadline() is None
-    player = await open_client(url_of(server))
-    assert (await player.hello("on-time", "Ann", players=3))["type"] == "welcome"
+# Deals, records and names ---------------------------------------------------------------
 
 
 async def test_a_finished_game_proves_its_deal_and_a_tampered_record_fails(

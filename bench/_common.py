@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -239,3 +240,18 @@ async def session_notices(ws: ClientConnection, session: ClientSession) -> Async
         for notice in session.receive(frame):
             yield notice
             await flush()
+
+
+def summary_ms(values: list[float]) -> dict[str, float | None]:
+    ms = [v * 1000 for v in values]
+    if not ms:
+        return {"p50": None, "p99": None, "max": None}
+    return {
+        "p50": round(percentile(ms, 50), 1),
+        "p99": round(percentile(ms, 99), 1),
+        "max": round(max(ms), 1),
+    }
+
+
+Counters = Counter[str]
+"""A tally of outcomes by name (an attack's, a load's)."""

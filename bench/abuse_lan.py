@@ -30,11 +30,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from raw_websocket import HandshakeRefused, RawWebSocket, describe, reply_kind, text_frame
 from tyros_client.session import Join, hello_message
 
 
 async def connection_fill(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
-    from abuse import HandshakeRefused, RawWebSocket, describe, reply_kind
 
     tally: Counter[str] = Counter()
     held: set[Any] = set()
@@ -71,7 +71,6 @@ async def connection_fill(plan: Any, started: Callable[[], None]) -> dict[str, A
 
 
 async def bot_tables(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
-    from abuse import HandshakeRefused, RawWebSocket, describe, reply_kind, text_frame
 
     tally: Counter[str] = Counter()
     held: list[Any] = []
@@ -144,7 +143,6 @@ def finished_games(db: Path, games: int, seed: int) -> None:
 
 
 async def record_flood(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
-    from abuse import HandshakeRefused, RawWebSocket, describe, reply_kind, text_frame
 
     tally: Counter[str] = Counter()
     deadline = time.monotonic() + plan.seconds
@@ -184,7 +182,6 @@ async def http_edges(plan: Any, started: Callable[[], None]) -> dict[str, Any]:
     """``abuse_http.py``'s probes of the HTTP and input edges (points 6-9), over and over
     from four tasks at once (on the attack's addresses in turn): the answers counted, while
     the bots play."""
-    from abuse import describe
     from abuse_http import PROBES
 
     tally: Counter[str] = Counter()

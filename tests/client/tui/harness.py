@@ -74,6 +74,13 @@ async def until(check: Callable[[], Any], what: str, timeout: float = TIMEOUT) -
         await asyncio.sleep(0.01)
 
 
+async def typed(ui: TyrosApp, keys: PipeInput, text: str) -> None:
+    """``text`` sent as keys, once the command line shows it."""
+    before = ui.buffer.text
+    keys.send_text(text)
+    await until(lambda: ui.buffer.text == before + text, f"{text!r} typed")
+
+
 async def on_screen(ui: TyrosApp, text: str, timeout: float = TIMEOUT) -> str:
     ui.application.invalidate()
     return str(

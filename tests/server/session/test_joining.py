@@ -1,10 +1,5 @@
 """The sans-I/O session. Joining a table: seats in join order, spectators, tokens, names, and
 what is refused before a game starts.
-
-Every test drives :class:`Session` directly through :class:`Harness` (``../harness.py``),
-which validates every outbound message against the protocol's ``SERVER_ADAPTER`` (after
-a trip through JSON, as on the wire) and checks that each ``update``'s prompt is present
-exactly for the seats in ``view.to_act``. Time is a fake clock (a mutable float).
 """
 
 from __future__ import annotations

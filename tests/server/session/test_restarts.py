@@ -1,10 +1,5 @@
 """The sans-I/O session. Restarts and storage failures: every unfinished game resumes; a failing
 store changes nothing; the seed is committed and revealed.
-
-Every test drives :class:`Session` directly through :class:`Harness` (``../harness.py``),
-which validates every outbound message against the protocol's ``SERVER_ADAPTER`` (after
-a trip through JSON, as on the wire) and checks that each ``update``'s prompt is present
-exactly for the seats in ``view.to_act``. Time is a fake clock (a mutable float).
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """Offers and refusals in the page, in Chromium: while an offer waits for the player's
-answer, the page says so wherever else the player clicks; its reasons are the terminal
+answer, the page says so wherever else the player clicks; a reason stays until the next
+click; the offer form goes once the turn's offer fell through; its reasons are the terminal
 client's; and at a table of the server's own bots, a person asked with other bots can still
 answer once those have."""
 
@@ -26,10 +27,14 @@ if TYPE_CHECKING:
 pytestmark = needs_chromium
 
 
+LOOPS: dict[ScriptedSeat, asyncio.AbstractEventLoop] = {}
+"""The event loop each seated seat plays in (where :func:`release` lets it act)."""
+
+
 @contextlib.contextmanager
 def seated(seat: ScriptedSeat) -> Iterator[ScriptedSeat]:
     """``seat`` plays in a thread of its own until the block ends."""
-    loop = asyncio.new_event_loop()
+    loop = LOOPS[seat] = asyncio.new_event_loop()
     task = loop.create_task(seat.run())
 
     def play() -> None:
@@ -44,6 +49,12 @@ def seated(seat: ScriptedSeat) -> Iterator[ScriptedSeat]:
     finally:
         loop.call_soon_threadsafe(task.cancel)
         thread.join(10)
+        del LOOPS[seat]
+
+
+def release(seat: ScriptedSeat) -> None:
+    """Let a seat seated with ``hold`` act from now on."""
+    LOOPS[seat].call_soon_threadsafe(seat.go.set)
 
 
 def test_an_offer_waiting_for_an_answer_comes_first(server: Server, browser: Browser) -> None:
@@ -65,6 +76,81 @@ def test_an_offer_waiting_for_an_answer_comes_first(server: Server, browser: Bro
             page.click("#choices button:text-is('accept the offer')")
             page.wait_for_selector("#log li:text('A Pat: accept')")
             assert page.locator("#refusal:text('Refused')").count() == 0
+    assert ERRORS[page] == []
+
+
+def test_a_reason_stays_until_the_next_click_or_your_turn(server: Server, browser: Browser) -> None:
+    """Why a space clicked out of turn does nothing stays on the page while the others act
+    (each update used to wipe it within a second), until another click or the player's turn."""
+    page = open_page(browser, server.url)
+    join(page, "Pat", "wait", 4)
+    url = f"ws://127.0.0.1:{server.port}"
+    others = {
+        name[0]: ScriptedSeat(url, "wait", name, hold=True, players=4)
+        for name in ("Bob", "Cyd", "Dee")
+    }
+    with contextlib.ExitStack() as stack:
+        for letter, other in others.items():
+            stack.enter_context(seated(other))
+            if letter != "D":  # (the last one seated starts the game: no more waiting)
+                page.wait_for_selector(f"#where:text('{letter} {other.name}')")
+        others_turn = "#turn:not(.yours):text('is to act')"
+        changed = "(before) => document.getElementById('turn').textContent !== before"
+        while True:  # until a seat held acts after another (whoever the round starts with)
+            play_on(page, others_turn)
+            page.click("#board [data-space='24']")
+            reason = page.wait_for_selector("#refusal:visible")
+            assert reason is not None and reason.inner_text().startswith("Space 24 Cyrene: ")
+            before = page.inner_text("#turn")
+            release(others[before[0]])
+            page.wait_for_function(changed, arg=before)  # (an update came)
+            if not page.locator("#turn.yours").count():
+                break
+            page.wait_for_selector("#refusal", state="hidden")  # the player's turn
+        assert page.locator("#refusal").is_visible()  # after an update: still there
+        page.click("#board [data-space='21']")  # another click: its own reason
+        assert page.inner_text("#refusal").startswith("Space 21 ")
+        for other in others.values():
+            release(other)
+        page.wait_for_selector("#turn.yours")
+        page.wait_for_selector("#refusal", state="hidden")
+    assert ERRORS[page] == []
+
+
+def held_cards(page: Page) -> list[str]:
+    """The colours of the cards the page shows in the player's hand."""
+    faces = page.locator("#hand .card:not(.none)").all_inner_texts()
+    return [face.split()[0] for face in faces]
+
+
+def test_the_offer_form_goes_once_the_turns_offer_fell_through(
+    server: Server, browser: Browser
+) -> None:
+    """A refused offer says why and no longer says it was sent; once an offer is declined,
+    the form goes for the rest of the turn (the rules allow one offer a turn)."""
+    page = open_page(browser, server.url)
+    join(page, "Pat", "one", 3)
+    url = f"ws://127.0.0.1:{server.port}"
+    with seated(ScriptedSeat(url, "one", "Bob")):
+        page.wait_for_selector("#where:text('B Bob')")
+        with seated(ScriptedSeat(url, "one", "Cyd")):
+            play_on(page, "#offer:visible")
+            give = held_cards(page)[0]
+            wanted = next(c for c in ("orange", "yellow", "green", "violet") if c != give)
+            page.fill("#give", give)
+            page.fill("#get", wanted)
+            for box in page.locator("#offer-to input").all():
+                box.uncheck()  # asked of nobody: the server refuses it
+            page.click("#offer-send")
+            page.wait_for_selector("#refusal:text('Refused')")
+            assert not page.inner_text("#status").startswith("sent:")
+            for box in page.locator("#offer-to input").all():
+                box.check()
+            page.click("#offer-send")
+            page.wait_for_selector("#log li:text('C Cyd: decline')")
+            page.click("#choices button:has-text('withdraw'):not([disabled])")
+            page.wait_for_selector("#choices button:text-is('pass'):not([disabled])")
+            assert page.locator("#offer").is_hidden()
     assert ERRORS[page] == []
 
 

@@ -36,10 +36,16 @@ def test_a_whole_game_played_through_the_page_against_bots(
     server.bots("web", 3, 4)
     page.wait_for_selector("#board svg")
     assert "Your hand:" in page.inner_text("#hand")
-    clicks = play_on(page, "#score:not([hidden])")
+    clicks = play_on(page, "#turn .last-round")  # (a seat placed its last tile)
+    assert "game ends with this round" in page.inner_text("#turn")
+    assert page.inner_text("#where").split(",")[0].endswith("(the last)")
+    clicks += play_on(page, "#score:not([hidden])")
     assert clicks > 10
     sheet = page.inner_text("#score")
     assert "Final score" in sheet and ("Winner" in sheet or "Shared win" in sheet)
+    # the total beside the player: on a phone the rest of the sheet scrolls
+    assert page.locator("#score th").all_inner_texts()[:2] == ["player", "total"]
+    assert page.locator("#turn .last-round").count() == 0
     assert page.locator("#offer").is_hidden() and page.locator("#request").is_hidden()
     assert ERRORS[page] == []
     Path("docs").mkdir(exist_ok=True)

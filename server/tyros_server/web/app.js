@@ -10,7 +10,7 @@ import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, o
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
-import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
+import { Recent, actingSeats, chime, lastRound, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { requestFirst, spaceWhy, turnWhy } from "./why.js";
 
 const PROTOCOL = 1;
@@ -226,6 +226,7 @@ function refused(message) {
     return;
   }
   sent = null;
+  say(statusLine); // (not "sent: ..." any more)
   showRefusal(`Refused: ${words}`);
   if (lastView) showRequest(lastView);
 }
@@ -253,7 +254,8 @@ function showGame(update) {
   promptAt = performance.now();
   clocks = update.clocks ? { at: performance.now(), seats: update.clocks } : null;
   points = update.points || null;
-  $("refusal").hidden = true;
+  // (a reason stays until the next click, or until a new decision of yours replaces it)
+  if (fresh && prompt && prompt.legal.length) $("refusal").hidden = true;
   const events = (update.events || []).filter((e) => typeof e.version !== "number" || e.version > lastEvent);
   recent.note(events, seat);
   showView(view);
@@ -269,7 +271,7 @@ function showGame(update) {
 // What a player and a spectator see alike, in play or in a replay.
 function showView(view) {
   lastView = view;
-  $("where").textContent = `Round ${view.round}, ${phaseWords(view, who)}`;
+  $("where").textContent = `Round ${view.round}${lastRound(view) ? " (the last)" : ""}, ${phaseWords(view, who)}`;
   showTurn($("turn"), { view, seat, yours: !replay && !!prompt && prompt.legal.length > 0, who, table: watching || (replay && replay.table), trade: !!view.trade && view.trade.proposer !== seat });
   redraw();
   $("board").setAttribute("aria-label", boardWords(view));
@@ -402,6 +404,7 @@ function touches(action, space) {
 function act(action) {
   if (sent !== null || !prompt) return; // never an action twice for one decision
   sent = send({ type: "action", version: prompt.version, action });
+  $("refusal").hidden = true;
   for (const node of $("request").querySelectorAll("button")) node.disabled = true;
   say("sent: " + describeAction(action, names));
 }
@@ -430,6 +433,7 @@ function advised(message) {
 
 function pick(space) {
   picked = space;
+  $("refusal").hidden = true;
   const waiting = space && !prompt && !replay && seat !== null ? turnWhy(lastView, seat, who) : null;
   if (waiting) showRefusal(`Space ${space} ${board.names[space] || ""}: ${waiting}`);
   if (lastView) {

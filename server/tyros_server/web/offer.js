@@ -15,7 +15,8 @@ export function forgetOffer() {
 }
 
 export function showOfferForm({ prompt, view, names, seat, who }) {
-  const turn = !!prompt && view.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
+  // (an offer only while one may be made: not after one fell through this turn)
+  const turn = !!prompt && view.phase === "actions" && prompt.legal.some((a) => a.kind === "propose");
   const counter = countering(prompt);
   const wasHidden = $("offer").hidden;
   $("offer").hidden = !(turn || counter);

@@ -33,16 +33,17 @@ export function renderScore(box, view, who) {
   const table = document.createElement("table");
   const caption = document.createElement("caption");
   caption.textContent = "Final score";
-  const head = ["player", ...colours, "majority bonus", "all four", "total", "largest empire (tie-break)"];
+  // (the total beside the player: on a phone the columns after it scroll)
+  const head = ["player", "total", ...colours, "majority bonus", "all four", "largest empire (tie-break)"];
   table.append(caption, row("th", head));
   for (const player of sheet.players) {
     const empire = (colour) => player.empires.find((e) => e.colour === colour) || { points: 0, cities: 0 };
     const cells = [
       who(player.seat),
+      String(player.total),
       ...colours.map((c) => `${empire(c).points}`),
       player.majority_bonus.length ? `${player.majority_points} (${player.majority_bonus.join(", ")})` : "0",
       String(player.all_four_bonus),
-      String(player.total),
       String(player.largest_empire_points),
     ];
     const line = row("td", cells);

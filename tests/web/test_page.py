@@ -36,6 +36,7 @@ def test_a_whole_game_played_through_the_page_against_bots(
     server.bots("web", 3, 4)
     page.wait_for_selector("#board svg")
     assert "Your hand:" in page.inner_text("#hand")
+    assert "yours are ringed in gold" in page.inner_text("#legend")
     clicks = play_on(page, "#turn .last-round")  # (a seat placed its last tile)
     assert "game ends with this round" in page.inner_text("#turn")
     assert page.inner_text("#where").split(",")[0].endswith("(the last)")
@@ -77,6 +78,9 @@ def test_a_spectator_follows_a_bot_game_on_a_phone(server: Server, browser: Brow
     page.wait_for_selector("#where:text('game over')", timeout=120_000)
     assert page.locator("#log li").count() > 20
     assert page.locator("#request:not([hidden])").count() == 0  # a spectator is asked nothing
+    legend = page.inner_text("#legend")  # nor told of pieces of its own
+    assert "where that player acted last" in legend and "yours" not in legend
+    assert "Click a space" not in legend
     wide = page.evaluate("document.scrollingElement.scrollWidth")
     assert wide <= 390  # no sideways scrolling on a phone
     assert ERRORS[page] == []

@@ -109,6 +109,25 @@ def test_the_phone_shows_the_whole_board_without_scrolling_the_page(
     assert ERRORS[page] == []
 
 
+def test_a_laptop_shows_the_choices_beside_the_board_without_scrolling(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url, width=1366, height=768)
+    join(page, "Pat", "laptop", 4, bots=3)
+    play_on(page, "#choices button:text-is('pass'):not([disabled])")  # a card turn
+    for selector in ("#turn", "#hand", "#request-title", "#choices button:text-is('pass')"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 768, selector
+    # what you may do starts in the upper half, above the log: room for its choices
+    request = page.locator("#request").bounding_box()
+    log = page.locator("#log-box").bounding_box()
+    assert request is not None and log is not None
+    assert request["y"] < 768 / 2 and request["y"] < log["y"]
+    board = page.locator("#board").bounding_box()
+    assert board is not None and board["y"] + board["height"] <= 768
+    assert ERRORS[page] == []
+
+
 def test_a_link_opens_the_table_at_the_seat_held_else_to_watch(
     server: Server, browser: Browser
 ) -> None:

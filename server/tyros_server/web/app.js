@@ -278,6 +278,7 @@ function showView(view) {
   showSeats(view);
   showScore(view);
   $("legend").hidden = false;
+  for (const part of $("legend").querySelectorAll(".seat-only")) part.hidden = seat === null; // (a watcher has no pieces of its own)
   $("sound-box").hidden = seat === null; // (a watcher has no turn to be told of)
   $("empires").textContent =
     "Empires: " + view.empires.map((e) => `${e.colour} (${e.colour[0].toUpperCase()}) ${e.size}, #${e.rank}`).join("; ");

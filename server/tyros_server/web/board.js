@@ -102,7 +102,10 @@ export function drawBoard(container, board, view, picked, onPick, marks = {}) {
     for (const s of touched[label] || []) {
       svg.append(element("rect", { x: x + 3, y: y + 3, width: w - 6, height: h - 6, rx: 6, class: `recent seat${s}`, "data-recent": LETTERS[s] }));
     }
-    if (tiles.has(label)) svg.append(element("rect", { x: x + 6, y: y + 6, width: w - 12, height: h - 12, rx: 5, class: "your-tile" }));
+    if (tiles.has(label)) {
+      // (below the space's number and name, which it would cross)
+      svg.append(element("rect", { x: x + 6, y: y + 24, width: w - 12, height: h - 30, rx: 5, class: "your-tile" }));
+    }
     svg.append(element("text", { x: x + 6, y: y + 17, class: tyros ? "label tyros-name" : "label" }, tyros ? "Tyros" : label));
     if (!tyros) {
       const name = board.names[label] || "";

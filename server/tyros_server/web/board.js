@@ -103,8 +103,9 @@ export function drawBoard(container, board, view, picked, onPick, marks = {}) {
       svg.append(element("rect", { x: x + 3, y: y + 3, width: w - 6, height: h - 6, rx: 6, class: `recent seat${s}`, "data-recent": LETTERS[s] }));
     }
     if (tiles.has(label)) {
-      // (below the space's number and name, which it would cross)
-      svg.append(element("rect", { x: x + 6, y: y + 24, width: w - 12, height: h - 30, rx: 5, class: "your-tile" }));
+      // (below the space's number and name, and a coast's labels, which it would cross)
+      const top = board.coasts[label] ? 50 : 24;
+      svg.append(element("rect", { x: x + 6, y: y + top, width: w - 12, height: h - top - 6, rx: 5, class: "your-tile" }));
     }
     svg.append(element("text", { x: x + 6, y: y + 17, class: tyros ? "label tyros-name" : "label" }, tyros ? "Tyros" : label));
     if (!tyros) {

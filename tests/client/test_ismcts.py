@@ -77,6 +77,38 @@ def test_an_iteration_budget_makes_the_search_reproducible() -> None:
     assert set(first.root.children) <= set(first.root_options)
 
 
+def test_a_root_prior_leans_the_search_toward_greedys_choice() -> None:
+    """With ``root_prior``, the root's card actions start from greedy's preference (a
+    softmax of its one-step values) and the search leaves it only where its rewards say so;
+    without, the root is plain UCB1 (the pinned searches)."""
+    state = new_game(Options(players=4, seed=12))
+    while state.phase != Phase.ACTIONS:
+        seat = seats_to_act(state)[0]
+        push(state, seat, legal_actions(state, seat)[0])
+    seat = state.current
+    legal = legal_actions(state, seat)
+    seen = view(state, seat)
+    assert Search(seen, seat, legal, random.Random(5)).priors == {}
+    leaning = Search(seen, seat, legal, random.Random(5), root_prior=1.0)
+    priors = leaning.priors
+    assert set(priors) == set(leaning.root_options) and abs(sum(priors.values()) - 1) < 1e-9
+    favourite = max(priors, key=priors.__getitem__)
+    assert priors[favourite] > 1 / len(priors)  # greedy's values are not all alike here
+    # So strong a prior that the rewards hardly count: the visits follow it (PUCT), where
+    # plain UCB1 spreads them over the options.
+    for weight, most in ((1000.0, priors[favourite]), (0.0, None)):
+        search = Search(seen, seat, legal, random.Random(5), root_prior=weight)
+        search.run(200, None)
+        visits = {key: child.visits / 200 for key, child in search.root.children.items()}
+        if most is None:
+            assert max(visits.values()) < 0.25
+        else:
+            assert max(visits, key=visits.__getitem__) == favourite
+            assert abs(visits[favourite] - most) < 0.05
+    bot = make_bot("ismcts", seat, random.Random(0), iterations=10, root_prior=1.0)
+    assert isinstance(bot, ISMCTSBot) and bot.settings.root_prior == 1.0
+
+
 def test_tree_options_below_the_root_are_grouped_legal_and_ordered() -> None:
     state = make_state(
         4,

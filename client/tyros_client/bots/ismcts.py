@@ -22,6 +22,7 @@ from .features import LearnedValue
 from .search import (
     EXPLORATION,
     ROLLOUT_DEPTH,
+    ROOT_PRIOR,
     ROOT_WIDTH,
     SCORE_SHARE,
     TEMPERATURE,
@@ -47,6 +48,8 @@ class ISMCTSOptions(BotOptions):
     root_width: int = ROOT_WIDTH
     score_share: float = SCORE_SHARE
     hand_weight: float = HAND_WEIGHT
+    root_prior: float = ROOT_PRIOR
+    """Weight of greedy's preference at the root (PUCT; 0: plain UCB1)."""
     value: str = "hand-set"
     """``hand-set`` (:mod:`.evaluate`) or ``learned`` (:mod:`.features`)."""
     omniscient: bool = False
@@ -106,6 +109,7 @@ class ISMCTSBot(Bot):
             hand_weight=self.settings.hand_weight,
             manners=self.manners,
             learned=self.learned,
+            root_prior=self.settings.root_prior,
         )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)
             action = next(iter(search.root_options.values()))

@@ -21,8 +21,11 @@ useful cards, :func:`.grouping.group_actions`), bank draws are grouped by size,
 bank picks by the card taken, trades by the cards they move, and the cards to
 keep are the best few of :class:`.evaluate.Plan`. At the root the greedy
 one-step values order the bot's options and only the best
-:data:`ROOT_WIDTH` (and passing) are searched; deeper, options are ordered by
-a cheap prior and widened progressively with the visits.
+:data:`ROOT_WIDTH` (and passing) are searched; with a ``root_prior`` those values are
+also the root's prior (a softmax, :data:`PRIOR_TEMPERATURE`), and the root chooses by
+PUCT (the prior's share of the exploration, as in AlphaZero) instead of UCB1: the
+search starts from greedy's choice and leaves it where the rewards say so. Deeper,
+options are ordered by a cheap prior and widened progressively with the visits.
 
 The hot path of every searching bot: a wheel compiles it with mypyc (``setup.py``; how and
 how much faster: docs/bots.md); an editable install runs it as plain Python.
@@ -86,6 +89,10 @@ SCORE_SHARE = 0.0
 """Weight of the seat's own share of the best value in its reward (:func:`.evaluate.rewards`)."""
 WIDEN_BASE = 2.0
 WIDEN_RATE = 0.5
+ROOT_PRIOR = 0.0
+"""Weight of greedy's preference among the root's card actions (PUCT; 0: plain UCB1)."""
+PRIOR_TEMPERATURE = 0.5
+"""Points of greedy's one-step value that make an option e times as likely a priori."""
 
 Key = tuple[int, ...]
 
@@ -339,8 +346,11 @@ class Search:
         hand_weight: float = HAND_WEIGHT,
         manners: Manners | None = None,
         learned: LearnedValue | None = None,
+        root_prior: float = ROOT_PRIOR,
     ) -> None:
         self.seat = seat
+        self.root_prior = root_prior
+        self.priors: dict[Key, float] = {}
         self.learned = learned
         self.hand_weight = hand_weight
         self.manners = manners
@@ -405,12 +415,20 @@ class Search:
         worth = [item for item in choices.scored if greedy.worth_banking(choices, item[0], item[2])]
         scored = sorted(worth, key=lambda item: -item[0])
         options: dict[Key, Action] = {(K_PASS,): (K_PASS,)}
-        for _score, key, action in scored[:width]:
+        values: dict[Key, float] = {(K_PASS,): choices.base}
+        for score, key, action in scored[:width]:
             options[key] = action
+            values[key] = score
         if choices.proposals:
             offer, gain = greedy.best_proposal(choices.plan, choices.hand, choices.proposals)
             if offer is not None and gain > 0:
                 options[action_key(offer)] = offer
+                values[action_key(offer)] = choices.base + gain
+        if self.root_prior > 0:
+            top = max(values.values())
+            weights = {k: math.exp((v - top) / PRIOR_TEMPERATURE) for k, v in values.items()}
+            total = sum(weights.values())
+            self.priors = {k: w / total for k, w in weights.items()}
         return options
 
     def run(self, iterations: int | None, move_time: float | None) -> Action:
@@ -440,6 +458,8 @@ class Search:
         node = self.root
         path: list[Node] = []
         exploration = self.exploration
+        priors = self.priors
+        root_scale = self.root_prior * math.sqrt(self.iterations)
         expanded = False
         while state.phase != P_OVER and not expanded:
             if node is self.root:
@@ -461,7 +481,12 @@ class Search:
                     continue
                 child.available += 1
                 if not expanded:
-                    score = child.ucb(exploration)
+                    if priors and node is self.root:
+                        score = child.total / child.visits + root_scale * priors[key] / (
+                            1 + child.visits
+                        )
+                    else:
+                        score = child.ucb(exploration)
                     if score > best_score:
                         best_score, chosen = score, (key, action)
             assert chosen is not None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tyros_protocol.board import TYROS, Board
-from tyros_protocol.cards import WILD, CardCounts
+from tyros_protocol.cards import CARD_NAMES, WILD, CardCounts
 
 from .actions import (
     K_BANK_DRAW,
@@ -541,5 +541,22 @@ def check_action(state: GameState, seat: Seat, given: object) -> Action:
         )
     pay = payment(action)
     if min(pay) < 0 or not covers(state.hands[seat], pay):
-        raise IllegalActionError(Reason.CANNOT_AFFORD, "you do not hold those cards")
+        raise IllegalActionError(Reason.CANNOT_AFFORD, short_of(state.hands[seat], pay))
     raise IllegalActionError(Reason.ILLEGAL, f"that {name} is not allowed now")
+
+
+def short_of(hand: CardCounts, pay: CardCounts) -> str:
+    """Why ``hand`` cannot pay ``pay``, card by card (each kind paid is its own: a wild
+    paid as a wild is not a colour).
+
+    >>> short_of((0, 1, 0, 0, 1), (0, 1, 0, 0, 2))
+    'you do not hold those cards: you hold 1 wild, not 2'
+    """
+    if min(pay) < 0:
+        return "you do not hold those cards: a count of cards is below zero"
+    short = [
+        f"you hold {hand[card]} {CARD_NAMES[card]}, not {pay[card]}"
+        for card in range(len(pay))
+        if pay[card] > hand[card]
+    ]
+    return "you do not hold those cards: " + "; ".join(short)

@@ -193,6 +193,9 @@ def test_cannot_afford() -> None:
         (Kind.PROPOSE, 0b0001, 0, 0, 0, 3, 0, 1, 0, 0, 0, 0),  # offers violet it lacks
     ]:
         assert refuse(state, 1, action) == Reason.CANNOT_AFFORD, action
+    # what is short, said card by card
+    with pytest.raises(IllegalActionError, match=r"you hold 1 wild, not 2$"):
+        push(state, 1, (Kind.BANK_DRAW, 0, 0, 0, 0, 2))
 
 
 def test_cannot_afford_a_ship() -> None:

@@ -251,3 +251,21 @@ def test_the_cards_kept_at_a_rounds_end_are_picked_as_cards(
     page.click("#choices .keep button")
     page.wait_for_selector(f"#log li:text('A Pat: keep {held[0]}')")
     assert ERRORS[page] == []
+
+
+def test_a_bank_draw_is_paid_card_by_card(server: Server, browser: Browser) -> None:
+    """Not one list of every payment (up to 28): up to three pickers of the colours held."""
+    page = open_page(browser, server.url)
+    join(page, "Pat", "bank", 3, bots=2)
+    play_on(page, "#choices .bank_draw")
+    pickers = page.locator("#choices .bank_draw select")
+    assert pickers.count() == 3
+    held = [o for o in pickers.first.locator("option").all_inner_texts() if o != "(none)"]
+    for picker in pickers.all():
+        picker.select_option("")
+    page.click("#choices .bank_draw button")  # nothing picked: said, nothing sent
+    assert page.inner_text("#choices .bank_draw span") == "pick the cards to discard"
+    pickers.nth(1).select_option(held[-1])  # (any picker: one card paid)
+    page.click("#choices .bank_draw button")
+    page.wait_for_selector(f"#log li:text('A Pat: discard {held[-1]}, draw 1')")
+    assert ERRORS[page] == []

@@ -17,8 +17,9 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
   }
   const context = { describe, advice, disabled, act };
   for (const [kind, actions] of groups) {
-    if (kind === "keep" && actions.length > folding()) {
-      container.append(keepChooser(actions, context));
+    const picking = PICKED[kind];
+    if (picking && actions.length > folding()) {
+      container.append(cardPicker(actions, picking, context));
       continue;
     }
     const targets = [...byTarget(actions).values()];
@@ -106,21 +107,34 @@ function paymentChooser(words, payments, { advice, disabled, act }) {
   return group;
 }
 
-// The cards to keep at a round's end, chosen as cards (up to three pickers of the colours
-// held) rather than from every combination; the keep it makes is one of the legal ones.
-function keepChooser(actions, { advice, disabled, act }) {
-  const most = Math.max(...actions.map((a) => a.cards.length));
-  const held = [...new Set(actions.flatMap((a) => a.cards))];
+// Actions that are a choice of cards from the hand, picked as cards (up to as many pickers
+// as the most cards one takes, of the colours held) rather than from every combination.
+const PICKED = {
+  keep: { cards: (a) => a.cards, title: (most) => `cards to keep (up to ${most})`, go: "Keep these", what: "to keep" },
+  bank_draw: {
+    cards: (a) => a.pay,
+    title: (most) => `bank: draw (discard 1 to ${most} cards, draw as many)`,
+    go: "Discard and draw",
+    what: "to discard",
+  },
+};
+
+// The cards of one of ``actions`` (a keep at a round's end, a bank draw's payment), chosen
+// card by card; what it sends is one of the legal actions.
+function cardPicker(actions, { cards, title, go, what }, { advice, disabled, act }) {
+  const most = Math.max(...actions.map((a) => cards(a).length));
+  const held = [...new Set(actions.flatMap(cards))];
   const box = document.createElement("div");
-  box.className = "group keep";
+  box.className = `group picker ${actions[0].kind}`;
   const head = document.createElement("h4");
-  head.textContent = `cards to keep (up to ${most})`;
+  head.textContent = title(most);
   box.append(head);
-  const advised = advice && advice.kind === "keep" ? advice.cards : [];
-  const preset = advised.length ? advised : actions[0].cards; // (a legal keep to start from)
+  const advised = advice && advice.kind === actions[0].kind ? cards(advice) : [];
+  const preset = advised.length ? advised : cards(actions[0]); // (a legal choice to start from)
+  if (advised.length) box.classList.add("advised");
   const pickers = [...Array(most).keys()].map((i) => {
     const select = document.createElement("select");
-    select.setAttribute("aria-label", `card ${i + 1} to keep`);
+    select.setAttribute("aria-label", `card ${i + 1} ${what}`);
     for (const card of ["", ...held]) {
       const option = document.createElement("option");
       option.value = card;
@@ -128,18 +142,17 @@ function keepChooser(actions, { advice, disabled, act }) {
       if ((preset[i] || "") === card) option.selected = true;
       select.append(option);
     }
-    if (advised.length) box.classList.add("advised");
     box.append(select);
     return select;
   });
-  const sorted = (cards) => [...cards].sort().join(",");
+  const sorted = (list) => [...list].sort().join(",");
   const say = document.createElement("span");
-  const go = button("Keep these", () => {
+  const send = button(go, () => {
     const wanted = sorted(pickers.map((p) => p.value).filter(Boolean));
-    const found = actions.find((a) => sorted(a.cards) === wanted);
+    const found = actions.find((a) => sorted(cards(a)) === wanted);
     if (found) act(found);
-    else say.textContent = " you do not hold those cards (pick each card once it is held)";
+    else say.textContent = wanted ? " you do not hold those cards (pick each card once it is held)" : ` pick the cards ${what}`;
   }, disabled);
-  box.append(go, say);
+  box.append(send, say);
   return box;
 }

@@ -41,7 +41,10 @@ SEA_ROUTE = """async ([from, to]) => {
 
 
 def fill_of(page: Page, selector: str) -> str:
-    return str(page.locator(selector).first.evaluate("node => getComputedStyle(node).fill"))
+    """The fill of the first node ``selector`` finds, found and read in one script: the board
+    is drawn again at every update, and a node replaced meanwhile has no style at all."""
+    script = "(selector) => getComputedStyle(document.querySelector(selector)).fill"
+    return str(page.evaluate(script, selector))
 
 
 def test_pieces_carry_their_players_colours_and_letters(server: Server, browser: Browser) -> None:

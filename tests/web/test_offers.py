@@ -117,6 +117,20 @@ def test_a_reason_stays_until_the_next_click_or_your_turn(server: Server, browse
     assert ERRORS[page] == []
 
 
+def test_a_space_clicked_while_expanding_says_which_tiles_can_be_played(
+    server: Server, browser: Browser
+) -> None:
+    page = open_page(browser, server.url)
+    join(page, "Pat", "grow", 3, bots=2)
+    play_on(page, "#choices button:has-text('expand'):not([disabled])")
+    tiles = page.inner_text("#hand").split("Your tiles: ")[1].rstrip(".").split(", ")
+    elsewhere = next(str(n) for n in range(1, 33) if str(n) not in tiles)
+    page.click(f"#board [data-space='{elsewhere}']")
+    said = page.inner_text("#filter")
+    assert f"you do not hold tile {elsewhere}; you can play: " in said, said
+    assert ERRORS[page] == []
+
+
 def held_cards(page: Page) -> list[str]:
     """The colours of the cards the page shows in the player's hand."""
     faces = page.locator("#hand .card:not(.none)").all_inner_texts()
@@ -188,6 +202,9 @@ def page_reasons(page: Page, calls: list[tuple[str, list[Any]]]) -> list[str | N
     )
 
 
+EXPAND_5 = {"kind": "expand", "tile": "5", "colour": "orange"}
+
+
 def test_the_page_gives_the_terminals_reasons(server: Server, browser: Browser) -> None:
     """The page's why.js and the terminal's why.py give the same reasons on the same views
     (each a whole view: the page reads it as the frame, the terminal as the model)."""
@@ -222,6 +239,15 @@ def test_the_page_gives_the_terminals_reasons(server: Server, browser: Browser) 
             for to in ("23", "30", "1")
         ),
         ("spaceWhy", [held, 0, "21"], why_not.city_problem(model(held), 0, "21", NAMES)),
+        *(
+            ("expandWhy", [tile, tiles, legal], why_not.expand_problem(tile, tiles, legal))
+            for tile, tiles, legal in (
+                ("12", ["12", "5"], [EXPAND_5]),  # held, touching no empire
+                ("9", ["12", "5"], [EXPAND_5]),  # not held
+                ("5", ["12", "5"], [EXPAND_5]),  # playable: nothing to say
+                ("12", ["12"], [{"kind": "return_tile", "tile": "12"}]),
+            )
+        ),
         (
             "spaceWhy",
             [beside_a_rival, 0, "21"],
@@ -231,6 +257,7 @@ def test_the_page_gives_the_terminals_reasons(server: Server, browser: Browser) 
     said = page_reasons(page, [(name, args) for name, args, _ in cases])
     assert said == [expected for _, _, expected in cases]
     assert "23 is 4 steps away: it costs 4 green" in str(said[6])
+    assert "no empire touches 12; you can play: 5" in said
     assert ERRORS[page] == []
 
 

@@ -219,6 +219,23 @@ def move_problem(view: GameView, seat: int, start: str | None, end: str, names: 
     return f"no move to {space} is possible now"
 
 
+def expand_problem(
+    tile: str, held: Sequence[str], legal: Sequence[Mapping[str, Any]]
+) -> str | None:
+    """Why ``tile`` cannot be played on the seat's expansion turn (None: it can), from the
+    tiles ``held`` and the seat's legal list."""
+    tiles = {str(a["tile"]) for a in legal if a.get("kind") == "expand"}
+    playable = sorted(tiles, key=lambda label: int(label))  # (tiles are numbered spaces)
+    if not playable:
+        if any(a.get("kind") == "return_tile" for a in legal):
+            return "no tile of yours touches an empire: choose one to put back (return TILE)"
+        return None
+    if tile in playable:
+        return None
+    problem = "you do not hold tile" if tile not in held else "no empire touches"
+    return f"{problem} {tile}; you can play: {', '.join(playable)}"
+
+
 def request_problem(legal: Sequence[Mapping[str, Any]]) -> str | None:
     """What the table waits for from the seat before any other action (None: nothing): a
     trade offer to answer, or one's own offer to settle. Asked with the seat's legal list."""

@@ -11,7 +11,7 @@ import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
 import { Recent, actingSeats, chime, lastRound, setSoundWanted, showTurn, soundWanted } from "./turn.js";
-import { requestFirst, spaceWhy, turnWhy } from "./why.js";
+import { expandWhy, requestFirst, spaceWhy, turnWhy } from "./why.js";
 
 const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
@@ -377,7 +377,9 @@ function nothingThere(space) {
   const first = requestFirst(prompt.legal);
   if (first) return first;
   const cardTurn = lastView.phase === "actions" && prompt.legal.some((a) => a.kind === "pass");
-  return cardTurn ? spaceWhy(board, lastView, seat, space, who) : "nothing to do there now";
+  if (cardTurn) return spaceWhy(board, lastView, seat, space, who);
+  const expanding = lastView.phase === "expand" && expandWhy(space, lastView.tiles || [], prompt.legal);
+  return expanding || "nothing to do there now";
 }
 
 function requestTitle(view) {

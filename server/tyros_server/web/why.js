@@ -26,6 +26,18 @@ export function requestFirst(legal) {
   return null;
 }
 
+// Why ``tile`` cannot be played on the seat's expansion turn (null: it can), from the tiles
+// ``held`` and the seat's legal actions.
+export function expandWhy(tile, held, legal) {
+  const playable = [...new Set(legal.filter((a) => a.kind === "expand").map((a) => String(a.tile)))];
+  if (!playable.length) {
+    return legal.some((a) => a.kind === "return_tile") ? "no tile of yours touches an empire: choose one to put back (return TILE)" : null;
+  }
+  if (playable.includes(tile)) return null;
+  playable.sort((a, b) => Number(a) - Number(b)); // (tiles are numbered spaces)
+  return `${held.includes(tile) ? "no empire touches" : "you do not hold tile"} ${tile}; you can play: ${playable.join(", ")}`;
+}
+
 // Why the seat may do nothing now (null: it may act).
 export function turnWhy(view, seat, who) {
   if (seat === null) return "you are watching this table: spectators cannot act";

@@ -30,9 +30,7 @@ def parse_expand(rest: str, ctx: Context) -> Outcome:
     options = ctx.of_kind("expand")
     if not options:
         if ctx.of_kind("return_tile"):
-            return Problem(
-                "no tile of yours touches an empire: choose one to put back (return TILE)"
-            )
+            return Problem(str(why_not.expand_problem("", ctx.tiles, ctx.legal)))
         return NotNow("expand")
     words = join_names(rest.split())
     if not words:
@@ -44,9 +42,7 @@ def parse_expand(rest: str, ctx: Context) -> Outcome:
     tile = resolve_space(words[0])
     fits = [a for a in options if a["tile"] == tile]
     if not fits:
-        playable = sorted({a["tile"] for a in options}, key=order)
-        held = "you do not hold tile" if tile not in ctx.tiles else "no empire touches"
-        return Problem(f"{held} {tile}; you can play: {', '.join(playable)}")
+        return Problem(str(why_not.expand_problem(tile, ctx.tiles, ctx.legal)))
     if len(words) > 1:
         colour = colour_of(words[1])
         chosen = [a for a in fits if a["colour"] == colour]

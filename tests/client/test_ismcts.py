@@ -6,6 +6,7 @@ import json
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tyros_client import arena
@@ -39,6 +40,17 @@ def search_choice(state: GameState, seat: int, iterations: int = 60, seed: int =
     return action
 
 
+def first_card_turn(seed: int = 12) -> tuple[dict[str, Any], int, list[Action]]:
+    """The first card turn of a seeded 4-player game (everyone expanding with their first
+    option): the view, the seat and its legal actions."""
+    state = new_game(Options(players=4, seed=seed))
+    while state.phase != Phase.ACTIONS:
+        seat = seats_to_act(state)[0]
+        push(state, seat, legal_actions(state, seat)[0])
+    seat = state.current
+    return view(state, seat), seat, legal_actions(state, seat)
+
+
 def test_ismcts_is_registered_with_its_budgets() -> None:
     assert strategies()["ismcts"] is ISMCTSBot
     default = make_bot("ismcts", 0, random.Random(0))
@@ -59,13 +71,7 @@ def test_rewards_are_in_the_unit_interval_and_follow_the_lead() -> None:
 
 
 def test_an_iteration_budget_makes_the_search_reproducible() -> None:
-    state = new_game(Options(players=4, seed=12))
-    while state.phase != Phase.ACTIONS:
-        seat = seats_to_act(state)[0]
-        push(state, seat, legal_actions(state, seat)[0])
-    seat = state.current
-    legal = legal_actions(state, seat)
-    seen = view(state, seat)
+    seen, seat, legal = first_card_turn()
     first = Search(seen, seat, legal, random.Random(5))
     second = Search(seen, seat, legal, random.Random(5))
     assert first.run(80, None) == second.run(80, None)
@@ -81,13 +87,7 @@ def test_a_root_prior_leans_the_search_toward_greedys_choice() -> None:
     """With ``root_prior``, the root's card actions start from greedy's preference (a
     softmax of its one-step values) and the search leaves it only where its rewards say so;
     without, the root is plain UCB1 (the pinned searches)."""
-    state = new_game(Options(players=4, seed=12))
-    while state.phase != Phase.ACTIONS:
-        seat = seats_to_act(state)[0]
-        push(state, seat, legal_actions(state, seat)[0])
-    seat = state.current
-    legal = legal_actions(state, seat)
-    seen = view(state, seat)
+    seen, seat, legal = first_card_turn()
     assert Search(seen, seat, legal, random.Random(5)).priors == {}
     leaning = Search(seen, seat, legal, random.Random(5), root_prior=1.0)
     priors = leaning.priors

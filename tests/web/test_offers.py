@@ -258,6 +258,15 @@ def test_the_page_gives_the_terminals_reasons(server: Server, browser: Browser) 
     assert said == [expected for _, _, expected in cases]
     assert "23 is 4 steps away: it costs 4 green" in str(said[6])
     assert "no empire touches 12; you can play: 5" in said
+    # an offer the hand cannot accept: the cards it lacks, as the engine says them
+    accepts = page_reasons(
+        page,
+        [
+            ("acceptWhy", [["violet", "wild"], ["violet", "violet", "green"]]),
+            ("acceptWhy", [["violet", "violet"], ["violet"]]),
+        ],
+    )
+    assert accepts == ["you cannot accept: you hold 1 violet, not 2; you hold 0 green, not 1", None]
     assert ERRORS[page] == []
 
 

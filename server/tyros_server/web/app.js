@@ -11,7 +11,7 @@ import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
 import { Recent, actingSeats, chime, lastRound, setSoundWanted, showTurn, soundWanted } from "./turn.js";
-import { expandWhy, requestFirst, spaceWhy, turnWhy } from "./why.js";
+import { acceptWhy, expandWhy, requestFirst, spaceWhy, turnWhy } from "./why.js";
 
 const PROTOCOL = 1;
 const $ = (id) => document.getElementById(id);
@@ -387,7 +387,9 @@ function requestTitle(view) {
     const t = view.trade;
     const seconds = prompt && prompt.deadline ? prompt.deadline - (performance.now() - promptAt) / 1000 : null;
     const left = seconds !== null ? ` (${Math.max(0, Math.round(seconds))} s left to answer)` : "";
-    return `${who(t.proposer)} offers ${cardsText(t.give)} for your ${cardsText(t.get)}${left}`;
+    const accepting = prompt && prompt.legal.some((a) => a.kind === "answer" && a.accept);
+    const why = accepting ? null : acceptWhy(view.hand || [], t.get);
+    return `${who(t.proposer)} offers ${cardsText(t.give)} for your ${cardsText(t.get)}${left}${why ? `; ${why}` : ""}`;
   }
   if (view.trade && view.trade.proposer === seat) {
     const t = view.trade;

@@ -26,6 +26,16 @@ export function requestFirst(legal) {
   return null;
 }
 
+// Why an offer made to the seat cannot be accepted (null: it can): the cards it asks for
+// that the hand lacks, in the engine's words for a payment not held.
+export function acceptWhy(hand, asked) {
+  const count = (cards, card) => cards.filter((c) => c === card).length;
+  const short = [...new Set(asked)]
+    .filter((card) => count(asked, card) > count(hand, card))
+    .map((card) => `you hold ${count(hand, card)} ${card}, not ${count(asked, card)}`);
+  return short.length ? `you cannot accept: ${short.join("; ")}` : null;
+}
+
 // Why ``tile`` cannot be played on the seat's expansion turn (null: it can), from the tiles
 // ``held`` and the seat's legal actions.
 export function expandWhy(tile, held, legal) {

@@ -219,6 +219,10 @@ def move_problem(view: GameView, seat: int, start: str | None, end: str, names: 
     return f"no move to {space} is possible now"
 
 
+NO_TILE_TOUCHES = "no tile of yours touches an empire: choose one to put back (return TILE)"
+"""Why no tile can be played on an expansion turn whose only actions put one back."""
+
+
 def expand_problem(
     tile: str, held: Sequence[str], legal: Sequence[Mapping[str, Any]]
 ) -> str | None:
@@ -228,7 +232,7 @@ def expand_problem(
     playable = sorted(tiles, key=lambda label: int(label))  # (tiles are numbered spaces)
     if not playable:
         if any(a.get("kind") == "return_tile" for a in legal):
-            return "no tile of yours touches an empire: choose one to put back (return TILE)"
+            return NO_TILE_TOUCHES
         return None
     if tile in playable:
         return None

@@ -280,6 +280,17 @@ def test_move_problems_name_what_is_possible() -> None:
     assert isinstance(parse("move ty 31", ctx({"kind": "pass"})), Problem)
 
 
+def test_expand_says_why_a_tile_cannot_be_played() -> None:
+    expands = [{"kind": "expand", "tile": "12", "colour": "orange"}]
+    problem = parse("expand 9", ctx(*expands, tiles=("12",)))
+    assert isinstance(problem, Problem)
+    assert problem.message == "you do not hold tile 9; you can play: 12"
+    returns = [{"kind": "return_tile", "tile": tile} for tile in ("9", "12")]
+    put_back = parse("expand 9", ctx(*returns, tiles=("9", "12")))
+    assert isinstance(put_back, Problem)
+    assert put_back.message.startswith("no tile of yours touches an empire")
+
+
 def test_ties_between_payments_open_a_choice() -> None:
     ships = [
         {"kind": "ship", "space": "TY", "pay": pay}

@@ -30,7 +30,7 @@ def parse_expand(rest: str, ctx: Context) -> Outcome:
     options = ctx.of_kind("expand")
     if not options:
         if ctx.of_kind("return_tile"):
-            return Problem(str(why_not.expand_problem("", ctx.tiles, ctx.legal)))
+            return Problem(why_not.NO_TILE_TOUCHES)
         return NotNow("expand")
     words = join_names(rest.split())
     if not words:

@@ -88,15 +88,16 @@ def entrants(hard: int, deep: int) -> dict[str, tuple[str, dict[str, Any]]]:
     """name -> (the arena's strategy, its options)."""
     levels = {name: (LEVELS[name].strategy, reproducible(name)) for name in ("easy", "normal")}
     expert = {"expert": (LEVELS["expert"].strategy, reproducible("expert"))}
+    search = {**reproducible("hard"), "iterations": hard}  # the yardsticks vary hard's search
     return {
         "random": ("random", {}),
         "greedy-plain": ("greedy-plain", {}),
         **levels,
-        "hard": (LEVELS["hard"].strategy, {**reproducible("hard"), "iterations": hard}),
+        "hard": ("ismcts", search),
         **expert,
-        "deep": ("ismcts", {"iterations": deep}),
-        "seer": ("ismcts", {"iterations": hard, "omniscient": True}),
-        "learned": ("ismcts", {"iterations": hard, "value": "learned"}),
+        "deep": ("ismcts", {**search, "iterations": deep}),
+        "seer": ("ismcts", {**search, "omniscient": True}),
+        "learned": ("ismcts", {**search, "value": "learned"}),
     }
 
 

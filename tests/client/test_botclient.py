@@ -316,9 +316,21 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
     [
         ([], "greedy", {}),
         (["--level", "easy"], "greedy", {"slip": 0.25}),
-        (["--level", "hard"], "ismcts", {"iterations": 600, "move_time": 0.3}),
-        (["--level", "hard", "--iterations", "2000"], "ismcts", {"iterations": 2000}),
-        (["--level", "hard", "--move-time", "1"], "ismcts", {"iterations": 600, "move_time": 1.0}),
+        (
+            ["--level", "hard"],
+            "ismcts",
+            {"iterations": 600, "root_prior": 1.0, "root_width": 16, "move_time": 0.3},
+        ),
+        (
+            ["--level", "hard", "--iterations", "2000"],
+            "ismcts",
+            {"iterations": 2000, "root_prior": 1.0, "root_width": 16},
+        ),
+        (
+            ["--level", "hard", "--move-time", "1"],
+            "ismcts",
+            {"iterations": 600, "root_prior": 1.0, "root_width": 16, "move_time": 1.0},
+        ),
         (["--strategy", "random"], "random", {}),
     ],
 )

@@ -35,7 +35,11 @@ def test_the_levels_and_what_the_ladder_plays_of_them() -> None:
     assert LEVELS["normal"].options == {}
     assert LEVELS["hard"].strategy == "ismcts"
     assert LEVELS["hard"].options["move_time"] > 0
-    assert reproducible("hard") == {"iterations": LEVELS["hard"].options["iterations"]}
+    assert reproducible("hard") == {
+        "iterations": LEVELS["hard"].options["iterations"],
+        "root_prior": LEVELS["hard"].options["root_prior"],
+        "root_width": LEVELS["hard"].options["root_width"],
+    }
     assert reproducible("easy") == LEVELS["easy"].options
 
 

@@ -25,6 +25,12 @@ HARD_ITERATIONS = 600
 EXPERT_ITERATIONS = 3_000
 """An ``expert`` bot's: five times ``hard``'s, about 0.5 s a decision compiled (1 s in
 plain Python), and measurably stronger against ``hard`` (docs/benchmarks.md)."""
+ROOT_PRIOR = 1.0
+"""How much the searching levels follow greedy's preference among their card actions (the
+search's ``root_prior``; docs/benchmarks.md, "A prior at the root")."""
+ROOT_WIDTH = 16
+"""How many of greedy's best card actions the searching levels consider: twice the search's
+default, affordable once the prior keeps the weaker ones from taking visits."""
 
 
 class Level(NamedTuple):
@@ -54,14 +60,24 @@ LEVELS: dict[str, Level] = {
     ),
     "hard": Level(
         "ismcts",
-        {"iterations": HARD_ITERATIONS, "move_time": 0.3},
-        f"search bots (ISMCTS, {HARD_ITERATIONS} iterations a decision: about 0.1 s compiled; "
-        "one won 32% of 100 games against three of the same search at 150 iterations)",
+        {
+            "iterations": HARD_ITERATIONS,
+            "root_prior": ROOT_PRIOR,
+            "root_width": ROOT_WIDTH,
+            "move_time": 0.3,
+        },
+        f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS} iterations a "
+        "decision: about 0.1 s compiled)",
         "+634 [+569, +711]",
     ),
     "expert": Level(
         "ismcts",
-        {"iterations": EXPERT_ITERATIONS, "move_time": 1.5},
+        {
+            "iterations": EXPERT_ITERATIONS,
+            "root_prior": ROOT_PRIOR,
+            "root_width": ROOT_WIDTH,
+            "move_time": 1.5,
+        },
         f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s compiled; "
         "one won 34% of 100 games against three hard bots",
         "+700 [+599, +798]",
@@ -74,7 +90,7 @@ def reproducible(level: str) -> dict[str, Any]:
     """A level's options without its cap in seconds: the same choices on any machine.
 
     >>> reproducible("hard")
-    {'iterations': 600}
+    {'iterations': 600, 'root_prior': 1.0, 'root_width': 16}
     """
     return {k: v for k, v in LEVELS[level].options.items() if k != "move_time"}
 
@@ -106,7 +122,7 @@ def chosen(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The strategy and options that :func:`add_level_options`' arguments ask for.
 
     >>> chosen(argparse.Namespace(level="hard", strategy=None))
-    ('ismcts', {'iterations': 600, 'move_time': 0.3})
+    ('ismcts', {'iterations': 600, 'root_prior': 1.0, 'root_width': 16, 'move_time': 0.3})
     >>> chosen(argparse.Namespace(level="hard", strategy="random"))
     ('random', {})
     """

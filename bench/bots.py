@@ -48,6 +48,7 @@ from tyros_client import arena
 from tyros_client.bots import Bot, make_bot
 from tyros_client.bots.determinize import Memory
 from tyros_client.bots.ismcts import ISMCTSBot
+from tyros_client.bots.levels import LEVELS, reproducible
 from tyros_client.bots.search import Search
 from tyros_client.games import Played
 from tyros_rules import (
@@ -206,11 +207,17 @@ def searched(position: Position, iterations: int, seed: int) -> tuple[tuple[int,
 
 
 def speed(
-    iterations: int, positions: int, seed: int, beside: list[str] | None = None, runs: int = 1
+    iterations: int,
+    positions: int,
+    seed: int,
+    beside: list[str] | None = None,
+    runs: int = 1,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """ISMCTS iterations per CPU-second from positions of seeded greedy games (4 players),
     timed by ``bench/timing.py`` under this interpreter and each of ``beside`` (another
-    commit's venv, a compiled install), on the same positions, ``runs`` times alternately."""
+    commit's venv, a compiled install), on the same positions, ``runs`` times alternately;
+    the search with ``options`` too (a level's) where given."""
     samples = sample_positions(positions, seed)
     saved = [
         {"view": seen, "legal": legal, "seat": seat, "events": events}
@@ -224,7 +231,8 @@ def speed(
         for _run in range(runs):
             for python, runs_of_it in zip(pythons, readings, strict=True):
                 done = subprocess.run(
-                    [python, str(TIMING), str(path), str(iterations)],
+                    [python, str(TIMING), str(path), str(iterations)]
+                    + ([json.dumps(options)] if options else []),
                     check=True,
                     capture_output=True,
                     text=True,
@@ -338,11 +346,19 @@ def main(argv: list[str] | None = None) -> int:
         help="speed: time the same positions under this interpreter too (another venv)",
     )
     parser.add_argument("--runs", type=int, default=1, help="speed: runs of each, alternately")
+    parser.add_argument(
+        "--level",
+        choices=[name for name, level in LEVELS.items() if level.strategy == "ismcts"],
+        help="speed: the level's search, at its iterations unless --iterations (for an "
+        "interpreter whose bot has the level's options)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     out: Any
     if args.what == "speed":
-        out = speed(args.iterations or 1000, args.positions, args.seed, args.beside, args.runs)
+        level_options = reproducible(args.level) if args.level else {}
+        budget = args.iterations or level_options.get("iterations", 1000)
+        out = speed(budget, args.positions, args.seed, args.beside, args.runs, level_options)
     elif args.what == "searches":
         out = pinned_searches(args.iterations or 200, args.positions, args.seed)
     elif args.what == "option":

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tyros_client.bots.levels import reproducible
 
 from .scripts import BENCH, load
 
@@ -68,3 +69,11 @@ def test_speed_times_the_same_positions_under_each_interpreter() -> None:
     assert len(runs) == 4
     assert all(run["positions"] == 2 and run["iterations"] == 2 * 20 for run in runs)
     assert all(run["iterations_per_cpu_second"] > 0 for run in runs)
+
+
+def test_speed_times_a_levels_search_with_its_options() -> None:
+    out = bots.speed(20, 2, 1, options=reproducible("hard") | {"iterations": 20})
+    (run,) = out["readings"][0]["runs"]
+    assert run["iterations"] == 2 * 20 and run["cpu_seconds_a_decision"] > 0
+    with pytest.raises(subprocess.CalledProcessError):  # (the options do reach the bot)
+        bots.speed(20, 1, 1, options={"value": "no such evaluation"})

@@ -251,6 +251,12 @@ def test_move_with_an_explicit_payment() -> None:
     problem = parse("move ty 31 pay o,o", ctx(*MOVES))
     assert isinstance(problem, Problem)
     assert "cannot pay orange x2" in problem.message and "v,v" in problem.message
+    assert "you hold 0 orange, not 2" in problem.message  # (ctx's hand is empty)
+    held = parse("move ty 31 pay o", ctx(*MOVES, hand=("orange", "violet", "violet")))
+    assert isinstance(held, Problem)
+    assert held.message == (
+        "cannot pay orange to move TY -> 31 (not what it costs); you may pay: v,v; v,w; w,w"
+    )
 
 
 def test_move_by_destination_alone() -> None:

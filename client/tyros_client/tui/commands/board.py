@@ -114,7 +114,7 @@ def parse_move(rest: str, ctx: Context) -> Outcome:
         routes.setdefault((action["from"], action["to"]), []).append(action)
     if len(routes) == 1:
         ((route, actions),) = routes.items()
-        return pick_payment(actions, pay, f"move {route[0]} -> {route[1]}")
+        return pick_payment(actions, pay, f"move {route[0]} -> {route[1]}", ctx.hand)
     choices = []
     for (origin, target), actions in sorted(routes.items()):
         best = min(actions, key=wilds)
@@ -202,10 +202,10 @@ def parse_city(rest: str, ctx: Context) -> Outcome:
     for action in fits:
         ships.setdefault(action["ship"], []).append(action)
     if len(ships) == 1:
-        return pick_payment(fits, pay, f"build a city in {space}")
+        return pick_payment(fits, pay, f"build a city in {space}", ctx.hand)
     choices = []
     for port, actions in sorted(ships.items()):
-        picked = pick_payment(actions, pay, f"build a city in {space}")
+        picked = pick_payment(actions, pay, f"build a city in {space}", ctx.hand)
         best = picked.action if isinstance(picked, Act) else min(actions, key=wilds)
         choices.append((f"the ship on {port} goes home (pay {cards_text(best['pay'])})", best))
     return Choose(
@@ -218,7 +218,7 @@ def parse_ship(rest: str, ctx: Context) -> Outcome:
     if not isinstance(parsed, tuple):
         return parsed
     space, fits, pay = parsed
-    return pick_payment(fits, pay, f"build a ship in {space}")
+    return pick_payment(fits, pay, f"build a ship in {space}", ctx.hand)
 
 
 def move_costs(line: str, ctx: Context) -> tuple[str | None, dict[str, int]]:

@@ -7,6 +7,8 @@ import re
 from collections.abc import Sequence
 
 from tyros_protocol.board import BOARD, BoardError
+from tyros_protocol.cards import counts_from_names
+from tyros_rules.legal import short_of
 
 from ...words import CARDS, COLOURS, LETTERS, cards_short, cards_text, either, name_of, who
 from .spec import Act, Action, Choose, CommandError, Context, Outcome, Problem, Result, Words
@@ -190,8 +192,11 @@ def split_pay(rest: str) -> tuple[list[str], list[str] | None]:
     return join_names(words), None
 
 
-def pick_payment(candidates: list[Action], pay: list[str] | None, what: str) -> Result:
-    """One action among variants that differ only in payment."""
+def pick_payment(
+    candidates: list[Action], pay: list[str] | None, what: str, hand: Sequence[str]
+) -> Result:
+    """One action among variants that differ only in payment (``hand``: the seat's cards,
+    to say why a payment asked for is not among them)."""
     ordered = sorted(candidates, key=wilds)
     if pay is not None:
         for action in ordered:
@@ -199,7 +204,15 @@ def pick_payment(candidates: list[Action], pay: list[str] | None, what: str) -> 
                 return Act(action)
         options = "; ".join(cards_short(a["pay"]) for a in ordered[:8])
         more = " ..." if len(ordered) > 8 else ""
-        return Problem(f"cannot pay {cards_text(pay)} to {what}; you may pay: {options}{more}")
+        held, wanted = counts_from_names(hand), counts_from_names(pay)
+        why = (
+            short_of(held, wanted)
+            if any(w > h for w, h in zip(wanted, held, strict=True))
+            else "not what it costs"
+        )
+        return Problem(
+            f"cannot pay {cards_text(pay)} to {what} ({why}); you may pay: {options}{more}"
+        )
     fewest = [a for a in ordered if wilds(a)[0] == wilds(ordered[0])[0]]
     if len(fewest) == 1:
         return Act(fewest[0])

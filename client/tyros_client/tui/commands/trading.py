@@ -56,7 +56,7 @@ def parse_bank(rest: str, ctx: Context) -> Outcome:
             )
         tail = [w for w in words[2:] if w.lower() != "pay"]
         pay = parse_cards(" ".join(tail)) if tail else None
-        return pick_payment(fits, pay, f"take a {take} card")
+        return pick_payment(fits, pay, f"take a {take} card", ctx.hand)
     if first == "draw":
         words = words[1:]
     if not draws:
@@ -66,7 +66,7 @@ def parse_bank(rest: str, ctx: Context) -> Outcome:
         fits = [a for a in draws if len(a["pay"]) == count]
         if not fits:
             return Problem("discard 1, 2 or 3 cards (as many as the draw pile holds)")
-        return pick_payment(fits, None, f"draw {count}")
+        return pick_payment(fits, None, f"draw {count}", ctx.hand)
     cards = parse_cards(" ".join(words))
     for action in draws:
         if same_cards(action["pay"], cards):

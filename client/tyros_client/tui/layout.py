@@ -115,8 +115,9 @@ def build(app: Screen) -> Built:
     root = FloatContainer(
         body,
         floats=[
-            Float(help_frame, top=0, bottom=2),
-            Float(score, top=1),
+            # (the whole width: a centred frame would let the board show beside it)
+            Float(help_frame, top=0, bottom=2, left=0, right=0),
+            Float(score, top=1, left=0, right=0),
             # Completions stand over the log's corner, never over the message line or
             # the table (what they would hide is what the player is reading).
             Float(

@@ -119,7 +119,9 @@ def test_give_keep_expand_return() -> None:
     dialog = parse("keep", ctx(*keeps, hand=hand))
     assert isinstance(dialog, Choose)
     assert dialog.options[0][0] == "keep orange, green x2"
-    assert dialog.text == "You hold orange, green x2, wild; the rest are discarded."
+    assert dialog.text == (
+        "You hold orange, green x2, wild: choose the cards to keep; the others are discarded."
+    )
     assert isinstance(parse("keep o,o,o", ctx(*keeps, hand=hand)), Problem)
     # At most 3: fewer, and none at all, when the server lists them (it always does).
     fewer = [*keeps, {"kind": "keep", "cards": ["wild"]}, {"kind": "keep", "cards": []}]

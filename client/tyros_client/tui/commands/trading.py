@@ -321,7 +321,7 @@ def parse_keep(rest: str, ctx: Context) -> Outcome:
     if not rest.strip():
         return Choose(
             "End of round: keep up to 3 cards",
-            f"You hold {cards_text(ctx.hand)}; the rest are discarded.",
+            f"You hold {cards_text(ctx.hand)}: choose the cards to keep; the others are discarded.",
             tuple(
                 (f"keep {cards_text(a['cards'])}" if a["cards"] else "keep none", a)
                 for a in options

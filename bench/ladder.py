@@ -88,14 +88,14 @@ def entrants(hard: int, deep: int) -> dict[str, tuple[str, dict[str, Any]]]:
     """name -> (the arena's strategy, its options)."""
     levels = {name: (LEVELS[name].strategy, reproducible(name)) for name in ("easy", "normal")}
     expert = {"expert": (LEVELS["expert"].strategy, reproducible("expert"))}
-    search = {**reproducible("hard"), "iterations": hard}  # the yardsticks vary hard's search
+    search = {**reproducible("hard"), "iterations": hard}  # seer and learned vary hard's search
     return {
         "random": ("random", {}),
         "greedy-plain": ("greedy-plain", {}),
         **levels,
         "hard": ("ismcts", search),
         **expert,
-        "deep": ("ismcts", {**search, "iterations": deep}),
+        "deep": ("ismcts", {"iterations": deep}),  # (as its kept games were played)
         "seer": ("ismcts", {**search, "omniscient": True}),
         "learned": ("ismcts", {**search, "value": "learned"}),
     }

@@ -98,7 +98,6 @@ def build(app: Screen) -> Built:
                 if app.state.over
                 else "Score now (Esc closes, Down scrolls; F9 shows it again)"
             ),
-            width=D(min=30, preferred=96),
         ),
         filter=Condition(lambda: app.screen.score_open),
     )
@@ -108,7 +107,6 @@ def build(app: Screen) -> Built:
         Frame(
             help_window,
             title="Help (arrows scroll, Esc closes)",
-            width=D(min=30, preferred=96),
         ),
         filter=Condition(lambda: app.screen.help_open),
     )

@@ -328,6 +328,48 @@ def test_a_seat_that_countered_is_dealt_what_its_counter_offers() -> None:
         assert sample.hands[1][3] >= 1  # the violet it offered is in its hand
 
 
+def test_the_memory_keeps_what_offers_and_answers_showed_after_the_trade_is_gone() -> None:
+    memory = Memory(0)
+    offer = {"kind": "propose", "to": [2, 3], "give": ["orange"], "get": ["green", "green"]}
+    memory.observe({"type": "action", "seat": 1, "action": offer})
+    memory.observe({"type": "action", "seat": 2, "action": {"kind": "answer", "accept": True}})
+    counter = {"kind": "counter", "give": ["violet"], "get": ["yellow"]}
+    memory.observe({"type": "action", "seat": 3, "action": counter})
+    memory.observe({"type": "action", "seat": 1, "action": {"kind": "withdraw"}})
+    # Withdrawn, the offer still showed what each side held then.
+    assert memory.cards[1] == [1, 0, 0, 0, 0]
+    assert memory.cards[2] == [0, 0, 2, 0, 0]
+    assert memory.cards[3] == [0, 1, 0, 0, 0]
+    green, violet = 1 << 2, 1 << 3
+    assert memory.asked[1] == green and memory.asked[3] == violet
+    memory.observe(
+        {"type": "trade_completed", "seat": 1, "with": 2, "give": ["orange"], "get": ["green"]}
+    )
+    assert memory.asked[1] == 0  # it was given what it asked for
+    memory.observe({"type": "round_start", "round": 2, "starting_seat": 1})
+    assert not any(memory.asked)
+
+
+def test_a_seat_that_asked_for_a_kind_is_dealt_less_of_it_when_weighed() -> None:
+    state = make_state(4, current=1, hands={0: "y y", 1: "o v", 2: "g g g", 3: "w y"})
+    seen = view(state, 0)
+    memory = Memory(0)
+    offer = {"kind": "propose", "to": [0], "give": ["orange"], "get": ["yellow"]}
+    memory.observe({"type": "action", "seat": 1, "action": offer})
+    memory.observe({"type": "action", "seat": 1, "action": {"kind": "withdraw"}})
+
+    def yellows(lack_weight: float) -> int:
+        determinizer = Determinizer(seen, 0, memory, lack_weight=lack_weight)
+        rng = random.Random(7)
+        samples = [determinizer.sample(rng) for _ in range(300)]
+        for sample in samples:
+            assert view(sample, 0) == seen and sample.hands[1][0] >= 1
+        return sum(sample.hands[1][1] for sample in samples)
+
+    unweighed, weighed = yellows(1.0), yellows(0.2)
+    assert weighed < unweighed / 2 and unweighed > 0
+
+
 @given(st.integers(min_value=0, max_value=2**64), st.lists(st.integers(), max_size=80))
 def test_shuffle_draws_as_the_standard_library_does(seed: int, items: list[int]) -> None:
     # The determinizations, and so every seeded search, depend on it drawing alike.

@@ -53,6 +53,7 @@ from tyros_rules import (
 )
 
 _RESAMPLE_TRIES = 50
+_WEIGH_TRIES = 8
 
 
 class InconsistentView(ValueError):
@@ -181,6 +182,17 @@ def _add(known: list[int], cards: CardCounts | tuple[int, ...]) -> None:
         known[kind] += cards[kind]
 
 
+def _at_least_these(known: list[int], cards: CardCounts | tuple[int, ...]) -> None:
+    """``known`` raised to hold ``cards`` (a seat shown to hold them)."""
+    for kind in range(5):
+        known[kind] = max(known[kind], cards[kind])
+
+
+def _kinds(cards: CardCounts | tuple[int, ...]) -> int:
+    """The kinds among ``cards``, as a bit mask."""
+    return sum(1 << kind for kind in range(5) if cards[kind])
+
+
 class Memory:
     """What a seat's events proved about hidden things that its view does not show.
 
@@ -207,6 +219,9 @@ class Memory:
         self.tile_bottom: list[int] = []
         self.declined: list[list[tuple[CardCounts, CardCounts]]] = [[] for _ in range(MAX_SEATS)]
         """The offers each seat declined this round: (offered, asked) cards."""
+        self.asked = [0] * MAX_SEATS
+        """The kinds (a bit mask) each seat asked for in an offer or a counter this round
+        and has not been given since: what it lacks, more likely than not."""
         self._offer: tuple[CardCounts, CardCounts] | None = None  # the pending offer's terms
 
     def copy(self) -> Memory:
@@ -215,6 +230,7 @@ class Memory:
         out.cards = [list(row) for row in self.cards]
         out.tile_bottom = list(self.tile_bottom)
         out.declined = [list(row) for row in self.declined]
+        out.asked = list(self.asked)
         out._offer = self._offer
         return out
 
@@ -240,6 +256,7 @@ class Memory:
         kind = event.get("type")
         if kind == "round_start":  # new cards: what a seat lacked it may hold now
             self.declined = [[] for _ in range(MAX_SEATS)]
+            self.asked = [0] * MAX_SEATS
         if kind == "action":
             self._action(event)
         elif kind == "trade_completed":
@@ -249,6 +266,8 @@ class Memory:
             _add(self.cards[seat], get)
             _clip_minus(self.cards[partner], get)
             _add(self.cards[partner], give)
+            self.asked[seat] &= ~_kinds(get)
+            self.asked[partner] &= ~_kinds(give)
         elif kind == "cards_discarded":
             _clip_minus(self.cards[event["seat"]], counts_from_names(event["cards"]))
 
@@ -257,10 +276,21 @@ class Memory:
         action = event["action"]
         kind = action["kind"]
         known = self.cards[seat]
-        if kind == "propose":
-            self._offer = counts_from_names(action["give"]), counts_from_names(action["get"])
-        elif kind == "answer" and not action.get("accept") and self._offer is not None:
-            self.declined[seat].append(self._offer)
+        if kind == "propose":  # it holds what it offers, and wants what it asks
+            self._offer = give, get = (
+                counts_from_names(action["give"]),
+                counts_from_names(action["get"]),
+            )
+            _at_least_these(known, give)
+            self.asked[seat] |= _kinds(get)
+        elif kind == "answer" and self._offer is not None:
+            if action.get("accept"):  # it holds what it was asked for
+                _at_least_these(known, self._offer[1])
+            else:
+                self.declined[seat].append(self._offer)
+        elif kind == "counter" and "get" in action:  # it holds what it would give, and
+            _at_least_these(known, counts_from_names(action["get"]))  # wants what it asks
+            self.asked[seat] |= _kinds(counts_from_names(action.get("give", [])))
         elif kind in ("complete", "withdraw"):
             self._offer = None  # (a decline heard later belongs to another offer)
         if "pay" in action:
@@ -293,9 +323,16 @@ class Determinizer:
     """
 
     def __init__(
-        self, view: dict[str, Any], seat: int, memory: Memory | None = None, board: Board = BOARD
+        self,
+        view: dict[str, Any],
+        seat: int,
+        memory: Memory | None = None,
+        board: Board = BOARD,
+        *,
+        lack_weight: float = 1.0,
     ) -> None:
         self.seat = seat
+        self.lack_weight = lack_weight
         self.board = board
         self.players = view["players"]
         self.template = state = state_from_view(view, board=board)
@@ -303,6 +340,12 @@ class Determinizer:
         self.declined: tuple[tuple[tuple[CardCounts, CardCounts], ...], ...] = (
             tuple(tuple(row) for row in memory.declined[: self.players]) if memory else ()
         )
+        self.lacking = [0] * self.players
+        if memory is not None and lack_weight < 1.0:
+            for s in self.others:
+                self.lacking[s] = memory.asked[s]
+                for _offered, asked in memory.declined[s]:
+                    self.lacking[s] |= _kinds(asked)
         self._plan_cards(view, memory)
         self._plan_tiles(view, memory)
         # An opponent stopped to expand without revealing its tiles has a playable tile.
@@ -356,6 +399,30 @@ class Determinizer:
         return merged
 
     def _deal_cards(self, rng: random.Random) -> tuple[dict[int, CardCounts], list[int]]:
+        """The other hands and the draw pile: at random, each card of a kind a seat is
+        believed to lack (:attr:`Memory.asked`, an offer it declined) in its hand kept with
+        the chance ``lack_weight`` (by rejection: a few tries, then the last deal)."""
+        hands, pile = self._deal_cards_once(rng)
+        if not any(self.lacking):
+            return hands, pile
+        for _ in range(_WEIGH_TRIES):
+            if rng.random() < self._weight(hands):
+                break
+            hands, pile = self._deal_cards_once(rng)
+        return hands, pile
+
+    def _weight(self, hands: dict[int, CardCounts]) -> float:
+        unlikely = 0
+        for s, hand in hands.items():
+            lacking = self.lacking[s]
+            if lacking:
+                known = self.known_cards[s]
+                for kind in range(5):
+                    if lacking >> kind & 1:
+                        unlikely += hand[kind] - known[kind]
+        return self.lack_weight**unlikely
+
+    def _deal_cards_once(self, rng: random.Random) -> tuple[dict[int, CardCounts], list[int]]:
         pool = self.card_pool[:]
         shuffle(pool, rng)
         hands: dict[int, CardCounts] = {}

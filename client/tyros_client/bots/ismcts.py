@@ -21,6 +21,7 @@ from .evaluate import HAND_WEIGHT
 from .features import LearnedValue
 from .search import (
     EXPLORATION,
+    LACK_WEIGHT,
     ROLLOUT_DEPTH,
     ROOT_PRIOR,
     ROOT_WIDTH,
@@ -50,6 +51,8 @@ class ISMCTSOptions(BotOptions):
     hand_weight: float = HAND_WEIGHT
     root_prior: float = ROOT_PRIOR
     """Weight of greedy's preference at the root (PUCT; 0: plain UCB1)."""
+    lack_weight: float = LACK_WEIGHT
+    """Each card of a kind a seat is believed to lack is dealt it with this weight."""
     value: str = "hand-set"
     """``hand-set`` (:mod:`.evaluate`) or ``learned`` (:mod:`.features`)."""
     omniscient: bool = False
@@ -110,6 +113,7 @@ class ISMCTSBot(Bot):
             manners=self.manners,
             learned=self.learned,
             root_prior=self.settings.root_prior,
+            lack_weight=self.settings.lack_weight,
         )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)
             action = next(iter(search.root_options.values()))

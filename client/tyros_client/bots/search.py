@@ -93,6 +93,9 @@ ROOT_PRIOR = 0.0
 """Weight of greedy's preference among the root's card actions (PUCT; 0: plain UCB1)."""
 PRIOR_TEMPERATURE = 0.5
 """Points of greedy's one-step value that make an option e times as likely a priori."""
+LACK_WEIGHT = 1.0
+"""The weight of each card a determinization deals a seat of a kind it is believed to lack
+(it asked for it, or declined to give it, this round): 1 deals as if nothing were known."""
 
 Key = tuple[int, ...]
 
@@ -347,6 +350,7 @@ class Search:
         manners: Manners | None = None,
         learned: LearnedValue | None = None,
         root_prior: float = ROOT_PRIOR,
+        lack_weight: float = LACK_WEIGHT,
     ) -> None:
         self.seat = seat
         self.root_prior = root_prior
@@ -364,7 +368,7 @@ class Search:
             self.determinizer = Truth(truth, seat)
         else:
             try:
-                self.determinizer = Determinizer(view, seat, memory)
+                self.determinizer = Determinizer(view, seat, memory, lack_weight=lack_weight)
             except InconsistentView:
                 self.determinizer = Determinizer(view, seat, None)
         self.root = Node(-1)

@@ -87,6 +87,8 @@ class GameView(Model):
     players: Literal[3, 4]
     setup: Literal["first", "variable"]
     round: int
+    last_round: bool = False
+    """The game ends with this round: a seat holds no tiles."""
     phase: Literal["expand", "actions", "trade", "give_card", "keep", "over"]
     current: SeatNumber
     to_act: list[SeatNumber]

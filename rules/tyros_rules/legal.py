@@ -94,6 +94,21 @@ def seats_to_act(state: GameState) -> list[Seat]:
     return [state.current]
 
 
+def is_last_round(state: GameState) -> bool:
+    """Whether the game ends with this round: a seat holds no tiles (the rulebook's game end,
+    checked when the round ends).
+
+    >>> from tyros_rules import Options, new_game
+    >>> state = new_game(Options(players=3, seed=1))
+    >>> is_last_round(state)
+    False
+    >>> state.tiles[1] = ()
+    >>> is_last_round(state)
+    True
+    """
+    return state.phase != P_OVER and any(not state.tiles[seat] for seat in range(state.players))
+
+
 def playable_tiles(state: GameState, seat: Seat) -> list[tuple[int, list[int]]]:
     """(tile, colours it may take) for each tile of the seat next to an empire."""
     chips = state.chips

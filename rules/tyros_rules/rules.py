@@ -58,7 +58,7 @@ from .constants import (
     START_SHIPS_IN_TYROS,
 )
 from .errors import RecordError
-from .legal import check_action, playable_tiles
+from .legal import check_action, is_last_round, playable_tiles
 from .payments import ONE, minus, plus
 from .scoring import score_game
 from .state import (
@@ -264,7 +264,7 @@ def _end_turn(state: GameState, passed: bool) -> None:
 
 def _end_round(state: GameState) -> None:
     _log(state, "round_end", state.round)
-    if any(not tiles for tiles in state.tiles):
+    if is_last_round(state):
         # Cards score nothing, so the final round skips keeping 3 (RULES.md).
         state.phase = P_OVER
         state.score = score_game(state)

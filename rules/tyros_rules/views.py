@@ -35,7 +35,7 @@ from .actions import (
     seats_in_mask,
 )
 from .constants import MAX_SEATS
-from .legal import seats_to_act
+from .legal import is_last_round, seats_to_act
 from .scoring import empire_ranks
 from .state import (
     ACCEPTED,
@@ -210,6 +210,7 @@ def _public_view(state: GameState) -> dict[str, Any]:
         "players": players,
         "setup": state.options.setup,
         "round": state.round,
+        "last_round": is_last_round(state),
         "phase": state.phase.name.lower(),
         "current": state.current,
         "to_act": seats_to_act(state),

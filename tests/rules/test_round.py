@@ -339,8 +339,11 @@ def test_running_out_during_expansion_lets_the_round_finish() -> None:
     state.passes = 3
     push(state, 3, PASS)
     assert state.round == 3 and phase(state) == Phase.EXPAND and state.current == 0
+    assert not view(state, None)["last_round"]
     push(state, 0, (Kind.EXPAND, 8, 0))
     assert state.tiles[0] == ()
+    # Every seat is told that the game ends with this round (the view is public).
+    assert all(view(state, seat)["last_round"] for seat in (None, 0, 1, 2, 3))
     play_expansions(state)
     assert phase(state) == Phase.ACTIONS
     assert state.current == 0
@@ -351,6 +354,7 @@ def test_running_out_during_expansion_lets_the_round_finish() -> None:
     push(state, 3, PASS)
     assert phase(state) == Phase.OVER
     assert state.round == 3
+    assert not view(state, None)["last_round"]  # the game has ended: no round is left
 
 
 def test_new_game_played_out_by_passing_ends_with_a_score() -> None:

@@ -176,7 +176,7 @@ def status_line(ui: Screen, width: int) -> StyleAndTextTuples:
         return []
     names = ui.state.names
     head: StyleAndTextTuples = [("class:title", f" Round {view.round} ")]
-    if is_last_round(view):
+    if view.last_round:
         head.append(("class:request.title", " LAST ROUND "))
     phase = f" {phase_name(view.phase)}: "
     for turn in (_whose_turn(ui, view, names), _whose_turn(ui, view, names, short=True)):
@@ -416,8 +416,3 @@ def request_lines(ui: Screen) -> list[tuple[str, str]]:
         lines.append(("class:request.how", how))
     lines += [("class:request", line) for line in choice.text.split("\n") if line]
     return lines
-
-
-def is_last_round(view: GameView) -> bool:
-    """Whether the game ends with this round: a seat holds no tiles (rulebook, game end)."""
-    return view.phase != "over" and any(info.tiles == 0 for info in view.seats)

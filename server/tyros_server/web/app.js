@@ -10,7 +10,7 @@ import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, o
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
-import { Recent, actingSeats, chime, lastRound, setSoundWanted, showTurn, soundWanted } from "./turn.js";
+import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { acceptWhy, expandWhy, requestFirst, spaceWhy, turnWhy } from "./why.js";
 
 const PROTOCOL = 1;
@@ -271,7 +271,7 @@ function showGame(update) {
 // What a player and a spectator see alike, in play or in a replay.
 function showView(view) {
   lastView = view;
-  $("where").textContent = `Round ${view.round}${lastRound(view) ? " (the last)" : ""}, ${phaseWords(view, who)}`;
+  $("where").textContent = `Round ${view.round}${view.last_round ? " (the last)" : ""}, ${phaseWords(view, who)}`;
   showTurn($("turn"), { view, seat, yours: !replay && !!prompt && prompt.legal.length > 0, who, table: watching || (replay && replay.table), trade: !!view.trade && view.trade.proposer !== seat });
   redraw();
   $("board").setAttribute("aria-label", boardWords(view));

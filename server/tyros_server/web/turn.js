@@ -60,19 +60,13 @@ export function showTurn(node, { view, seat, yours, who, table, trade }) {
   } else if (acting.length) {
     node.append(...acting.flatMap((s, i) => [...(i ? [", "] : []), chip(s), who(s)]), ` ${acting.length > 1 ? "are" : "is"} to act`);
   }
-  if (lastRound(view)) {
+  if (view.last_round) {
     const notice = document.createElement("strong");
     notice.className = "last-round";
     notice.textContent = "Last round: a player has no tiles left, so the game ends with this round.";
     node.append(notice);
   }
   document.title = `${yours ? "(your turn) " : ""}Tyros - ${table}`;
-}
-
-// Whether the game ends with this round: a seat holds no tiles (the rulebook's game end; the
-// terminal's ``is_last_round``).
-export function lastRound(view) {
-  return view.phase !== "over" && view.seats.some((info) => info.tiles === 0);
 }
 
 export function chip(seat) {

@@ -187,7 +187,7 @@ async def test_the_last_round_is_announced_and_a_scrolled_log_says_so() -> None:
             dict(info, tiles=0 if info["seat"] == 2 else info["tiles"])
             for info in table.update["view"]["seats"]
         ]
-        table.push(None, seats=seats)
+        table.push(None, seats=seats, last_round=True)
         await on_screen(ui, "LAST ROUND")
         for i in range(40):
             table.state.note(f"line {i}", error=False)

@@ -48,6 +48,11 @@ class Geometry:
     def height(self) -> int:
         return self.rows * self.cell_height + (self.rows - 1) * self.gap_y
 
+    @property
+    def link_row(self) -> int:
+        """The line of a cell beside which an east-west sea link's ``~`` is drawn."""
+        return self.cell_height // 2
+
 
 def geometry(width: int, height: int, board: Board = BOARD) -> Geometry:
     """Cell size and spacing for an area of ``width`` x ``height`` characters."""
@@ -152,6 +157,14 @@ def _cost(space: _Space, marks: Marks) -> StyleAndTextTuples:
     return parts
 
 
+def _cost_on(cost: StyleAndTextTuples, row: int, geo: Geometry) -> StyleAndTextTuples:
+    """``cost`` as drawn at the right of the cell's line ``row``: on the sea links' line a
+    blank follows it, so that ``$3`` never runs into the ``~`` beside the cell."""
+    if cost and geo.gap_x and row == geo.link_row and _length(cost) < geo.cell_width:
+        return [*cost, ("", " ")]
+    return cost
+
+
 def _city(space: _Space, short: bool) -> StyleAndTextTuples:
     if space.city is None:
         return []
@@ -180,9 +193,9 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
     room = width - 3 - (len(tag) + 1 if tag else 0)
     name = space.name if space.label != "TY" else "Tyros"
     body_ships = _ships(space, compact=width < 9)
-    if not body_ships and len(space.ports) > 1:
-        body_ships = [("class:coast", "W/E")]  # Italy: two coasts, with their own links
     cost = _cost(space, marks)
+    if not body_ships and len(space.ports) > 1 and not cost:  # (costs name the coasts)
+        body_ships = [("class:coast", "W/E")]  # Italy: two coasts, with their own links
     if height == 1:
         line = [
             *head[:1],
@@ -192,8 +205,11 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
             *body_ships,
         ]
         if cost:
+            cost = _cost_on(cost, 0, geo)
             line = _fit(line, max(0, width - _length(cost)), "") + cost
         return [_fit(line, width, style)]
+    if height == 2:
+        cost = _cost_on(cost, 1, geo)
     city = _city(space, short=height == 2 or width < 11)
     crowded = (
         height == 2
@@ -226,8 +242,10 @@ def _cell(space: _Space, marks: Marks, geo: Geometry) -> list[StyleAndTextTuples
     both = [*city, ("", " ") if city and body_ships else ("", ""), *body_ships]
     if _length(both) + INDENT <= width:
         lines.append(_fit([("", " " * INDENT), *both], width, style))
+        cost = _cost_on(cost, 2, geo)
         lines.append(_fit([("", " " * max(0, width - _length(cost))), *cost], width, style))
     else:
+        cost = _cost_on(cost, 1, geo)
         gap = width - _length(city) - _length(cost)
         lines.append(_fit([*city, ("", " " * max(1, gap)), *cost], width, style))
         lines.append(_fit(body_ships, width, style))
@@ -329,12 +347,11 @@ def render_board(
         rendered = [
             _cell(c, marks, geo) if isinstance(c, _Space) else _blocked_cell(c, geo) for c in cells
         ]
-        middle = geo.cell_height // 2 if geo.cell_height > 1 else 0
         for y in range(geo.cell_height):
             line: StyleAndTextTuples = [("", " " * left)] if left else []
             for c, fragments in enumerate(rendered):
                 if c and geo.gap_x:
-                    linked = y == middle and (str(row[c - 1]), str(row[c])) in links
+                    linked = y == geo.link_row and (str(row[c - 1]), str(row[c])) in links
                     line.append(("class:link", "~") if linked else ("class:gap", " "))
                 line.extend(fragments[y])
             lines.append(line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -153,3 +154,18 @@ def test_no_view_yet_draws_the_bare_board() -> None:
     text = board_text(render_board(None, 100, 19))
     for label in BOARD.space_labels:
         assert label in text
+
+
+@pytest.mark.parametrize("size", [(80, 14), (80, 10), (100, 19), (100, 24)])
+def test_a_cost_never_touches_a_sea_link(size: tuple[int, int]) -> None:
+    width, height = size
+    costs = {port: 3 for port in BOARD.port_labels}
+    lines = lines_text(render_board(full_view(), width, height, Marks(costs=costs)))
+    shown = 0
+    for line in lines:
+        for cost in re.finditer(r"[WE]?\$\d", line):
+            shown += 1
+            before = line[cost.start() - 1] if cost.start() else " "
+            after = line[cost.end()] if cost.end() < len(line) else " "
+            assert "~" not in before + after, (size, line)
+    assert shown == len(BOARD.port_labels)  # (every port's cost is drawn, whole)

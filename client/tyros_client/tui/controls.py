@@ -62,7 +62,7 @@ class PanelControl(UIControl):
         title = f" {titles[ui.screen.panel]} "
         keys = fit_words(" F1 help F2 legal F3 log PgUp/PgDn", width - len(title))
         head: StyleAndTextTuples = [("class:title", title), ("class:dim", keys)]
-        if ui.state.game is not None and render.round_over_log(ui):
+        if self._round_heads():
             head = render.status_line(ui, width)  # (no room for it over the table)
         room = max(0, height - 1)
         ui.screen.page = max(1, room)
@@ -85,24 +85,45 @@ class PanelControl(UIControl):
             end = len(body) - ui.screen.scroll
             shown = body[max(0, end - room) : end]
             if ui.screen.scroll > 0:  # not following the game: say so, and how to come back
-                more = f" v {ui.screen.scroll} newer below: PgDn, End v "
-                head = [
-                    ("class:title", title),
-                    ("class:request.title", more[: max(0, width - len(title))]),
-                ]
+                newer = ui.screen.scroll
+                head = self._noticed(
+                    width,
+                    title,
+                    f" v {newer} newer below: PgDn, End v ",
+                    f" v {newer} newer: End ",
+                    f" v {newer} ",
+                )
         else:
             body = [[(style, piece)] for style, text in entries for piece in wrap(text, width)]
             ui.screen.scroll = max(0, min(ui.screen.scroll, len(body) - room))
             shown = body[ui.screen.scroll : ui.screen.scroll + room]
             hidden = len(body) - ui.screen.scroll - len(shown)
             if hidden > 0:  # (a request above may leave room for a line or two only)
-                more = f" v {hidden} more: PgDn v "
-                head = [
-                    ("class:title", title),
-                    ("class:request.title", more[: max(0, width - len(title))]),
-                ]
+                head = self._noticed(
+                    width,
+                    title,
+                    f" v {hidden} more: PgDn v ",
+                    f" v {hidden} more: PgDn",
+                    f" v {hidden} more ",
+                    f" v {hidden} ",
+                )
         lines = [head, *shown]
         return UIContent(get_line=lambda i: lines[i], line_count=len(lines), show_cursor=False)
+
+    def _round_heads(self) -> bool:
+        """Whether the round's line heads the panel (no room for it over the table)."""
+        return self.ui.state.game is not None and render.round_over_log(self.ui)
+
+    def _noticed(self, width: int, title: str, *notices: str) -> StyleAndTextTuples:
+        """The head when lines are hidden (scrolled back, a long list): the title and the
+        notice, or the round's line and the longest of ``notices`` it leaves room for (the
+        round and the phase stay in sight, a trade offer's above them or not)."""
+        if self._round_heads():
+            return render.status_line(self.ui, width, notices)
+        return [
+            ("class:title", title),
+            ("class:request.title", notices[0][: max(0, width - len(title))]),
+        ]
 
     def is_focusable(self) -> bool:
         return False

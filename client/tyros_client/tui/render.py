@@ -169,8 +169,10 @@ def round_over_log(ui: Screen) -> bool:
     return ui.panel_rows() < 4 + seats
 
 
-def status_line(ui: Screen, width: int) -> StyleAndTextTuples:
-    """Round, phase and whose turn, in as many words as ``width`` has room for."""
+def status_line(ui: Screen, width: int, notices: tuple[str, ...] = ()) -> StyleAndTextTuples:
+    """Round, phase and whose turn, in as many words as ``width`` has room for; with
+    ``notices`` (one thing said ever shorter, e.g. that log lines are hidden) the round,
+    the phase and a notice always: whose turn gives way first, then the notice's words."""
     view = ui.state.game
     if view is None:  # (drawn only once the game is on)
         return []
@@ -178,13 +180,26 @@ def status_line(ui: Screen, width: int) -> StyleAndTextTuples:
     head: StyleAndTextTuples = [("class:title", f" Round {view.round} ")]
     if view.last_round:
         head.append(("class:request.title", " LAST ROUND "))
-    phase = f" {phase_name(view.phase)}: "
-    for turn in (_whose_turn(ui, view, names), _whose_turn(ui, view, names, short=True)):
-        for words in (phase, " "):
-            line = [*head, ("", words), *turn]
-            if sum(len(text) for _, text, *_ in line) <= width:
-                return line
+    phase = phase_name(view.phase)
+    turns = (_whose_turn(ui, view, names), _whose_turn(ui, view, names, short=True))
+    phased = [[*head, ("", f" {phase}: "), *turn] for turn in turns]
+    phased.append([*head, ("", f" {phase}")])
+    if notices:
+        for tried in (notices[:-1], notices[-1:]):
+            for line in phased:
+                for notice in tried:
+                    if _columns(line) + len(notice) <= width:
+                        return [*line, ("class:request.title", notice)]
+        return [*head, ("class:request.title", notices[-1])]
+    unphased = [[*head, ("", " "), *turn] for turn in turns]
+    for line in (phased[0], unphased[0], phased[1], unphased[1], phased[2]):
+        if _columns(line) <= width:
+            return line
     return head
+
+
+def _columns(line: StyleAndTextTuples) -> int:
+    return sum(len(text) for _, text, *_ in line)
 
 
 def _whose_turn(

@@ -532,7 +532,8 @@ async def test_the_score_at_any_time_is_what_each_player_would_score_now() -> No
 
 async def test_a_legal_list_cut_by_a_request_says_how_much_is_below() -> None:
     """At 80 x 24 an offer above leaves the list of what one may do a line or two: it says
-    that more is below (a player took 'decline' for the only answer)."""
+    that more is below (a player took 'decline' for the only answer). The round's line
+    heads it there (four players: no room over the table), so the list's title gives way."""
     async with running(24, 80) as (table, keys):
         ui = table.ui
         table.offer(
@@ -541,7 +542,7 @@ async def test_a_legal_list_cut_by_a_request_says_how_much_is_below() -> None:
         await on_screen(ui, "Trade offer from B Bob")
         keys.send_text("legal\r")
         text = await on_screen(ui, "v 3 more: PgDn")
-        assert "What you may do now" in text
+        assert "| Round 1  a trade" in text and "decline   decline the offer" in text
 
 
 async def test_a_dialog_whose_question_went_says_so() -> None:

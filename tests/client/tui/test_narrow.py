@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tests.client.tui.feeding import PASS, TURN, running
+from tests.client.tui.feeding import ACCEPT, DECLINE, PASS, TURN, running
 from tests.client.tui.harness import F2, on_screen, screen, until
 
 PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
@@ -99,6 +99,44 @@ async def test_a_decision_made_for_the_player_is_announced() -> None:
         assert any(line.text == said for line in table.state.log)
         table.push(None, phase="expand", to_act=[1], current=1)  # the game goes on
         await on_screen(ui, said)  # (the message line: it was not the player's choice)
+
+
+async def test_the_round_and_its_phase_stay_over_a_cut_list_and_a_scrolled_log() -> None:
+    """Four players at 80 x 24: the round's line heads the log. A trade offer above leaves
+    the list of what one may do a line, and a scrolled log says so too: the notice that
+    lines are hidden shares the round's line, which keeps the round, LAST ROUND and the
+    phase."""
+    async with running(24, 80) as (table, keys):
+        ui = table.ui
+        table.push(TURN, phase="actions", to_act=[0], current=0, last_round=True)
+        keys.send_text(F2)  # the list, open when an offer comes
+        await until(lambda: ui.screen.panel == "legal", "the legal list")
+        offer = {
+            "proposer": 1,
+            "to": [0, 2],
+            "give": ["green", "green", "orange"],
+            "get": ["violet", "wild"],
+            "answers": [{"seat": 0, "answer": "pending"}, {"seat": 2, "answer": "pending"}],
+        }
+        counter = {"kind": "counter", "give": ["violet"], "get": ["green"]}
+        table.push(
+            [ACCEPT, DECLINE, counter], phase="trade", to_act=[0, 2], trade=offer, last_round=True
+        )
+        text = await on_screen(ui, "Trade offer from B Bob")
+        head = next((line for line in log_side(text) if " more" in line), "")
+        assert head.startswith(" Round 1  LAST ROUND  a trade"), text
+        table.push(TURN, phase="actions", to_act=[0], current=0, last_round=True, trade=None)
+        for i in range(30):
+            table.state.note(f"line {i}", error=False)
+        await on_screen(ui, "line 29")
+        keys.send_text(PAGE_UP)
+        await until(lambda: ui.screen.scroll > 0, "a page up")
+        ui.application.invalidate()
+        head = await until(
+            lambda: next((line for line in log_side(screen(ui))[:1] if " v " in line), None),
+            "the round's line saying that newer lines are below",
+        )
+        assert head == f" Round 1  LAST ROUND  card actions v {ui.screen.scroll}", head
 
 
 async def test_page_up_and_down_move_the_log_a_page() -> None:

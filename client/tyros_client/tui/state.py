@@ -157,8 +157,11 @@ class ClientState:
         self._since_mine: list[tuple[int, SeenAction]] = []
         """What the other seats did since this seat's last action."""
         self._for_me: list[SeenAction] = []
-        """Actions the server made in this seat's name (its clock ran out, or a bot played
-        for it) since it last acted itself."""
+        """Actions made in this seat's name since it last acted itself: by the server (its
+        clock ran out, or a bot played for it) or by this client (its only possible move)."""
+        self._sent_for_me: list[tuple[str, int]] = []
+        """The only possible moves this client sent for the seat whose events have not come
+        yet: (kind, the version they were sent at)."""
         self.events: list[dict[str, Any]] = []
         """The game's events as this seat was shown them (each once): a hint's memory."""
         self.annotate: Callable[[Event], str] | None = None
@@ -238,6 +241,19 @@ class ClientState:
         self._log(text, LineKind.ERROR if error else LineKind.INFO)
         self.changes += 1
 
+    def sent_for_you(self, action: dict[str, Any]) -> None:
+        """The client sent ``action``, the seat's only possible move, without the player: its
+        event goes into the summary at the seat's next turn, as what was done in its name
+        (the message line and the log say it at once, but bots' moves soon bury both)."""
+        self._sent_for_me.append((str(action.get("kind")), self.version))
+
+    def _sent_by_me(self, taken: ActionTaken) -> bool:
+        """Whether ``taken``, an action of this seat, is an only move the client sent."""
+        if not self._sent_for_me or taken.version <= self._sent_for_me[0][1]:
+            return False  # (nothing sent, or an older action that a resync replays)
+        kind, _ = self._sent_for_me.pop(0)
+        return taken.action.kind == kind  # (else what was sent never went: the player's own)
+
     # Messages ------------------------------------------------------------------------
 
     def apply(self, notice: Notice) -> None:
@@ -299,7 +315,7 @@ class ClientState:
                 kind = LineKind.MINE if typed.seat == self.seat else kind
                 if typed.seat != self.seat:
                     self._since_mine.append((typed.seat, typed.action))
-                elif typed.by:
+                elif typed.by or self._sent_by_me(typed):
                     self._for_me.append(typed.action)
                 elif typed.action.kind not in _NOT_A_TURN:
                     self._since_mine, self._for_me = [], []
@@ -477,7 +493,8 @@ def since_your_turn(
     for_you: list[SeenAction] | None = None,
 ) -> list[str]:
     """What each other seat did since your last action, a line each in seat order, and
-    first what the server did in your name (your clock ran out, or a bot played for you).
+    first what was done in your name (your clock ran out, a bot played for you, or your
+    client made your only possible move).
     Haggling is counted, not told, and the board's costs left out (the log has both): a
     line says the offers a seat made, the trades it completed and what it did on the board
     or at the bank, so that it fits the log's half of an 80-column screen.

@@ -101,6 +101,26 @@ async def test_a_decision_made_for_the_player_is_announced() -> None:
         await on_screen(ui, said)  # (the message line: it was not the player's choice)
 
 
+async def test_a_move_made_for_the_player_opens_the_summary_at_their_next_turn() -> None:
+    """The only possible move, made at once, is said on the message line and in the log;
+    the bots' moves soon push both out of sight, so the summary at the player's next turn
+    says it first, as it says what the server did in their name."""
+    async with running(24, 80) as (table, _keys):
+        ui = table.ui
+        table.push(None, phase="actions", to_act=[1], current=1, events=[action(0, kind="pass")])
+        table.push([PASS], phase="actions", to_act=[0], current=0, events=[action(3, kind="pass")])
+        assert table.sent == [PASS]  # (no cards: passing is all there is)
+        table.push(None, phase="actions", to_act=[1], current=1, events=[action(0, kind="pass")])
+        table.push(None, phase="actions", to_act=[2], current=2, events=[action(1, kind="pass")])
+        table.push(TURN, phase="actions", to_act=[0], current=0, events=[action(2, kind="pass")])
+        text = await on_screen(ui, "done for you: pass")
+        side = [line.rstrip() for line in log_side(text)]
+        at = len(side) - 1 - side[::-1].index("since your last turn:")
+        assert side[at + 1 : at + 4] == ["  done for you: pass", "  B Bob: pass", "  C Cyd: pass"]
+        message_line = text.splitlines()[-2]
+        assert "your turn" in message_line  # (it asks for this turn's move)
+
+
 async def test_the_round_and_its_phase_stay_over_a_cut_list_and_a_scrolled_log() -> None:
     """Four players at 80 x 24: the round's line heads the log. A trade offer above leaves
     the list of what one may do a line, and a scrolled log says so too: the notice that

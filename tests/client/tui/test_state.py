@@ -30,7 +30,7 @@ from tyros_rules import (
 )
 
 from tests.client.frames import a_view, an_update
-from tests.client.tui.feeding import FedState
+from tests.client.tui.feeding import PASS, FedState
 
 NAMES = ["Ann", "Bob", "Cyd"]
 
@@ -362,6 +362,43 @@ def test_the_log_sums_up_the_others_since_your_last_turn() -> None:
         "  B player B: discard green, draw 1",
         "  C player C: pass",
     ]
+
+
+def test_only_moves_the_client_sent_are_summed_up_as_done_for_you() -> None:
+    state = FedState("ws://x:1", "t", "Ann")
+    state.welcomed()
+
+    def update(version: int, current: int, acted: dict[str, object] | None = None) -> None:
+        events = [] if acted is None else [{"type": "action", "version": version, **acted}]
+        state.feed(
+            {
+                "type": "update",
+                "version": version,
+                "events": events,
+                "view": a_view(phase="actions", current=current, to_act=[current]),
+                "prompt": {"version": version, "legal": [PASS]} if current == 0 else None,
+            }
+        )
+
+    def summary() -> list[str]:
+        """The last summary's lines."""
+        lines = [line.text for line in state.log if line.kind is LineKind.SUMMARY]
+        return lines[len(lines) - 1 - lines[::-1].index("since your last turn:") :]
+
+    update(1, 1)
+    update(2, 2, {"seat": 1, "action": PASS})
+    update(3, 0, {"seat": 2, "action": PASS})
+    update(4, 1, {"seat": 0, "action": PASS})  # the player's own turn
+    update(5, 0, {"seat": 1, "action": PASS})
+    state.sent_for_you(PASS)  # (its only possible move)
+    update(6, 1, {"seat": 0, "action": PASS})
+    update(7, 0, {"seat": 1, "action": PASS})
+    assert summary() == ["since your last turn:", "  done for you: pass", "  B player B: pass"]
+    # One that never went (refused): the seat's next action is the player's own.
+    state.sent_for_you(PASS)
+    update(8, 1, {"seat": 0, "action": {"kind": "bank_draw", "pay": ["green"]}})
+    update(9, 0, {"seat": 1, "action": PASS})
+    assert summary() == ["since your last turn:", "  B player B: pass"]
 
 
 def test_table_talk_is_logged_once_with_who_said_it() -> None:

@@ -89,6 +89,8 @@ def test_options_are_read_into_each_strategys_settings() -> None:
     assert isinstance(plain, GreedyBot) and plain.settings.negotiate is False
     with pytest.raises(ValueError, match="value must be one of"):
         make_bot("ismcts", 0, random.Random(0), value="oracle")
+    with pytest.raises(ValueError, match="lack_weight must be between 0 and 1"):
+        make_bot("ismcts", 0, random.Random(0), lack_weight="1.5")
 
 
 def test_random_is_uniform() -> None:

@@ -346,6 +346,9 @@ def test_the_memory_keeps_what_offers_and_answers_showed_after_the_trade_is_gone
         {"type": "trade_completed", "seat": 1, "with": 2, "give": ["orange"], "get": ["green"]}
     )
     assert memory.asked[1] == 0  # it was given what it asked for
+    pick = {"kind": "bank_pick", "take": "violet", "pay": ["orange", "orange", "orange"]}
+    memory.observe({"type": "action", "seat": 3, "action": pick})
+    assert memory.asked[3] == 0  # it took what it asked for from the bank
     memory.observe({"type": "round_start", "round": 2, "starting_seat": 1})
     assert not any(memory.asked)
 

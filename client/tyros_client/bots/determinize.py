@@ -15,7 +15,8 @@ tiles, then dealing everything the seat cannot see at random:
 
 A :class:`Memory` fed with the seat's events (``Bot.observe``) adds what the
 events proved and the view no longer shows: cards another seat must still hold
-(taken from the discards, received in a trade or as the city owner's card and
+(taken from the discards, received in a trade or as the city owner's card, or shown
+in a trade: offered, asked of it when it accepted, or offered in its counter; and
 not spent or discarded since) and the tiles put under the tile pile. It keeps
 lower bounds only, so it is never wrong about a hand, merely less informed;
 and if it ever disagrees with the view (events missed or replayed after a
@@ -197,7 +198,8 @@ class Memory:
     """What a seat's events proved about hidden things that its view does not show.
 
     ``cards[s]`` is a lower bound on seat ``s``'s hand (card counts): cards it
-    was seen to receive and cannot have spent or discarded since. ``tile_bottom``
+    was seen to receive or shown to hold in a trade, and cannot have spent or
+    discarded since. ``tile_bottom``
     is the known bottom of the tile pile (index 0 is the very bottom): tiles put
     under it by players who could not expand, most recent first.
 
@@ -288,15 +290,18 @@ class Memory:
                 _at_least_these(known, self._offer[1])
             else:
                 self.declined[seat].append(self._offer)
-        elif kind == "counter" and "get" in action:  # it holds what it would give, and
-            _at_least_these(known, counts_from_names(action["get"]))  # wants what it asks
+        elif kind == "counter" and "get" in action:
+            # it holds what it would give (the counter's get), and wants what it asks
+            _at_least_these(known, counts_from_names(action["get"]))
             self.asked[seat] |= _kinds(counts_from_names(action.get("give", [])))
         elif kind in ("complete", "withdraw"):
             self._offer = None  # (a decline heard later belongs to another offer)
         if "pay" in action:
             _clip_minus(known, counts_from_names(action["pay"]))
         if kind == "bank_pick":
-            _add(known, counts_from_names([action["take"]]))
+            taken = counts_from_names([action["take"]])
+            _add(known, taken)
+            self.asked[seat] &= ~_kinds(taken)
         elif kind == "give_card":
             owner = action.get("to", event.get("to"))
             if "card" in action:
@@ -304,6 +309,7 @@ class Memory:
                 _clip_minus(known, card)
                 if owner is not None:
                     _add(self.cards[owner], card)
+                    self.asked[owner] &= ~_kinds(card)
             else:  # an unseen card left the giver: any one kind may have lost one
                 _clip_minus(known, (1, 1, 1, 1, 1))
         elif kind == "return_tile":
@@ -412,6 +418,8 @@ class Determinizer:
         return hands, pile
 
     def _weight(self, hands: dict[int, CardCounts]) -> float:
+        """The chance of keeping a deal: ``lack_weight`` for each card dealt to a seat (beyond
+        those it is known to hold) of a kind it is believed to lack."""
         unlikely = 0
         for s, hand in hands.items():
             lacking = self.lacking[s]

@@ -52,7 +52,8 @@ class ISMCTSOptions(BotOptions):
     root_prior: float = ROOT_PRIOR
     """Weight of greedy's preference at the root (PUCT; 0: plain UCB1)."""
     lack_weight: float = LACK_WEIGHT
-    """Each card of a kind a seat is believed to lack is dealt it with this weight."""
+    """Each card of a kind a seat is believed to lack is dealt it with this weight, in
+    [0, 1] (1: dealt as if nothing were known)."""
     value: str = "hand-set"
     """``hand-set`` (:mod:`.evaluate`) or ``learned`` (:mod:`.features`)."""
     omniscient: bool = False
@@ -62,6 +63,8 @@ class ISMCTSOptions(BotOptions):
     def __post_init__(self) -> None:
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}")
+        if not 0.0 <= self.lack_weight <= 1.0:
+            raise ValueError("lack_weight must be between 0 and 1")
         if self.iterations is None and self.move_time is None:
             object.__setattr__(self, "move_time", DEFAULT_MOVE_TIME)
 

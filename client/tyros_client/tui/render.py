@@ -171,8 +171,9 @@ def round_over_log(ui: Screen) -> bool:
 
 def status_line(ui: Screen, width: int, notices: tuple[str, ...] = ()) -> StyleAndTextTuples:
     """Round, phase and whose turn, in as many words as ``width`` has room for; with
-    ``notices`` (one thing said ever shorter, e.g. that log lines are hidden) the round,
-    the phase and a notice always: whose turn gives way first, then the notice's words."""
+    ``notices`` (one thing said ever shorter, e.g. that log lines are hidden) the round and
+    a notice always: the notice shortens first (all but its shortest form), then whose turn
+    goes, then the notice takes its shortest form, and only then the phase goes."""
     view = ui.state.game
     if view is None:  # (drawn only once the game is on)
         return []

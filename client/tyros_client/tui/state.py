@@ -267,6 +267,7 @@ class ClientState:
         elif isinstance(notice, Heard):
             self._chat(notice.line)
         elif isinstance(notice, Refused | JoinRefused):
+            self._sent_for_me.clear()  # (an only move refused is not the seat's next action)
             self.refused(notice.error)
         elif isinstance(notice, Accepted):
             self.accepted += 1
@@ -315,7 +316,10 @@ class ClientState:
                 kind = LineKind.MINE if typed.seat == self.seat else kind
                 if typed.seat != self.seat:
                     self._since_mine.append((typed.seat, typed.action))
-                elif typed.by or self._sent_by_me(typed):
+                elif typed.by:  # (what this client sent for the seat will come too late)
+                    self._sent_for_me.clear()
+                    self._for_me.append(typed.action)
+                elif self._sent_by_me(typed):
                     self._for_me.append(typed.action)
                 elif typed.action.kind not in _NOT_A_TURN:
                     self._since_mine, self._for_me = [], []

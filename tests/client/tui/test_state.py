@@ -399,6 +399,13 @@ def test_only_moves_the_client_sent_are_summed_up_as_done_for_you() -> None:
     update(8, 1, {"seat": 0, "action": {"kind": "bank_draw", "pay": ["green"]}})
     update(9, 0, {"seat": 1, "action": PASS})
     assert summary() == ["since your last turn:", "  B player B: pass"]
+    # One the server made first (the clock ran out): the player's next pass is their own.
+    state.sent_for_you(PASS)
+    update(10, 1, {"seat": 0, "action": PASS, "by": "clock"})
+    update(11, 0, {"seat": 1, "action": PASS})
+    update(12, 1, {"seat": 0, "action": PASS})  # the player's own, on their next turn
+    update(13, 0, {"seat": 1, "action": PASS})
+    assert summary() == ["since your last turn:", "  B player B: pass"]
 
 
 def test_table_talk_is_logged_once_with_who_said_it() -> None:

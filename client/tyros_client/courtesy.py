@@ -82,6 +82,8 @@ class Courtesy:
     """What it tells the player it did."""
     at_once: bool = False
     """Sent at once (the player's order, or no choice at all), not after a pause."""
+    only_move: bool = False
+    """The seat's only possible move: made for the player, not chosen by them."""
 
 
 def courtesy(
@@ -95,7 +97,9 @@ def courtesy(
     kinds = [action.get("kind") for action in legal]
     if len(legal) == 1 and kinds[0] in ONE_ANSWER_KINDS:
         only = describe_action(legal[0])  # (said: the player did not choose it)
-        return Courtesy(legal[0], f"your only possible move, made for you: {only}", at_once=True)
+        return Courtesy(
+            legal[0], f"your only possible move, made for you: {only}", at_once=True, only_move=True
+        )
     passing = orders.pass_round is not None and view.get("round") == orders.pass_round
     my_turn = view.get("phase") == "actions" and view.get("current") == seat
     if passing and my_turn and "pass" in kinds:

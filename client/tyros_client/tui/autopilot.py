@@ -17,7 +17,7 @@ from typing import Any
 
 from tyros_protocol.messages import Prompt
 
-from ..courtesy import COURTESY_SECONDS, ONE_ANSWER_KINDS, courtesy
+from ..courtesy import COURTESY_SECONDS, courtesy
 from .settings import SettingsFile
 from .state import ClientState
 
@@ -74,12 +74,11 @@ class Autopilot:
     def _answer(self, prompt: Prompt | None) -> None:
         if self.state.prompt is not prompt or prompt is None:
             return  # the question changed (withdrawn, answered by hand, timed out)
-        legal = self.state.legal
-        due = courtesy(self.state.view or {}, legal, self.state.seat, self.state.orders)
+        due = courtesy(self.state.view or {}, self.state.legal, self.state.seat, self.state.orders)
         if due is not None:
             if due.note:
                 self.state.note(due.note, error=False, lasting=True)
-            if len(legal) == 1 and due.action.get("kind") in ONE_ANSWER_KINDS:
+            if due.only_move:
                 self.state.sent_for_you(due.action)  # (the player chose nothing)
             self.send(due.action)
 

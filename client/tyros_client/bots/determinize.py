@@ -15,8 +15,7 @@ tiles, then dealing everything the seat cannot see at random:
 
 A :class:`Memory` fed with the seat's events (``Bot.observe``) adds what the
 events proved and the view no longer shows: cards another seat must still hold
-(taken from the discards, received in a trade or as the city owner's card, or shown
-in a trade: offered, asked of it when it accepted, or offered in its counter; and
+(taken from the discards, received in a trade or as the city owner's card and
 not spent or discarded since) and the tiles put under the tile pile. It keeps
 lower bounds only, so it is never wrong about a hand, merely less informed;
 and if it ever disagrees with the view (events missed or replayed after a
@@ -183,12 +182,6 @@ def _add(known: list[int], cards: CardCounts | tuple[int, ...]) -> None:
         known[kind] += cards[kind]
 
 
-def _at_least_these(known: list[int], cards: CardCounts | tuple[int, ...]) -> None:
-    """``known`` raised to hold ``cards`` (a seat shown to hold them)."""
-    for kind in range(5):
-        known[kind] = max(known[kind], cards[kind])
-
-
 def _kinds(cards: CardCounts | tuple[int, ...]) -> int:
     """The kinds among ``cards``, as a bit mask."""
     return sum(1 << kind for kind in range(5) if cards[kind])
@@ -198,8 +191,7 @@ class Memory:
     """What a seat's events proved about hidden things that its view does not show.
 
     ``cards[s]`` is a lower bound on seat ``s``'s hand (card counts): cards it
-    was seen to receive or shown to hold in a trade, and cannot have spent or
-    discarded since. ``tile_bottom``
+    was seen to receive and cannot have spent or discarded since. ``tile_bottom``
     is the known bottom of the tile pile (index 0 is the very bottom): tiles put
     under it by players who could not expand, most recent first.
 
@@ -278,21 +270,15 @@ class Memory:
         action = event["action"]
         kind = action["kind"]
         known = self.cards[seat]
-        if kind == "propose":  # it holds what it offers, and wants what it asks
-            self._offer = give, get = (
-                counts_from_names(action["give"]),
-                counts_from_names(action["get"]),
-            )
-            _at_least_these(known, give)
+        # (What a seat showed it held in a trade is not kept once the offer is gone: kept,
+        # it played no better, rather worse; docs/benchmarks.md, "What opponents' offers say".)
+        if kind == "propose":  # it wants what it asks
+            get = counts_from_names(action["get"])
+            self._offer = counts_from_names(action["give"]), get
             self.asked[seat] |= _kinds(get)
-        elif kind == "answer" and self._offer is not None:
-            if action.get("accept"):  # it holds what it was asked for
-                _at_least_these(known, self._offer[1])
-            else:
-                self.declined[seat].append(self._offer)
-        elif kind == "counter" and "get" in action:
-            # it holds what it would give (the counter's get), and wants what it asks
-            _at_least_these(known, counts_from_names(action["get"]))
+        elif kind == "answer" and not action.get("accept") and self._offer is not None:
+            self.declined[seat].append(self._offer)
+        elif kind == "counter":  # it wants what it asks of the proposer
             self.asked[seat] |= _kinds(counts_from_names(action.get("give", [])))
         elif kind in ("complete", "withdraw"):
             self._offer = None  # (a decline heard later belongs to another offer)

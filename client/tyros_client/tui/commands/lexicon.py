@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from tyros_protocol.board import BOARD, BoardError
 from tyros_protocol.cards import counts_from_names
+from tyros_rules import covers
 from tyros_rules.legal import short_of
 
 from ...words import CARDS, COLOURS, LETTERS, cards_short, cards_text, either, name_of, who
@@ -205,11 +206,7 @@ def pick_payment(
         options = "; ".join(cards_short(a["pay"]) for a in ordered[:8])
         more = " ..." if len(ordered) > 8 else ""
         held, wanted = counts_from_names(hand), counts_from_names(pay)
-        why = (
-            short_of(held, wanted)
-            if any(w > h for w, h in zip(wanted, held, strict=True))
-            else "not what it costs"
-        )
+        why = "not what it costs" if covers(held, wanted) else short_of(held, wanted)
         return Problem(
             f"cannot pay {cards_text(pay)} to {what} ({why}); you may pay: {options}{more}"
         )

@@ -31,9 +31,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from importlib import resources
-from typing import Protocol
+from typing import Any, Protocol
 
 from tyros_protocol.words import page_catalogue
+from tyros_rules import CITY_COST, SHIP_LIMIT
 
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -80,6 +81,17 @@ class Reply:
         return Reply(self.status, self.headers, b"")
 
 
+def page_words() -> dict[str, Any]:
+    """What the page speaks from (``/words.json``): the protocol's catalogue
+    (:func:`page_catalogue`) and, under ``rules``, the rules' numbers its explanations
+    (``why.js``) quote, so that the page never states a rule of its own.
+
+    >>> page_words()["rules"]
+    {'ship_limit': 2, 'city_cost': [5, 4]}
+    """
+    return {**page_catalogue(), "rules": {"ship_limit": SHIP_LIMIT, "city_cost": list(CITY_COST)}}
+
+
 @dataclass(slots=True)
 class WebFiles:
     """The files served, by path (``/`` is ``index.html``), with their ETags."""
@@ -90,7 +102,7 @@ class WebFiles:
     @classmethod
     def packaged(cls) -> WebFiles:
         """The page's files packaged with the server, ``/board.json`` (the board the Python
-        code loads too) and ``/words.json`` (the catalogue, as :func:`page_catalogue`)."""
+        code loads too) and ``/words.json`` (:func:`page_words`)."""
         out = cls()
         root = resources.files("tyros_server") / "web"
         if root.is_dir():
@@ -99,7 +111,7 @@ class WebFiles:
                     out.add("/" + entry.name, entry.read_bytes())
         data = resources.files("tyros_protocol") / "data"
         out.add("/board.json", (data / "board.json").read_bytes())
-        out.add("/words.json", json.dumps(page_catalogue()).encode())
+        out.add("/words.json", json.dumps(page_words()).encode())
         return out
 
     def add(self, path: str, content: bytes) -> None:

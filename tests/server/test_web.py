@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from tyros_protocol.words import LETTERS, page_catalogue
 from tyros_server.app import ServerConfig, TyrosServer
-from tyros_server.web import POLICY, OwnNames, RefusalLog, WebFiles, host_of
+from tyros_server.web import POLICY, OwnNames, RefusalLog, WebFiles, host_of, page_words
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -100,7 +100,8 @@ async def test_the_page_and_its_files_are_served_with_their_headers(server: Tyro
     assert board["grid"][3][6] == "TY"
     # The catalogue the page speaks from, with the protocol's letters, cards and clock bounds.
     words = json.loads((await get(server.port, "/words.json"))[2])
-    assert words == page_catalogue() and words["letters"] == LETTERS
+    assert words == page_words() and words["letters"] == LETTERS
+    assert {**words, "rules": None} == {**page_catalogue(), "rules": None}
     # A reload asks whether the file changed: not, so no body.
     tag = (await get(server.port, "/app.js"))[1]["etag"]
     status, headers, content = await get(server.port, "/app.js", {"If-None-Match": tag})

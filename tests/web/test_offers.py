@@ -192,6 +192,7 @@ def page_reasons(page: Page, calls: list[tuple[str, list[Any]]]) -> list[str | N
         page.evaluate(
             """async ([calls, names]) => {
                 const why = await import("/why.js");
+                (await import("/words.js")).setCatalogue(await (await fetch("/words.json")).json());
                 const board = await (await fetch("/board.json")).json();
                 const who = (s) => `${"ABCD"[s]} ${names[s]}`;
                 const first = (name) => (name === "spaceWhy" ? [board] : []);

@@ -3,10 +3,7 @@
 // from those and the seat's view: an offer to answer first, whose turn it is, what stands in
 // the way of a space clicked (no empire, two ships, too few cards of its colour).
 
-import { phaseName } from "./words.js";
-
-const SHIP_LIMIT = 2;
-const CITY_COST = [5, 4]; // with one of your ships there, with two
+import { phaseName, rules } from "./words.js";
 
 const either = (words) => (words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0]);
 
@@ -76,12 +73,13 @@ export function spaceWhy(board, view, seat, space, who) {
     if (owner !== undefined) return `${space} already has a city (${who(owner)}'s)`;
     const rival = [...ships.keys()].find((s) => s !== seat);
     if (rival !== undefined) return `${who(rival)} also has a ship in ${space}: a city needs your ships alone there`;
-    const need = ships.get(seat) >= 2 ? CITY_COST[1] : CITY_COST[0];
+    const need = rules().city_cost[ships.get(seat) >= 2 ? 1 : 0];
     return missing(need, colour, hand) || `a city in ${space} is not possible now`;
   }
   const total = [...ships.values()].reduce((a, b) => a + b, 0);
   const tyrosOpen = space === board.tyros && !("TY" in (view.cities || {}));
-  if (!tyrosOpen && total >= SHIP_LIMIT) return `${space} already holds ${SHIP_LIMIT} ships, the most a space may`;
+  const limit = rules().ship_limit;
+  if (!tyrosOpen && total >= limit) return `${space} already holds ${limit} ships, the most a space may`;
   const mine = (view.ships || []).filter((s) => s.seat === seat).map((s) => s.port);
   if (!mine.length) return "you have no ship on the board";
   const steps = fewestSteps(board, mine, portsOf(board, space));

@@ -35,6 +35,10 @@ export function setCatalogue(data) {
   CARDS = data.cards;
 }
 
+// The rules' numbers the page quotes ("ship_limit", "city_cost": with one of the seat's
+// ships in the space, with two), as the server's rules library has them.
+export const rules = () => catalogue.rules;
+
 // A phase's name, as a heading says it ("card actions"), from the catalogue.
 export function phaseName(phase) {
   const entry = catalogue && catalogue.phases[phase];

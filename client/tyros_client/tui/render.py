@@ -215,7 +215,7 @@ def _whose_turn(
     trade = view.trade
     if phase == "trade" and trade:
         if short:
-            return [("", f"{letter(trade.proposer)} offers a trade")]
+            return [("", f"{letter(trade.proposer)}'s offer")]  # (the phase says "a trade")
         return [
             (
                 "",

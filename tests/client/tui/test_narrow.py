@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from tyros_client.tui import render
+
 from tests.client.tui.feeding import ACCEPT, DECLINE, PASS, TURN, running
 from tests.client.tui.harness import F2, on_screen, screen, until
 
@@ -39,6 +41,18 @@ async def test_since_your_last_turn_says_each_player_on_a_line_of_their_own() ->
             "  C Cyd: move TY -> 23",
             "  D Dee: pass",
         ]
+
+
+async def test_the_status_line_says_a_trade_once_at_every_width() -> None:
+    async with running(24, 80) as (table, _keys):
+        table.offer([ACCEPT, DECLINE])
+        await on_screen(table.ui, "Trade offer from B Bob")
+        lines = {
+            "".join(text for _, text, *_ in render.status_line(table.ui, width))
+            for width in range(12, 101)
+        }
+    assert " Round 1  a trade: B's offer" in lines  # (the terms do not fit)
+    assert all(line.count("trade") <= 1 for line in lines), lines
 
 
 async def test_a_counter_offers_terms_show_whole_without_f4() -> None:

@@ -52,6 +52,14 @@ def test_a_whole_game_played_through_the_page_against_bots(
     Path("docs").mkdir(exist_ok=True)
     if os.environ.get("TYROS_SCREENSHOTS"):
         page.screenshot(path="docs/browser-desktop.png", full_page=True)
+    # Another game: the name that opened this one would open it again, so the next is offered.
+    page.click("#leave")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.input_value("#table-name") == "web-2"
+    assert "opens a new table, web-2," in page.inner_text("#lobby-note")
+    page.click("#join button[type=submit]")
+    page.wait_for_selector("#game-title:text-is('Table web-2')")
+    assert page.locator("#lobby-note").is_hidden() and ERRORS[page] == []
 
 
 def test_a_reload_takes_the_seat_back(server: Server, browser: Browser) -> None:

@@ -109,6 +109,11 @@ def test_the_phone_shows_the_whole_board_without_scrolling_the_page(
     page.click("#zoom")  # zoomed, the board pans in its own frame; the page still does not
     assert page.evaluate("document.getElementById('board').scrollWidth") > 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # A space tapped on your turn: what you may do there comes into view below the board.
+    page.wait_for_selector("#turn.yours")
+    page.click("#board [data-space='TY']")
+    expect(page.locator("#filter")).to_be_in_viewport()
+    assert page.inner_text("#filter").startswith("Space TY ")
     assert ERRORS[page] == []
 
 
@@ -268,6 +273,16 @@ def test_a_bank_draw_is_paid_card_by_card(server: Server, browser: Browser) -> N
         picker.select_option("")
     page.click("#choices .bank_draw button")  # nothing picked: said, nothing sent
     assert page.inner_text("#choices .bank_draw span") == "pick the cards to discard"
+    # A card picked more often than it is held: how many there are, nothing sent.
+    faces = page.locator("#hand .card").all_inner_texts()  # ("green 2")
+    hand = {card: int(count) for card, count in (face.split() for face in faces)}
+    card = next(c for c in held if hand[c] < 3)
+    for picker in pickers.all():
+        picker.select_option(card)
+    page.click("#choices .bank_draw button")
+    assert page.inner_text("#choices .bank_draw span") == f"you can pick only {hand[card]} {card}"
+    for picker in pickers.all():
+        picker.select_option("")
     pickers.nth(1).select_option(held[-1])  # (any picker: one card paid)
     page.click("#choices .bank_draw button")
     page.wait_for_selector(f"#log li:text('A Pat: discard {held[-1]}, draw 1')")

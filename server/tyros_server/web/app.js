@@ -6,7 +6,7 @@
 
 import { boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
-import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, offerServersLevel, showTables } from "./lobby.js";
+import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, nextTableName, offerServersLevel, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
@@ -157,6 +157,7 @@ function showScreen(which) {
 function sit(table, how) {
   resetGame();
   $("lobby-refusal").hidden = true;
+  $("lobby-note").hidden = true;
   watching = table;
   seating = how;
   const name = playerName();
@@ -434,6 +435,7 @@ function advised(message) {
     }
   }
   if (lastView) showRequest(lastView);
+  if (!$("offer").hidden && action && (action.kind === "propose" || action.kind === "counter")) inView($("offer"), "nearest");
 }
 
 function pick(space) {
@@ -445,6 +447,13 @@ function pick(space) {
     redraw();
     showRequest(lastView);
   }
+  if (space && !$("filter").hidden) inView($("filter"), "center"); // (a phone's board fills the screen)
+}
+
+// Scroll ``element`` into the window if any of it is outside (not otherwise: no jumps).
+function inView(element, block) {
+  const { top, bottom } = element.getBoundingClientRect();
+  if (top < 0 || bottom > window.innerHeight) element.scrollIntoView({ block, behavior: "smooth" });
 }
 
 function redraw() {
@@ -554,7 +563,15 @@ function start() {
   $("leave").addEventListener("click", () => {
     localStorage.removeItem(lastKey);
     const seated = watching !== null;
+    const finished = seated && !replay && lastView !== null && lastView.phase === "over";
+    const left = watching;
     backToTables("");
+    if (finished) {
+      // (the same name would open the finished game again: the form offers the next one)
+      $("table-name").value = nextTableName(left);
+      $("lobby-note").textContent = `Another game? "Join or create" opens a new table, ${$("table-name").value}, with these settings.`;
+      $("lobby-note").hidden = false;
+    }
     if (seated) socket.close(); // (it reconnects, to the list of tables)
   });
   replayControls();

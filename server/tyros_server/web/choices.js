@@ -146,12 +146,18 @@ function cardPicker(actions, { cards, title, go, what }, { advice, disabled, act
     return select;
   });
   const sorted = (list) => [...list].sort().join(",");
+  const count = (list, card) => list.filter((c) => c === card).length;
+  const mostOf = (card) => Math.max(...actions.map((a) => count(cards(a), card))); // (as held)
   const say = document.createElement("span");
+  say.className = "picker-why";
+  say.setAttribute("role", "alert");
   const send = button(go, () => {
-    const wanted = sorted(pickers.map((p) => p.value).filter(Boolean));
-    const found = actions.find((a) => sorted(cards(a)) === wanted);
-    if (found) act(found);
-    else say.textContent = wanted ? " you do not hold those cards (pick each card once it is held)" : ` pick the cards ${what}`;
+    const chosen = pickers.map((p) => p.value).filter(Boolean);
+    const found = actions.find((a) => sorted(cards(a)) === sorted(chosen));
+    if (found) return act(found);
+    const over = [...new Set(chosen)].filter((card) => count(chosen, card) > mostOf(card));
+    const limits = over.map((card) => `${mostOf(card)} ${card}`).join(" and ");
+    say.textContent = !chosen.length ? ` pick the cards ${what}` : over.length ? ` you can pick only ${limits}` : " not a choice you have";
   }, disabled);
   box.append(send, say);
   return box;

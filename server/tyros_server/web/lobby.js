@@ -17,8 +17,22 @@ export function forgetToken(table) {
   localStorage.removeItem(tokenKey(table));
 }
 
+let listed = []; // the names of the tables last shown
+
+// A name for the next game after ``name``'s, none of the tables listed: "friday" ->
+// "friday-2" -> "friday-3" (within the 32 characters a name may have).
+export function nextTableName(name) {
+  const [, stem, number] = name.match(/^(.*?)(?:-(\d+))?$/);
+  for (let n = Number(number || 1) + 1; ; n++) {
+    const suffix = `-${n}`;
+    const next = stem.slice(0, 32 - suffix.length) + suffix;
+    if (next !== name && !listed.includes(next)) return next;
+  }
+}
+
 // ``sit(table, how)`` takes a seat or watches; ``replay(table)`` asks for a finished game.
 export function showTables(tables, { sit, replay }) {
+  listed = tables.map((table) => table.name);
   const body = document.getElementById("tables").querySelector("tbody");
   body.replaceChildren();
   document.getElementById("no-tables").hidden = tables.length > 0;

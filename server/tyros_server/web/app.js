@@ -345,7 +345,8 @@ function showRequest(view) {
   if (picked) {
     const here = legal.filter((a) => touches(a, picked));
     filter.hidden = false;
-    filter.replaceChildren(`Space ${picked} ${board.names[picked] || ""}: ${here.length ? "" : `${nothingThere(picked)}. `}`, button("Show everything", () => pick(null)));
+    const found = here.length === 1 ? "1 choice here, below. " : `${here.length} choices here, below. `;
+    filter.replaceChildren(`Space ${picked} ${board.names[picked] || ""}: ${here.length ? found : `${nothingThere(picked)}. `}`, button("Show everything", () => pick(null)));
     if (here.length) legal = here;
   } else {
     filter.hidden = true;

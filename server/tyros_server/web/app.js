@@ -9,7 +9,7 @@ import { button, renderChoices } from "./choices.js";
 import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, nextTableName, offerServersLevel, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
-import { LETTERS, actorSide, cardsText, completingWords, describeAction, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
+import { LETTERS, actorSide, cardsText, completingWords, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
 import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
 import { acceptWhy, expandWhy, requestFirst, spaceWhy, turnWhy } from "./why.js";
 
@@ -358,7 +358,7 @@ function showRequest(view) {
   if (advice) {
     const action = advice.action;
     const written = action && (action.kind === "propose" || action.kind === "counter") ? " (written in the form below)" : "";
-    $("advice").textContent = action ? `Hint: ${describeAction(action, names)}${written}` : "Hint: no advice for this decision";
+    $("advice").textContent = action ? `Hint: ${describeYours(action, names)}${written}` : "Hint: no advice for this decision";
   }
   renderChoices($("choices"), legal, { describe: choiceWords, advice: advice && advice.action, disabled: sent !== null, act });
 }
@@ -413,7 +413,7 @@ function act(action) {
   sent = send({ type: "action", version: prompt.version, action });
   $("refusal").hidden = true;
   for (const node of $("request").querySelectorAll("button")) node.disabled = true;
-  say("sent: " + describeAction(action, names));
+  say("sent: " + describeYours(action, names));
 }
 
 function askHint() {

@@ -541,8 +541,9 @@ async def test_a_legal_list_cut_by_a_request_says_how_much_is_below() -> None:
         )
         await on_screen(ui, "Trade offer from B Bob")
         keys.send_text("legal\r")
-        text = await on_screen(ui, "v 3 more: PgDn")
-        assert "| Round 1  a trade" in text and "decline   decline the offer" in text
+        text = await on_screen(ui, " v 3 more")  # (the notice's form that leaves whose offer)
+        assert "| Round 1  a trade: B's offer v 3 more" in text
+        assert "decline   decline the offer" in text
 
 
 async def test_a_dialog_whose_question_went_says_so() -> None:

@@ -62,7 +62,10 @@ class LiveServer:
                 port=0,
                 db=str(db),
                 limits=Limits(burst=10**9, per_second=1e9),
-                connections_per_second=None,  # every example opens its own connection
+                # Every example opens its own connection, and a closed one may still be
+                # counted for a moment while the server finishes with it.
+                connections_per_second=None,
+                max_per_address=512,
                 allow_seed=True,
             )
         )

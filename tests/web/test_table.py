@@ -224,6 +224,53 @@ def test_a_ship_that_moved_sails_there_unless_motion_is_reduced(
     assert ERRORS[page] == [] and ERRORS[calm] == []
 
 
+CROWDED = """async () => {
+  const { drawBoard } = await import("/board.js");
+  const board = await (await fetch("/board.json")).json();
+  const holder = document.createElement("div");
+  document.body.append(holder);
+  const fleet = (port, seats) => seats.map((seat) => ({ seat, port, count: seat + 1 }));
+  const view = {
+    chips: { "23": "green" },
+    cities: { TY: 2, "23": 1, "13": 0, "16": 3 },
+    ships: [...fleet("TY", [0, 1, 2, 3]), ...fleet("23", [0, 1, 2, 3]), ...fleet("18", [0, 1, 2, 3]),
+            ...fleet("13", [1, 2]), ...fleet("16W", [0, 1]), ...fleet("16E", [2, 3])],
+  };
+  drawBoard(holder, board, view, null, () => {}, { seat: 0 });
+  const box = (node) => node.getBoundingClientRect();
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const apart = (a, b) => a.right <= b.left + 1 || b.right <= a.left + 1 || a.bottom <= b.top + 1 || b.bottom <= a.top + 1;
+  const found = [];
+  for (const label of ["TY", "23", "18", "13", "16"]) {
+    const space = box(holder.querySelector(`[data-space="${label}"]`));
+    const ships = [...holder.querySelectorAll(".ship")].filter((s) => s.dataset.port.replace(/[WE]$/, "") === label);
+    const pieces = [...ships, ...holder.querySelectorAll(`.city`)].map(box).filter((b) => inside(b, space));
+    const overlaps = pieces.flatMap((a, i) => pieces.slice(i + 1).filter((b) => !apart(a, b))).length;
+    found.push([label, ships.length, ships.filter((s) => inside(box(s), space)).length, overlaps]);
+  }
+  holder.remove();
+  return found;
+}"""
+
+
+def test_four_seats_ships_and_a_city_share_a_space_without_covering_each_other(
+    server: Server, browser: Browser
+) -> None:
+    """Every seat may have ships in Tyros, beside a city: they are drawn smaller rather than
+    over each other or past the space's edge (Italy keeps each coast's ships on its half)."""
+    for width, height in ((1280, 800), (390, 844)):
+        page = open_page(browser, server.url, width, height)
+        found = page.evaluate(CROWDED)
+        assert found == [
+            ["TY", 4, 4, 0],
+            ["23", 4, 4, 0],
+            ["18", 4, 4, 0],
+            ["13", 2, 2, 0],
+            ["16", 4, 4, 0],
+        ], width
+        assert ERRORS[page] == []
+
+
 def test_a_table_the_servers_limits_refuse_is_said_beside_the_form(
     server: Server, browser: Browser
 ) -> None:

@@ -107,29 +107,27 @@ export function drawBoard(container, board, view, picked, onPick, marks = {}) {
       const top = board.coasts[label] ? 50 : 24;
       svg.append(element("rect", { x: x + 6, y: y + top, width: w - 12, height: h - top - 6, rx: 5, class: "your-tile" }));
     }
-    svg.append(element("text", { x: x + 6, y: y + 17, class: tyros ? "label tyros-name" : "label" }, tyros ? "Tyros" : label));
-    if (!tyros) {
-      const name = board.names[label] || "";
-      const room = (colour ? 9 : 12) - label.length; // (what fits: the empire letter takes the corner)
-      const short = name.length > room ? name.slice(0, room - 1) + "." : name;
-      svg.append(element("text", { x: x + (label.length > 1 ? 31 : 21), y: y + 16, class: "name" }, short));
-    }
+    // Tyros too by its label ("TY"), as moves name it
+    svg.append(element("text", { x: x + 6, y: y + 17, class: "label" }, label));
+    const name = board.names[label] || "";
+    const room = (colour ? 9 : 12) - label.length; // (what fits: the empire letter takes the corner)
+    const short = name.length > room ? name.slice(0, room - 1) + "." : name;
+    svg.append(element("text", { x: x + (label.length > 1 ? 31 : 21), y: y + 16, class: "name" }, short));
     if (colour) svg.append(element("text", { x: x + w - 7, y: y + 17, class: "tag", "text-anchor": "end" }, colour[0].toUpperCase()));
-    if (owner !== undefined) svg.append(city(x + w - 20, y + 30, owner, marks));
-    for (const port of board.coasts[label] || []) {
-      const [px, py] = anchor(board, at, port);
-      svg.append(element("text", { x: px, y: py - 22, class: "coast", "text-anchor": "middle" }, `${port.slice(-1)} coast`));
+    // On a space with two coasts the city stands beside the name, the coasts' words at the
+    // foot: the ships of each coast between them.
+    const coasts = board.coasts[label] || [];
+    if (owner !== undefined) svg.append(city(x + w - 20, y + (coasts.length ? 12 : 30), owner, marks));
+    for (const port of coasts) {
+      const [px] = anchor(board, at, port);
+      svg.append(element("text", { x: px, y: y + h - 3, class: "coast", "text-anchor": "middle" }, `${port.slice(-1)} coast`));
     }
-    const here = ships[label] || [];
     const byPort = {};
-    for (const stack of here) (byPort[stack.port] ||= []).push(stack);
+    for (const stack of ships[label] || []) (byPort[stack.port] ||= []).push(stack);
     for (const [port, stacks] of Object.entries(byPort)) {
-      const [ax, ay] = anchor(board, at, port);
-      const perRow = board.coasts[label] ? 2 : 3; // (Tyros may hold all four seats' ships)
-      stacks.forEach((stack, i) => {
-        const inRow = Math.min(perRow, stacks.length - Math.floor(i / perRow) * perRow);
-        const px = ax + ((i % perRow) - (inRow - 1) / 2) * 31;
-        svg.append(shipPiece(px, ay - Math.floor(i / perRow) * 32, stack, marks, board, at));
+      const room = shipRoom({ x, y, w, h }, port, board, owner !== undefined);
+      shipSpots(room, stacks.length).forEach(([px, py, scale], i) => {
+        svg.append(shipPiece(px, py, scale, stacks[i], marks, board, at));
       });
     }
   }
@@ -174,20 +172,62 @@ function city(x, y, owner, marks) {
   return group;
 }
 
-function shipPiece(x, y, stack, marks, board, at) {
+// Where a port's ships may stand inside its space (x0, x1, y0, y1): below the space's name,
+// beside or below a city, whichever leaves the larger ships; on a coast, its half.
+function shipRoom(cell, port, board, hasCity) {
+  const { x, y, w, h } = cell;
+  const coast = board.coasts[spaceOf(port)] ? port.slice(-1) : "";
+  if (coast) {
+    return [{ x0: coast === "E" ? x + w / 2 + 1 : x + 4, x1: coast === "W" ? x + w / 2 - 1 : x + w - 4, y0: y + (coast === "E" && hasCity ? 40 : 21), y1: y + h - 14 }];
+  }
+  const room = { x0: x + 4, x1: x + w - 4, y0: y + 21, y1: y + h - 3 };
+  if (!hasCity) return [room];
+  // (the city stands at x + w - 20, y + 30: 15 either side, from y + 23 to y + 56)
+  return [{ ...room, x1: x + w - 37 }, { ...room, y0: Math.max(room.y0, y + 58) }];
+}
+
+const SHIP = { w: 22, h: 27, below: 11 }; // a ship's size at scale 1; its hull below its anchor
+
+// Each ship's anchor and scale: a grid of the largest ships whose rows fit one of the rooms
+// (at the smallest, in the room they overflow least).
+function shipSpots(rooms, count) {
+  const scales = [S, 1.2, 1.05, 0.9, 0.75];
+  let best = null;
+  for (const scale of scales) {
+    const [pw, ph] = [SHIP.w * scale + 2, SHIP.h * scale + 2];
+    for (const room of rooms) {
+      const cols = Math.max(1, Math.floor((room.x1 - room.x0 + 2) / pw));
+      const rows = Math.ceil(count / cols);
+      const over = rows * ph - 2 - (room.y1 - room.y0);
+      if (over <= 0 || (scale === scales.at(-1) && (best === null || over < best.over))) best = { room, scale, cols, pw, ph, over };
+      if (over <= 0) break;
+    }
+    if (best && best.over <= 0) break;
+  }
+  const { room, scale, cols, pw, ph } = best;
+  return Array.from({ length: count }, (_, i) => {
+    const row = Math.floor(i / cols);
+    const inRow = Math.min(cols, count - row * cols);
+    const cx = (room.x0 + room.x1) / 2 + ((i % cols) - (inRow - 1) / 2) * pw;
+    return [cx, room.y1 - SHIP.below * scale - row * ph, scale];
+  });
+}
+
+function shipPiece(x, y, scale, stack, marks, board, at) {
   const group = element("g", { class: pieceClass("ship", stack.seat, marks), "data-seat": LETTERS[stack.seat], "data-port": stack.port });
-  const p = (dx, dy) => `${x + dx * S} ${y + dy * S}`;
+  const hull = element("g", { transform: `translate(${x} ${y}) scale(${scale / S})` });
+  const p = (dx, dy) => `${dx * S} ${dy * S}`;
   // A hull with a sail: the seat's letter on the sail, the stack's size on the hull.
-  group.append(element("path", { d: `M ${p(-11, 3)} L ${p(11, 3)} L ${p(7, 11)} L ${p(-7, 11)} Z` }));
-  group.append(element("path", { d: `M ${p(-8, 1)} L ${p(-1, -16)} L ${p(10, 1)} Z`, class: "sail" }));
-  group.append(element("text", { x: x + S, y: y - 1, "text-anchor": "middle" }, LETTERS[stack.seat]));
-  if (stack.count > 1) group.append(element("text", { x, y: y + 10 * S, "text-anchor": "middle", class: "count" }, String(stack.count)));
+  hull.append(element("path", { d: `M ${p(-11, 3)} L ${p(11, 3)} L ${p(7, 11)} L ${p(-7, 11)} Z` }));
+  hull.append(element("path", { d: `M ${p(-8, 1)} L ${p(-1, -16)} L ${p(10, 1)} Z`, class: "sail" }));
+  hull.append(element("text", { x: S, y: -1, "text-anchor": "middle" }, LETTERS[stack.seat]));
+  if (stack.count > 1) hull.append(element("text", { x: 0, y: 10 * S, "text-anchor": "middle", class: "count" }, String(stack.count)));
+  group.append(hull);
   const moved = marks.moved;
   if (moved && moved.kind === "move" && moved.to === stack.port && moved.seat === stack.seat && !reducedMotion()) {
     const [fx, fy] = anchor(board, at, moved.from);
-    const [tx, ty] = anchor(board, at, moved.to);
     group.append(element("animateTransform", {
-      attributeName: "transform", type: "translate", from: `${fx - tx} ${fy - ty}`, to: "0 0", dur: "0.7s", fill: "freeze",
+      attributeName: "transform", type: "translate", from: `${fx - x} ${fy - y}`, to: "0 0", dur: "0.7s", fill: "freeze",
     }));
   }
   return group;

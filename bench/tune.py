@@ -99,6 +99,10 @@ class Changed:
             if not hasattr(module, name):
                 raise ValueError(f"{module.__name__} has no {name}")
 
+    def __getattr__(self, name: str) -> Any:
+        # (what the arena asks of some bots, as ``omniscient`` and ``reveal``, is the inner's)
+        return getattr(self.inner, name)
+
     def _swap(self, values: dict[tuple[Any, str], Any]) -> dict[tuple[Any, str], Any]:
         old = {(module, name): getattr(module, name) for module, name in values}
         for (module, name), value in values.items():
@@ -129,7 +133,8 @@ def play(job: tuple[int, list[str], dict[str, Any]]) -> dict[str, Any]:
 
     def seat_bot(name: str, seat: int, rng: random.Random, **_: Any) -> Any:
         if seat == game % PLAYERS:
-            return Changed(make_bot(strategy, seat, rng, **options), settings["constants"])
+            changed = make_bot(strategy, seat, rng, **options)
+            return Changed(changed, settings["constants"]) if settings["constants"] else changed
         return make_bot(opponent[0], seat, rng, **opponent[1])
 
     vars(arena)["make_bot"] = seat_bot  # (the arena builds the bots of this worker's games)

@@ -71,3 +71,26 @@ def test_a_changed_constant_holds_during_the_bots_calls_only() -> None:
     assert shipped == evaluate.AFFORDABLE_NOW  # (put back)
     with pytest.raises(ValueError, match="has no"):
         tune.Changed(make_bot("greedy", 0, random.Random(1)), {"evaluate.NO_SUCH": 1})
+
+
+def test_the_changed_seat_is_what_the_arena_asks_of_its_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An option the arena reads off the bot (``omniscient``: it is shown the whole game)
+    reaches it, with constants changed or without."""
+    revealed: list[int] = []
+    monkeypatch.setattr(
+        "tyros_client.bots.ismcts.ISMCTSBot.reveal", lambda bot, state: revealed.append(bot.seat)
+    )
+    for constants in ({}, {"evaluate.AFFORDABLE_NOW": 0.8}):
+        settings = {
+            "level": "ismcts-8",
+            "against": "easy",
+            "options": {"omniscient": True},
+            "constants": constants,
+            "setup": "first",
+            "seed": 3,
+        }
+        revealed.clear()
+        tune.play((1, ["ismcts-8", "easy", "easy", "easy"], settings))
+        assert revealed and set(revealed) == {1}, constants

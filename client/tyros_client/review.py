@@ -64,6 +64,7 @@ from tyros_rules import (
 
 from .bots.determinize import Memory
 from .bots.evaluate import Analysis
+from .bots.greedy import Greedy
 from .bots.search import ROLLOUT_DEPTH, Search, rollout_action
 from .replay import Replay
 from .words import LETTERS, describe_action
@@ -240,7 +241,10 @@ def _value_after(
         if after.current != seat or after.phase not in (P_ACTIONS, P_TRADE, P_GIVE_CARD):
             break
         actor = seats_to_act(after)[0]
-        push_unchecked(after, actor, rollout_action(after, actor, rng))
+        if after.phase == P_TRADE and actor != seat:
+            push_unchecked(after, actor, _answer(after, actor, rng))
+        else:
+            push_unchecked(after, actor, rollout_action(after, actor, rng))
     for _ in range(rollout_depth):
         if after.phase == P_OVER:
             break
@@ -259,6 +263,14 @@ def _value_after(
     values = analysis.values()
     rival = max(v for s, v in enumerate(values) if s != seat)
     return (*analysis.parts(seat), -rival)
+
+
+def _answer(state: GameState, seat: int, rng: random.Random) -> Action:
+    """An asked seat's answer to the seat's offer as a greedy bot of the determinization
+    would give it (yes or no: its counter-offers are not weighed), so that an offer is
+    valued by how the others judge it rather than by chance."""
+    legal = [action for action in legal_actions(state, seat) if action[0] != Kind.COUNTER]
+    return Greedy(state, seat, rng).answer(legal)
 
 
 def ranked(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from tyros_client.arena import play_game
 from tyros_client.review import main, review_record, weigh_options
-from tyros_rules import export_record, legal_actions, view
+from tyros_rules import GameState, export_record, legal_actions, view
 
 from tests.client.bot_games import twin_positions
 
@@ -141,3 +141,42 @@ def test_a_review_says_where_the_best_option_gains_and_who_decided(
         analysis = Analysis(state)
         for seat in range(state.players):
             assert sum(analysis.parts(seat)) == pytest.approx(analysis.value(seat))
+
+
+def test_an_offer_is_weighed_by_the_answers_greedy_bots_would_give(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each asked seat of a determinization answers the seat's offer as a greedy bot would
+    (yes or no: counter-offers are not weighed), not at random: a hint's offers are those
+    the others are likely to take."""
+    from tyros_client.bots.greedy import Greedy
+    from tyros_rules import K_COUNTER, K_PROPOSE, P_ACTIONS, P_TRADE, TRADE_PROPOSER
+
+    found: list[GameState] = []
+
+    def offering(state: GameState) -> None:
+        if (
+            not found
+            and state.phase == P_ACTIONS
+            and any(a[0] == K_PROPOSE for a in legal_actions(state, state.current))
+        ):
+            found.append(state.copy())
+
+    play_game(["greedy"] * 3, seed=8, before_decision=offering)
+    state = found[0]
+    seat = state.current
+    offers = [a for a in legal_actions(state, seat) if a[0] == K_PROPOSE]
+    asked: list[tuple[int, int]] = []
+    answer = Greedy.answer
+
+    def spy(bot: Greedy, legal: list[Any]) -> Any:
+        trade = bot.state.trade
+        assert trade is not None and bot.state.phase == P_TRADE
+        assert not any(a[0] == K_COUNTER for a in legal)
+        asked.append((bot.seat, trade[TRADE_PROPOSER]))
+        return answer(bot, legal)
+
+    monkeypatch.setattr(Greedy, "answer", spy)
+    _, used = weigh_options(view(state, seat), seat, offers, None, random.Random(3), iterations=2)
+    assert used == 2 and asked
+    assert all(answerer != seat and proposer == seat for answerer, proposer in asked)

@@ -95,6 +95,8 @@ def test_the_phone_shows_the_whole_board_without_scrolling_the_page(
 ) -> None:
     page = open_page(browser, server.url, width=390, height=844)
     join(page, "Pat", "phone", 3, bots=2)
+    # (on Pat's turn the bots wait: nothing above the board changes while it is measured)
+    page.wait_for_selector("#turn.yours")
     page.wait_for_selector("#board [data-space='TY']")
     spaces = page.locator("#board [data-space]")
     assert spaces.count() == 33
@@ -110,7 +112,6 @@ def test_the_phone_shows_the_whole_board_without_scrolling_the_page(
     assert page.evaluate("document.getElementById('board').scrollWidth") > 390
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # A space tapped on your turn: what you may do there comes into view below the board.
-    page.wait_for_selector("#turn.yours")
     page.click("#board [data-space='TY']")
     expect(page.locator("#filter")).to_be_in_viewport()
     assert page.inner_text("#filter").startswith("Space TY ")

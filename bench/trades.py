@@ -2,17 +2,20 @@
 
     python bench/trades.py                       # 20 games of each strategy, 4 players
     python bench/trades.py --games 40 --ismcts-iterations 100 --json
+    python bench/trades.py --strategies greedy --set greedy.LIKELY_ACCEPT=0.4
 
 Each strategy plays every seat of seeded 4-player arena games (``tyros-arena``'s own
 ``play_game``: the same games for the same seeds); the figures come from the game records:
 proposals, the asked seats' answers (accept, decline, counter), trades completed (on the
 offer's terms or on a counter's) and withdrawals, each per game. ISMCTS plays with an
-iteration budget, so its figures reproduce exactly.
+iteration budget, so its figures reproduce exactly. ``--set module.NAME=VALUE`` changes a
+constant of ``tyros_client.bots`` for every seat (as ``bench/tune.py`` does for one).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import time
@@ -62,12 +65,25 @@ def main() -> int:
     parser.add_argument("--ismcts-iterations", type=int, default=60)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--strategies", default="random,greedy,greedy-plain,ismcts")
+    parser.add_argument("--set", action="append", default=[], metavar="module.NAME=VALUE")
     args = parser.parse_args()
+    for setting in args.set:
+        name, _, value = setting.partition("=")
+        module, _, constant = name.partition(".")
+        bots = importlib.import_module(f"tyros_client.bots.{module}")
+        if not hasattr(bots, constant):
+            parser.error(f"{bots.__name__} has no {constant}")
+        setattr(bots, constant, json.loads(value))
     plans = [
-        ("random", args.games, {}),
-        ("greedy", args.games, {}),
-        ("greedy-plain", args.games, {}),
-        ("ismcts", args.ismcts_games, {"iterations": args.ismcts_iterations}),
+        plan
+        for plan in [
+            ("random", args.games, {}),
+            ("greedy", args.games, {}),
+            ("greedy-plain", args.games, {}),
+            ("ismcts", args.ismcts_games, {"iterations": args.ismcts_iterations}),
+        ]
+        if plan[0] in args.strategies.split(",")
     ]
     rows = []
     for strategy, games, options in plans:

@@ -105,10 +105,6 @@ PROPOSALS_WEIGHED = 12
 LIKELY_ACCEPT = 0.6
 UNLIKELY_ACCEPT = 0.1
 """The chance an asked seat accepts when its own plan gains by the offer, or does not."""
-ANSWERER_CAUTION = 0.0
-"""How much of an asked seat's caution an offer's chance allows for (0: it is likely to
-accept whenever its plan gains; 1: only when its gain beats the proposer's, weighed by the
-proposer's danger to it, by the margin :meth:`Greedy.answer` asks)."""
 SLIPS = (P_ACTIONS, P_EXPAND)
 """The decisions the ``slip`` option may get wrong (trades, gifts and keeps stay greedy)."""
 PLAUSIBLE = 0.3
@@ -349,8 +345,7 @@ class Greedy:
             ):
                 continue
             asked |= 1 << seat
-            caution = ANSWERER_CAUTION * (self.danger_to(seat, self.seat) * gain + ACCEPT_MARGIN)
-            decline *= 1.0 - (LIKELY_ACCEPT if theirs > caution else UNLIKELY_ACCEPT)
+            decline *= 1.0 - (LIKELY_ACCEPT if theirs > 0.0 else UNLIKELY_ACCEPT)
             net = max(net, gain - self.danger(seat) * max(0.0, theirs))
         return asked, (1.0 - decline) * net if asked else 0.0
 
@@ -373,13 +368,9 @@ class Greedy:
 
     def danger(self, seat: int) -> float:
         """The weight of ``seat``'s gains against this bot: full for the leading opponent."""
-        return self.danger_to(self.seat, seat)
-
-    def danger_to(self, judge: int, seat: int) -> float:
-        """The weight of ``seat``'s gains against ``judge``: full for its leading opponent."""
         values = self.values()
         best_other = max(
-            range(len(values)), key=lambda s: values[s] if s != judge else float("-inf")
+            range(len(values)), key=lambda s: values[s] if s != self.seat else float("-inf")
         )
         return self.weight if seat == best_other else self.weight * 0.5
 

@@ -18,4 +18,4 @@ def test_its_examples_hold() -> None:
 def test_every_offer_the_hints_make_ends_in_a_trade_or_is_withdrawn() -> None:
     line = hints.play((1, "easy", 5, "greedy"))
     assert line["offers"] >= 1 and line["offers"] == line["traded"] + line["withdrawn"]
-    assert 0 <= line["score"] and isinstance(line["won"], bool)
+    assert line["score"] >= 0 and isinstance(line["won"], bool)

@@ -231,23 +231,29 @@ CROWDED = """async () => {
   const holder = document.createElement("div");
   document.body.append(holder);
   const fleet = (port, seats) => seats.map((seat) => ({ seat, port, count: seat + 1 }));
+  const ships = [["TY", [0, 1, 2, 3]], ["23", [0, 1, 2, 3]], ["18", [0, 1, 2, 3]],
+                 ["13", [1, 2]], ["16W", [0, 1]], ["16E", [2, 3]]];
   const view = {
     chips: { "23": "green" },
     cities: { TY: 2, "23": 1, "13": 0, "16": 3 },
-    ships: [...fleet("TY", [0, 1, 2, 3]), ...fleet("23", [0, 1, 2, 3]), ...fleet("18", [0, 1, 2, 3]),
-            ...fleet("13", [1, 2]), ...fleet("16W", [0, 1]), ...fleet("16E", [2, 3])],
+    ships: ships.flatMap(([port, seats]) => fleet(port, seats)),
   };
   drawBoard(holder, board, view, null, () => {}, { seat: 0 });
   const box = (node) => node.getBoundingClientRect();
-  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
-  const apart = (a, b) => a.right <= b.left + 1 || b.right <= a.left + 1 || a.bottom <= b.top + 1 || b.bottom <= a.top + 1;
+  const inside = (a, b) => a.left >= b.left - 1 && a.right <= b.right + 1
+    && a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
+  const apart = (a, b) => a.right <= b.left + 1 || b.right <= a.left + 1
+    || a.bottom <= b.top + 1 || b.bottom <= a.top + 1;
   const found = [];
   for (const label of ["TY", "23", "18", "13", "16"]) {
     const space = box(holder.querySelector(`[data-space="${label}"]`));
-    const ships = [...holder.querySelectorAll(".ship")].filter((s) => s.dataset.port.replace(/[WE]$/, "") === label);
-    const pieces = [...ships, ...holder.querySelectorAll(`.city`)].map(box).filter((b) => inside(b, space));
-    const overlaps = pieces.flatMap((a, i) => pieces.slice(i + 1).filter((b) => !apart(a, b))).length;
-    found.push([label, ships.length, ships.filter((s) => inside(box(s), space)).length, overlaps]);
+    const here = [...holder.querySelectorAll(".ship")]
+      .filter((s) => s.dataset.port.replace(/[WE]$/, "") === label);
+    const pieces = [...here, ...holder.querySelectorAll(".city")]
+      .map(box).filter((b) => inside(b, space));
+    const overlaps = pieces.flatMap((a, i) => pieces.slice(i + 1).filter((b) => !apart(a, b)));
+    found.push([label, here.length, here.filter((s) => inside(box(s), space)).length,
+                overlaps.length]);
   }
   holder.remove();
   return found;

@@ -15,13 +15,13 @@ constant of ``tyros_client.bots`` for every seat (as ``bench/tune.py`` does for 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
 from collections import Counter
 from typing import Any
 
+from tune import bots_constant, parse_setting
 from tyros_client.arena import play_game
 
 
@@ -66,15 +66,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--strategies", default="random,greedy,greedy-plain,ismcts")
-    parser.add_argument("--set", action="append", default=[], metavar="module.NAME=VALUE")
+    parser.add_argument(
+        "--set", type=parse_setting, action="append", default=[], metavar="module.NAME=VALUE"
+    )
     args = parser.parse_args()
-    for setting in args.set:
-        name, _, value = setting.partition("=")
-        module, _, constant = name.partition(".")
-        bots = importlib.import_module(f"tyros_client.bots.{module}")
-        if not hasattr(bots, constant):
-            parser.error(f"{bots.__name__} has no {constant}")
-        setattr(bots, constant, json.loads(value))
+    for key, value in args.set:
+        setattr(*bots_constant(key), value)
     plans = [
         plan
         for plan in [

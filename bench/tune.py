@@ -65,6 +65,21 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return name, value
 
 
+def bots_constant(key: str) -> tuple[Any, str]:
+    """The module of ``tyros_client.bots`` and the constant's name that ``module.NAME`` says
+    (a ValueError if it has none such).
+
+    >>> module, name = bots_constant("evaluate.AFFORDABLE_NOW")
+    >>> module.__name__, name
+    ('tyros_client.bots.evaluate', 'AFFORDABLE_NOW')
+    """
+    module_name, _, name = key.partition(".")
+    module = importlib.import_module(f"tyros_client.bots.{module_name}")
+    if not hasattr(module, name):
+        raise ValueError(f"{module.__name__} has no {name}")
+    return module, name
+
+
 def entrant(name: str) -> tuple[str, dict[str, Any]]:
     """A level's strategy and reproducible options, or ``ismcts-N``: the search at ``N``
     iterations and its defaults.
@@ -88,16 +103,7 @@ class Changed:
     def __init__(self, inner: Bot, patch: dict[str, Any]) -> None:
         self.inner, self.seat = inner, inner.seat
         self.wants_events, self.wants_view = inner.wants_events, inner.wants_view
-        self.patch = {
-            (
-                importlib.import_module(f"tyros_client.bots.{key.split('.')[0]}"),
-                key.split(".")[1],
-            ): v
-            for key, v in patch.items()
-        }
-        for module, name in self.patch:
-            if not hasattr(module, name):
-                raise ValueError(f"{module.__name__} has no {name}")
+        self.patch = {bots_constant(key): v for key, v in patch.items()}
 
     def __getattr__(self, name: str) -> Any:
         # (what the arena asks of some bots, as ``omniscient`` and ``reveal``, is the inner's)

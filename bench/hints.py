@@ -19,97 +19,74 @@ import json
 import random
 import statistics
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
-from tyros_client import review
-from tyros_client.arena import derive_seed, game_setup
+from tyros_client import arena, review
 from tyros_client.bots.base import Bot
 from tyros_client.bots.levels import LEVELS, player
 from tyros_client.bots.search import rollout_action
 from tyros_client.hints import hint
 from tyros_protocol.board import BOARD
-from tyros_rules import (
-    K_COMPLETE,
-    K_PROPOSE,
-    K_WITHDRAW,
-    Action,
-    Options,
-    Phase,
-    event_view,
-    legal_actions,
-    new_game,
-    parse_action,
-    push,
-    seats_to_act,
-    view,
-)
+from tyros_rules import Action, parse_action
 
 PLAYERS = 4
 ANSWERS = ("greedy", "random")
 
 
+class Hinted(Bot):
+    """A seat that plays its hint's best option, from its view and the events it was shown."""
+
+    name = "hinted"
+
+    def __init__(self, seat: int, rng: random.Random, **options: Any) -> None:
+        super().__init__(seat, rng, **options)
+        self.events: list[dict[str, Any]] = []
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        best = hint(view, self.seat, legal, self.events, seed=view["version"])[0]
+        return parse_action(best.action, BOARD)
+
+
 def play(job: tuple[int, str, int, str]) -> dict[str, Any]:
-    """Game ``g``: the hinted seat's offers (``offers``; ``traded``: completed, else
-    ``withdrawn``), its score and its margin (its score less the mean of the others')."""
+    """Game ``g`` (the arena's): the hinted seat's offers (``offers``; ``traded``:
+    completed, else ``withdrawn``), its score and its margin (its score less the mean of
+    the others')."""
     game, against, seed, answers = job
     if answers == "random":
         review._answer = rollout_action  # (the worker's own module: its games only)
     hinted = game % PLAYERS
-    state = new_game(
-        Options(
-            players=PLAYERS,
-            setup=game_setup("mixed", game, PLAYERS),
-            seed=derive_seed(seed, "game", game),
-        )
+
+    def seat_bot(name: str, seat: int, rng: random.Random, **_: Any) -> Bot:
+        return Hinted(seat, rng) if seat == hinted else player(against, seat, rng)
+
+    vars(arena)["make_bot"] = seat_bot  # (as bench/tune.py: this worker's games only)
+    result = arena.play_game(
+        ["hinted" if s == hinted else against for s in range(PLAYERS)],
+        setup=arena.game_setup("mixed", game, PLAYERS),
+        seed=seed,
+        game=game,
     )
-    bots: dict[int, Bot] = {
-        s: player(against, s, random.Random(derive_seed(seed, "bot", game, s)))
-        for s in range(PLAYERS)
-        if s != hinted
-    }
-    log = state.log
-    assert log is not None
-    events: list[dict[str, Any]] = []
-    seen = 0
-    offers = traded = withdrawn = 0
-    while state.phase != Phase.OVER:
-        for entry in log[seen:]:
-            for seat in range(PLAYERS):
-                shown = event_view(entry, seat)
-                if shown is None:
-                    continue
-                if seat == hinted:
-                    events.append(shown)
-                elif bots[seat].wants_events:
-                    bots[seat].observe(shown)
-        seen = len(log)
-        seat = seats_to_act(state)[0]
-        legal = legal_actions(state, seat)
-        action: Action
-        if seat != hinted:
-            bot = bots[seat]
-            action = bot.choose(view(state, seat) if bot.wants_view else {}, legal)
-        elif len(legal) == 1:
-            action = legal[0]
-        else:
-            best = hint(view(state, seat), seat, legal, events, seed=state.version)[0]
-            action = parse_action(best.action, BOARD)
-        offers += seat == hinted and action[0] == K_PROPOSE
-        traded += seat == hinted and action[0] == K_COMPLETE
-        withdrawn += seat == hinted and action[0] == K_WITHDRAW
-        push(state, seat, action)
-    assert state.score is not None
-    scores = [p["total"] for p in state.score["players"]]
+    log = result.state.log or []
+    kinds = Counter(
+        e["action"]["kind"] for e in log if e.get("type") == "action" and e.get("seat") == hinted
+    )
+    scores = result.scores
     return {
         "game": game,
-        "offers": offers,
-        "traded": traded,
+        "offers": kinds["propose"],
+        "traded": kinds["complete"],
+        "withdrawn": kinds["withdraw"],
         "score": scores[hinted],
         "margin": scores[hinted] - (sum(scores) - scores[hinted]) / (PLAYERS - 1),
-        "withdrawn": withdrawn,
-        "won": hinted in state.score["winners"],
+        "won": hinted in result.winners,
     }
 
 

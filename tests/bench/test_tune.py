@@ -80,7 +80,7 @@ def test_the_changed_seat_is_what_the_arena_asks_of_its_bot(
     reaches it, with constants changed or without."""
     revealed: list[int] = []
     # (a worker's game puts its own bot maker in the arena: this process gets the arena's back)
-    monkeypatch.setattr(arena, "make_bot", arena.make_bot)
+    monkeypatch.setattr(arena, "make_bot", vars(arena)["make_bot"])
     monkeypatch.setattr(
         "tyros_client.bots.ismcts.ISMCTSBot.reveal", lambda bot, state: revealed.append(bot.seat)
     )

@@ -83,6 +83,8 @@ ROOT_WIDTH = 8
 KEEP_WIDTH = 4
 ROLLOUT_DEPTH = 4
 """Actions played by the fast policy after the tree before the evaluation."""
+ROLLOUT_SLIP = 0.25
+"""How often the fast policy plays any of its options instead of the first by the cheap prior."""
 TEMPERATURE = 8.0
 """Points of lead that make a reward of about 0.73 (see :func:`.evaluate.rewards`)."""
 SCORE_SHARE = 0.0
@@ -222,7 +224,7 @@ def tree_options(
 def rollout_action(state: GameState, seat: int, rng: random.Random) -> Action:
     """The fast policy: the best of a few options by the cheap prior, with some randomness."""
     options, more = first_options(state, seat, 1)
-    if more and rng.random() < 0.25:  # any of them, the first included
+    if more and rng.random() < ROLLOUT_SLIP:  # any of them, the first included
         return rng.choice(tree_options(state, seat))[1]
     return options[0][1]
 

@@ -59,6 +59,10 @@ Play = Callable[[Game], Played]
 process or a cluster's worker finds it by name."""
 
 
+CONNECT_TIMEOUT = "10s"
+"""How long a scheduler may take to answer (Dask retries a refused connection until then)."""
+
+
 def play_all(
     play: Play, jobs: Sequence[Game], *, processes: int = 1, cluster: str | None = None
 ) -> Iterator[Played]:
@@ -85,7 +89,7 @@ def _on_cluster(play: Play, jobs: Iterable[Game], address: str) -> Iterator[Play
             "a cluster needs Dask: pip install 'tyros[cluster]' (on every machine)"
         ) from exc
     try:
-        client = Client(address, timeout="10s")  # type: ignore[no-untyped-call]
+        client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except OSError as exc:
         raise ClusterUnavailable(f"no Dask scheduler answers at {address}: {exc}") from exc
     with client:

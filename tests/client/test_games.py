@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tyros_client import arena
+from tyros_client import arena, games
 from tyros_client.arena import play
 from tyros_client.games import ClusterUnavailable, Game, play_all
 
@@ -42,8 +42,12 @@ def test_results_come_in_the_order_of_the_games_asked_for(dask_scheduler: str) -
     assert [p.scores for p in play_all(play, jobs, processes=2)] == [play(j).scores for j in jobs]
 
 
-def test_an_unreachable_scheduler_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_scheduler_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytest.importorskip("distributed")
+    # (Dask retries a refused connection until its timeout: the shipped 10 s, twice, is waiting)
+    monkeypatch.setattr(games, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(ClusterUnavailable, match="no Dask scheduler answers"):
         list(play_all(play, [], cluster="tcp://127.0.0.1:9"))
     assert arena.main(["--games", "2", "--cluster", "tcp://127.0.0.1:9"]) == 2

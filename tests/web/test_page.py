@@ -44,8 +44,9 @@ def test_a_whole_game_played_through_the_page_against_bots(
     assert clicks > 10
     sheet = page.inner_text("#score")
     assert "Final score" in sheet and ("Winner" in sheet or "Shared win" in sheet)
-    # the total beside the player: on a phone the rest of the sheet scrolls
-    assert page.locator("#score th").all_inner_texts()[:2] == ["player", "total"]
+    # a score pad: a column a player, the total at the foot
+    assert page.locator("#score th[scope=col]").count() == 4
+    assert page.locator("#score th[scope=row]").all_inner_texts()[-1] == "total"
     assert page.locator("#turn .last-round").count() == 0
     assert page.locator("#offer").is_hidden() and page.locator("#request").is_hidden()
     assert ERRORS[page] == []

@@ -228,3 +228,30 @@ def test_a_table_left_leaves_nothing_behind_at_the_next(server: Server, browser:
     assert page.locator("#choices button").count() == 0 and page.locator("#request").is_hidden()
     assert page.locator("#seats tbody tr").count() == 0
     assert ERRORS[page] == []
+
+
+FOLDED_TITLES = """async () => {
+  const { renderChoices } = await import("/choices.js");
+  const pay = ["orange"];
+  const cards = ["orange", "yellow", "green", "violet", "wild"];
+  const legal = [{ kind: "pass" },
+    ...cards.map((take) => ({ kind: "bank_pick", pay, take })),
+    ...["1", "2", "3", "4", "6"].map((to) => ({ kind: "move", from: "TY", to, pay }))];
+  const holder = document.createElement("div");
+  renderChoices(holder, legal, { describe: (a) => JSON.stringify(a), advice: null, disabled: false,
+                                 act: () => {} });
+  return [...holder.querySelectorAll("summary")].map((s) => s.textContent);
+}"""
+
+
+def test_a_folded_list_says_a_space_shows_its_choices_only_where_they_have_one(
+    server: Server, browser: Browser
+) -> None:
+    """On a phone five choices of a kind fold away: moves point to a click on a space; a
+    pick from the bank's discards, which no space shows, does not."""
+    page = open_page(browser, server.url, width=390, height=844)
+    assert page.evaluate(FOLDED_TITLES) == [
+        "bank: pick a card (5): show them all",
+        "move (5): show them all, or click a space",
+    ]
+    assert ERRORS[page] == []

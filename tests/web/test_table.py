@@ -278,6 +278,132 @@ def test_four_seats_ships_and_a_city_share_a_space_without_covering_each_other(
         assert ERRORS[page] == []
 
 
+UNDER_THE_PIECES = """async () => {
+  const { drawBoard } = await import("/board.js");
+  const board = await (await fetch("/board.json")).json();
+  const holder = document.createElement("div");
+  document.body.prepend(holder);
+  window.picked = [];
+  const view = {
+    cities: { TY: 2, "30": 1 },
+    ships: [0, 1, 2].map((seat) => ({ seat, port: "TY", count: 1 })).concat(
+      [{ seat: 1, port: "21", count: 2 }]),
+  };
+  const recent = { 1: { kind: "move", from: "TY", to: "21" }, 2: { kind: "city", space: "30" } };
+  drawBoard(holder, board, view, null, (label) => window.picked.push(label),
+            { seat: 0, recent, tiles: ["31"] });
+  // the middle of each piece and mark, and each bend of the trail, in the page's pixels
+  const middle = (node) => { const b = node.getBoundingClientRect();
+                             return [b.x + b.width / 2, b.y + b.height / 2]; };
+  const points = [];
+  for (const node of holder.querySelectorAll(".ship, .city, .recent, .your-tile")) {
+    points.push([node.getAttribute("class"), ...middle(node)]);
+  }
+  const trail = holder.querySelector(".trail");
+  for (const p of trail.points) {
+    const at = new DOMPoint(p.x, p.y).matrixTransform(trail.getScreenCTM());
+    points.push(["trail", at.x, at.y]);
+  }
+  return points.map(([what, x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return [what, x, y, hit && hit.classList.contains("cell") ? hit.dataset.space : null];
+  });
+}"""
+
+
+def test_a_click_on_a_piece_or_a_mark_is_a_click_on_the_space_under_it(
+    server: Server, browser: Browser
+) -> None:
+    """Ships, cities, the marks of what the others did (a trail, a frame) and your tiles are
+    drawn over their spaces: a click on any of them picks the space, as a player expects."""
+    page = open_page(browser, server.url)
+    found = page.evaluate(UNDER_THE_PIECES)
+    kinds = {what.split()[0] for what, *_ in found}
+    assert kinds == {"ship", "city", "recent", "your-tile", "trail"}, kinds
+    missed = [(what, space) for what, _x, _y, space in found if space is None]
+    assert missed == []
+    ship = next((x, y) for what, x, y, _ in found if what.startswith("ship") and "mine" in what)
+    page.mouse.click(*ship)  # a real click, on the middle of the seat's own ship in Tyros
+    assert page.evaluate("window.picked") == ["TY"]
+    assert ERRORS[page] == []
+
+
+SCORE_PAD = """async () => {
+  const { renderScore } = await import("/seats.js");
+  const colours = ["orange", "yellow", "green", "violet"];
+  const player = (seat, total) => ({
+    seat, total, empires: colours.map((colour, i) => ({ colour, points: 10 + seat + i })),
+    majority_bonus: seat === 2 ? ["orange", "yellow"] : [], majority_points: seat === 2 ? 14 : 0,
+    all_four_bonus: 3, largest_empire_points: 36,
+  });
+  const score = { empires: colours.map((colour) => ({ colour })),
+                  players: [player(0, 65), player(1, 58), player(2, 72), player(3, 71)],
+                  winners: [2] };
+  const box = document.getElementById("score");
+  document.body.prepend(box);  // (out of the hidden table's section)
+  const names = ["Bartholomew", "bot-1", "bot-2", "bot-3"];
+  renderScore(box, { score }, (seat) => `${"ABCD"[seat]} ${names[seat]}`);
+  const table = box.querySelector("table");
+  return {
+    columns: [...table.rows[0].cells].map((c) => c.innerText.trim()),
+    rows: [...table.rows].slice(1).map((r) => r.cells[0].innerText),
+    total: [...table.rows].at(-1).innerText.split(/\\s+/),
+    winners: [...table.querySelectorAll(".winner")].map((c) => c.cellIndex),
+    fits: box.scrollWidth <= box.clientWidth && table.getBoundingClientRect().right <= innerWidth,
+  };
+}"""
+
+
+def test_the_final_score_is_a_score_pad_that_a_phone_shows_whole(
+    server: Server, browser: Browser
+) -> None:
+    """A column a player and a row a line of the sheet, the total at the foot, the winner's
+    column marked: four players' whole sheet fits a phone's width without scrolling."""
+    for width, height in ((1280, 800), (390, 844)):
+        page = open_page(browser, server.url, width, height)
+        pad = page.evaluate(SCORE_PAD)
+        assert pad["columns"] == ["", "A Bartholomew", "B bot-1", "C bot-2", "D bot-3"]
+        assert pad["rows"] == [
+            "orange",
+            "yellow",
+            "green",
+            "violet",
+            "majority bonus",
+            "all four",
+            "largest empire (tie-break)",
+            "total",
+        ]
+        assert pad["total"] == ["total", "65", "58", "72", "71"]
+        assert set(pad["winners"]) == {3} and len(pad["winners"]) == 9  # C's whole column
+        assert pad["fits"], width
+        assert ERRORS[page] == []
+
+
+TYROS_FILL = """async (chips) => {
+  const { drawBoard } = await import("/board.js");
+  const board = await (await fetch("/board.json")).json();
+  const holder = document.createElement("div");
+  document.body.prepend(holder);
+  drawBoard(holder, board, { chips }, null, () => {}, { seat: 0 });
+  const fill = (label) => getComputedStyle(holder.querySelector(`[data-space="${label}"]`)).fill;
+  const fills = [fill("TY"), fill("31")];
+  holder.remove();
+  return fills;
+}"""
+
+
+def test_tyros_is_drawn_as_any_space_in_its_empires_colour(
+    server: Server, browser: Browser
+) -> None:
+    """Tyros is framed, not tinted: a tint of its own read as violet's, and hid its empire."""
+    page = open_page(browser, server.url)
+    empty = page.evaluate(TYROS_FILL, {})
+    assert empty[0] == empty[1] and empty[0] not in EMPIRE_TINTS  # as an empty space
+    tyros, cilicia = page.evaluate(TYROS_FILL, {"TY": "violet", "31": "green"})
+    assert tyros == "rgb(204, 121, 167)" and cilicia == "rgb(0, 158, 115)"
+    assert ERRORS[page] == []
+
+
 def test_a_table_the_servers_limits_refuse_is_said_beside_the_form(
     server: Server, browser: Browser
 ) -> None:

@@ -55,6 +55,7 @@ export function drawBoard(container, board, view, picked, onPick, marks = {}) {
   const cols = board.grid[0].length;
   const svg = element("svg", {
     viewBox: `0 0 ${cols * CELL.w} ${rows * CELL.h}`,
+    class: "board",
     role: "group",
     "aria-label": boardWords(view),
   });

@@ -30,7 +30,9 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
     const box = document.createElement(folded ? "details" : "div");
     box.className = "group";
     const head = document.createElement(folded ? "summary" : "h4");
-    const open = kind === "counter" ? "show them all, or write your own below" : "show them all, or click a space";
+    // (a click on a space shows only the choices that name one: moves, ships, cities, tiles)
+    const spaced = actions.some((a) => [a.space, a.from, a.to, a.tile].some((s) => s !== undefined && !Array.isArray(s)));
+    const open = kind === "counter" ? "show them all, or write your own below" : spaced ? "show them all, or click a space" : "show them all";
     head.textContent = folded && kind !== "propose" ? `${title}: ${open}` : title;
     box.append(head);
     for (const [words, payments] of targets.slice(0, SHOWN)) {
@@ -38,7 +40,7 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
     }
     if (targets.length > SHOWN) {
       const more = document.createElement("p");
-      more.textContent = `... and ${targets.length - SHOWN} more: click a space to see its own`;
+      more.textContent = `... and ${targets.length - SHOWN} more${spaced ? ": click a space to see its own" : ""}`;
       box.append(more);
     }
     if (folded && advice && actions.some((a) => same(advice, a))) box.open = true;

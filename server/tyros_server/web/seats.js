@@ -22,50 +22,56 @@ export function renderHand(node, view) {
   node.hidden = false;
 }
 
-// The final score as a table, empire by empire; the tie-break said when it decided.
+// The final score as a score pad: a column a player, a line of the sheet a row (each
+// empire's points, the bonuses, the tie-break's points), the total at the foot. A column a
+// player keeps the whole sheet in sight on a phone, as it would on paper.
 export function renderScore(box, view, who) {
   if (!view.score) {
     box.hidden = true;
     return;
   }
   const sheet = view.score;
-  const colours = sheet.empires.map((e) => e.colour);
+  const players = sheet.players;
+  const empire = (player, colour) => player.empires.find((e) => e.colour === colour) || { points: 0 };
+  const lines = [
+    ...sheet.empires.map((e) => [e.colour, (p) => String(empire(p, e.colour).points)]),
+    ["majority bonus", (p) => (p.majority_bonus.length ? `${p.majority_points} (${p.majority_bonus.join(", ")})` : "0")],
+    ["all four", (p) => String(p.all_four_bonus)],
+    ["largest empire (tie-break)", (p) => String(p.largest_empire_points)],
+    ["total", (p) => String(p.total)],
+  ];
   const table = document.createElement("table");
   const caption = document.createElement("caption");
   caption.textContent = "Final score";
-  // (the total beside the player: on a phone the columns after it scroll)
-  const head = ["player", "total", ...colours, "majority bonus", "all four", "largest empire (tie-break)"];
-  table.append(caption, row("th", head));
-  for (const player of sheet.players) {
-    const empire = (colour) => player.empires.find((e) => e.colour === colour) || { points: 0, cities: 0 };
-    const cells = [
-      who(player.seat),
-      String(player.total),
-      ...colours.map((c) => `${empire(c).points}`),
-      player.majority_bonus.length ? `${player.majority_points} (${player.majority_bonus.join(", ")})` : "0",
-      String(player.all_four_bonus),
-      String(player.largest_empire_points),
-    ];
-    const line = row("td", cells);
-    line.cells[0].prepend(chip(player.seat));
-    if (sheet.winners.includes(player.seat)) line.className = "winner";
+  const head = document.createElement("tr");
+  head.append(cell("td", ""));  // (the corner: an empty header would name nothing)
+  for (const player of players) {
+    const name = cell("th", who(player.seat), "col");
+    name.prepend(chip(player.seat));
+    head.append(name);
+  }
+  table.append(caption, head);
+  for (const [label, value] of lines) {
+    const line = document.createElement("tr");
+    if (label === "total") line.className = "total";
+    line.append(cell("th", label, "row"), ...players.map((p) => cell("td", value(p))));
     table.append(line);
   }
+  players.forEach((player, column) => {
+    if (!sheet.winners.includes(player.seat)) return;
+    for (const line of table.rows) line.cells[column + 1].classList.add("winner");
+  });
   const verdict = document.createElement("p");
   verdict.textContent = scoreWords(sheet, who);
   box.replaceChildren(table, verdict);
   box.hidden = false;
 }
 
-function row(cellTag, texts) {
-  const line = document.createElement("tr");
-  for (const text of texts) {
-    const cell = document.createElement(cellTag);
-    if (cellTag === "th") cell.scope = "col";
-    cell.textContent = text;
-    line.append(cell);
-  }
-  return line;
+function cell(tag, text, scope) {
+  const node = document.createElement(tag);
+  if (scope) node.scope = scope;
+  node.textContent = text;
+  return node;
 }
 
 export function scoreWords(sheet, who) {

@@ -170,6 +170,37 @@ def test_finished_tables_in_memory_are_bounded_the_oldest_going_first(
     assert harness.session.next_deadline() != harness.clock.now
 
 
+def test_finished_tables_out_of_memory_stay_in_the_lobby_as_they_were(
+    make_harness: MakeHarness,
+) -> None:
+    """A finished table leaving memory keeps its row in the list (its players, its winners:
+    there to be found and replayed), the latest ``finished_listed`` of them; asked for, it
+    comes back into memory with the same row."""
+    harness = make_harness(limits=Limits(finished_in_memory=0, finished_listed=2))
+    looker = harness.connect()
+    rows = {}
+    for name in ("one", "two", "three"):
+        seated = harness.join(name, 3, seed=4)
+        rng = random.Random(4)
+        while not harness.session.tables[name].finished:
+            harness.play_one([s.conn for s in seated], rng)
+        for s in seated:
+            harness.disconnect(s.conn)
+        (rows[name],) = [r for r in harness.list_tables(looker)["tables"] if r["name"] == name]
+        assert rows[name]["finished"] and rows[name]["winners"]
+        harness.clock.advance(1.0)
+        harness.tick()
+        assert name not in harness.session.tables  # out of memory at once (the bound is 0)
+    listed = harness.list_tables(looker)["tables"]
+    assert sorted(r["name"] for r in listed) == ["three", "two"]  # "one" went first
+    assert [r for r in listed if r["name"] == "two"] == [rows["two"]]
+    harness.hello(harness.connect(), "two", "Eve", spectate=True)
+    assert "two" in harness.session.tables
+    assert [r for r in harness.list_tables(looker)["tables"] if r["name"] == "two"] == [
+        {**rows["two"], "spectators": 1}
+    ]
+
+
 # Spectators -------------------------------------------------------------------------------
 
 

@@ -71,6 +71,9 @@ class Limits:
     """A finished table nobody is at leaves memory after this long (it stays on disk)..."""
     finished_in_memory: int = 20
     """...and the oldest go sooner when more are kept (each holds its game, about 1 MiB)."""
+    finished_listed: int = 200
+    """The lobby still lists this many of the finished tables that left memory (the latest
+    to leave), each by the row it had, so that its game can be found and replayed."""
     record_rate: float = 1.0
     """Records one address may ask for a second, all its connections together (each of
     them one a second at most)..."""

@@ -128,9 +128,9 @@ class Lobby(Part):
         return table
 
     def tables_page(self, conn: ConnId, request: ListTables) -> Send:
-        """One bounded page of the tables in name order (unavailable ones included), and
-        where the next page starts."""
-        names = sorted({*self.tables, *self.quarantined})
+        """One bounded page of the tables in name order (unavailable ones, and finished ones
+        kept on disk only, included), and where the next page starts."""
+        names = sorted({*self.tables, *self.quarantined, *self.shared.listed})
         start = bisect.bisect_right(names, request.after) if request.after is not None else 0
         size = max(1, min(request.limit, self.limits.list_page))
         page = names[start : start + size]
@@ -172,6 +172,8 @@ class Lobby(Part):
         table = self.tables.get(name)
         if table is not None:
             return self.outbox.table_info(table)
+        if name in self.shared.listed:
+            return self.shared.listed[name]
         players, setup = self.store.table_size(name)
         return {
             "name": name,

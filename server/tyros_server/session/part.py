@@ -5,8 +5,10 @@ objects for all; and what any part may do to a table in memory."""
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tyros_rules import PENDING, Phase
 
@@ -44,6 +46,9 @@ class Shared:
     paused: dict[str, str] = field(default_factory=dict)
     """The token digests of paused tables' people: the table each brings back (it waits on
     disk, out of every count, until then)."""
+    listed: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    """The lobby's rows of finished tables that left memory, the latest to leave last (at
+    most ``limits.finished_listed``): still listed, and brought back when asked for."""
     outbox: Outbox = field(init=False)
     admission: Admission = field(init=False)
     deputies: Deputies = field(init=False)
@@ -72,6 +77,11 @@ class Shared:
 
     def drop_from_memory(self, table: Table) -> None:
         del self.tables[table.name]
+        if table.finished:  # (its row no longer changes: nobody is at it)
+            self.listed[table.name] = self.outbox.table_info(table)
+            self.listed.move_to_end(table.name)
+            while len(self.listed) > self.limits.finished_listed:
+                self.listed.popitem(last=False)
         for slot in table.seats:
             self.by_digest.pop(slot.digest, None)
 

@@ -115,6 +115,11 @@ def test_the_phone_shows_the_whole_board_without_scrolling_the_page(
     page.click("#board [data-space='TY']")
     expect(page.locator("#filter")).to_be_in_viewport()
     assert page.inner_text("#filter").startswith("Space TY ")
+    # The next table opens with the whole board in sight again.
+    page.click("#leave")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.locator("#board.zoomed").count() == 0
+    assert page.inner_text("#zoom") == "Zoom the board"
     assert ERRORS[page] == []
 
 

@@ -191,6 +191,14 @@ function resetGame() {
   $("seats").querySelector("tbody").replaceChildren();
   $("where").textContent = "";
   $("empires").textContent = "";
+  zoomBoard(false); // (each table opens with the whole board in sight)
+}
+
+// A phone's board zoomed (panned in its own frame) or fitted to the screen.
+function zoomBoard(zoomed) {
+  $("board").classList.toggle("zoomed", zoomed);
+  $("zoom").setAttribute("aria-pressed", String(zoomed));
+  $("zoom").textContent = zoomed ? "Fit the board" : "Zoom the board";
 }
 
 function backToTables(words) {
@@ -591,11 +599,7 @@ function start() {
   });
   $("bots").addEventListener("change", levelForBots);
   levelForBots(); // (a reload may bring the form's last values back)
-  $("zoom").addEventListener("click", () => {
-    const zoomed = $("board").classList.toggle("zoomed");
-    $("zoom").setAttribute("aria-pressed", String(zoomed));
-    $("zoom").textContent = zoomed ? "Fit the board" : "Zoom the board";
-  });
+  $("zoom").addEventListener("click", () => zoomBoard(!$("board").classList.contains("zoomed")));
   $("sound").checked = soundWanted();
   $("sound").addEventListener("change", () => setSoundWanted($("sound").checked));
   // The list of tables stays fresh while it is on screen (tables start and end); the

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from playwright.sync_api import expect
 from tyros_protocol.cards import CARD_NAMES
 
 from tests.web.harness import (
@@ -90,6 +91,11 @@ def test_a_spectator_follows_a_bot_game_on_a_phone(server: Server, browser: Brow
     legend = page.inner_text("#legend")  # nor told of pieces of its own
     assert "where that player acted last" in legend and "yours" not in legend
     assert "Click a space" not in legend
+    page.click("#board [data-space='TY']")  # a tap is answered all the same
+    expect(page.locator("#refusal")).to_be_in_viewport()
+    expect(page.locator("#refusal")).to_have_text(
+        re.compile("^Space TY Tyros: you are watching this table: spectators cannot act")
+    )
     wide = page.evaluate("document.scrollingElement.scrollWidth")
     assert wide <= 390  # no sideways scrolling on a phone
     assert ERRORS[page] == []

@@ -450,7 +450,8 @@ function advised(message) {
 function pick(space) {
   picked = space;
   $("refusal").hidden = true;
-  const waiting = space && !prompt && !replay && seat !== null ? turnWhy(lastView, seat, who) : null;
+  // (a spectator is told so: a tap that does nothing looks broken)
+  const waiting = space && !prompt && !replay ? turnWhy(lastView, seat, who) : null;
   if (waiting) showRefusal(`Space ${space} ${board.names[space] || ""}: ${waiting}`);
   if (lastView) {
     redraw();

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from tyros_rules import Action, Kind
+from tyros_rules import PROPOSE_GET, PROPOSE_GIVE, PROPOSE_TO, Action, GameState, Kind, parse_action
 
 from .worker import Lane
 
@@ -71,11 +71,15 @@ class SeatBots:
     def __call__(self, table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
         return self._player(table, seat).choose(view, legal)
 
-    def meet(self, table: str, seat: int, people: frozenset[int]) -> None:
-        """Tell the seat's player who the people at the table are (a bot's ``manners``)."""
+    def meet(self, table: str, seat: int, people: frozenset[int], offers: Offers = ((), 0)) -> None:
+        """Tell the seat's player who the people at the table are, and the offers the seat
+        made this round (a bot's ``manners``)."""
         manners = getattr(self._player(table, seat), "manners", None)
         if manners is not None:
             manners.people = people - {seat}
+            made, round_ = offers
+            terms = [(a[PROPOSE_TO], a[PROPOSE_GIVE], a[PROPOSE_GET]) for a in made]
+            manners.recall(terms, round_=round_)
 
     def _player(self, table: str, seat: int) -> SeatPlayer:
         player = self.players.get((table, seat))
@@ -114,11 +118,34 @@ def negotiates(action: Action) -> bool:
     return action[0] in (Kind.PROPOSE, Kind.COUNTER) or action == (Kind.ANSWER, 1)
 
 
-def meet(policy: TakeoverPolicy, table: str, seat: int, people: frozenset[int]) -> None:
-    """Tell ``policy`` (if it wants to know) who the people at ``table`` are."""
+Offers = tuple[tuple[Action, ...], int]
+"""The offers a seat made in the round, and the round's number (see :func:`offers_made`)."""
+
+
+def offers_made(state: GameState, seat: int) -> Offers:
+    """The offers ``seat`` made since the round began, from the game's record (whoever
+    chose them), and the round: public events, what every seat saw."""
+    made: list[Action] = []
+    for event in reversed(state.log or []):
+        if event["type"] == "round_start":
+            break
+        if (
+            event["type"] == "action"
+            and event["seat"] == seat
+            and event["action"]["kind"] == "propose"
+        ):
+            made.append(parse_action(event["action"], state.board))
+    return tuple(reversed(made)), state.round
+
+
+def meet(
+    policy: TakeoverPolicy, table: str, seat: int, people: frozenset[int], offers: Offers
+) -> None:
+    """Tell ``policy`` (if it wants to know) who the people at ``table`` are, and what the
+    seat offered this round."""
     tell = getattr(policy, "meet", None)
     if tell is not None:
-        tell(table, seat, people)
+        tell(table, seat, people, offers)
 
 
 @dataclass(eq=False, slots=True)
@@ -138,6 +165,8 @@ class Decision:
     policy: TakeoverPolicy
     people: frozenset[int] = frozenset()
     """The seats people hold at the table (see :func:`meet`)."""
+    offers: Offers = ((), 0)
+    """What the seat offered this round (see :func:`offers_made`)."""
     level: str | None = None
     """The level of the server's own bot deciding (``by`` is ``seat``), whose policy is
     ``policy``; None: the takeover policy decides (a decision process puts the policy
@@ -153,7 +182,7 @@ class Decision:
         legal action: a bot's bug must not stop the table). Runs in a worker thread: it
         touches nothing but its own view and list."""
         try:
-            meet(self.policy, self.table, self.seat, self.people)
+            meet(self.policy, self.table, self.seat, self.people, self.offers)
             return self.policy(self.table, self.seat, self.view, self.legal)
         except Exception:
             log.exception("the takeover policy failed at table %s", self.table)
@@ -192,12 +221,13 @@ class Advice:
     legal: list[Action]
     policy: TakeoverPolicy
     people: frozenset[int] = frozenset()
+    offers: Offers = ((), 0)
     lane = Lane.PEOPLE  # (a person waits for it)
 
     def run(self) -> Action | None:
         """The policy's choice (None if it failed: no advice is better than a crash)."""
         try:
-            meet(self.policy, self.table, self.seat, self.people)
+            meet(self.policy, self.table, self.seat, self.people, self.offers)
             return self.policy(self.table, self.seat, self.view, self.legal)
         except Exception:
             log.exception("the takeover policy failed to advise at table %s", self.table)
@@ -249,12 +279,13 @@ class Deputies:
         legal: list[Action],
         people: frozenset[int] = frozenset(),
         level: str | None = None,
+        offers: Offers = ((), 0),
     ) -> None:
         """Ask for a decision for ``seat``: the server's own bot's (``by`` is ``seat``) at
         its table's ``level``, else the takeover policy's."""
         assert self.policy is not None and not self.busy(table, seat)
         policy, level = self._policy(level if by == "seat" else None)
-        decision = Decision(table, seat, version, by, seen, legal, policy, people, level)
+        decision = Decision(table, seat, version, by, seen, legal, policy, people, offers, level)
         self.in_flight[(table, seat)] = decision
         self.jobs.append(decision)
 

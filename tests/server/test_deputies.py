@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from tyros_client.bots import make_bot
 from tyros_client.bots.manners import Manners
 from tyros_protocol.board import BOARD
 from tyros_protocol.errors import ErrorCode
@@ -18,19 +19,34 @@ from tyros_rules import (
     Action,
     GameState,
     Kind,
+    Options,
     Phase,
     action_to_json,
     legal_actions,
+    new_game,
+    push,
     seats_to_act,
     view,
 )
-from tyros_server.deputies import Advice, Decision, Farewell, RandomPlayer, SeatBots, SeatPlayer
+from tyros_server.deputies import (
+    Advice,
+    Decision,
+    Farewell,
+    Offers,
+    RandomPlayer,
+    SeatBots,
+    SeatPlayer,
+    offers_made,
+)
 from tyros_server.session import Limits, Send
+from tyros_server.strategies import bot_takeover
 
 from .conftest import STEP_TIMEOUT, RawClient, ServerFactory, url_of
 from .harness import Harness, first, first_legal, only_error
 
 ABSENT = Limits(takeover_seconds=5, bot_pace_seconds=2)
+PERSON = frozenset({0})
+"""The seat a person holds, in the games below that play a table directly."""
 
 
 def absent_table(make_harness: Callable[..., Harness], **kwargs: Any) -> Harness:
@@ -191,6 +207,45 @@ def test_a_seat_bot_is_told_who_the_people_are_before_it_decides() -> None:
     plain = SeatBots(RandomPlayer)
     assert Decision("t", 1, 0, "seat", {}, legal, plain, frozenset({0})).run() == legal[0]
     assert Decision("t", 1, 0, "seat", {}, legal, first_legal, frozenset({0})).run() == legal[0]
+
+
+def test_a_hint_never_offers_again_terms_the_seat_offered_this_round() -> None:
+    """A person follows the hints of the greedy bot, and every offer is declined. The bot
+    remembers only the offers it made itself, so without the game's record it would offer
+    the same terms to the same seats again; told the seat's offers this round (whoever chose
+    them), it does not."""
+    state = new_game(Options(players=3, seed=7))
+
+    def greedy() -> SeatBots:  # (seeded: the same position, the same choice)
+        return bot_takeover(lambda seat, _rng: make_bot("greedy", seat, random.Random(seat)))
+
+    others = greedy()
+
+    def choice(policy: SeatBots, seat: int, offers: Offers = ((), 0)) -> Action:
+        seen, legal = view(state, seat), legal_actions(state, seat)
+        action = Advice(
+            0, None, "t", seat, state.version, seen, legal, policy, PERSON, offers
+        ).run()
+        assert action is not None
+        return action
+
+    for _ in range(1000):
+        seat = seats_to_act(state)[0]
+        if seat == 0 and state.phase == Phase.ACTIONS:
+            made, round_ = offers_made(state, 0)
+            action = choice(greedy(), 0)  # (a bot that saw nothing before)
+            if action in made:
+                break
+        elif state.phase == Phase.TRADE and seat != state.current:
+            action = (Kind.ANSWER, 0)  # declined
+        else:
+            action = choice(others, seat)
+        push(state, seat, action)
+    else:
+        raise AssertionError("the hints never offered the same terms twice in a round")
+    assert round_ == state.round and made[0][0] == Kind.PROPOSE
+    assert choice(greedy(), 0) in made  # the same again, unless...
+    assert choice(greedy(), 0, (made, round_)) not in made
 
 
 async def test_a_slow_bot_never_holds_up_the_server(make_server: ServerFactory) -> None:

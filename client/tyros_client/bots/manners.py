@@ -15,6 +15,10 @@ and a table of programs plays as if these three did not exist):
 - **It offers a person few trades**: at most :data:`OFFERS_TO_A_PERSON` a round, never
   the same terms twice in a round (declined or not).
 
+A bot playing for a person (the server's takeover, or its advice shown as a hint) is told
+the offers the seat made this round from the game's record (:meth:`Manners.recall`): the
+person's own count as its own, so a hint never suggests terms already declined this round.
+
 One manner holds towards programs too: **no seat is offered the same terms twice in a
 round**. Two bots could otherwise trade the same cards back and forth for ever (a trade
 ends the proposer's turn without a pass, so the round stays open): in a self-play game of
@@ -130,6 +134,23 @@ class Manners:
                 self.made.add((seat, *terms))
                 if seat in self.people:
                     self.offered.append((seat, *terms))
+
+    def recall(
+        self, offers: Sequence[tuple[int, Sequence[int], Sequence[int]]], *, round_: int
+    ) -> None:
+        """What the seat offered this round is ``offers`` (``to``, ``give``, ``get`` each, as
+        the game's record has them, whoever chose them: the bot, or the seat's person), in
+        place of what the bot remembers: a hint for a person, or a bot taking over their
+        seat, does not offer again the terms already put this round.
+
+        >>> manners = Manners(people=frozenset({2}))
+        >>> manners.recall([(0b100, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0))], round_=3)
+        >>> manners.may_ask(2, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0), round_=3, their_gain=1, holds=1)
+        False
+        """
+        self.round, self.offered, self.made = round_, [], set()
+        for to, give, get in offers:
+            self.remember(to, give, get, round_=round_)
 
     def _at(self, round_: int) -> None:
         if round_ != self.round:

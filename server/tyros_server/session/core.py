@@ -44,7 +44,7 @@ from tyros_rules import (
 )
 
 from ..chat import TableTalk
-from ..deputies import Advice, Decision, Job, TakeoverPolicy
+from ..deputies import Advice, Decision, Job, TakeoverPolicy, offers_made
 from ..storage import StorageError, Store
 from ..tables import ConnId, Table
 from ..wire import RepeatedKey, decode_frame
@@ -299,6 +299,7 @@ class Session(Part):
             legal,
             self.takeover,
             table.people(),
+            offers_made(state, seat),
         )
         if not self.admission.may_ask_advice(info.address) or not self.deputies.advise(
             advice, info.address

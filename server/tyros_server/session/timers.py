@@ -19,7 +19,7 @@ from tyros_rules import (
     view,
 )
 
-from ..deputies import PACED, DecidedBy, Decision, negotiates
+from ..deputies import PACED, DecidedBy, Decision, negotiates, offers_made
 from ..storage import StorageError
 from ..tables import Table
 from . import guards
@@ -179,6 +179,7 @@ class Timers(Part):
             legal,
             table.people(),
             table.bot_level,
+            offers_made(state, seat),
         )
         return []
 

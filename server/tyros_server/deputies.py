@@ -1,7 +1,8 @@
 """Decisions the server makes for a seat: a bot for an absent owner, for a slow one, or
 for a seat the server's own bot holds; and advice, the same bot's choice shown as a hint.
 
-The session asks (a :class:`Decision`: the seat's view and legal actions, nothing else);
+The session asks (a :class:`Decision`: the seat's view, its legal actions and the offers it
+made this round as it saw them, nothing else);
 the shell runs :meth:`Decision.run` off the event loop, in a worker thread, and hands the
 choice back to :meth:`Session.decided <tyros_server.session.Session.decided>`, which
 applies it like a player's action: checked against the game as it is then, committed
@@ -19,7 +20,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from tyros_rules import PROPOSE_GET, PROPOSE_GIVE, PROPOSE_TO, Action, GameState, Kind, parse_action
+from tyros_rules import (
+    PROPOSE_GET,
+    PROPOSE_GIVE,
+    PROPOSE_TO,
+    Action,
+    GameState,
+    Kind,
+    event_view,
+    parse_action,
+)
 
 from .worker import Lane
 
@@ -28,8 +38,8 @@ log = logging.getLogger("tyros.deputies")
 TakeoverPolicy = Callable[[str, int, dict[str, Any], list[Action]], Action]
 """(table, seat, view, legal) -> action: plays a seat from that seat's view only. It may
 also have ``forget(table)``, called (on the same worker) once a table needs it no more,
-and ``meet(table, seat, people)``, called before each decision with the seats people hold
-(a bot keeps table manners towards them)."""
+and ``meet(table, seat, people, offers)``, called before each decision with the seats people
+hold and the offers the seat made this round (a bot keeps table manners towards them)."""
 
 DecidedBy = Literal["takeover", "clock", "seat"]
 """Who decides: a bot for an absent owner, the server when the seat's time ran out, or the
@@ -71,15 +81,16 @@ class SeatBots:
     def __call__(self, table: str, seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
         return self._player(table, seat).choose(view, legal)
 
-    def meet(self, table: str, seat: int, people: frozenset[int], offers: Offers = ((), 0)) -> None:
+    def meet(self, table: str, seat: int, people: frozenset[int], offers: Offers | None) -> None:
         """Tell the seat's player who the people at the table are, and the offers the seat
         made this round (a bot's ``manners``)."""
         manners = getattr(self._player(table, seat), "manners", None)
         if manners is not None:
             manners.people = people - {seat}
-            made, round_ = offers
-            terms = [(a[PROPOSE_TO], a[PROPOSE_GIVE], a[PROPOSE_GET]) for a in made]
-            manners.recall(terms, round_=round_)
+            if offers is not None:  # (not told: the bot goes by its own memory)
+                made, round_ = offers
+                terms = [(a[PROPOSE_TO], a[PROPOSE_GIVE], a[PROPOSE_GET]) for a in made]
+                manners.recall(terms, round_=round_)
 
     def _player(self, table: str, seat: int) -> SeatPlayer:
         player = self.players.get((table, seat))
@@ -123,23 +134,29 @@ Offers = tuple[tuple[Action, ...], int]
 
 
 def offers_made(state: GameState, seat: int) -> Offers:
-    """The offers ``seat`` made since the round began, from the game's record (whoever
-    chose them), and the round: public events, what every seat saw."""
+    """The offers ``seat`` made since the round began, from the game's record as the seat
+    saw it (whoever chose them: its person, or a bot for it), and the round."""
     made: list[Action] = []
     for event in reversed(state.log or []):
         if event["type"] == "round_start":
             break
+        seen = event_view(event, seat)
         if (
-            event["type"] == "action"
-            and event["seat"] == seat
-            and event["action"]["kind"] == "propose"
+            seen is not None
+            and seen["type"] == "action"
+            and seen["seat"] == seat
+            and seen["action"]["kind"] == "propose"
         ):
-            made.append(parse_action(event["action"], state.board))
+            made.append(parse_action(seen["action"], state.board))
     return tuple(reversed(made)), state.round
 
 
 def meet(
-    policy: TakeoverPolicy, table: str, seat: int, people: frozenset[int], offers: Offers
+    policy: TakeoverPolicy,
+    table: str,
+    seat: int,
+    people: frozenset[int],
+    offers: Offers | None,
 ) -> None:
     """Tell ``policy`` (if it wants to know) who the people at ``table`` are, and what the
     seat offered this round."""
@@ -157,7 +174,7 @@ class Decision:
     version: int
     by: DecidedBy
     view: dict[str, Any]
-    """The seat's own view: all the policy may know."""
+    """The seat's own view: with ``offers``, all the policy may know."""
     legal: list[Action]
     """What the seat may do, less negotiation (see :func:`negotiates`) unless the server's
     own bot holds the seat (``by`` is ``seat``); the first is the cautious choice (pass, or
@@ -165,8 +182,8 @@ class Decision:
     policy: TakeoverPolicy
     people: frozenset[int] = frozenset()
     """The seats people hold at the table (see :func:`meet`)."""
-    offers: Offers = ((), 0)
-    """What the seat offered this round (see :func:`offers_made`)."""
+    offers: Offers | None = None
+    """What the seat offered this round (see :func:`offers_made`; None: not told)."""
     level: str | None = None
     """The level of the server's own bot deciding (``by`` is ``seat``), whose policy is
     ``policy``; None: the takeover policy decides (a decision process puts the policy
@@ -221,7 +238,7 @@ class Advice:
     legal: list[Action]
     policy: TakeoverPolicy
     people: frozenset[int] = frozenset()
-    offers: Offers = ((), 0)
+    offers: Offers | None = None
     lane = Lane.PEOPLE  # (a person waits for it)
 
     def run(self) -> Action | None:
@@ -279,7 +296,7 @@ class Deputies:
         legal: list[Action],
         people: frozenset[int] = frozenset(),
         level: str | None = None,
-        offers: Offers = ((), 0),
+        offers: Offers | None = None,
     ) -> None:
         """Ask for a decision for ``seat``: the server's own bot's (``by`` is ``seat``) at
         its table's ``level``, else the takeover policy's."""

@@ -210,10 +210,10 @@ def test_a_seat_bot_is_told_who_the_people_are_before_it_decides() -> None:
 
 
 def test_a_hint_never_offers_again_terms_the_seat_offered_this_round() -> None:
-    """A person follows the hints of the greedy bot, and every offer is declined. The bot
-    remembers only the offers it made itself, so without the game's record it would offer
-    the same terms to the same seats again; told the seat's offers this round (whoever chose
-    them), it does not."""
+    """A person follows the hints of the greedy bot, and every offer is declined. A bot that
+    lost its memory (a restart, a table brought back from disk: here, a bot that saw nothing
+    before each hint) would suggest the same terms to the same seats again; told the seat's
+    offers this round from the record, it does not."""
     state = new_game(Options(players=3, seed=7))
 
     def greedy() -> SeatBots:  # (seeded: the same position, the same choice)
@@ -221,7 +221,7 @@ def test_a_hint_never_offers_again_terms_the_seat_offered_this_round() -> None:
 
     others = greedy()
 
-    def choice(policy: SeatBots, seat: int, offers: Offers = ((), 0)) -> Action:
+    def choice(policy: SeatBots, seat: int, offers: Offers | None = None) -> Action:
         seen, legal = view(state, seat), legal_actions(state, seat)
         action = Advice(
             0, None, "t", seat, state.version, seen, legal, policy, PERSON, offers
@@ -243,7 +243,7 @@ def test_a_hint_never_offers_again_terms_the_seat_offered_this_round() -> None:
         push(state, seat, action)
     else:
         raise AssertionError("the hints never offered the same terms twice in a round")
-    assert round_ == state.round and made[0][0] == Kind.PROPOSE
+    assert made[0][0] == Kind.PROPOSE
     assert choice(greedy(), 0) in made  # the same again, unless...
     assert choice(greedy(), 0, (made, round_)) not in made
 
@@ -310,6 +310,7 @@ def test_advice_is_the_bots_choice_sent_to_the_seat_that_asked_and_marks_its_dec
     [advice] = advice_asked(harness)
     assert advice.seat == state.current and advice.legal == legal_actions(state, advice.seat)
     assert advice.view == view(state, advice.seat)  # the seat's own view: nothing more
+    assert advice.offers == offers_made(state, advice.seat) == ((), state.round)  # (told)
     harness.session.advised(advice, advice.run())
     out = harness.drained()
     assert [(item.conn, item.message) for item in out if isinstance(item, Send)] == [

@@ -15,9 +15,12 @@ and a table of programs plays as if these three did not exist):
 - **It offers a person few trades**: at most :data:`OFFERS_TO_A_PERSON` a round, never
   the same terms twice in a round (declined or not).
 
-A bot playing for a person (the server's takeover, or its advice shown as a hint) is told
-the offers the seat made this round from the game's record (:meth:`Manners.recall`): the
-person's own count as its own, so a hint never suggests terms already declined this round.
+The server's bots are told the offers their seat made this round from the game's record
+(:meth:`Manners.recall`), in place of their own memory: so is the bot whose choice is shown
+to a person as a hint, so the person's own offers count as its own. A hint never suggests
+terms the person already put this round, nor, after one offer to a person, another offer to
+that person (:data:`OFFERS_TO_A_PERSON`); and a bot that lost its memory (a restart, a table
+brought back from disk) knows the round's offers all the same.
 
 One manner holds towards programs too: **no seat is offered the same terms twice in a
 round**. Two bots could otherwise trade the same cards back and forth for ever (a trade
@@ -140,8 +143,8 @@ class Manners:
     ) -> None:
         """What the seat offered this round is ``offers`` (``to``, ``give``, ``get`` each, as
         the game's record has them, whoever chose them: the bot, or the seat's person), in
-        place of what the bot remembers: a hint for a person, or a bot taking over their
-        seat, does not offer again the terms already put this round.
+        place of what the bot remembers: a hint for a person does not suggest again the
+        terms already put this round.
 
         >>> manners = Manners(people=frozenset({2}))
         >>> manners.recall([(0b100, (1, 0, 0, 0, 0), (0, 1, 0, 0, 0))], round_=3)

@@ -172,7 +172,7 @@ class Lobby(Part):
         table = self.tables.get(name)
         if table is not None:
             return self.outbox.table_info(table)
-        if name in self.shared.listed:
+        if name in self.shared.listed and name not in self.quarantined:
             return self.shared.listed[name]
         players, setup = self.store.table_size(name)
         return {

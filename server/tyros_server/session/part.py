@@ -80,7 +80,7 @@ class Shared:
         if table.finished:  # (its row no longer changes: nobody is at it)
             self.listed[table.name] = self.outbox.table_info(table)
             self.listed.move_to_end(table.name)
-            while len(self.listed) > self.limits.finished_listed:
+            while self.listed and len(self.listed) > self.limits.finished_listed:
                 self.listed.popitem(last=False)
         for slot in table.seats:
             self.by_digest.pop(slot.digest, None)

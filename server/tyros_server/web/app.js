@@ -191,7 +191,6 @@ function resetGame() {
   $("seats").querySelector("tbody").replaceChildren();
   $("where").textContent = "";
   $("empires").textContent = "";
-  zoomBoard(false); // (each table opens with the whole board in sight)
 }
 
 // A phone's board zoomed (panned in its own frame) or fitted to the screen.
@@ -203,6 +202,7 @@ function zoomBoard(zoomed) {
 
 function backToTables(words) {
   resetGame();
+  zoomBoard(false); // (the next table opens with the whole board in sight; a reconnection keeps it)
   document.title = "Tyros";
   history.replaceState(null, "", location.pathname);
   showScreen("lobby");

@@ -255,3 +255,24 @@ def test_a_folded_list_says_a_space_shows_its_choices_only_where_they_have_one(
         "move (5): show them all, or click a space",
     ]
     assert ERRORS[page] == []
+
+
+def test_a_space_is_named_by_moves_ships_cities_and_tiles_never_by_an_offers_seats(
+    server: Server, browser: Browser
+) -> None:
+    """What a click on a space shows, what a folded list points to and which spaces a seat's
+    last action framed all read one list: an offer to seat 1 names no space 1."""
+    page = open_page(browser, server.url)
+    script = """async (actions) => {
+      const { actionSpaces } = await import("/board.js");
+      return actions.map(actionSpaces);
+    }"""
+    actions = [
+        {"kind": "propose", "to": [1, 2], "give": ["orange"], "get": ["green"]},
+        {"kind": "move", "from": "16W", "to": "1", "pay": ["orange"]},
+        {"kind": "city", "space": "7", "pay": []},
+        {"kind": "expand", "tile": "2", "colour": "green"},
+        {"kind": "pass"},
+    ]
+    assert page.evaluate(script, actions) == [[], ["16", "1"], ["7"], ["2"], []]
+    assert ERRORS[page] == []

@@ -4,7 +4,7 @@
 // the same thing); hints come from the server's bot. Plain ES modules, no build step; the
 // protocol is the one the terminal client speaks (docs/protocol.md).
 
-import { boardWords, drawBoard } from "./board.js";
+import { actionSpaces, boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
 import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, nextTableName, offerServersLevel, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
@@ -411,9 +411,7 @@ function requestTitle(view) {
 }
 
 function touches(action, space) {
-  return [action.space, action.from, action.to, action.tile]
-    .filter((s) => s !== undefined)
-    .some((s) => String(s).replace(/[WE]$/, "") === space);
+  return actionSpaces(action).includes(space);
 }
 
 function act(action) {

@@ -27,6 +27,14 @@ function positions(board) {
 
 const spaceOf = (port) => port.replace(/[WE]$/, "");
 
+// The spaces an action names (a move's both ends, a ship's or city's space, a tile), Italia's
+// coasts as Italia; an offer names seats, not spaces.
+export function actionSpaces(action) {
+  return [action.space, action.from, action.to, action.tile]
+    .filter((s) => s !== undefined && !Array.isArray(s))
+    .map((s) => spaceOf(String(s)));
+}
+
 // Where a port's ships stand in its space: the middle of its bottom row; a coast at its side.
 function anchor(board, at, port) {
   const [r, c] = at[spaceOf(port)];
@@ -65,9 +73,8 @@ export function drawBoard(container, board, view, picked, onPick, marks = {}) {
   const recent = marks.recent || {};
   const touched = {}; // space -> the seats whose last action touched it
   for (const [who, action] of Object.entries(recent)) {
-    for (const space of [action.space, action.tile, action.to, action.from]) {
-      if (space !== undefined && action.kind !== "return_tile") (touched[spaceOf(String(space))] ||= new Set()).add(Number(who));
-    }
+    if (action.kind === "return_tile") continue;
+    for (const space of actionSpaces(action)) (touched[space] ||= new Set()).add(Number(who));
   }
   svg.append(drawRoutes(board, at));
   for (const [label, [r, c]] of Object.entries(at)) {

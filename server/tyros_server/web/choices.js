@@ -3,6 +3,7 @@
 // (cheapest first). ``advised``, the server's bot's choice, is marked; ``describe`` says an
 // action in the catalogue's words, as the log does.
 
+import { actionSpaces } from "./board.js";
 import { cardsText, describeTarget } from "./words.js";
 
 const SHOWN = 60; // choices of one kind shown at once (a space clicked shows its own)
@@ -31,7 +32,7 @@ export function renderChoices(container, legal, { describe, advice, disabled, ac
     box.className = "group";
     const head = document.createElement(folded ? "summary" : "h4");
     // (a click on a space shows only the choices that name one: moves, ships, cities, tiles)
-    const spaced = actions.some((a) => [a.space, a.from, a.to, a.tile].some((s) => s !== undefined && !Array.isArray(s)));
+    const spaced = actions.some((a) => actionSpaces(a).length > 0);
     const open = kind === "counter" ? "show them all, or write your own below" : spaced ? "show them all, or click a space" : "show them all";
     head.textContent = folded && kind !== "propose" ? `${title}: ${open}` : title;
     box.append(head);

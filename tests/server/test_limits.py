@@ -149,6 +149,16 @@ def test_a_finished_table_leaves_memory_and_comes_back_when_asked(
     assert first(out, watcher, "update")["view"]["score"] == final
 
 
+def finish_and_leave(harness: Harness, name: str) -> None:
+    """A 3-player game at table ``name`` played to its end, then every player gone."""
+    seated = harness.join(name, 3, seed=4)
+    rng = random.Random(4)
+    while not harness.session.tables[name].finished:
+        harness.play_one([s.conn for s in seated], rng)
+    for s in seated:
+        harness.disconnect(s.conn)
+
+
 def test_finished_tables_in_memory_are_bounded_the_oldest_going_first(
     make_harness: MakeHarness,
 ) -> None:
@@ -156,12 +166,7 @@ def test_finished_tables_in_memory_are_bounded_the_oldest_going_first(
     nobody is at, the oldest leave memory at once (they stay on disk)."""
     harness = make_harness(limits=Limits(finished_in_memory=2))
     for name in ("one", "two", "three"):
-        seated = harness.join(name, 3, seed=4)
-        rng = random.Random(4)
-        while not harness.session.tables[name].finished:
-            harness.play_one([s.conn for s in seated], rng)
-        for s in seated:
-            harness.disconnect(s.conn)
+        finish_and_leave(harness, name)
         harness.clock.advance(1.0)
     assert harness.session.next_deadline() == harness.clock.now  # over the bound: at once
     harness.tick()
@@ -180,12 +185,7 @@ def test_finished_tables_out_of_memory_stay_in_the_lobby_as_they_were(
     looker = harness.connect()
     rows = {}
     for name in ("one", "two", "three"):
-        seated = harness.join(name, 3, seed=4)
-        rng = random.Random(4)
-        while not harness.session.tables[name].finished:
-            harness.play_one([s.conn for s in seated], rng)
-        for s in seated:
-            harness.disconnect(s.conn)
+        finish_and_leave(harness, name)
         (rows[name],) = [r for r in harness.list_tables(looker)["tables"] if r["name"] == name]
         assert rows[name]["finished"] and rows[name]["winners"]
         harness.clock.advance(1.0)

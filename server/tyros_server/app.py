@@ -356,6 +356,8 @@ class TyrosServer:
             self._server.close()
             await self._server.wait_closed()
         await self._recorder.stop()
+        if self._pool is not None:
+            await asyncio.to_thread(self._pool.join)
         await self.turns.idle()  # the last batches committed before the store closes
         # A last look: damage not seen yet is rescued from what the server holds before
         # closing checkpoints the WAL, a hole in it included, into the database.

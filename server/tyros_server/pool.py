@@ -130,3 +130,11 @@ class DecisionPool:
         for process in self.processes:
             process.worker.shutdown()
             process.executor.shutdown(wait=False, cancel_futures=True)
+
+    def join(self) -> None:
+        """Wait for the processes to end (after :meth:`shutdown`; blocking: call it off the
+        loop). An executor left running at the interpreter's exit may have its wake-up pipe
+        closed under it there, and Python 3.11 then prints a traceback ("Bad file
+        descriptor") from its exit hook."""
+        for process in self.processes:
+            process.executor.shutdown(wait=True)

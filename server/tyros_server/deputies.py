@@ -140,13 +140,10 @@ def offers_made(state: GameState, seat: int) -> Offers:
     for event in reversed(state.log or []):
         if event["type"] == "round_start":
             break
+        if event["type"] != "action" or event["seat"] != seat:
+            continue  # (on the loop at every decision: only the seat's own actions are viewed)
         seen = event_view(event, seat)
-        if (
-            seen is not None
-            and seen["type"] == "action"
-            and seen["seat"] == seat
-            and seen["action"]["kind"] == "propose"
-        ):
+        if seen is not None and seen["action"]["kind"] == "propose":
             made.append(parse_action(seen["action"], state.board))
     return tuple(reversed(made)), state.round
 

@@ -95,6 +95,9 @@ ROOT_PRIOR = 0.0
 """Weight of greedy's preference among the root's card actions (PUCT; 0: plain UCB1)."""
 PRIOR_TEMPERATURE = 0.5
 """Points of greedy's one-step value that make an option e times as likely a priori."""
+PRIOR_EVERY_PHASE = False
+"""Whether the root's prior (``root_prior``) also leads the expansions and the cards to keep
+(greedy's values of them), not only the card actions."""
 LACK_WEIGHT = 1.0
 """The weight of each card a determinization deals a seat of a kind it is believed to lack
 (it asked for it, or declined to give it, this round): 1 deals as if nothing were known."""
@@ -391,8 +394,10 @@ class Search:
         phase = state.phase
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)
-            best = sorted(fullest_keeps(legal), key=lambda a: -plan.hand_value(a[KEPT]))
-            best = best[:KEEP_WIDTH]
+            kept = {a: plan.hand_value(a[KEPT]) for a in fullest_keeps(legal)}
+            best = sorted(kept, key=lambda a: -kept[a])[:KEEP_WIDTH]
+            if PRIOR_EVERY_PHASE:
+                self._lead({a: kept[a] for a in best})
             return {a: a for a in best}
         if phase == P_ACTIONS:
             return self._root_card_actions(greedy, legal, width)
@@ -408,8 +413,11 @@ class Search:
             if suggested[0] == K_COUNTER:
                 options.append(suggested)
             return {a: a for a in options}
-        if phase == P_EXPAND and len(legal) > width:
-            scored = sorted(legal, key=lambda a: -greedy.utility_after(a))[:width]
+        if phase == P_EXPAND and (len(legal) > width or PRIOR_EVERY_PHASE):
+            utilities = {a: greedy.utility_after(a) for a in legal}
+            scored = sorted(legal, key=lambda a: -utilities[a])[:width]
+            if PRIOR_EVERY_PHASE:
+                self._lead({a: utilities[a] for a in scored})
             return {a: a for a in scored}
         return {a: a for a in legal}
 
@@ -430,12 +438,17 @@ class Search:
             if offer is not None and gain > 0:
                 options[action_key(offer)] = offer
                 values[action_key(offer)] = choices.base + gain
+        self._lead(values)
+        return options
+
+    def _lead(self, values: dict[Key, float]) -> None:
+        """Greedy's ``values`` of the root's options (points) as the root's prior, if the
+        search has one: a softmax at :data:`PRIOR_TEMPERATURE`."""
         if self.root_prior > 0:
             top = max(values.values())
             weights = {k: math.exp((v - top) / PRIOR_TEMPERATURE) for k, v in values.items()}
             total = sum(weights.values())
             self.priors = {k: w / total for k, w in weights.items()}
-        return options
 
     def run(self, iterations: int | None, move_time: float | None) -> Action:
         """Search until the budget is spent; the most visited root option."""

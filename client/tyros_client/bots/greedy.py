@@ -377,6 +377,21 @@ class Greedy:
     def answer(self, legal: list[Action]) -> Action:
         """Accept an offer that helps it more than it helps the proposer (weighted by the
         proposer's danger); else counter with listed terms that would, by a margin."""
+        accept = answer(True)
+        scores = self.answer_scores(legal, counters=False)
+        if scores.get(accept, ACCEPT_MARGIN) > ACCEPT_MARGIN:
+            return accept  # a good offer is taken as it is: a counter may lose it
+        best, best_score = answer(False), ACCEPT_MARGIN
+        for action, score in self.answer_scores(legal).items():
+            if action[0] == K_COUNTER and score > best_score:
+                best, best_score = action, score
+        return best
+
+    def answer_scores(self, legal: list[Action], counters: bool = True) -> dict[Action, float]:
+        """What :meth:`answer` weighs, in points: declining is worth :data:`ACCEPT_MARGIN`,
+        accepting what the offer helps this seat net of the proposer's gain (weighted by its
+        danger), and each counter-offer it would make (``counters``) the same of its terms,
+        less the margins a counter must clear."""
         trade = self.state.trade
         assert trade is not None
         proposer = trade[TRADE_PROPOSER]
@@ -386,9 +401,11 @@ class Greedy:
             mine = self.trade_gain(self.seat, get, give)
             return mine - self.danger(proposer) * max(0.0, self.trade_gain(proposer, give, get))
 
-        if answer(True) in legal and worth(trade[TRADE_GIVE], trade[TRADE_GET]) > ACCEPT_MARGIN:
-            return answer(True)  # a good offer is taken as it is: a counter may lose it
-        best, best_score = answer(False), ACCEPT_MARGIN
+        scores = {answer(False): ACCEPT_MARGIN}
+        if answer(True) in legal:
+            scores[answer(True)] = worth(trade[TRADE_GIVE], trade[TRADE_GET])
+        if not counters:
+            return scores
         for action in self.counter_offers(legal):
             give, get = action[COUNTER_GIVE], action[COUNTER_GET]
             score = worth(give, get) - COUNTER_MARGIN
@@ -400,9 +417,8 @@ class Greedy:
                 if not self.holdings.could_give(proposer, give):
                     continue
                 score -= UNSURE_COUNTER
-            if score > best_score:
-                best, best_score = action, score
-        return best
+            scores[action] = score
+        return scores
 
     def counter_offers(self, legal: list[Action]) -> list[Action]:
         """The listed counter-offers (one card for one card) and those of one or two cards

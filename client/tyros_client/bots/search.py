@@ -73,7 +73,7 @@ from tyros_rules import (
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import HAND_WEIGHT, Analysis, rewards
 from .features import LearnedValue
-from .greedy import Greedy
+from .greedy import ACCEPT_MARGIN, Greedy
 from .grouping import action_key, card_options
 from .manners import Manners
 
@@ -96,8 +96,8 @@ ROOT_PRIOR = 0.0
 PRIOR_TEMPERATURE = 0.5
 """Points of greedy's one-step value that make an option e times as likely a priori."""
 PRIOR_EVERY_PHASE = False
-"""Whether the root's prior (``root_prior``) also leads the expansions and the cards to keep
-(greedy's values of them), not only the card actions."""
+"""Whether the root's prior (``root_prior``) also leads the expansions, the answers to an
+offer and the cards to keep (greedy's values of them), not only the card actions."""
 LACK_WEIGHT = 1.0
 """The weight of each card a determinization deals a seat of a kind it is believed to lack
 (it asked for it, or declined to give it, this round): 1 deals as if nothing were known."""
@@ -412,6 +412,9 @@ class Search:
             suggested = greedy.answer(legal)
             if suggested[0] == K_COUNTER:
                 options.append(suggested)
+            if PRIOR_EVERY_PHASE:
+                scores = greedy.answer_scores(legal, counters=suggested[0] == K_COUNTER)
+                self._lead({a: scores.get(a, ACCEPT_MARGIN) for a in options})
             return {a: a for a in options}
         if phase == P_EXPAND and (len(legal) > width or PRIOR_EVERY_PHASE):
             utilities = {a: greedy.utility_after(a) for a in legal}

@@ -198,6 +198,24 @@ def test_it_answers_an_offer_by_searching_it() -> None:
     assert search_choice(state, 0, iterations=100) == (Kind.ANSWER, 1)
 
 
+def test_the_prior_leads_an_answer_toward_greedys_too() -> None:
+    """An offer worth taking (greedy accepts it) starts the search leaning to accepting:
+    the prior leads every phase where greedy weighs the options, not only the card actions."""
+    state = make_state(
+        4,
+        chips=START,
+        current=1,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 1: "g o o"},
+    )
+    push(state, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))
+    seen, legal = json.loads(json.dumps(view(state, 0))), legal_actions(state, 0)
+    assert Search(seen, 0, legal, random.Random(5)).priors == {}
+    priors = Search(seen, 0, legal, random.Random(5), root_prior=1.0).priors
+    assert abs(sum(priors.values()) - 1) < 1e-9
+    assert max(priors, key=priors.__getitem__) == (Kind.ANSWER, 1) and len(priors) >= 2
+
+
 @pytest.mark.parametrize(
     ("strategies", "setup", "seed"),
     [

@@ -95,9 +95,10 @@ ROOT_PRIOR = 0.0
 """Weight of greedy's preference among the root's card actions (PUCT; 0: plain UCB1)."""
 PRIOR_TEMPERATURE = 0.5
 """Points of greedy's one-step value that make an option e times as likely a priori."""
-PRIOR_EVERY_PHASE = False
+PRIOR_EVERY_PHASE = True
 """Whether the root's prior (``root_prior``) also leads the expansions, the answers to an
-offer and the cards to keep (greedy's values of them), not only the card actions."""
+offer and the cards to keep (greedy's values of them), not only the card actions (measured
+by games: docs/benchmarks.md, "The prior in every phase")."""
 LACK_WEIGHT = 1.0
 """The weight of each card a determinization deals a seat of a kind it is believed to lack
 (it asked for it, or declined to give it, this round): 1 deals as if nothing were known."""
@@ -392,11 +393,12 @@ class Search:
             manners=self.manners,
         )
         phase = state.phase
+        lead = PRIOR_EVERY_PHASE and self.root_prior > 0  # (else the root is as it was)
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)
             kept = {a: plan.hand_value(a[KEPT]) for a in fullest_keeps(legal)}
             best = sorted(kept, key=lambda a: -kept[a])[:KEEP_WIDTH]
-            if PRIOR_EVERY_PHASE:
+            if lead:
                 self._lead({a: kept[a] for a in best})
             return {a: a for a in best}
         if phase == P_ACTIONS:
@@ -412,14 +414,14 @@ class Search:
             suggested = greedy.answer(legal)
             if suggested[0] == K_COUNTER:
                 options.append(suggested)
-            if PRIOR_EVERY_PHASE:
+            if lead:
                 scores = greedy.answer_scores(legal, counters=suggested[0] == K_COUNTER)
                 self._lead({a: scores.get(a, ACCEPT_MARGIN) for a in options})
             return {a: a for a in options}
-        if phase == P_EXPAND and (len(legal) > width or PRIOR_EVERY_PHASE):
+        if phase == P_EXPAND and (len(legal) > width or lead):
             utilities = {a: greedy.utility_after(a) for a in legal}
             scored = sorted(legal, key=lambda a: -utilities[a])[:width]
-            if PRIOR_EVERY_PHASE:
+            if lead:
                 self._lead({a: utilities[a] for a in scored})
             return {a: a for a in scored}
         return {a: a for a in legal}

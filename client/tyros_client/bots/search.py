@@ -22,7 +22,8 @@ bank picks by the card taken, trades by the cards they move, and the cards to
 keep are the best few of :class:`.evaluate.Plan`. At the root the greedy
 one-step values order the bot's options and only the best
 :data:`ROOT_WIDTH` (and passing) are searched; with a ``root_prior`` those values are
-also the root's prior (a softmax, :data:`PRIOR_TEMPERATURE`), and the root chooses by
+also the root's prior (a softmax, :data:`PRIOR_TEMPERATURE`; greedy's values of the
+expansions, answers and keeps too, :data:`PRIOR_EVERY_PHASE`), and the root chooses by
 PUCT (the prior's share of the exploration, as in AlphaZero) instead of UCB1: the
 search starts from greedy's choice and leaves it where the rewards say so. Deeper,
 options are ordered by a cheap prior and widened progressively with the visits.
@@ -393,12 +394,12 @@ class Search:
             manners=self.manners,
         )
         phase = state.phase
-        lead = PRIOR_EVERY_PHASE and self.root_prior > 0  # (else the root is as it was)
+        led = PRIOR_EVERY_PHASE and self.root_prior > 0  # (else the root is as it was)
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)
             kept = {a: plan.hand_value(a[KEPT]) for a in fullest_keeps(legal)}
             best = sorted(kept, key=lambda a: -kept[a])[:KEEP_WIDTH]
-            if lead:
+            if led:
                 self._lead({a: kept[a] for a in best})
             return {a: a for a in best}
         if phase == P_ACTIONS:
@@ -414,14 +415,14 @@ class Search:
             suggested = greedy.answer(legal)
             if suggested[0] == K_COUNTER:
                 options.append(suggested)
-            if lead:
+            if led:
                 scores = greedy.answer_scores(legal, counters=suggested[0] == K_COUNTER)
                 self._lead({a: scores.get(a, ACCEPT_MARGIN) for a in options})
             return {a: a for a in options}
-        if phase == P_EXPAND and (len(legal) > width or lead):
+        if phase == P_EXPAND and (len(legal) > width or led):
             utilities = {a: greedy.utility_after(a) for a in legal}
             scored = sorted(legal, key=lambda a: -utilities[a])[:width]
-            if lead:
+            if led:
                 self._lead({a: utilities[a] for a in scored})
             return {a: a for a in scored}
         return {a: a for a in legal}

@@ -24,11 +24,13 @@ HARD_ITERATIONS = 600
 0.2 s in plain Python (docs/benchmarks.md, "The prior in the levels")."""
 EXPERT_ITERATIONS = 3_000
 """An ``expert`` bot's: five times ``hard``'s, about 0.5 s a decision compiled (1 s in
-plain Python). Above ``hard`` by +45 [+2, +99] in 100 games: less than the +68 it was
-without greedy's lead at the root (docs/benchmarks.md, "The prior in the levels")."""
+plain Python). Above ``hard`` by +45 [+2, +99] in 100 games, both led by greedy in card
+actions only: less than the +68 it was without greedy's lead at the root (docs/benchmarks.md,
+"The prior in the levels")."""
 ROOT_PRIOR = 1.0
-"""How much the searching levels follow greedy's preference among their card actions (the
-search's ``root_prior``; docs/benchmarks.md, "A prior at the root")."""
+"""How much the searching levels follow greedy's preference among their options (the
+search's ``root_prior``; docs/benchmarks.md, "A prior at the root" and "The prior in every
+phase")."""
 ROOT_WIDTH = 16
 """How many of greedy's best card actions the searching levels consider: twice the search's
 default, affordable once the prior keeps the weaker ones from taking visits."""
@@ -57,7 +59,7 @@ LEVELS: dict[str, Level] = {
         {},
         "greedy bots: one move ahead, and they negotiate (one won 72% of 200 games against "
         "three easy bots)",
-        "+317 [+283, +355]",
+        "+317 [+280, +356]",
     ),
     "hard": Level(
         "ismcts",
@@ -68,9 +70,9 @@ LEVELS: dict[str, Level] = {
             "move_time": 0.3,
         },
         f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS} iterations a "
-        "decision: about 0.1 s compiled; one won 41% of 100 games against three of the search "
+        "decision: about 0.1 s compiled; one won 46% of 100 games against three of the search "
         "at 150 iterations without that lead)",
-        "+710 [+634, +791]",
+        "+734 [+668, +810]",
     ),
     "expert": Level(
         "ismcts",
@@ -81,8 +83,9 @@ LEVELS: dict[str, Level] = {
             "move_time": 1.5,
         },
         f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s compiled "
-        "(above a hard bot in 167 of 300 meetings, 100 games)",
-        "+753 [+665, +833]",
+        "(above a hard bot in 167 of 300 meetings, 100 games, both led by greedy in card "
+        "actions only)",
+        "+753 [+668, +827]",
     ),
 }
 DEFAULT_LEVEL = "normal"

@@ -311,6 +311,10 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
     assert session.sent == [{"kind": "complete", "with": 1}]
 
 
+LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True}
+"""How the searching levels are led by greedy's preferences."""
+
+
 @pytest.mark.parametrize(
     ("arguments", "strategy", "options"),
     [
@@ -319,17 +323,17 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
         (
             ["--level", "hard"],
             "ismcts",
-            {"iterations": 600, "root_prior": 1.0, "root_width": 16, "move_time": 0.3},
+            {**LED, "iterations": 600, "move_time": 0.3},
         ),
         (
             ["--level", "hard", "--iterations", "2000"],
             "ismcts",
-            {"iterations": 2000, "root_prior": 1.0, "root_width": 16},
+            {**LED, "iterations": 2000},
         ),
         (
             ["--level", "hard", "--move-time", "1"],
             "ismcts",
-            {"iterations": 600, "root_prior": 1.0, "root_width": 16, "move_time": 1.0},
+            {**LED, "iterations": 600, "move_time": 1.0},
         ),
         (["--strategy", "random"], "random", {}),
     ],

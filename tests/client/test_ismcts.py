@@ -198,22 +198,69 @@ def test_it_answers_an_offer_by_searching_it() -> None:
     assert search_choice(state, 0, iterations=100) == (Kind.ANSWER, 1)
 
 
-def test_the_prior_leads_an_answer_toward_greedys_too() -> None:
-    """An offer worth taking (greedy accepts it) starts the search leaning to accepting:
-    the prior leads every phase where greedy weighs the options, not only the card actions."""
-    state = make_state(
+def leading_search(state: GameState, seat: int, **options: Any) -> Search:
+    """A search at ``state`` for ``seat``, as the levels' bots start it: led by greedy."""
+    seen, legal = json.loads(json.dumps(view(state, seat))), legal_actions(state, seat)
+    return Search(seen, seat, legal, random.Random(5), root_prior=1.0, **options)
+
+
+def test_the_prior_can_lead_every_decision_greedy_weighs() -> None:
+    """With ``prior_every_phase`` (the levels') greedy's values lead the answers to an offer,
+    the cards to keep and the expansions too; without, only card actions (the root as it
+    was before)."""
+    offered = make_state(
         4,
         chips=START,
         current=1,
         ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
         hands={0: "g g g g v", 1: "g o o"},
     )
+    push(offered, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))  # green for violet
+    keeping = make_state(
+        4,
+        phase=Phase.KEEP,
+        chips=START,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g o y v w"},
+    )
+    keeping.keep_pending = [True, False, False, False]
+    expanding = new_game(Options(players=4, seed=3))
+    while True:  # (everyone playing its first option) to an expansion of several tiles
+        first = seats_to_act(expanding)[0]
+        legal = legal_actions(expanding, first)
+        if expanding.phase == Phase.EXPAND and len(legal) > 1 and legal[0][0] == Kind.EXPAND:
+            break
+        push(expanding, first, legal[0])
+    for state, seat in ((offered, 0), (keeping, 0), (expanding, first)):
+        assert leading_search(state, seat).priors == {}
+        search = leading_search(state, seat, prior_every_phase=True)
+        priors = search.priors
+        assert set(priors) == set(search.root_options) and len(priors) > 1
+        assert abs(sum(priors.values()) - 1) < 1e-9
+    # The offer helps seat 0 (a green for its useless violet completes its city): accepting
+    # leads; the cards to keep: greedy's own choice leads.
+    answered = leading_search(offered, 0, prior_every_phase=True).priors
+    assert max(answered, key=answered.__getitem__) == (Kind.ANSWER, 1)
+    kept = leading_search(keeping, 0, prior_every_phase=True).priors
+    greedy_keeps = make_bot("greedy", 0, random.Random(0)).choose(
+        view(keeping, 0), legal_actions(keeping, 0)
+    )
+    assert max(kept, key=kept.__getitem__) == greedy_keeps
+
+
+def test_a_led_answer_searches_greedys_counter_offer_first() -> None:
+    """Seat 0 lacks the violet asked for, and greedy counters with its orange: the led search
+    lists that counter among accepting and declining, and leads with it."""
+    ships = {"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}}
+    state = make_state(4, chips=START, ships=ships, current=1, hands={0: "g g g g o", 1: "g y"})
     push(state, 1, (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0))
-    seen, legal = json.loads(json.dumps(view(state, 0))), legal_actions(state, 0)
-    assert Search(seen, 0, legal, random.Random(5)).priors == {}
-    priors = Search(seen, 0, legal, random.Random(5), root_prior=1.0).priors
-    assert abs(sum(priors.values()) - 1) < 1e-9
-    assert max(priors, key=priors.__getitem__) == (Kind.ANSWER, 1) and len(priors) >= 2
+    countered = make_bot("greedy", 0, random.Random(0)).choose(
+        view(state, 0), legal_actions(state, 0)
+    )
+    assert countered[0] == Kind.COUNTER
+    search = leading_search(state, 0, prior_every_phase=True)
+    assert countered in search.root_options
+    assert max(search.priors, key=search.priors.__getitem__) == countered
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,7 @@ def test_the_levels_and_what_the_ladder_plays_of_them() -> None:
         "iterations": LEVELS["hard"].options["iterations"],
         "root_prior": LEVELS["hard"].options["root_prior"],
         "root_width": LEVELS["hard"].options["root_width"],
+        "prior_every_phase": True,
     }
     assert reproducible("easy") == LEVELS["easy"].options
 

@@ -128,6 +128,20 @@ class CardChoices:
     proposals: list[Action] = field(default_factory=list)
 
 
+def best_answer(scores: dict[Action, float]) -> Action:
+    """The answer :meth:`Greedy.answer` gives by ``scores`` (:meth:`Greedy.answer_scores`):
+    accepting an offer that clears :data:`ACCEPT_MARGIN` as it is (a counter may lose it),
+    else the first best counter-offer that clears it, else declining."""
+    accept = answer(True)
+    if scores.get(accept, ACCEPT_MARGIN) > ACCEPT_MARGIN:
+        return accept
+    best, best_score = answer(False), ACCEPT_MARGIN
+    for action, score in scores.items():
+        if action[0] == K_COUNTER and score > best_score:
+            best, best_score = action, score
+    return best
+
+
 class Greedy:
     """One greedy decision for ``seat`` in a (determinized) ``state``."""
 
@@ -377,21 +391,17 @@ class Greedy:
     def answer(self, legal: list[Action]) -> Action:
         """Accept an offer that helps it more than it helps the proposer (weighted by the
         proposer's danger); else counter with listed terms that would, by a margin."""
-        accept = answer(True)
-        scores = self.answer_scores(legal, counters=False)
-        if scores.get(accept, ACCEPT_MARGIN) > ACCEPT_MARGIN:
-            return accept  # a good offer is taken as it is: a counter may lose it
-        best, best_score = answer(False), ACCEPT_MARGIN
-        for action, score in self.answer_scores(legal).items():
-            if action[0] == K_COUNTER and score > best_score:
-                best, best_score = action, score
-        return best
+        chosen = best_answer(self.answer_scores(legal, counters=False))
+        if chosen == answer(True):
+            return chosen  # (a good offer is taken: its counters need not be listed)
+        return best_answer(self.answer_scores(legal))
 
     def answer_scores(self, legal: list[Action], counters: bool = True) -> dict[Action, float]:
-        """What :meth:`answer` weighs, in points: declining is worth :data:`ACCEPT_MARGIN`,
-        accepting what the offer helps this seat net of the proposer's gain (weighted by its
-        danger), and each counter-offer it would make (``counters``) the same of its terms,
-        less the margins a counter must clear."""
+        """What :meth:`answer` weighs (:func:`best_answer` chooses), in points: declining is
+        worth :data:`ACCEPT_MARGIN`, accepting what the offer helps this seat net of the
+        proposer's gain (weighted by its danger), and each counter-offer it may make
+        (``counters``: by table manners and the cards the proposer may hold) the same of
+        its terms, less the margins a counter must clear."""
         trade = self.state.trade
         assert trade is not None
         proposer = trade[TRADE_PROPOSER]

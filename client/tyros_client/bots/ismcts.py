@@ -51,6 +51,9 @@ class ISMCTSOptions(BotOptions):
     hand_weight: float = HAND_WEIGHT
     root_prior: float = ROOT_PRIOR
     """Weight of greedy's preference at the root (PUCT; 0: plain UCB1)."""
+    prior_every_phase: bool = False
+    """With a ``root_prior``: greedy's preference leads the expansions, the answers to an
+    offer and the cards to keep too, not only the card actions."""
     lack_weight: float = LACK_WEIGHT
     """Each card of a kind a seat is believed to lack is dealt it with this weight, in
     [0, 1] (1: dealt as if nothing were known)."""
@@ -116,6 +119,7 @@ class ISMCTSBot(Bot):
             manners=self.manners,
             learned=self.learned,
             root_prior=self.settings.root_prior,
+            prior_every_phase=self.settings.prior_every_phase,
             lack_weight=self.settings.lack_weight,
         )
         if len(search.root_options) == 1:  # nothing to search (a tile to put back)

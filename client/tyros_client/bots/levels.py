@@ -32,8 +32,9 @@ ROOT_PRIOR = 1.0
 search's ``root_prior``; docs/benchmarks.md, "A prior at the root" and "The prior in every
 phase")."""
 ROOT_WIDTH = 16
-"""How many of greedy's best card actions the searching levels consider: twice the search's
-default, affordable once the prior keeps the weaker ones from taking visits."""
+"""How many of greedy's best card actions (or expansions) the searching levels consider:
+twice the search's default, affordable once the prior keeps the weaker ones from taking
+visits."""
 
 
 class Level(NamedTuple):
@@ -67,6 +68,7 @@ LEVELS: dict[str, Level] = {
             "iterations": HARD_ITERATIONS,
             "root_prior": ROOT_PRIOR,
             "root_width": ROOT_WIDTH,
+            "prior_every_phase": True,
             "move_time": 0.3,
         },
         f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS} iterations a "
@@ -80,6 +82,7 @@ LEVELS: dict[str, Level] = {
             "iterations": EXPERT_ITERATIONS,
             "root_prior": ROOT_PRIOR,
             "root_width": ROOT_WIDTH,
+            "prior_every_phase": True,
             "move_time": 1.5,
         },
         f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s compiled "
@@ -95,7 +98,7 @@ def reproducible(level: str) -> dict[str, Any]:
     """A level's options without its cap in seconds: the same choices on any machine.
 
     >>> reproducible("hard")
-    {'iterations': 600, 'root_prior': 1.0, 'root_width': 16}
+    {'iterations': 600, 'root_prior': 1.0, 'root_width': 16, 'prior_every_phase': True}
     """
     return {k: v for k, v in LEVELS[level].options.items() if k != "move_time"}
 
@@ -126,8 +129,9 @@ def add_level_options(parser: argparse.ArgumentParser, strategies: list[str]) ->
 def chosen(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The strategy and options that :func:`add_level_options`' arguments ask for.
 
-    >>> chosen(argparse.Namespace(level="hard", strategy=None))
-    ('ismcts', {'iterations': 600, 'root_prior': 1.0, 'root_width': 16, 'move_time': 0.3})
+    >>> chosen(argparse.Namespace(level="hard", strategy=None))  # doctest: +NORMALIZE_WHITESPACE
+    ('ismcts', {'iterations': 600, 'root_prior': 1.0, 'root_width': 16,
+                'prior_every_phase': True, 'move_time': 0.3})
     >>> chosen(argparse.Namespace(level="hard", strategy="random"))
     ('random', {})
     """

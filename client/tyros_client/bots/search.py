@@ -22,8 +22,8 @@ bank picks by the card taken, trades by the cards they move, and the cards to
 keep are the best few of :class:`.evaluate.Plan`. At the root the greedy
 one-step values order the bot's options and only the best
 :data:`ROOT_WIDTH` (and passing) are searched; with a ``root_prior`` those values are
-also the root's prior (a softmax, :data:`PRIOR_TEMPERATURE`; greedy's values of the
-expansions, answers and keeps too, :data:`PRIOR_EVERY_PHASE`), and the root chooses by
+also the root's prior (a softmax, :data:`PRIOR_TEMPERATURE`; with ``prior_every_phase``
+greedy's values of the expansions, answers and keeps too), and the root chooses by
 PUCT (the prior's share of the exploration, as in AlphaZero) instead of UCB1: the
 search starts from greedy's choice and leaves it where the rewards say so. Deeper,
 options are ordered by a cheap prior and widened progressively with the visits.
@@ -74,7 +74,7 @@ from tyros_rules import (
 from .determinize import Determinizer, Holdings, InconsistentView, Memory
 from .evaluate import HAND_WEIGHT, Analysis, rewards
 from .features import LearnedValue
-from .greedy import ACCEPT_MARGIN, Greedy
+from .greedy import Greedy, best_answer
 from .grouping import action_key, card_options
 from .manners import Manners
 
@@ -93,13 +93,9 @@ SCORE_SHARE = 0.0
 WIDEN_BASE = 2.0
 WIDEN_RATE = 0.5
 ROOT_PRIOR = 0.0
-"""Weight of greedy's preference among the root's card actions (PUCT; 0: plain UCB1)."""
+"""Weight of greedy's preference among the root's options (PUCT; 0: plain UCB1)."""
 PRIOR_TEMPERATURE = 0.5
 """Points of greedy's one-step value that make an option e times as likely a priori."""
-PRIOR_EVERY_PHASE = True
-"""Whether the root's prior (``root_prior``) also leads the expansions, the answers to an
-offer and the cards to keep (greedy's values of them), not only the card actions (measured
-by games: docs/benchmarks.md, "The prior in every phase")."""
 LACK_WEIGHT = 1.0
 """The weight of each card a determinization deals a seat of a kind it is believed to lack
 (it asked for it, or declined to give it, this round): 1 deals as if nothing were known."""
@@ -358,9 +354,12 @@ class Search:
         learned: LearnedValue | None = None,
         root_prior: float = ROOT_PRIOR,
         lack_weight: float = LACK_WEIGHT,
+        prior_every_phase: bool = False,
     ) -> None:
         self.seat = seat
         self.root_prior = root_prior
+        self.lead_all = prior_every_phase and root_prior > 0
+        """The prior leads the expansions, answers and keeps too, not only card actions."""
         self.priors: dict[Key, float] = {}
         self.learned = learned
         self.hand_weight = hand_weight
@@ -394,12 +393,14 @@ class Search:
             manners=self.manners,
         )
         phase = state.phase
-        led = PRIOR_EVERY_PHASE and self.root_prior > 0  # (else the root is as it was)
+        # Without lead_all, greedy values only what it did before (a few expansions are all
+        # searched unvalued), so that such a search draws the same random numbers as before.
+        lead_all = self.lead_all
         if phase == P_KEEP:
             plan = greedy.plan(self.seat)
             kept = {a: plan.hand_value(a[KEPT]) for a in fullest_keeps(legal)}
             best = sorted(kept, key=lambda a: -kept[a])[:KEEP_WIDTH]
-            if led:
+            if lead_all:
                 self._lead({a: kept[a] for a in best})
             return {a: a for a in best}
         if phase == P_ACTIONS:
@@ -412,17 +413,17 @@ class Search:
             # Accept or decline, and greedy's counter-offer if it would make one: searching
             # every listed counter (about twenty) would spread the search too thin.
             options = [a for a in legal if a[0] != K_COUNTER]
-            suggested = greedy.answer(legal)
+            scores = greedy.answer_scores(legal) if lead_all else None
+            suggested = greedy.answer(legal) if scores is None else best_answer(scores)
             if suggested[0] == K_COUNTER:
                 options.append(suggested)
-            if led:
-                scores = greedy.answer_scores(legal, counters=suggested[0] == K_COUNTER)
-                self._lead({a: scores.get(a, ACCEPT_MARGIN) for a in options})
+            if scores is not None:
+                self._lead({a: scores[a] for a in options})
             return {a: a for a in options}
-        if phase == P_EXPAND and (len(legal) > width or led):
+        if phase == P_EXPAND and (len(legal) > width or lead_all):
             utilities = {a: greedy.utility_after(a) for a in legal}
             scored = sorted(legal, key=lambda a: -utilities[a])[:width]
-            if led:
+            if lead_all:
                 self._lead({a: utilities[a] for a in scored})
             return {a: a for a in scored}
         return {a: a for a in legal}

@@ -86,8 +86,8 @@ LEVELS: dict[str, Level] = {
             "move_time": 1.5,
         },
         f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s compiled "
-        "(above a hard bot in 167 of 300 meetings, 100 games, both led by greedy in card "
-        "actions only)",
+        "(measured, like its rating, before greedy's lead reached every phase: then above "
+        "a hard bot in 167 of 300 meetings, 100 games)",
         "+753 [+668, +827]",
     ),
 }

@@ -38,7 +38,9 @@ CREATE TABLE IF NOT EXISTS tables (
     rules_version INTEGER NOT NULL DEFAULT 0,
     clock TEXT,
     hints INTEGER NOT NULL DEFAULT 1,
-    bot_level TEXT
+    bot_level TEXT,
+    listing TEXT,
+    finished_at REAL
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_name TEXT NOT NULL REFERENCES tables(name),
@@ -94,6 +96,8 @@ ADDED_COLUMNS = (
     ("actions", "hinted", "INTEGER NOT NULL DEFAULT 0"),
     ("seats", "program", "INTEGER NOT NULL DEFAULT 0"),
     ("tables", "bot_level", "TEXT"),
+    ("tables", "listing", "TEXT"),
+    ("tables", "finished_at", "REAL"),
 )
 """Columns added since the first schema: a database from before gets them on opening."""
 
@@ -377,8 +381,27 @@ class Store:
             for seq, version, seat, name, audience, text in reversed(rows)
         ]
 
-    def mark_finished(self, table: str) -> None:
-        self._write("UPDATE tables SET finished = 1 WHERE name = ?", (table,), deferrable=True)
+    def mark_finished(
+        self, table: str, listing: dict[str, Any] | None = None, when: float | None = None
+    ) -> None:
+        """The game at ``table`` is over; ``listing`` is its row in the table list from now
+        on (a restarted server lists it by that row), ``when`` the date it ended."""
+        self._write(
+            "UPDATE tables SET finished = 1, listing = ?, finished_at = ? WHERE name = ?",
+            (None if listing is None else json.dumps(listing), when, table),
+            deferrable=True,
+        )
+
+    def finished_listings(self, latest: int) -> list[tuple[str, dict[str, Any]]]:
+        """The rows of the ``latest`` finished tables to end (of those stored with a row
+        that can be read), the latest last: what a restarted server lists of its games."""
+        rows = self._db.execute(
+            "SELECT name, listing FROM tables WHERE finished = 1 AND json_valid(listing) "
+            "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
+            (latest,),
+        ).fetchall()
+        listings = [(name, json.loads(text)) for name, text in reversed(rows)]
+        return [(name, row) for name, row in listings if isinstance(row, dict)]
 
     def delete_unstarted_table(self, name: str) -> None:
         """Remove a table at which nothing was played (its seats, then itself)."""

@@ -201,6 +201,35 @@ def test_finished_tables_out_of_memory_stay_in_the_lobby_as_they_were(
     ]
 
 
+def test_finished_tables_stay_listed_across_a_restart(tmp_path: Path) -> None:
+    """Each game's row is stored as it ends: a restarted server lists the latest
+    ``finished_listed`` finished tables as they were with nobody at them (those still in
+    memory when it stopped too), and brings each back when asked for."""
+    limits = Limits(finished_in_memory=1, finished_listed=3)
+    before = Harness(tmp_path / "restart.sqlite", limits=limits)
+    for name in ("one", "two", "three"):
+        finish_and_leave(before, name)
+        before.clock.advance(1.0)
+        before.tick()
+    assert sorted(before.session.tables) == ["three"]  # the others left memory
+    listed = before.list_tables(before.connect())["tables"]
+    assert [row["name"] for row in listed] == ["one", "three", "two"]
+    assert all(row["winners"] and "seed" in row for row in listed)
+    before.close()
+    after = Harness(tmp_path / "restart.sqlite", limits=limits)
+    try:
+        assert after.session.tables == {}
+        looker = after.connect()
+        assert after.list_tables(looker)["tables"] == listed
+        after.hello(after.connect(), "two", "Eve", spectate=True)
+        assert "two" in after.session.tables
+        assert [r for r in after.list_tables(looker)["tables"] if r["name"] == "two"] == [
+            {**listed[2], "spectators": 1}
+        ]
+    finally:
+        after.close()
+
+
 # Spectators -------------------------------------------------------------------------------
 
 

@@ -188,6 +188,25 @@ def test_mark_finished_and_unfinished_only(store: Store, db_path: Path) -> None:
         again.close()
 
 
+def test_finished_listings_are_the_latest_to_end_with_a_readable_row(
+    store: Store, db_path: Path
+) -> None:
+    for name in ("a", "b", "c", "d", "e"):
+        store.create_table(name, OPTIONS, 60, 1.0)
+    store.mark_finished("c", {"name": "c", "finished": True}, when=30.0)
+    store.mark_finished("a", {"name": "a", "finished": True}, when=10.0)
+    store.mark_finished("b", {"name": "b", "finished": True}, when=20.0)
+    store.mark_finished("d")  # (ended before rows were stored: not listed)
+    store.mark_finished("e", {"name": "e", "finished": True}, when=40.0)
+    store.commit()
+    with sqlite3.connect(db_path) as db:  # a damaged row is left out, not an error
+        db.execute("UPDATE tables SET listing = '{cut' WHERE name = 'e'")
+    assert [name for name, _ in store.finished_listings(2)] == ["b", "c"]  # the latest last
+    assert store.finished_listings(10) == [
+        (name, {"name": name, "finished": True}) for name in ("a", "b", "c")
+    ]
+
+
 def test_table_names_tie_break_by_name(store: Store) -> None:
     for name in ("zed", "amy", "max"):
         store.create_table(name, OPTIONS, 60, 5.0)

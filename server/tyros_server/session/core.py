@@ -95,6 +95,8 @@ class Session(Part):
         self.lobby = Lobby(shared, self.ledger, self.archive)
         for name in store.table_names(unfinished_only=True):
             self.lobby.resume_table(name)
+        for name, listing in store.finished_listings(shared.limits.finished_listed):
+            shared.listed[name] = listing  # (the games that ended before the restart)
 
     @property
     def quarantined(self) -> dict[str, str]:

@@ -90,7 +90,8 @@ class Ledger(Part):
             table.trade_deadline = None
         if state.phase == Phase.OVER:
             try:
-                self.store.mark_finished(table.name)
+                listing = self.outbox.left_info(table)
+                self.store.mark_finished(table.name, listing, self.wall_clock())
             except StorageError as exc:
                 self.shared.faults.failed(f"marking table {table.name} finished", exc)
                 if batch is not None:  # the transaction, this action's too, is gone

@@ -144,6 +144,13 @@ class Outbox:
             **self._winners(table),
         }
 
+    def left_info(self, table: Table) -> dict[str, Any]:
+        """A finished table's row once nobody is at it: the row it keeps in the list after
+        it leaves memory, and after a restart (it is stored as the game ends)."""
+        info = self.table_info(table)
+        seats = [{**seat, "connected": False} for seat in info["seats"]]
+        return {**info, "seats": seats, "spectators": 0}
+
     @staticmethod
     def _winners(table: Table) -> dict[str, Any]:
         score = table.state.score if table.state is not None and table.finished else None

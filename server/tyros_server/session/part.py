@@ -48,7 +48,8 @@ class Shared:
     disk, out of every count, until then)."""
     listed: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
     """The lobby's rows of finished tables that left memory, the latest to leave last (at
-    most ``limits.finished_listed``): still listed, and brought back when asked for."""
+    most ``limits.finished_listed``): still listed, and brought back when asked for. A
+    restarted server starts with the rows stored as the latest games ended."""
     outbox: Outbox = field(init=False)
     admission: Admission = field(init=False)
     deputies: Deputies = field(init=False)
@@ -78,7 +79,7 @@ class Shared:
     def drop_from_memory(self, table: Table) -> None:
         del self.tables[table.name]
         if table.finished:  # (its row no longer changes: nobody is at it)
-            self.listed[table.name] = self.outbox.table_info(table)
+            self.listed[table.name] = self.outbox.left_info(table)
             self.listed.move_to_end(table.name)
             while self.listed and len(self.listed) > self.limits.finished_listed:
                 self.listed.popitem(last=False)

@@ -311,8 +311,8 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
     assert session.sent == [{"kind": "complete", "with": 1}]
 
 
-LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True}
-"""How the searching levels are led by greedy's preferences."""
+LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True, "answer_iterations": 150}
+"""How the searching levels are led by greedy's preferences, and how quickly they answer."""
 
 
 @pytest.mark.parametrize(

@@ -198,6 +198,35 @@ def test_it_answers_an_offer_by_searching_it() -> None:
     assert search_choice(state, 0, iterations=100) == (Kind.ANSWER, 1)
 
 
+def test_an_answer_to_an_offer_has_a_budget_of_its_own() -> None:
+    """``answer_iterations`` (the levels': a quick answer gets a seat into the trade) is
+    the budget of answers alone; other decisions search ``iterations``."""
+    state = make_state(
+        4,
+        chips=START,
+        current=1,
+        ships={"TY": {1: 2, 2: 2, 3: 2}, "23": {0: 1}},
+        hands={0: "g g g g v", 1: "g o o"},
+    )
+    offering = (Kind.PROPOSE, 0b0001, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0)
+    bot = make_bot("ismcts", 1, random.Random(0), iterations=90, answer_iterations=30)
+    assert isinstance(bot, ISMCTSBot)
+    bot.choose(view(state, 1), legal_actions(state, 1))
+    assert bot.stats["iterations"] == 90
+    push(state, 1, offering)
+    for iterations, answer_iterations in ((90, 30), (90, None)):
+        bot = make_bot(
+            "ismcts",
+            0,
+            random.Random(0),
+            iterations=iterations,
+            answer_iterations=answer_iterations,
+        )
+        assert isinstance(bot, ISMCTSBot)
+        assert bot.choose(view(state, 0), legal_actions(state, 0)) == (Kind.ANSWER, 1)
+        assert bot.stats["iterations"] == answer_iterations or iterations
+
+
 def leading_search(state: GameState, seat: int, **options: Any) -> Search:
     """A search at ``state`` for ``seat``, as the levels' bots start it: led by greedy."""
     seen, legal = json.loads(json.dumps(view(state, seat))), legal_actions(state, seat)

@@ -37,6 +37,7 @@ def test_the_levels_and_what_the_ladder_plays_of_them() -> None:
     assert LEVELS["hard"].options["move_time"] > 0
     assert reproducible("hard") == {
         "iterations": LEVELS["hard"].options["iterations"],
+        "answer_iterations": LEVELS["hard"].options["answer_iterations"],
         "root_prior": LEVELS["hard"].options["root_prior"],
         "root_width": LEVELS["hard"].options["root_width"],
         "prior_every_phase": True,

@@ -3,7 +3,8 @@ the seat's own view and the events it was shown.
 
 Budget: ``iterations`` (a fixed count: reproducible with the seeded RNG) or
 ``move_time`` seconds per decision (default 1 s); with both, whichever comes
-first. :attr:`ISMCTSBot.stats` keeps the iterations and seconds spent.
+first; ``answer_iterations`` for an answer to an offer, where given.
+:attr:`ISMCTSBot.stats` keeps the iterations and seconds spent.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tyros_rules import Action, GameState
+from tyros_rules import K_ANSWER, Action, GameState
 
 from .base import Bot, BotOptions
 from .determinize import Memory
@@ -57,6 +58,10 @@ class ISMCTSOptions(BotOptions):
     lack_weight: float = LACK_WEIGHT
     """Each card of a kind a seat is believed to lack is dealt it with this weight, in
     [0, 1] (1: dealt as if nothing were known)."""
+    answer_iterations: int | None = None
+    """The budget of an answer to an offer (None: ``iterations``). Among programs the
+    proposer goes on with the first seats to accept: a seat that answers later than the
+    others is left out of the trade."""
     value: str = "hand-set"
     """``hand-set`` (:mod:`.evaluate`) or ``learned`` (:mod:`.features`)."""
     omniscient: bool = False
@@ -131,7 +136,11 @@ class ISMCTSBot(Bot):
             if self.move_time is None
             else max(0.0, self.move_time - (time.perf_counter() - start))
         )
-        action = search.run(self.iterations, budget)
+        answering = self.settings.answer_iterations is not None and any(
+            action[0] == K_ANSWER for action in legal
+        )
+        iterations = self.settings.answer_iterations if answering else self.iterations
+        action = search.run(iterations, budget)
         self.remember_offer(view, action)
         self.stats["searches"] += 1
         self.stats["iterations"] += search.iterations

@@ -8,6 +8,8 @@
     python bench/bots.py speed                          # ISMCTS iterations per CPU-second
     python bench/bots.py searches --json                # seeded searches' choices (pinned)
     python bench/bots.py convergence                    # does more search change the choice?
+    python bench/bots.py convergence --level hard --answers --positions 300 \\
+        --budgets 100,150,300,600,4000                  # the level's answers to offers
     python bench/bots.py option --option bank_margin --value 0.1 --base 0 --seed 11
                                                         # one greedy setting against another
     python bench/bots.py ismcts-vs-greedy --games 20 --iterations 300 --jobs 2 --json
@@ -52,6 +54,7 @@ from tyros_client.bots.levels import LEVELS, reproducible
 from tyros_client.bots.search import Search
 from tyros_client.games import Played
 from tyros_rules import (
+    Kind,
     Options,
     Phase,
     event_view,
@@ -197,10 +200,14 @@ def sample_positions(positions: int, seed: int) -> list[Position]:
     return samples
 
 
-def searched(position: Position, iterations: int, seed: int) -> tuple[tuple[int, ...], ISMCTSBot]:
-    """The choice of an ISMCTS bot at ``position`` with ``iterations``, and the bot."""
+def searched(
+    position: Position, iterations: int, seed: int, options: dict[str, Any] | None = None
+) -> tuple[tuple[int, ...], ISMCTSBot]:
+    """The choice of an ISMCTS bot (with ``options``) at ``position`` with ``iterations``
+    (an answer to an offer too), and the bot."""
     seen, legal, seat, events = position
-    bot = ISMCTSBot(seat, random.Random(seed), iterations=iterations)
+    budget = {"iterations": iterations, "answer_iterations": None}
+    bot = ISMCTSBot(seat, random.Random(seed), **{**(options or {}), **budget})
     for event in events:
         bot.observe(event)
     return bot.choose(seen, legal), bot
@@ -293,17 +300,27 @@ def option_match(option: str, value: float, base: float, games: int, seed: int) 
     }
 
 
-def convergence(budgets: list[int], positions: int, seed: int) -> dict[str, Any]:
-    """How often a search at each budget picks what the largest budget picks, beside how
-    often two searches at the largest budget (other seeds) agree with each other: the
-    noise floor. Where more search cannot change the choice, it cannot make a bot stronger."""
+def convergence(
+    budgets: list[int],
+    positions: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    answers: bool = False,
+) -> dict[str, Any]:
+    """How often a search (with ``options``: a level's) at each budget picks what the
+    largest budget picks, beside how often two searches at the largest budget (other seeds)
+    agree with each other: the noise floor. Where more search cannot change the choice, it
+    cannot make a bot stronger. ``answers``: of the positions drawn, the answers to an
+    offer alone."""
     samples = sample_positions(positions, seed)
+    if answers:
+        samples = [s for s in samples if any(a[0] == Kind.ANSWER for a in s[1])]
     top = max(budgets)
     agree = dict.fromkeys(budgets, 0)
     for number, position in enumerate(samples):
-        reference, _ = searched(position, top, number)
+        reference, _ = searched(position, top, number, options)
         for budget in budgets:  # (other seeds: at ``top`` this is the twin search)
-            choice, _ = searched(position, budget, 10_000 + number)
+            choice, _ = searched(position, budget, 10_000 + number, options)
             agree[budget] += choice == reference
     return {
         "positions": len(samples),
@@ -350,7 +367,12 @@ def main(argv: list[str] | None = None) -> int:
         "--level",
         choices=[name for name, level in LEVELS.items() if level.strategy == "ismcts"],
         help="speed: the level's search, at its iterations unless --iterations (for an "
-        "interpreter whose bot has the level's options)",
+        "interpreter whose bot has the level's options); convergence: the level's search",
+    )
+    parser.add_argument(
+        "--answers",
+        action="store_true",
+        help="convergence: only the answers to an offer among the positions drawn",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -370,7 +392,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(exc))
     elif args.what == "convergence":
         budgets = sorted({int(b) for b in args.budgets.split(",")})
-        out = convergence(budgets, args.positions, args.seed)
+        searching = reproducible(args.level) if args.level else {}
+        out = convergence(budgets, args.positions, args.seed, searching, args.answers)
     else:
         hero, others, games, move_time = MATCHES[args.what]
         if args.what in HALF_AND_HALF:

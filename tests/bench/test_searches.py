@@ -77,3 +77,17 @@ def test_speed_times_a_levels_search_with_its_options() -> None:
     assert run["iterations"] == 2 * 20 and run["cpu_seconds_a_decision"] > 0
     with pytest.raises(subprocess.CalledProcessError):  # (the options do reach the bot)
         bots.speed(20, 1, 1, options={"value": "no such evaluation"})
+
+
+def test_convergence_of_a_levels_answers_alone() -> None:
+    """``convergence --level hard --answers``: the level's search, on the answers to an
+    offer among the positions drawn."""
+    drawn = bots.sample_positions(30, 3)
+    answers = [p for p in drawn if any(a[0] == bots.Kind.ANSWER for a in p[1])]
+    assert 0 < len(answers) < len(drawn)
+    _, bot = bots.searched(answers[0], 20, 0, reproducible("hard"))
+    assert bot.stats["iterations"] == 20  # (the budget compared, not the level's answers')
+    out = bots.convergence([5, 20], 30, 3, reproducible("hard"), answers=True)
+    assert out["positions"] == len(answers)
+    assert set(out["agreement_with_reference"]) == {"5", "20"}
+    assert all(0 <= share <= 1 for share in out["agreement_with_reference"].values())

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -426,8 +427,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[dict[
         parser.error(str(exc))
     if todo:
         args.results.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(prefix="versus-") as tmp:
-            logs = Path(tmp)
+        with kept_or_temporary(args.keep) as logs:
             with (logs / "server.err").open("w") as log:
                 port, command = free_port(), [args.old / "bin" / "tyros-server", *SERVER.split()]
                 command += [*ONE_ADDRESS_CROWD, "--port", str(port), "--db", logs / "versus.db"]
@@ -452,6 +452,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[dict[
     return lines
 
 
+@contextlib.contextmanager
+def kept_or_temporary(keep: Path | None) -> Iterator[Path]:
+    """The match's folder: ``keep`` (made if missing), or a temporary one."""
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        yield keep
+        return
+    with tempfile.TemporaryDirectory(prefix="versus-") as tmp:
+        yield Path(tmp)
+
+
 def fit(paths: list[Path], resamples: int) -> None:
     """``bench/ladder.py --fit`` of these files, the old entrant rated 0."""
     names = [n for path in paths for line in ladder.read_results(path) for n in line["seats"]]
@@ -474,6 +485,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--old-level", default="hard")
     parser.add_argument("--new-option", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--stall", type=float, default=600.0, help="seconds without a move")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="FOLDER",
+        help="keep the server's database (FOLDER/versus.db: bench/races.py reads it) and the "
+        "bots' logs there, instead of in a temporary folder",
+    )
     parser.add_argument("--fit", action="store_true", help="ladder.py's fit of --results")
     parser.add_argument("--resamples", type=int, default=200, help="with --fit")
     args = parser.parse_args(None if argv is None else list(argv))

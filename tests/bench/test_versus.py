@@ -19,6 +19,7 @@ from .scripts import load
 
 versus = load("versus")
 common = load("_common")
+races = load("races")
 HERE = Path(sys.prefix)
 """This venv: its ``tyros-server`` and ``tyros-bot`` play the old version's part here."""
 HARD = {"hard": ["ismcts", {"iterations": 150, "move_time": 0.3}]}
@@ -101,10 +102,12 @@ def play(results: Path, *extra: str) -> int:
 def test_a_game_over_the_protocol_is_one_line_and_is_not_played_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    results = tmp_path / "versus.jsonl"
-    assert play(results) == 0
+    results, kept = tmp_path / "versus.jsonl", tmp_path / "kept"
+    assert play(results, "--keep", str(kept)) == 0
     [line] = [json.loads(text) for text in results.read_text().splitlines()]
     assert line["game"] == 0
+    [(number, actions)] = races.stored_games(kept / "versus.db")  # (the server's, kept)
+    assert number == 0 and actions and actions[-1][1]["kind"] != "propose"
     assert line["seats"] == ["new-easy", "old-random", "old-random", "old-random"]
     assert len(line["scores"]) == 4 and all(isinstance(s, int) for s in line["scores"])
     best = max(line["scores"])

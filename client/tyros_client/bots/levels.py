@@ -78,8 +78,9 @@ LEVELS: dict[str, Level] = {
             "move_time": 0.3,
         },
         f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS} iterations a "
-        "decision: about 0.1 s compiled; one won 46% of 100 games against three of the search "
-        "at 150 iterations without that lead)",
+        f"decision, {ANSWER_ITERATIONS} for an answer to an offer: about 0.1 s compiled; one "
+        "won 44% of 100 games against three of the search at 150 iterations without that "
+        "lead, and 44.5% of 200 against three of that search as released on 2026-12-02)",
         "+734 [+668, +810]",
     ),
     "expert": Level(

@@ -490,7 +490,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=Path,
         metavar="FOLDER",
         help="keep the server's database (FOLDER/versus.db: bench/races.py reads it) and the "
-        "bots' logs there, instead of in a temporary folder",
+        "bots' logs there, instead of in a temporary folder (a new folder for each run: a "
+        "game stopped midway there would be taken up by its server again)",
     )
     parser.add_argument("--fit", action="store_true", help="ladder.py's fit of --results")
     parser.add_argument("--resamples", type=int, default=200, help="with --fit")

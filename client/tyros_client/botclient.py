@@ -418,6 +418,7 @@ def main(argv: list[str] | None = None) -> int:
     strategy, options = chosen(args)
     if args.iterations is not None:  # exactly this budget, unless a time is given too
         options.pop("move_time", None)
+        options.pop("answer_iterations", None)  # (answers too)
         options["iterations"] = args.iterations
     if args.move_time is not None:
         options["move_time"] = args.move_time

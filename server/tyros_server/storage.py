@@ -396,12 +396,20 @@ class Store:
         """The rows of the ``latest`` finished tables to end (of those stored with a row
         that can be read), the latest last: what a restarted server lists of its games."""
         rows = self._db.execute(
-            "SELECT name, listing FROM tables WHERE finished = 1 AND json_valid(listing) "
-            "ORDER BY finished_at DESC, rowid DESC LIMIT ?",
-            (latest,),
-        ).fetchall()
-        listings = [(name, json.loads(text)) for name, text in reversed(rows)]
-        return [(name, row) for name, row in listings if isinstance(row, dict)]
+            "SELECT name, CAST(listing AS BLOB) FROM tables "
+            "WHERE finished = 1 AND listing IS NOT NULL ORDER BY finished_at DESC, rowid DESC"
+        )
+        listings: list[tuple[str, dict[str, Any]]] = []
+        for name, data in rows:
+            if len(listings) >= latest:
+                break
+            try:  # (a damaged row is left out: it must not keep the server from starting)
+                listing = json.loads(bytes(data).decode("utf-8"))
+            except (ValueError, RecursionError):  # (UnicodeDecodeError is a ValueError)
+                continue
+            if isinstance(listing, dict) and listing.get("name") == name:
+                listings.append((name, listing))
+        return listings[::-1]
 
     def delete_unstarted_table(self, name: str) -> None:
         """Remove a table at which nothing was played (its seats, then itself)."""

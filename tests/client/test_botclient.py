@@ -311,8 +311,10 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
     assert session.sent == [{"kind": "complete", "with": 1}]
 
 
-LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True, "answer_iterations": 150}
-"""How the searching levels are led by greedy's preferences, and how quickly they answer."""
+LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True}
+"""How the searching levels are led by greedy's preferences."""
+QUICK = {"answer_iterations": 150}
+"""How long they search an answer to an offer (unless ``--iterations`` says: every decision)."""
 
 
 @pytest.mark.parametrize(
@@ -323,7 +325,7 @@ LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True, "answer_i
         (
             ["--level", "hard"],
             "ismcts",
-            {**LED, "iterations": 600, "move_time": 0.3},
+            {**LED, **QUICK, "iterations": 600, "move_time": 0.3},
         ),
         (
             ["--level", "hard", "--iterations", "2000"],
@@ -333,7 +335,7 @@ LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True, "answer_i
         (
             ["--level", "hard", "--move-time", "1"],
             "ismcts",
-            {**LED, "iterations": 600, "move_time": 1.0},
+            {**LED, **QUICK, "iterations": 600, "move_time": 1.0},
         ),
         (["--strategy", "random"], "random", {}),
     ],

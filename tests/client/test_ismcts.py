@@ -224,7 +224,9 @@ def test_an_answer_to_an_offer_has_a_budget_of_its_own() -> None:
         )
         assert isinstance(bot, ISMCTSBot)
         assert bot.choose(view(state, 0), legal_actions(state, 0)) == (Kind.ANSWER, 1)
-        assert bot.stats["iterations"] == answer_iterations or iterations
+        assert bot.stats["iterations"] == (answer_iterations or iterations)
+    with pytest.raises(ValueError, match="at least 1"):
+        make_bot("ismcts", 0, random.Random(0), iterations=90, answer_iterations=0)
 
 
 def leading_search(state: GameState, seat: int, **options: Any) -> Search:

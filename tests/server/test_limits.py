@@ -4,6 +4,7 @@ things; each limit is reached and refused with its typed error, and nothing else
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -204,7 +205,8 @@ def test_finished_tables_out_of_memory_stay_in_the_lobby_as_they_were(
 def test_finished_tables_stay_listed_across_a_restart(tmp_path: Path) -> None:
     """Each game's row is stored as it ends: a restarted server lists the latest
     ``finished_listed`` finished tables as they were with nobody at them (those still in
-    memory when it stopped too), and brings each back when asked for."""
+    memory when it stopped too; a stored row that is not a table's row is left out), and
+    brings each back when asked for."""
     limits = Limits(finished_in_memory=1, finished_listed=3)
     before = Harness(tmp_path / "restart.sqlite", limits=limits)
     for name in ("one", "two", "three"):
@@ -216,11 +218,14 @@ def test_finished_tables_stay_listed_across_a_restart(tmp_path: Path) -> None:
     assert [row["name"] for row in listed] == ["one", "three", "two"]
     assert all(row["winners"] and "seed" in row for row in listed)
     before.close()
+    with sqlite3.connect(tmp_path / "restart.sqlite") as db:  # a row not one: not listed
+        db.execute("""UPDATE tables SET listing = '{"name": "one"}' WHERE name = 'one'""")
+    db.close()
     after = Harness(tmp_path / "restart.sqlite", limits=limits)
     try:
         assert after.session.tables == {}
         looker = after.connect()
-        assert after.list_tables(looker)["tables"] == listed
+        assert after.list_tables(looker)["tables"] == listed[1:]
         after.hello(after.connect(), "two", "Eve", spectate=True)
         assert "two" in after.session.tables
         assert [r for r in after.list_tables(looker)["tables"] if r["name"] == "two"] == [

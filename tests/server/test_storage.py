@@ -198,9 +198,16 @@ def test_finished_listings_are_the_latest_to_end_with_a_readable_row(
     store.mark_finished("b", {"name": "b", "finished": True}, when=20.0)
     store.mark_finished("d")  # (ended before rows were stored: not listed)
     store.mark_finished("e", {"name": "e", "finished": True}, when=40.0)
+    store.create_table("f", OPTIONS, 60, 1.0)
+    store.create_table("g", OPTIONS, 60, 1.0)
+    store.mark_finished("f", {"name": "f"}, when=50.0)
+    store.mark_finished("g", {"name": "g"}, when=60.0)
     store.commit()
-    with sqlite3.connect(db_path) as db:  # a damaged row is left out, not an error
+    with sqlite3.connect(db_path) as db:  # damaged rows are left out, not an error
         db.execute("UPDATE tables SET listing = '{cut' WHERE name = 'e'")
+        db.execute("UPDATE tables SET listing = CAST(x'7b22ff' AS TEXT) WHERE name = 'f'")
+        db.execute("UPDATE tables SET listing = ? WHERE name = 'g'", ("[" * 100_000,))
+    db.close()
     assert [name for name, _ in store.finished_listings(2)] == ["b", "c"]  # the latest last
     assert store.finished_listings(10) == [
         (name, {"name": name, "finished": True}) for name in ("a", "b", "c")

@@ -71,6 +71,8 @@ class ISMCTSOptions(BotOptions):
     def __post_init__(self) -> None:
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}")
+        if self.answer_iterations is not None and self.answer_iterations < 1:
+            raise ValueError("answer_iterations must be at least 1")
         if not 0.0 <= self.lack_weight <= 1.0:
             raise ValueError("lack_weight must be between 0 and 1")
         if self.iterations is None and self.move_time is None:

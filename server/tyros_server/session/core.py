@@ -32,6 +32,7 @@ from tyros_protocol.messages import (
     Hint,
     ListTables,
     Resume,
+    TableInfo,
 )
 from tyros_rules import (
     Action,
@@ -96,7 +97,12 @@ class Session(Part):
         for name in store.table_names(unfinished_only=True):
             self.lobby.resume_table(name)
         for name, listing in store.finished_listings(shared.limits.finished_listed):
-            shared.listed[name] = listing  # (the games that ended before the restart)
+            try:  # (the games that ended before the restart, as the lobby listed them)
+                TableInfo.model_validate(listing)
+            except ValidationError:
+                log.warning("table %s: its stored row in the table list is not one", name)
+                continue
+            shared.listed[name] = listing
 
     @property
     def quarantined(self) -> dict[str, str]:

@@ -146,7 +146,8 @@ class Outbox:
 
     def left_info(self, table: Table) -> dict[str, Any]:
         """A finished table's row once nobody is at it: the row it keeps in the list after
-        it leaves memory, and after a restart (it is stored as the game ends)."""
+        it leaves memory, and after a restart (stored as the game ends: a seat a bot played
+        for its absent owner at the end says so, whoever comes back later)."""
         info = self.table_info(table)
         seats = [{**seat, "connected": False} for seat in info["seats"]]
         return {**info, "seats": seats, "spectators": 0}

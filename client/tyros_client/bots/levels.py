@@ -65,7 +65,7 @@ LEVELS: dict[str, Level] = {
         {},
         "greedy bots: one move ahead, and they negotiate (one won 72% of 200 games against "
         "three easy bots)",
-        "+317 [+280, +356]",
+        "+317 [+281, +362]",
     ),
     "hard": Level(
         "ismcts",
@@ -81,7 +81,7 @@ LEVELS: dict[str, Level] = {
         f"decision, {ANSWER_ITERATIONS} for an answer to an offer: about 0.1 s compiled; one "
         "won 44% of 100 games against three of the search at 150 iterations without that "
         "lead, and 44.5% of 200 against three of that search as released on 2026-12-02)",
-        "+734 [+668, +810]",
+        "+707 [+632, +794]",
     ),
     "expert": Level(
         "ismcts",
@@ -94,9 +94,8 @@ LEVELS: dict[str, Level] = {
             "move_time": 1.5,
         },
         f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s compiled "
-        "(measured, like its rating, before greedy's lead reached every phase: then above "
-        "a hard bot in 167 of 300 meetings, 100 games)",
-        "+753 [+668, +827]",
+        "(above a hard bot in 163 of 300 meetings, 100 games: +33 [-22, +80] in their match)",
+        "+738 [+641, +831]",
     ),
 }
 DEFAULT_LEVEL = "normal"

@@ -24,9 +24,9 @@ HARD_ITERATIONS = 600
 0.2 s in plain Python (docs/benchmarks.md, "The prior in the levels")."""
 EXPERT_ITERATIONS = 3_000
 """An ``expert`` bot's: five times ``hard``'s, about 0.5 s a decision compiled (1 s in
-plain Python). Above ``hard`` by +45 [+2, +99] in 100 games, both led by greedy in card
-actions only: less than the +68 it was without greedy's lead at the root (docs/benchmarks.md,
-"The prior in the levels")."""
+plain Python). Above ``hard`` by +33 [-22, +80] in 100 games, both as the levels are
+(+45 [+2, +99] led by greedy in card actions only, +68 without greedy's lead at the root;
+docs/benchmarks.md, "Quick answers" and "The prior in the levels")."""
 ANSWER_ITERATIONS = 150
 """The searching levels' budget for an answer to an offer: greedy's lead decides most
 answers, and 150 iterations agree with a search of 4,000 as often as 600 do, in a quarter

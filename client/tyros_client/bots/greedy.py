@@ -391,10 +391,11 @@ class Greedy:
     def answer(self, legal: list[Action]) -> Action:
         """Accept an offer that helps it more than it helps the proposer (weighted by the
         proposer's danger); else counter with listed terms that would, by a margin."""
-        chosen = best_answer(self.answer_scores(legal, counters=False))
+        scores = self.answer_scores(legal, counters=False)
+        chosen = best_answer(scores)
         if chosen == answer(True):
             return chosen  # (a good offer is taken: its counters need not be listed)
-        return best_answer(self.answer_scores(legal))
+        return best_answer({**scores, **self.counter_scores(legal)})
 
     def answer_scores(self, legal: list[Action], counters: bool = True) -> dict[Action, float]:
         """What :meth:`answer` weighs (:func:`best_answer` chooses), in points: declining is
@@ -404,21 +405,32 @@ class Greedy:
         its terms, less the margins a counter must clear."""
         trade = self.state.trade
         assert trade is not None
-        proposer = trade[TRADE_PROPOSER]
-
-        def worth(give: tuple[int, ...], get: tuple[int, ...]) -> float:
-            # The proposer gives ``give`` and gets ``get``: this seat the other way round.
-            mine = self.trade_gain(self.seat, get, give)
-            return mine - self.danger(proposer) * max(0.0, self.trade_gain(proposer, give, get))
-
         scores = {answer(False): ACCEPT_MARGIN}
         if answer(True) in legal:
-            scores[answer(True)] = worth(trade[TRADE_GIVE], trade[TRADE_GET])
-        if not counters:
-            return scores
+            scores[answer(True)] = self.terms_worth(trade[TRADE_GIVE], trade[TRADE_GET])
+        if counters:
+            scores.update(self.counter_scores(legal))
+        return scores
+
+    def terms_worth(self, give: tuple[int, ...], get: tuple[int, ...]) -> float:
+        """What a trade on the table's offer in which the proposer gives ``give`` and gets
+        ``get`` (this seat the other way round) helps this seat, net of the proposer's
+        gain weighted by its danger."""
+        trade = self.state.trade
+        assert trade is not None
+        proposer = trade[TRADE_PROPOSER]
+        mine = self.trade_gain(self.seat, get, give)
+        return mine - self.danger(proposer) * max(0.0, self.trade_gain(proposer, give, get))
+
+    def counter_scores(self, legal: list[Action]) -> dict[Action, float]:
+        """The counter-offers :meth:`answer_scores` weighs, each scored."""
+        trade = self.state.trade
+        assert trade is not None
+        proposer = trade[TRADE_PROPOSER]
+        scores: dict[Action, float] = {}
         for action in self.counter_offers(legal):
             give, get = action[COUNTER_GIVE], action[COUNTER_GET]
-            score = worth(give, get) - COUNTER_MARGIN
+            score = self.terms_worth(give, get) - COUNTER_MARGIN
             offered = covers(trade[TRADE_GIVE], give)
             holds = 1.0 if offered else self.holdings.chance_to_give(proposer, give)
             if not self.manners.may_counter(proposer, give, trade[TRADE_GET], holds=holds):

@@ -8,6 +8,7 @@ import { actionSpaces, boardWords, drawBoard } from "./board.js";
 import { button, renderChoices } from "./choices.js";
 import { fillNewTableForm, forgetToken, heldToken, keepToken, newTableOptions, nextTableName, offerServersLevel, showTables } from "./lobby.js";
 import { forgetOffer, offerOf, showOfferForm } from "./offer.js";
+import { bindReplayControls, recordViews } from "./replay.js";
 import { renderHand, renderScore, renderSeats } from "./seats.js";
 import { LETTERS, actorSide, cardsText, completingWords, describeEvent, describeYours, phaseWords, refusalWords, setCatalogue, whoOf } from "./words.js";
 import { Recent, actingSeats, chime, setSoundWanted, showTurn, soundWanted } from "./turn.js";
@@ -50,8 +51,8 @@ let replay = null; // {views, points, events, step}: a finished game replayed
 let points = null; // each seat's points if the game ended now (the server's count)
 let statusLine = ""; // where we are, said again once a "sent: ..." has had its answer
 const recent = new Recent(); // what each other seat did last, drawn on the board
-let wasYours = false;
-let promptAt = 0; // performance.now() when the prompt came (its deadline counts from there) // a decision waited for us at the last update (the chime rings once)
+let wasYours = false; // a decision waited for us at the last update (the chime rings once)
+let promptAt = 0; // performance.now() when the prompt came (its deadline counts from there)
 
 const lastKey = `tyros-last ${location.host}`; // the table this browser last sat at
 const who = (s) => whoOf(s, names); // (the catalogue's way of naming a seat)
@@ -498,8 +499,7 @@ function askReplay(table) {
 function startReplay(message) {
   if (!replay || replay.table !== message.table) return;
   const record = message.record;
-  const views = [record.view];
-  for (const change of record.changes) views.push({ ...views[views.length - 1], ...change });
+  const views = recordViews(record);
   names = record.players.map((p) => p.name);
   points = null;
   seatStatus = [];
@@ -531,22 +531,6 @@ function showStep(step) {
   recent.moved = null; // (a step taken by hand is not sailed)
   redraw();
   appendEvents(events);
-}
-
-function replayControls() {
-  const moves = { "replay-first": () => 0, "replay-back": (s) => s - 1, "replay-next": (s) => s + 1, "replay-last": () => Infinity };
-  for (const [id, move] of Object.entries(moves)) {
-    $(id).addEventListener("click", () => replay && replay.views && showStep(move(replay.step)));
-  }
-  $("replay-step").addEventListener("input", () => replay && replay.views && showStep(Number($("replay-step").value)));
-  document.addEventListener("keydown", (event) => {
-    if (!replay || !replay.views || event.target.tagName === "INPUT" || $("board").contains(event.target)) return;
-    const moves = { ArrowLeft: replay.step - 1, ArrowRight: replay.step + 1, Home: 0, End: Infinity };
-    if (event.key in moves) {
-      event.preventDefault();
-      showStep(moves[event.key]);
-    }
-  });
 }
 
 function start() {
@@ -582,7 +566,7 @@ function start() {
     }
     if (seated) socket.close(); // (it reconnects, to the list of tables)
   });
-  replayControls();
+  bindReplayControls(() => (replay && replay.views ? replay.step : null), showStep);
   window.addEventListener("hashchange", () => {
     const linked = linkedTable();
     if (linked && linked !== watching) sit(linked, { spectate: !heldToken(linked) });

@@ -325,7 +325,7 @@ QUICK = {"answer_iterations": 150}
         (
             ["--level", "hard"],
             "ismcts",
-            {**LED, **QUICK, "iterations": 600, "move_time": 0.3},
+            {**LED, **QUICK, "iterations": 1000, "move_time": 0.5},
         ),
         (
             ["--level", "hard", "--iterations", "2000"],
@@ -335,7 +335,7 @@ QUICK = {"answer_iterations": 150}
         (
             ["--level", "hard", "--move-time", "1"],
             "ismcts",
-            {**LED, **QUICK, "iterations": 600, "move_time": 1.0},
+            {**LED, **QUICK, "iterations": 1000, "move_time": 1.0},
         ),
         (["--strategy", "random"], "random", {}),
     ],

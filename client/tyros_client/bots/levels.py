@@ -19,14 +19,16 @@ EASY_SLIP = 0.25
 :meth:`.greedy.Greedy.slip`)."""
 
 
-HARD_ITERATIONS = 600
-"""A ``hard`` bot's search budget: about 0.1 s a decision compiled (``pip install .``),
-0.2 s in plain Python (docs/benchmarks.md, "The prior in the levels")."""
+HARD_ITERATIONS = 1_000
+"""A ``hard`` bot's search budget: with its answers at :data:`ANSWER_ITERATIONS`, about
+0.1 s a decision compiled (``pip install .``), 0.2 s in plain Python (docs/benchmarks.md,
+"The budget the quick answers freed")."""
 EXPERT_ITERATIONS = 3_000
-"""An ``expert`` bot's: five times ``hard``'s, about 0.5 s a decision compiled (1 s in
-plain Python). Above ``hard`` by +33 [-22, +80] in 100 games, both as the levels are
-(+45 [+2, +99] led by greedy in card actions only, +68 without greedy's lead at the root;
-docs/benchmarks.md, "Quick answers" and "The prior in the levels")."""
+"""An ``expert`` bot's: three times ``hard``'s, about 0.3 s a decision compiled (0.6 s in
+plain Python). Above the ``hard`` of 600 iterations by +33 [-22, +80] in 100 games (+45
+[+2, +99] led by greedy in card actions only, +68 without greedy's lead at the root); it has
+not played the ``hard`` of 1,000, and the ladder places it +17 above it (docs/benchmarks.md,
+"Quick answers" and "The budget the quick answers freed")."""
 ANSWER_ITERATIONS = 150
 """The searching levels' budget for an answer to an offer: greedy's lead decides most
 answers, and 150 iterations agree with a search of 4,000 as often as 600 do, in a quarter
@@ -65,7 +67,7 @@ LEVELS: dict[str, Level] = {
         {},
         "greedy bots: one move ahead, and they negotiate (one won 72% of 200 games against "
         "three easy bots)",
-        "+317 [+281, +362]",
+        "+317 [+282, +361]",
     ),
     "hard": Level(
         "ismcts",
@@ -75,13 +77,14 @@ LEVELS: dict[str, Level] = {
             "root_prior": ROOT_PRIOR,
             "root_width": ROOT_WIDTH,
             "prior_every_phase": True,
-            "move_time": 0.3,
+            "move_time": 0.5,
         },
-        f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS} iterations a "
-        f"decision, {ANSWER_ITERATIONS} for an answer to an offer: about 0.1 s compiled; one "
-        "won 44% of 100 games against three of the search at 150 iterations without that "
-        "lead, and 44.5% of 200 against three of that search as released on 2026-12-02)",
-        "+707 [+632, +794]",
+        f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS:,} iterations a "
+        f"decision, {ANSWER_ITERATIONS} for an answer to an offer: about 0.1 s a decision "
+        "compiled; one won 45% of 100 games against three of the search at 150 iterations without "
+        "that lead; at 600 iterations, 44.5% of 200 against three of that search as "
+        "released on 2026-12-02)",
+        "+722 [+664, +825]",
     ),
     "expert": Level(
         "ismcts",
@@ -93,9 +96,10 @@ LEVELS: dict[str, Level] = {
             "prior_every_phase": True,
             "move_time": 1.5,
         },
-        f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s compiled "
-        "(above a hard bot in 163 of 300 meetings, 100 games: +33 [-22, +80] in their match)",
-        "+738 [+641, +831]",
+        f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.3 s a decision "
+        "compiled (above a hard bot of 600 iterations in 163 of 300 meetings, 100 games: "
+        "+33 [-22, +80] in their match)",
+        "+739 [+653, +812]",
     ),
 }
 DEFAULT_LEVEL = "normal"
@@ -105,7 +109,7 @@ def reproducible(level: str) -> dict[str, Any]:
     """A level's options without its cap in seconds: the same choices on any machine.
 
     >>> reproducible("hard")  # doctest: +NORMALIZE_WHITESPACE
-    {'iterations': 600, 'answer_iterations': 150, 'root_prior': 1.0, 'root_width': 16,
+    {'iterations': 1000, 'answer_iterations': 150, 'root_prior': 1.0, 'root_width': 16,
      'prior_every_phase': True}
     """
     return {k: v for k, v in LEVELS[level].options.items() if k != "move_time"}
@@ -138,8 +142,8 @@ def chosen(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The strategy and options that :func:`add_level_options`' arguments ask for.
 
     >>> chosen(argparse.Namespace(level="hard", strategy=None))  # doctest: +NORMALIZE_WHITESPACE
-    ('ismcts', {'iterations': 600, 'answer_iterations': 150, 'root_prior': 1.0,
-                'root_width': 16, 'prior_every_phase': True, 'move_time': 0.3})
+    ('ismcts', {'iterations': 1000, 'answer_iterations': 150, 'root_prior': 1.0,
+                'root_width': 16, 'prior_every_phase': True, 'move_time': 0.5})
     >>> chosen(argparse.Namespace(level="hard", strategy="random"))
     ('random', {})
     """

@@ -414,13 +414,16 @@ class Greedy:
 
     def terms_worth(self, give: tuple[int, ...], get: tuple[int, ...]) -> float:
         """What a trade on the table's offer in which the proposer gives ``give`` and gets
-        ``get`` (this seat the other way round) helps this seat, net of the proposer's
-        gain weighted by its danger."""
+        ``get`` (this seat the other way round) is worth to this seat (:meth:`net_gain`)."""
         trade = self.state.trade
         assert trade is not None
-        proposer = trade[TRADE_PROPOSER]
-        mine = self.trade_gain(self.seat, get, give)
-        return mine - self.danger(proposer) * max(0.0, self.trade_gain(proposer, give, get))
+        return self.net_gain(trade[TRADE_PROPOSER], get, give)
+
+    def net_gain(self, partner: int, give: tuple[int, ...], get: tuple[int, ...]) -> float:
+        """What giving ``give`` to ``partner`` for ``get`` gains this seat, net of the
+        partner's gain weighted by its danger."""
+        mine = self.trade_gain(self.seat, give, get)
+        return mine - self.danger(partner) * max(0.0, self.trade_gain(partner, get, give))
 
     def counter_scores(self, legal: list[Action]) -> dict[Action, float]:
         """The counter-offers :meth:`answer_scores` weighs, each scored."""
@@ -478,8 +481,7 @@ class Greedy:
             partner = action[COMPLETE_WITH]
             terms = state.counters[partner]
             give, get = (terms[:5], terms[5:]) if terms else (trade[TRADE_GIVE], trade[TRADE_GET])
-            mine = self.trade_gain(self.seat, give, get)
-            score = mine - self.danger(partner) * max(0.0, self.trade_gain(partner, get, give))
+            score = self.net_gain(partner, give, get)
             if score > best_score:
                 best, best_score = action, score
         return best

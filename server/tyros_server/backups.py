@@ -20,16 +20,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .database import OUR_TABLES, StoreDamagedError, StoreOpenError, quick_check, summary
 from .salvage import KEYS, Found, Game, Rows, merge, read_file, read_only
-from .storage import (
-    OUR_TABLES,
-    Store,
-    StoreDamagedError,
-    StoreOpenError,
-    quick_check,
-    stamp,
-    summary,
-)
+from .storage import Store, stamp
 
 log = logging.getLogger("tyros.server")
 

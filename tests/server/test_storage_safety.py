@@ -17,9 +17,10 @@ from tyros_rules import RULES_VERSION
 from tyros_server import cli
 from tyros_server.app import ServerConfig, TyrosServer
 from tyros_server.backups import DatabaseLock, backup, backup_paths, restore
+from tyros_server.database import APPLICATION_ID
 from tyros_server.session import Limits, Send
 from tyros_server.session import lobby as lobby_module
-from tyros_server.storage import APPLICATION_ID, Store, StoreOpenError
+from tyros_server.storage import Store, StoreOpenError
 
 from .harness import Harness, first, only_error
 

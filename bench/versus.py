@@ -20,8 +20,11 @@ checked), but the play may differ: the bots play over the network, each in its o
 A level plays at its reproducible budget (a search's iterations, no cap in seconds), by
 ``--level`` where that venv's ``tyros-bot`` has it, else by ``--strategy`` and
 ``--iterations``/``--move-time`` (a level with other options cannot play there: ``easy``'s
-slip before ``--level``). ``--new-option`` takes what ``tyros-bot`` has flags for:
-``iterations`` and ``move_time``.
+slip before ``--level``). A level's ``answer_iterations`` goes with ``--answer-iterations``
+(``--iterations`` alone is every decision's budget, answers too): a version whose level has
+it and whose ``tyros-bot`` lacks that flag cannot play the level at its budget.
+``--new-option`` takes what ``tyros-bot`` has flags for: ``iterations``,
+``answer_iterations`` and ``move_time``.
 
 Each game is one line of ``--results`` in ``bench/ladder.py``'s format (seats named
 ``new-LEVEL`` and ``old-LEVEL``, the old commit in the settings), written as it ends; games
@@ -37,11 +40,12 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,8 +59,12 @@ from tyros_protocol.messages import Error, TableUpdate, Update, parse_server_mes
 from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
-FLAGGED = {"iterations": "--iterations", "move_time": "--move-time"}
-"""The search options ``tyros-bot`` takes on its command line (old and new alike)."""
+FLAGGED = {
+    "iterations": "--iterations",
+    "answer_iterations": "--answer-iterations",
+    "move_time": "--move-time",
+}
+"""The search options ``tyros-bot`` takes on its command line (where its version has the flag)."""
 DESCRIBE = (
     "import json; from tyros_client.bots.levels import LEVELS; "
     "print(json.dumps({n: [v.strategy, dict(v.options)] for n, v in LEVELS.items()}))"
@@ -120,16 +128,16 @@ def side(
     prefix: str,
     level: str,
     levels: dict[str, Any],
-    has_level: bool,
+    flags: Collection[str],
     extra: dict[str, Any] | None = None,
 ) -> Side:
     """The bots of ``level`` (one of ``levels``, the venv's, or ``random``) with ``extra``
-    options, as that venv's ``tyros-bot`` plays them (``has_level``: it has ``--level``).
+    options, as that venv's ``tyros-bot`` plays them (``flags``: the options it has).
 
     >>> hard = {"hard": ["ismcts", {"iterations": 150, "move_time": 0.3}]}
-    >>> side(Path("v"), "old", "hard", hard, False).flags
+    >>> side(Path("v"), "old", "hard", hard, {"--iterations"}).flags
     ('--strategy', 'ismcts', '--iterations', '150')
-    >>> side(Path("v"), "new", "hard", hard, True, {"iterations": 300}).flags
+    >>> side(Path("v"), "new", "hard", hard, {"--level", "--iterations"}, {"iterations": 300}).flags
     ('--level', 'hard', '--iterations', '300')
     """
     known = {"random": ["random", {}], **levels}
@@ -143,15 +151,19 @@ def side(
     strategy, options = known[level][0], {**known[level][1], **(extra or {})}
     if "iterations" in options and "move_time" not in (extra or {}):
         options.pop("move_time", None)  # the reproducible budget: its iterations alone
-    by_level = has_level and level in levels
-    unflagged = sorted(set(options) - set(FLAGGED) - set(known[level][1] if by_level else ()))
+    by_level = "--level" in flags and level in levels
+    flagged = {key for key, flag in FLAGGED.items() if flag in flags}
+    own = set(known[level][1]) if by_level else set()
+    if "iterations" in options:
+        own.discard("answer_iterations")  # --iterations alone sets the answers' budget too
+    unflagged = sorted(set(options) - flagged - own)
     if unflagged:
         raise ValueError(f"{venv}'s tyros-bot cannot play {level}: no flag for {unflagged}")
-    flags = ["--level", level] if by_level else ["--strategy", strategy]
+    chosen = ["--level", level] if by_level else ["--strategy", strategy]
     for key, flag in FLAGGED.items():
         if key in options:
-            flags += [flag, str(options[key])]
-    return Side(venv, f"{prefix}-{level}", strategy, options, tuple(flags))
+            chosen += [flag, str(options[key])]
+    return Side(venv, f"{prefix}-{level}", strategy, options, tuple(chosen))
 
 
 def output(*command: str | Path, cwd: Path | None = None) -> str:
@@ -162,11 +174,12 @@ def output(*command: str | Path, cwd: Path | None = None) -> str:
     return done.stdout
 
 
-def describe(venv: Path) -> tuple[dict[str, Any], bool, str | None]:
-    """A venv's levels, whether its ``tyros-bot`` has ``--level``, and its commit."""
+def describe(venv: Path) -> tuple[dict[str, Any], frozenset[str], str | None]:
+    """A venv's levels, the options its ``tyros-bot`` has, and its commit."""
     levels = json.loads(output(venv / "bin" / "python", "-c", DESCRIBE))
     usage, marker = output(venv / "bin" / "tyros-bot", "--help"), venv / "tyros-commit"
-    return levels, "--level" in usage, marker.read_text().strip() if marker.exists() else None
+    flags = frozenset(re.findall(r"--[a-z][a-z-]*", usage))
+    return levels, flags, marker.read_text().strip() if marker.exists() else None
 
 
 def make_old(commit: str, venv: Path) -> None:
@@ -409,12 +422,12 @@ async def wait_for_server(server: subprocess.Popen[bytes], url: str) -> None:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[dict[str, Any]]:
     """Play the games of ``range(args.games)`` not in the results yet; every game there."""
-    here, has_level, _ = describe(Path(sys.prefix))
-    there, had_level, commit = describe(args.old)
+    here, new_flags, _ = describe(Path(sys.prefix))
+    there, old_flags, commit = describe(args.old)
     try:
         extra = parse_options(args.new_option)
-        new = side(Path(sys.prefix), "new", args.new_level, here, has_level, extra)
-        old = side(args.old, "old", args.old_level, there, had_level)
+        new = side(Path(sys.prefix), "new", args.new_level, here, new_flags, extra)
+        old = side(args.old, "old", args.old_level, there, old_flags)
     except ValueError as exc:
         parser.error(str(exc))
     entrants = {who.name: [who.strategy, who.options] for who in (new, old)}

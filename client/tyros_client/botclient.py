@@ -400,6 +400,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--iterations", type=int, default=None, help="iterations per decision for search bots"
     )
+    parser.add_argument(
+        "--answer-iterations",
+        type=int,
+        default=None,
+        help="iterations for an answer to an offer, for search bots (with --iterations alone, "
+        "answers search that budget too)",
+    )
     parser.add_argument("--quiet", action="store_true", help="log only warnings and errors")
     parser.add_argument(
         "--forget",
@@ -420,8 +427,14 @@ def main(argv: list[str] | None = None) -> int:
         options.pop("move_time", None)
         options.pop("answer_iterations", None)  # (answers too)
         options["iterations"] = args.iterations
+    if args.answer_iterations is not None:
+        options["answer_iterations"] = args.answer_iterations
     if args.move_time is not None:
         options["move_time"] = args.move_time
+    try:  # a budget the strategy refuses is said now, not after the bot has joined a table
+        make_bot(strategy, 0, random.Random(0), **options)
+    except ValueError as exc:
+        parser.error(str(exc))
 
     def make_run(i: int) -> BotRun:
         return BotRun(

@@ -24,6 +24,10 @@ HERE = Path(sys.prefix)
 """This venv: its ``tyros-server`` and ``tyros-bot`` play the old version's part here."""
 HARD = {"hard": ["ismcts", {"iterations": 150, "move_time": 0.3}]}
 EASY = {"easy": ["greedy", {"slip": 0.25}], **HARD}
+QUICK = {"hard": ["ismcts", {"iterations": 1000, "answer_iterations": 150, "move_time": 0.5}]}
+OLD = frozenset({"--strategy", "--iterations", "--move-time"})
+"""The options of a ``tyros-bot`` from before ``--level``."""
+NEW = OLD | {"--level", "--answer-iterations"}
 
 
 def test_its_examples_hold() -> None:
@@ -46,23 +50,42 @@ def test_the_new_bot_moves_one_seat_a_game() -> None:
 
 
 def test_a_level_is_played_at_its_budget_with_the_flags_its_version_has() -> None:
-    old = versus.side(Path("old"), "old", "hard", HARD, False)
+    old = versus.side(Path("old"), "old", "hard", HARD, OLD)
     assert (old.name, old.strategy, old.options) == ("old-hard", "ismcts", {"iterations": 150})
     assert old.flags == ("--strategy", "ismcts", "--iterations", "150")
-    new = versus.side(Path("new"), "new", "hard", HARD, True, {"move_time": 2})
+    new = versus.side(Path("new"), "new", "hard", HARD, NEW, {"move_time": 2})
     assert new.options == {"iterations": 150, "move_time": 2}
     assert new.flags == ("--level", "hard", "--iterations", "150", "--move-time", "2")
-    easy = versus.side(Path("new"), "new", "easy", EASY, True)
+    easy = versus.side(Path("new"), "new", "easy", EASY, NEW)
     assert (easy.flags, easy.options) == (("--level", "easy"), {"slip": 0.25})
-    assert versus.side(Path("old"), "old", "random", {}, False).flags == ("--strategy", "random")
+    assert versus.side(Path("old"), "old", "random", {}, OLD).flags == ("--strategy", "random")
     with pytest.raises(ValueError, match="cannot play easy"):  # no --level, no --slip
-        versus.side(Path("old"), "old", "easy", EASY, False)
+        versus.side(Path("old"), "old", "easy", EASY, OLD)
     with pytest.raises(ValueError, match="no flag for value"):
-        versus.side(Path("new"), "new", "hard", HARD, True, {"value": "learned"})
+        versus.side(Path("new"), "new", "hard", HARD, NEW, {"value": "learned"})
     with pytest.raises(ValueError, match="no level 'deep'"):
-        versus.side(Path("new"), "new", "deep", HARD, True)
+        versus.side(Path("new"), "new", "deep", HARD, NEW)
     with pytest.raises(ValueError, match="KEY=VALUE"):
         versus.parse_options(["iterations"])
+
+
+def test_a_level_answers_offers_at_its_own_budget_or_is_not_played() -> None:
+    new = versus.side(Path("new"), "new", "hard", QUICK, NEW)
+    assert new.options == {"iterations": 1000, "answer_iterations": 150}
+    flags = ("--level", "hard", "--iterations", "1000", "--answer-iterations", "150")
+    assert new.flags == flags
+    # A tyros-bot whose --iterations is every decision's budget, and no --answer-iterations:
+    with pytest.raises(ValueError, match=r"no flag for \['answer_iterations'\]"):
+        versus.side(Path("new"), "new", "hard", QUICK, NEW - {"--answer-iterations"})
+    slow = versus.side(Path("new"), "new", "hard", QUICK, NEW, {"answer_iterations": 1000})
+    assert slow.flags[-2:] == ("--answer-iterations", "1000")
+
+
+def test_a_venv_is_described_by_the_options_its_tyros_bot_has() -> None:
+    levels, flags, _ = versus.describe(HERE)
+    assert levels["hard"][1]["answer_iterations"] >= 1
+    assert {"--level", "--iterations", "--answer-iterations", "--move-time"} <= flags
+    assert versus.side(HERE, "new", "hard", levels, flags).flags[:2] == ("--level", "hard")
 
 
 def test_an_old_venv_is_never_built_over_a_folder(tmp_path: Path) -> None:
@@ -72,7 +95,7 @@ def test_an_old_venv_is_never_built_over_a_folder(tmp_path: Path) -> None:
 
 
 def test_only_the_first_bot_deals_the_game() -> None:
-    who = versus.side(Path("/v"), "old", "hard", HARD, False)
+    who = versus.side(Path("/v"), "old", "hard", HARD, OLD)
     first = versus.bot_command(who, "ws://127.0.0.1:9", "game-2", "old-hard-0", 11, 22)
     later = versus.bot_command(who, "ws://127.0.0.1:9", "game-2", "old-hard-1", 12, None)
     assert first[:2] == ["/v/bin/tyros-bot", "127.0.0.1:9"]
@@ -139,7 +162,7 @@ def server(tmp_path: Path) -> Iterator[Any]:
 
 def match(server: Any, tmp_path: Path, new_flags: tuple[str, ...], stall: float) -> Any:
     new = versus.Side(HERE, "new-random", "random", {}, new_flags)
-    old = versus.side(HERE, "old", "random", {}, True)
+    old = versus.side(HERE, "old", "random", {}, NEW)
     return versus.Match(server.url, new, old, 3, stall, tmp_path, {})
 
 

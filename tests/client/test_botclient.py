@@ -314,7 +314,8 @@ async def test_a_proposing_bot_waits_for_a_person_and_goes_on_when_they_answer()
 LED = {"root_prior": 1.0, "root_width": 16, "prior_every_phase": True}
 """How the searching levels are led by greedy's preferences."""
 QUICK = {"answer_iterations": 150}
-"""How long they search an answer to an offer (unless ``--iterations`` says: every decision)."""
+"""How long they search an answer to an offer (unless ``--iterations`` says: every decision,
+or ``--answer-iterations`` says otherwise)."""
 
 
 @pytest.mark.parametrize(
@@ -331,6 +332,11 @@ QUICK = {"answer_iterations": 150}
             ["--level", "hard", "--iterations", "2000"],
             "ismcts",
             {**LED, "iterations": 2000},
+        ),
+        (
+            ["--level", "hard", "--iterations", "1000", "--answer-iterations", "150"],
+            "ismcts",
+            {**LED, **QUICK, "iterations": 1000},
         ),
         (
             ["--level", "hard", "--move-time", "1"],
@@ -357,3 +363,12 @@ def test_tyros_bot_plays_the_level_asked_for_as_tyros_play_does(
     assert botclient.main(["127.0.0.1:1", "--forget", "--quiet", *arguments]) == 1
     assert "stopped here" in capsys.readouterr().err
     assert (made[0].strategy, made[0].options) == (strategy, options)
+
+
+def test_tyros_bot_refuses_a_budget_its_strategy_refuses_before_it_connects(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exit_:  # (nothing listens at port 1: it never got there)
+        botclient.main(["127.0.0.1:1", "--forget", "--level", "hard", "--answer-iterations", "0"])
+    assert exit_.value.code == 2
+    assert "answer_iterations must be at least 1" in capsys.readouterr().err

@@ -22,7 +22,9 @@ A level plays at its reproducible budget (a search's iterations, no cap in secon
 ``--iterations``/``--move-time`` (a level with other options cannot play there: ``easy``'s
 slip before ``--level``). A level's ``answer_iterations`` goes with ``--answer-iterations``
 (``--iterations`` alone is every decision's budget, answers too): a version whose level has
-it and whose ``tyros-bot`` lacks that flag cannot play the level at its budget.
+it and whose ``tyros-bot`` lacks that flag is refused (from ``4447355`` until the flag came,
+``--iterations`` set the answers' budget too; from ``44ddff6`` to ``13fe5ae`` it did not,
+but their flags cannot tell them apart).
 ``--new-option`` takes what ``tyros-bot`` has flags for: ``iterations``,
 ``answer_iterations`` and ``move_time``.
 
@@ -153,7 +155,7 @@ def side(
         options.pop("move_time", None)  # the reproducible budget: its iterations alone
     by_level = "--level" in flags and level in levels
     flagged = {key for key, flag in FLAGGED.items() if flag in flags}
-    own = set(known[level][1]) if by_level else set()
+    own = set(known[level][1]) - set(extra or {}) if by_level else set()
     if "iterations" in options:
         own.discard("answer_iterations")  # --iterations alone sets the answers' budget too
     unflagged = sorted(set(options) - flagged - own)
@@ -178,7 +180,7 @@ def describe(venv: Path) -> tuple[dict[str, Any], frozenset[str], str | None]:
     """A venv's levels, the options its ``tyros-bot`` has, and its commit."""
     levels = json.loads(output(venv / "bin" / "python", "-c", DESCRIBE))
     usage, marker = output(venv / "bin" / "tyros-bot", "--help"), venv / "tyros-commit"
-    flags = frozenset(re.findall(r"--[a-z][a-z-]*", usage))
+    flags = frozenset(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z-]*)", usage, re.MULTILINE))
     return levels, flags, marker.read_text().strip() if marker.exists() else None
 
 

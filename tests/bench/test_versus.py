@@ -79,6 +79,9 @@ def test_a_level_answers_offers_at_its_own_budget_or_is_not_played() -> None:
         versus.side(Path("new"), "new", "hard", QUICK, NEW - {"--answer-iterations"})
     slow = versus.side(Path("new"), "new", "hard", QUICK, NEW, {"answer_iterations": 1000})
     assert slow.flags[-2:] == ("--answer-iterations", "1000")
+    # Where the level has no answers' budget of its own, the flag is not needed:
+    plain = versus.side(Path("new"), "new", "hard", HARD, NEW - {"--answer-iterations"})
+    assert plain.flags == ("--level", "hard", "--iterations", "150")
 
 
 def test_a_venv_is_described_by_the_options_its_tyros_bot_has() -> None:

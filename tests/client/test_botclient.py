@@ -339,6 +339,11 @@ or ``--answer-iterations`` says otherwise)."""
             {**LED, **QUICK, "iterations": 1000},
         ),
         (
+            ["--level", "hard", "--answer-iterations", "300"],
+            "ismcts",
+            {**LED, "answer_iterations": 300, "iterations": 1000, "move_time": 0.5},
+        ),
+        (
             ["--level", "hard", "--move-time", "1"],
             "ismcts",
             {**LED, **QUICK, "iterations": 1000, "move_time": 1.0},
@@ -365,10 +370,24 @@ def test_tyros_bot_plays_the_level_asked_for_as_tyros_play_does(
     assert (made[0].strategy, made[0].options) == (strategy, options)
 
 
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["--answer-iterations", "0"], "answer_iterations must be at least 1"),
+        (["--iterations", "0"], "iterations must be at least 1"),
+        (["--move-time", "-1"], "move_time must be more than 0"),
+    ],
+)
 def test_tyros_bot_refuses_a_budget_its_strategy_refuses_before_it_connects(
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    words: str,
 ) -> None:
-    with pytest.raises(SystemExit) as exit_:  # (nothing listens at port 1: it never got there)
-        botclient.main(["127.0.0.1:1", "--forget", "--level", "hard", "--answer-iterations", "0"])
+    tried: list[Any] = []
+    monkeypatch.setattr(botclient, "fill_seats", lambda *given: tried.append(given))
+    with pytest.raises(SystemExit) as exit_:
+        botclient.main(["127.0.0.1:1", "--forget", "--level", "hard", *arguments])
     assert exit_.value.code == 2
-    assert "answer_iterations must be at least 1" in capsys.readouterr().err
+    assert words in capsys.readouterr().err
+    assert tried == []  # it never went looking for the table

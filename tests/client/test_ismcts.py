@@ -225,8 +225,22 @@ def test_an_answer_to_an_offer_has_a_budget_of_its_own() -> None:
         assert isinstance(bot, ISMCTSBot)
         assert bot.choose(view(state, 0), legal_actions(state, 0)) == (Kind.ANSWER, 1)
         assert bot.stats["iterations"] == (answer_iterations or iterations)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match="answer_iterations must be at least 1"):
         make_bot("ismcts", 0, random.Random(0), iterations=90, answer_iterations=0)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"iterations": 0}, "iterations must be at least 1"),
+        ({"move_time": 0.0}, "move_time must be more than 0"),
+        ({"move_time": -1.0}, "move_time must be more than 0"),
+        ({"move_time": float("nan")}, "move_time must be more than 0"),
+    ],
+)
+def test_a_budget_of_nothing_is_refused(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        make_bot("ismcts", 0, random.Random(0), **options)
 
 
 def leading_search(state: GameState, seat: int, **options: Any) -> Search:

@@ -71,8 +71,11 @@ class ISMCTSOptions(BotOptions):
     def __post_init__(self) -> None:
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}")
-        if self.answer_iterations is not None and self.answer_iterations < 1:
-            raise ValueError("answer_iterations must be at least 1")
+        for name in ("iterations", "answer_iterations"):
+            if getattr(self, name) is not None and getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        if self.move_time is not None and not self.move_time > 0.0:
+            raise ValueError("move_time must be more than 0 seconds")
         if not 0.0 <= self.lack_weight <= 1.0:
             raise ValueError("lack_weight must be between 0 and 1")
         if self.iterations is None and self.move_time is None:

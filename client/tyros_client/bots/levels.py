@@ -82,7 +82,7 @@ LEVELS: dict[str, Level] = {
         f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS:,} iterations a "
         f"decision, {ANSWER_ITERATIONS} for an answer to an offer: about 0.1 s a decision "
         "compiled; one won 45% of 100 games against three of the search at 150 iterations without "
-        "that lead; at 600 iterations, 44.5% of 200 against three of that search as "
+        "that lead, and 45% of 200 over the network against three of that search as "
         "released on 2026-12-02)",
         "+722 [+664, +825]",
     ),

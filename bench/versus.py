@@ -163,7 +163,7 @@ def side(
         raise ValueError(f"{venv}'s tyros-bot cannot play {level}: no flag for {unflagged}")
     chosen = ["--level", level] if by_level else ["--strategy", strategy]
     for key, flag in FLAGGED.items():
-        if key in options:
+        if key in options and key in flagged:  # (the rest the level sets by --level)
             chosen += [flag, str(options[key])]
     return Side(venv, f"{prefix}-{level}", strategy, options, tuple(chosen))
 

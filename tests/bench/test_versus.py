@@ -82,6 +82,10 @@ def test_a_level_answers_offers_at_its_own_budget_or_is_not_played() -> None:
     # Where the level has no answers' budget of its own, the flag is not needed:
     plain = versus.side(Path("new"), "new", "hard", HARD, NEW - {"--answer-iterations"})
     assert plain.flags == ("--level", "hard", "--iterations", "150")
+    # A level's own setting with no flag for it is left to --level, never passed as a flag:
+    timed = {"timed": ["ismcts", {"answer_iterations": 150, "move_time": 0.5}]}
+    flags = versus.side(Path("new"), "new", "timed", timed, NEW - {"--answer-iterations"}).flags
+    assert flags == ("--level", "timed", "--move-time", "0.5")
 
 
 def test_a_venv_is_described_by_the_options_its_tyros_bot_has() -> None:

@@ -23,12 +23,10 @@ HARD_ITERATIONS = 1_000
 """A ``hard`` bot's search budget: with its answers at :data:`ANSWER_ITERATIONS`, about
 0.1 s a decision compiled (``pip install .``), 0.2 s in plain Python (docs/benchmarks.md,
 "The budget the quick answers freed")."""
-EXPERT_ITERATIONS = 3_000
-"""An ``expert`` bot's: three times ``hard``'s, about 0.3 s a decision compiled (0.6 s in
-plain Python). Above the ``hard`` of 600 iterations by +33 [-22, +80] in 100 games (+45
-[+2, +99] led by greedy in card actions only, +68 without greedy's lead at the root); it has
-not played the ``hard`` of 1,000, and the ladder places it +17 above it (docs/benchmarks.md,
-"Quick answers" and "The budget the quick answers freed")."""
+EXPERT_ITERATIONS = 5_000
+"""An ``expert`` bot's: five times ``hard``'s, about 0.5 s a decision compiled (1 s in plain
+Python). Above ``hard`` in 171 of 300 meetings, +46 [+2, +100] in their match of 100 games
+(docs/benchmarks.md, "``expert`` at five times ``hard``'s budget")."""
 ANSWER_ITERATIONS = 150
 """The searching levels' budget for an answer to an offer: greedy's lead decides most
 answers, and 150 iterations agree with a search of 4,000 as often as 600 do, in a quarter
@@ -67,7 +65,7 @@ LEVELS: dict[str, Level] = {
         {},
         "greedy bots: one move ahead, and they negotiate (one won 72% of 200 games against "
         "three easy bots)",
-        "+317 [+282, +361]",
+        "+317 [+275, +360]",
     ),
     "hard": Level(
         "ismcts",
@@ -81,10 +79,10 @@ LEVELS: dict[str, Level] = {
         },
         f"search bots (ISMCTS led by greedy's preferences, {HARD_ITERATIONS:,} iterations a "
         f"decision, {ANSWER_ITERATIONS} for an answer to an offer: about 0.1 s a decision "
-        "compiled; one won 45% of 100 games against three of the search at 150 iterations without "
+        "compiled; one won 46% of 200 games against three of the search at 150 iterations without "
         "that lead, and 45% of 200 over the network against three of that search as "
         "released on 2026-12-02)",
-        "+722 [+664, +825]",
+        "+728 [+664, +805]",
     ),
     "expert": Level(
         "ismcts",
@@ -94,12 +92,12 @@ LEVELS: dict[str, Level] = {
             "root_prior": ROOT_PRIOR,
             "root_width": ROOT_WIDTH,
             "prior_every_phase": True,
-            "move_time": 1.5,
+            "move_time": 2.5,
         },
-        f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.3 s a decision "
-        "compiled (above a hard bot of 600 iterations in 163 of 300 meetings, 100 games: "
-        "+33 [-22, +80] in their match)",
-        "+739 [+653, +812]",
+        f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s a decision "
+        "compiled (above a hard bot in 171 of 300 meetings, 100 games: +46 [+2, +100] in "
+        "their match)",
+        "+773 [+689, +861]",
     ),
 }
 DEFAULT_LEVEL = "normal"

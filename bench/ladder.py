@@ -12,14 +12,15 @@ Plackett-Luce model of the placements rates each entrant, with bootstrap interva
 Game ``g`` seats four entrants of the pool, drawn and ordered by a generator seeded with
 ``--seed`` and ``g``, on the arena's game ``g`` (the same deal and bots' seeds as
 ``tyros-arena``), so it is the same game whenever and wherever it is played. Each game is
-one line of ``--results`` (JSON, with the settings it was played with: a file of other
-settings is refused); games already there are not played again, so a long ladder is made
-in as many runs as convenient, split over ``--jobs`` processes (``--cluster
-tcp://HOST:8786``: over a Dask cluster's workers, see :mod:`tyros_client.games`). ``--table``
-plays a match instead: the same line-up every game (an entrant may take several seats),
-rotated one seat a game so that every entrant plays from every seat. The games played are kept in
-``bench/ladder/`` (the pool's in ``pool.jsonl``, a match's in ``hard-vs-normal.jsonl`` and
-the like), and ``--fit`` alone fits them all together: the README's table.
+one line of ``--results`` (JSON, with the settings it was played with: its seed, line-up
+and the definitions of the entrants it seats; a file of other settings is refused); games
+already there are not played again, so a long ladder is made in as many runs as convenient,
+split over ``--jobs`` processes (``--cluster tcp://HOST:8786``: over a Dask cluster's
+workers, see :mod:`tyros_client.games`). ``--table`` plays a match instead: the same
+line-up every game (an entrant may take several seats), rotated one seat a game so that
+every entrant plays from every seat. The games played are kept in ``bench/ladder/`` (the
+pool's in ``pool.jsonl``, a match's in ``hard-vs-normal.jsonl`` and the like), and
+``--fit`` alone fits them all together: the README's table.
 
 The pool (search budgets in iterations, so that every game reproduces exactly):
 
@@ -328,6 +329,21 @@ def read_results(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def played_with(settings: dict[str, Any]) -> dict[str, Any]:
+    """What a game's ``settings`` say of how it was played: the definitions of the entrants
+    its line-up seats, not of others known then (a level changed since, say, that none of
+    its games seated), so that such a change leaves a match free to resume.
+
+    >>> played_with({"table": ["a", "b", "b"], "entrants": {"a": [1], "b": [2], "c": [3]}})
+    {'table': ['a', 'b', 'b'], 'entrants': {'a': [1], 'b': [2]}}
+    """
+    if "entrants" not in settings:
+        return settings
+    seated = {*settings.get("table", ()), *settings.get("pool", ())}
+    entrants = {name: known for name, known in settings["entrants"].items() if name in seated}
+    return {**settings, "entrants": entrants}
+
+
 def games_to_play(
     path: Path, settings: dict[str, Any], games: int
 ) -> tuple[list[dict[str, Any]], list[int]]:
@@ -335,7 +351,10 @@ def games_to_play(
     resumes where it stopped. Raises ValueError if ``path`` holds games of other
     ``settings`` (as a line of the file holds them)."""
     lines = read_results(path)
-    other = next((line for line in lines if line.get("settings") != settings), None)
+    wanted = played_with(settings)
+    other = next(
+        (line for line in lines if played_with(line.get("settings") or {}) != wanted), None
+    )
     if other is not None:
         raise ValueError(
             f"{path} holds games played with other settings (game {other['game']}: "
@@ -362,6 +381,7 @@ def run(
     lineup = {"table": list(table)} if table else {"pool": list(pool)}
     # (as a line of the file holds them: JSON's lists for tuples)
     settings = json.loads(json.dumps({"seed": seed, **lineup, "entrants": known}))
+    settings = played_with(settings)
     lines, todo = games_to_play(path, settings, games)
     seated = {g: rotated(table, g) if table else seating(pool, seed, g) for g in todo}
     if not seated:
@@ -470,7 +490,8 @@ def main(argv: Iterable[str] | None = None) -> int:
         parser.error(f"{clash!r} was played under two definitions: fit those files apart")
     for path in paths:
         played = next(iter(read_results(path)), {}).get("settings") or {}
-        print(f"{path}: {len(read_results(path))} games, played with {json.dumps(played)}")
+        print(f"{path}: {len(read_results(path))} games, played with", end=" ")
+        print(json.dumps(played_with(played)))
     print()
     print(report(lines, args.resamples, args.seed, args.anchor))
     return 0

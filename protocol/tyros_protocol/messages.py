@@ -93,7 +93,7 @@ class ClockSetting(Model):
 BotLevel = Literal["easy", "normal", "hard", "expert"]
 """How strong the server's own bots at a table are: the levels ``tyros-play --level`` and
 ``tyros-bot --level`` take (easy slips, normal is greedy, hard searches, expert searches
-eight times as long)."""
+five times as long)."""
 BOT_LEVELS: tuple[BotLevel, ...] = get_args(BotLevel)
 DEFAULT_BOT_LEVEL: BotLevel = "normal"
 """The level of the server's own bots unless the server or the hello says another."""

@@ -71,6 +71,25 @@ def test_a_match_is_played_resumed_and_kept_apart_from_other_settings(tmp_path: 
     assert len(results.read_text().splitlines()) == 3
 
 
+def test_a_match_resumes_when_only_an_entrant_it_never_seats_changed(tmp_path: Path) -> None:
+    """A level that none of a match's games seated may change (``expert``'s budget, say):
+    the match resumes, and new games record only the entrants they seat; a seated
+    entrant played otherwise is refused."""
+    results = tmp_path / "match.jsonl"
+    known = ladder.entrants(hard=2, deep=3)
+    table = ["easy", "random", "random", "random"]
+    ladder.run(ladder.POOL, 1, 1, 5, results, known, table)
+    (first,) = ladder.read_results(results)
+    assert sorted(first["settings"]["entrants"]) == ["easy", "random"]
+    old = {**first, "settings": {**first["settings"], "entrants": {**known, "deep": ["x", {}]}}}
+    results.write_text(json.dumps(old) + "\n")  # as a file written with every entrant known
+    again = ladder.run(ladder.POOL, 2, 1, 5, results, ladder.entrants(hard=2, deep=4), table)
+    assert [line["game"] for line in again] == [0, 1]
+    with pytest.raises(ValueError, match="other settings"):
+        ladder.run(ladder.POOL, 3, 1, 5, results, {**known, "easy": ("greedy", {})}, table)
+    assert len(results.read_text().splitlines()) == 2
+
+
 def test_a_ladder_played_on_a_cluster_is_the_one_played_here(
     tmp_path: Path, dask_scheduler: str
 ) -> None:

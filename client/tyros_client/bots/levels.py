@@ -25,7 +25,7 @@ HARD_ITERATIONS = 1_000
 "The budget the quick answers freed")."""
 EXPERT_ITERATIONS = 5_000
 """An ``expert`` bot's: five times ``hard``'s, about 0.5 s a decision compiled (1 s in plain
-Python). Above ``hard`` in 171 of 300 meetings, +46 [+2, +100] in their match of 100 games
+Python). Above a seat of ``hard`` in 171 of 300 meetings, +46 [+2, +100] in their match of 100 games
 (docs/benchmarks.md, "``expert`` at five times ``hard``'s budget")."""
 ANSWER_ITERATIONS = 150
 """The searching levels' budget for an answer to an offer: greedy's lead decides most
@@ -95,7 +95,7 @@ LEVELS: dict[str, Level] = {
             "move_time": 2.5,
         },
         f"the same search, {EXPERT_ITERATIONS:,} iterations a decision: about 0.5 s a decision "
-        "compiled (above a hard bot in 171 of 300 meetings, 100 games: +46 [+2, +100] in "
+        "compiled (above a seat of hard in 171 of 300 meetings, 100 games: +46 [+2, +100] in "
         "their match)",
         "+773 [+689, +861]",
     ),

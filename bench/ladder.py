@@ -380,8 +380,7 @@ def run(
     Raises ValueError if ``path`` holds games played with other settings."""
     lineup = {"table": list(table)} if table else {"pool": list(pool)}
     # (as a line of the file holds them: JSON's lists for tuples)
-    settings = json.loads(json.dumps({"seed": seed, **lineup, "entrants": known}))
-    settings = played_with(settings)
+    settings = played_with(json.loads(json.dumps({"seed": seed, **lineup, "entrants": known})))
     lines, todo = games_to_play(path, settings, games)
     seated = {g: rotated(table, g) if table else seating(pool, seed, g) for g in todo}
     if not seated:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.web.harness import (
@@ -459,6 +460,8 @@ def test_a_bank_draw_is_paid_card_by_card(server: Server, browser: Browser) -> N
         held = [o for o in options if o != "(none)"]
         if any(hand[card] < 3 for card in held):
             break
+    else:
+        pytest.fail("8 deals in a row held every colour three times or more")
     assert pickers.count() == 3
     for picker in pickers.all():
         picker.select_option("")
